@@ -1,0 +1,41 @@
+package io.ombtx.driver.api;
+
+/**
+ * The scenario the runner asks a {@link ScenarioDriver} to perform, fixed before any topic, producer or
+ * consumer is created.
+ *
+ * @param kind what one operation is
+ * @param transactional wrap each operation in a transaction (begin ... commit)
+ * @param messagesPerOperation WRITE: messages per operation; STREAM: source records per transaction
+ * @param partitionsPerOperation WRITE: the messages go round-robin to this many partitions of the topic
+ * @param sendOffsets WRITE in a transaction: also call {@code sendOffsetsToTransaction}
+ * @param readCommitted consumers read with {@code isolation.level=read_committed}
+ */
+public record OperationSpec(
+        OperationKind kind,
+        boolean transactional,
+        int messagesPerOperation,
+        int partitionsPerOperation,
+        boolean sendOffsets,
+        boolean readCommitted) {
+
+    public OperationSpec {
+        if (kind == null) {
+            throw new IllegalArgumentException("kind is required");
+        }
+        if (messagesPerOperation < 0 || (messagesPerOperation == 0 && kind != OperationKind.SEND_OFFSETS)) {
+            throw new IllegalArgumentException("messagesPerOperation must be positive for " + kind);
+        }
+        if (partitionsPerOperation < 1) {
+            throw new IllegalArgumentException("partitionsPerOperation must be at least 1");
+        }
+        if (kind == OperationKind.SEND_OFFSETS && !transactional) {
+            throw new IllegalArgumentException("SEND_OFFSETS only exists inside a transaction");
+        }
+    }
+
+    /** OMB's plain publish: one message per operation, no transaction. */
+    public static OperationSpec publish() {
+        return new OperationSpec(OperationKind.PUBLISH, false, 1, 1, false, false);
+    }
+}

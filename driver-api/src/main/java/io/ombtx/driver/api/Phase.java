@@ -1,0 +1,23 @@
+package io.ombtx.driver.api;
+
+/** The timed phases of one operation, named as in seed 003 plus sendOffsets, abort and the whole. */
+public enum Phase {
+    BEGIN("begin"),
+    SEND("send"),
+    RESOLVE("resolve"),
+    SEND_OFFSETS("sendOffsets"),
+    COMMIT("commit"),
+    ABORT("abort"),
+    TRANSACTION("transaction");
+
+    private final String key;
+
+    Phase(String key) {
+        this.key = key;
+    }
+
+    /** The name used in result JSON and stats scopes. */
+    public String key() {
+        return key;
+    }
+}

@@ -1,0 +1,26 @@
+package io.ombtx.driver.api;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Implemented by a {@code BenchmarkDriver} that can run omb-tx scenarios. The runner calls
+ * {@link #configureOperation} after {@code initialize} and before creating topics, producers or consumers.
+ */
+public interface ScenarioDriver {
+
+    /** Fixes what one operation is for the rest of the run; throws IllegalArgumentException if unsupported. */
+    void configureOperation(OperationSpec spec);
+
+    /** The topic a STREAM consumer of {@code sourceTopic} writes to; the runner creates it alongside the source. */
+    String streamTargetTopic(String sourceTopic);
+
+    /**
+     * After a STREAM run: reads the target topic with read_committed and checks that every source record below
+     * the group's committed offset appears exactly once, and none above it.
+     */
+    CompletableFuture<ExactlyOnceReport> verifyExactlyOnce(String sourceTopic, String subscriptionName);
+
+    /** Facts for the result file: client version, broker version, relevant broker settings. Secrets excluded. */
+    Map<String, Object> environment();
+}
