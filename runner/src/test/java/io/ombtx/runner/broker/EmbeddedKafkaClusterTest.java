@@ -1,0 +1,71 @@
+package io.ombtx.runner.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.Test;
+
+class EmbeddedKafkaClusterTest {
+
+    @Test
+    void singleBrokerStartsServesAdminRequestsAndStopsWithItsChildProcess() throws Exception {
+        List<Long> pids;
+        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder()
+                .override("group.coordinator.append.linger.ms", "1")
+                .start()) {
+            pids = cluster.pids();
+            assertEquals(1, pids.size());
+            try (Admin admin = admin(cluster)) {
+                assertEquals(1, admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size());
+                admin.createTopics(Set.of(new NewTopic("t1", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                assertEquals(2, admin.describeTopics(Set.of("t1")).allTopicNames().get().get("t1").partitions().size());
+                ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
+                var config = admin.describeConfigs(Set.of(broker)).all().get(10, TimeUnit.SECONDS).get(broker);
+                assertEquals("1", config.get("group.coordinator.append.linger.ms").value(),
+                        "a per-run override reaches the real broker");
+            }
+            assertEquals("1", cluster.settings().get("group.coordinator.append.linger.ms"));
+        }
+        for (long pid : pids) {
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "broker process " + pid + " stopped");
+        }
+    }
+
+    @Test
+    void threeBrokersFormOneClusterThatAcceptsReplicationFactorThree() throws Exception {
+        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder()
+                .brokers(3)
+                .profile(BrokerProfile.MAX_CONSISTENCY)
+                .start();
+                Admin admin = admin(cluster)) {
+            assertEquals(3, admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size());
+            admin.createTopics(Set.of(new NewTopic("rf3", 2, (short) 3).configs(Map.of("min.insync.replicas", "2"))))
+                    .all().get(30, TimeUnit.SECONDS);
+            var partitions = admin.describeTopics(Set.of("rf3")).allTopicNames().get().get("rf3").partitions();
+            assertTrue(partitions.stream().allMatch(p -> p.replicas().size() == 3));
+            assertEquals("1", cluster.settings().get("log.flush.interval.messages"));
+            assertEquals("3", cluster.settings().get("transaction.state.log.replication.factor"));
+        }
+    }
+
+    @Test
+    void brokerVersionIsReadFromTheJars() {
+        assertTrue(EmbeddedKafkaCluster.brokerVersion().startsWith("4.1."), EmbeddedKafkaCluster.brokerVersion());
+    }
+
+    private static Admin admin(EmbeddedKafkaCluster cluster) {
+        Properties props = new Properties();
+        props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        return Admin.create(props);
+    }
+}
