@@ -1,0 +1,268 @@
+"""Finds result files and turns them into ``Result`` values, or says precisely why a file is not one.
+
+Tolerant by design: unknown fields are ignored and every field but ``workload`` and ``driver`` is
+optional, so stock OMB results and future omb-tx versions load. A field that is present with the
+wrong shape is an error, because charting it silently would show something false.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from .model import LatencySummary, Result, RunMode, RunSummary, Sweep
+
+# OMB's per-period lists (ms unless noted) and omb-tx's `periods` lists that the time series use.
+_PERIOD_LISTS = (
+    "publishRate",
+    "consumeRate",
+    "publishErrorRate",
+    "backlog",
+    "publishLatency50pct",
+    "publishLatency99pct",
+    "endToEndLatency50pct",
+    "endToEndLatency99pct",
+)
+_SUMMARY_VALUE_KEYS = ("min", "avg", "p25", "p50", "p75", "p90", "p95", "p99", "p999", "p9999", "max")
+
+
+class ResultError(Exception):
+    """A file that cannot be charted; ``str()`` names the file and the problem."""
+
+    def __init__(self, path: Path | str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = Path(path)
+        self.problem = problem
+
+
+class _FieldError(Exception):
+    pass
+
+
+def find_result_files(inputs: Iterable[str]) -> list[Path]:
+    """Files named directly plus every *.json under named folders (sorted, no duplicates)."""
+    found: list[Path] = []
+    for text in inputs:
+        path = Path(text)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*.json") if p.is_file()))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise ResultError(path, "no such file or folder")
+    unique: dict[Path, Path] = {}
+    for path in found:
+        unique.setdefault(path.resolve(), path)
+    return list(unique.values())
+
+
+def load_result(path: Path) -> Result:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ResultError(path, f"cannot read: {error}") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ResultError(path, f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    try:
+        return parse_result(path, document)
+    except _FieldError as error:
+        raise ResultError(path, str(error)) from None
+
+
+def parse_result(path: Path, document: Any) -> Result:
+    if not isinstance(document, dict):
+        raise _FieldError(f"not an OMB/omb-tx result: the top level is {_kind(document)}, expected an object")
+    for required in ("workload", "driver"):
+        if required not in document:
+            raise _FieldError(f"not an OMB/omb-tx result: missing '{required}'")
+        if not isinstance(document[required], str) or not document[required].strip():
+            raise _FieldError(f"'{required}' should be a non-empty string, got {_kind(document[required])}")
+
+    is_omb_tx = "schemaVersion" in document
+    status = _string(document, "status") or ("complete" if is_omb_tx else "unknown")
+    broker = _object(document, "broker")
+    summary = _object(document, "summary")
+    return Result(
+        path=path,
+        workload=document["workload"],
+        driver=document["driver"],
+        is_omb_tx=is_omb_tx,
+        status=status,
+        partial_reason=_string(document, "partialReason"),
+        start_time=_string(document, "startTime"),
+        run_mode=_run_mode(document),
+        sweep=_sweep(document),
+        scenario=_object(document, "scenario"),
+        versions={str(k): str(v) for k, v in _object(document, "versions").items() if v is not None},
+        broker_embedded=broker.get("embedded") if isinstance(broker.get("embedded"), bool) else None,
+        broker_count=_int(broker.get("brokers"), "broker.brokers"),
+        broker_settings=_object(broker, "settings", "broker.settings"),
+        driver_config=_object(document, "driverConfig"),
+        counts={k: n for k, v in _object(document, "counts").items() if (n := _int(v, f"counts.{k}")) is not None},
+        summary=RunSummary(
+            duration_seconds=_number(summary.get("durationSeconds"), "summary.durationSeconds"),
+            messages_per_second=_number(summary.get("messagesPerSecond"), "summary.messagesPerSecond"),
+            operations_per_second=_number(summary.get("operationsPerSecond"), "summary.operationsPerSecond"),
+            average_latency_millis_per_message=_number(
+                summary.get("averageLatencyMillisPerMessage"), "summary.averageLatencyMillisPerMessage"
+            ),
+        )
+        if summary
+        else None,
+        operation_latency=_summary(document.get("operationLatency"), "operationLatency"),
+        transaction_phases=_phases(document),
+        partitions=_int(document.get("partitions"), "partitions"),
+        message_size=_int(document.get("messageSize"), "messageSize"),
+        publish_latency_quantiles=_quantile_map(document, "aggregatedPublishLatencyQuantiles"),
+        end_to_end_latency_quantiles=_quantile_map(document, "aggregatedEndToEndLatencyQuantiles"),
+        encoded_histograms=_histograms(document),
+        period_series=_period_series(document),
+    )
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _number(value: Any, where: str) -> float | None:
+    """A finite number, or None for null/NaN/Infinity (Jackson may write those as strings)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise _FieldError(f"'{where}' should be a number, got a boolean")
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str) and value in ("NaN", "Infinity", "-Infinity"):
+        return None
+    raise _FieldError(f"'{where}' should be a number, got {_kind(value)}")
+
+
+def _int(value: Any, where: str) -> int | None:
+    number = _number(value, where)
+    return None if number is None else int(number)
+
+
+def _string(document: Mapping[str, Any], key: str) -> str | None:
+    value = document.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _FieldError(f"'{key}' should be a string, got {_kind(value)}")
+    return value
+
+
+def _object(document: Mapping[str, Any], key: str, where: str | None = None) -> dict[str, Any]:
+    value = document.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _FieldError(f"'{where or key}' should be an object, got {_kind(value)}")
+    return value
+
+
+def _number_list(value: Any, where: str) -> tuple[float | None, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise _FieldError(f"'{where}' should be a list of numbers, got {_kind(value)}")
+    return tuple(_number(item, f"{where}[{index}]") for index, item in enumerate(value))
+
+
+def _summary(value: Any, where: str) -> LatencySummary | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _FieldError(f"'{where}' should be a latency summary object, got {_kind(value)}")
+    unit = value.get("unit", "ms")
+    if unit != "ms":
+        raise _FieldError(f"'{where}.unit' is {unit!r}; only \"ms\" summaries are understood")
+    values = {k: n for k in _SUMMARY_VALUE_KEYS if (n := _number(value.get(k), f"{where}.{k}")) is not None}
+    return LatencySummary(
+        count=_int(value.get("count"), f"{where}.count"),
+        values_ms=values,
+        total_millis=_number(value.get("totalMillis"), f"{where}.totalMillis"),
+    )
+
+
+def _phases(document: Mapping[str, Any]) -> dict[str, LatencySummary]:
+    phases = _object(document, "transactionPhases")
+    parsed = {name: _summary(value, f"transactionPhases.{name}") for name, value in phases.items()}
+    return {name: summary for name, summary in parsed.items() if summary is not None}
+
+
+def _quantile_map(document: Mapping[str, Any], key: str) -> dict[float, float]:
+    """OMB writes percentile keys as "99.9" or "99.9" from a Double ("50.0"); both parse."""
+    raw = _object(document, key)
+    quantiles: dict[float, float] = {}
+    for percentile_text, value in raw.items():
+        try:
+            percentile = float(percentile_text)
+        except ValueError:
+            raise _FieldError(f"'{key}' has key {percentile_text!r}, expected a percentile such as \"99.9\"") from None
+        if not 0.0 <= percentile <= 100.0:
+            raise _FieldError(f"'{key}' has key {percentile_text!r}, outside 0..100")
+        number = _number(value, f"{key}.{percentile_text}")
+        if number is not None:
+            quantiles[percentile] = number
+    return dict(sorted(quantiles.items()))
+
+
+def _histograms(document: Mapping[str, Any]) -> dict[str, str]:
+    histograms = _object(document, "histograms")
+    for name, value in histograms.items():
+        if value is not None and not isinstance(value, str):
+            raise _FieldError(f"'histograms.{name}' should be base64 text, got {_kind(value)}")
+    return {name: value for name, value in histograms.items() if value}
+
+
+def _period_series(document: Mapping[str, Any]) -> dict[str, tuple[float | None, ...]]:
+    series = {name: _number_list(document.get(name), name) for name in _PERIOD_LISTS}
+    periods = _object(document, "periods")
+    for name, value in periods.items():
+        series[f"periods.{name}"] = _number_list(value, f"periods.{name}")
+    return {name: values for name, values in series.items() if values}
+
+
+def _run_mode(document: Mapping[str, Any]) -> RunMode | None:
+    raw = _object(document, "runMode")
+    if not raw:
+        return None
+    loop = _string(raw, "loop")
+    return RunMode(
+        loop=loop,
+        target_rate=_number(raw.get("targetRate"), "runMode.targetRate"),
+        warmup=_amounts(raw, "warmup"),
+        measure=_amounts(raw, "measure"),
+        reporting_interval_seconds=_number(raw.get("reportingIntervalSeconds"), "runMode.reportingIntervalSeconds"),
+    )
+
+
+def _amounts(run_mode: Mapping[str, Any], key: str) -> dict[str, float]:
+    raw = _object(run_mode, key, f"runMode.{key}")
+    return {unit: n for unit, v in raw.items() if (n := _number(v, f"runMode.{key}.{unit}")) is not None}
+
+
+def _sweep(document: Mapping[str, Any]) -> Sweep | None:
+    raw = _object(document, "sweep")
+    if not raw:
+        return None
+    value = _number(raw.get("value"), "sweep.value")
+    name = raw.get("name")
+    parameter = raw.get("parameter")
+    if value is None or not isinstance(name, str) or not isinstance(parameter, str):
+        raise _FieldError("'sweep' should hold a string 'name', a string 'parameter' and a numeric 'value'")
+    return Sweep(name=name, parameter=parameter, value=value)

@@ -1,0 +1,122 @@
+"""The parts of a result file the charts use, as typed values (see docs/result-format.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from . import hdr
+
+# Summary field -> percentile it holds ("min" is the 0th, "max" the 100th).
+SUMMARY_PERCENTILES: dict[str, float] = {
+    "min": 0.0,
+    "p25": 25.0,
+    "p50": 50.0,
+    "p75": 75.0,
+    "p90": 90.0,
+    "p95": 95.0,
+    "p99": 99.0,
+    "p999": 99.9,
+    "p9999": 99.99,
+    "max": 100.0,
+}
+
+PHASE_ORDER: tuple[str, ...] = ("begin", "send", "resolve", "sendOffsets", "commit", "abort", "transaction")
+
+
+@dataclass(frozen=True)
+class LatencySummary:
+    """omb-tx's latency summary; every value in milliseconds, any of them may be missing."""
+
+    count: int | None
+    values_ms: Mapping[str, float]  # keys: min, avg, p25 ... p9999, max
+    total_millis: float | None
+
+    def get(self, name: str) -> float | None:
+        return self.values_ms.get(name)
+
+    def quantiles(self) -> dict[float, float]:
+        """Percentile -> ms for the percentiles the summary carries."""
+        return {p: self.values_ms[name] for name, p in SUMMARY_PERCENTILES.items() if name in self.values_ms}
+
+
+@dataclass(frozen=True)
+class RunMode:
+    loop: str | None  # "closed" | "open"
+    target_rate: float | None  # msg/s
+    warmup: Mapping[str, float]  # e.g. {"operations": 1000}
+    measure: Mapping[str, float]
+    reporting_interval_seconds: float | None
+
+
+@dataclass(frozen=True)
+class Sweep:
+    name: str
+    parameter: str
+    value: float
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    duration_seconds: float | None
+    messages_per_second: float | None
+    operations_per_second: float | None
+    average_latency_millis_per_message: float | None
+
+
+@dataclass(frozen=True)
+class Result:
+    """One result file. ``is_omb_tx`` is False for a stock OMB result (only OMB's fields)."""
+
+    path: Path
+    workload: str
+    driver: str
+    is_omb_tx: bool
+    status: str  # "complete", "partial", or "unknown" (stock OMB does not say)
+    partial_reason: str | None
+    start_time: str | None
+    run_mode: RunMode | None
+    sweep: Sweep | None
+    scenario: Mapping[str, Any]
+    versions: Mapping[str, str]
+    broker_embedded: bool | None
+    broker_count: int | None
+    broker_settings: Mapping[str, Any]
+    driver_config: Mapping[str, Any]
+    counts: Mapping[str, int]
+    summary: RunSummary | None
+    operation_latency: LatencySummary | None
+    transaction_phases: Mapping[str, LatencySummary]
+    partitions: int | None
+    message_size: int | None
+    publish_latency_quantiles: Mapping[float, float]  # percentile -> ms
+    end_to_end_latency_quantiles: Mapping[float, float]
+    encoded_histograms: Mapping[str, str]  # name -> base64 (values in µs)
+    period_series: Mapping[str, tuple[float | None, ...]]  # OMB per-period lists and omb-tx `periods`
+    _decoded: dict[str, hdr.Histogram | None] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def is_partial(self) -> bool:
+        return self.status == "partial"
+
+    @property
+    def label(self) -> str:
+        """Legend label: the driver, flagged when the run was cut short."""
+        return f"{self.driver} [PARTIAL]" if self.is_partial else self.driver
+
+    def histogram(self, name: str) -> hdr.Histogram | None:
+        """Decoded histogram ``name``, or None when absent or not decodable (the caller falls back)."""
+        if name not in self._decoded:
+            text = self.encoded_histograms.get(name)
+            decoded: hdr.Histogram | None = None
+            if text:
+                try:
+                    decoded = hdr.decode_base64(text)
+                except hdr.HistogramDecodeError:
+                    decoded = None
+            self._decoded[name] = decoded if decoded is not None and decoded.total_count > 0 else None
+        return self._decoded[name]
+
+    def series(self, name: str) -> tuple[float | None, ...]:
+        return self.period_series.get(name, ())

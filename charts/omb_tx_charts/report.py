@@ -1,0 +1,379 @@
+"""Turns loaded results into figures and tables, and writes report.md and index.html beside the PNGs."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Sequence, Union
+
+from . import analysis, plots, tables
+from .formatting import format_rate, provenance
+from .model import Result
+from .tables import Table
+
+
+@dataclass(frozen=True)
+class Figure:
+    title: str
+    description: str  # what is plotted and where the numbers come from
+    runs: tuple[str, ...]  # how each run in it was obtained
+    partial: bool
+    rendered: plots.Rendered
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+Block = Union[Table, Figure, Paragraph]
+
+
+@dataclass
+class Section:
+    title: str
+    intro: str
+    blocks: list[Block] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Report:
+    sections: tuple[Section, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def figures(self) -> list[Figure]:
+        return [b for s in self.sections for b in s.blocks if isinstance(b, Figure)]
+
+    @property
+    def tables(self) -> list[Table]:
+        return [b for s in self.sections for b in s.blocks if isinstance(b, Table)]
+
+
+class _FileNames:
+    """Readable, unique PNG names derived from workload and driver names."""
+
+    def __init__(self) -> None:
+        self._used: set[str] = set()
+
+    def __call__(self, *parts: str) -> str:
+        stem = "-".join(re.sub(r"[^a-z0-9._]+", "-", part.lower()).strip("-.") for part in parts if part)
+        name, counter = f"{stem}.png", 2
+        while name in self._used:
+            name, counter = f"{stem}-{counter}.png", counter + 1
+        self._used.add(name)
+        return name
+
+
+def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[str] = ()) -> Report:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _, superseded = analysis.newest_per_key(
+        results, lambda r: (r.workload, r.driver, r.sweep.value if r.sweep else None)
+    )
+    palette = plots.Palette([r.driver for r in results])
+    names = _FileNames()
+    current = [r for r in results if all(r is not s for s in superseded)]
+    inputs = Section(
+        "Inputs",
+        "Each result file read. Where a workload and driver were run more than once, the newest run "
+        "(by startTime) is charted and the older ones are listed as superseded.",
+        [tables.inputs_table(results, superseded)],
+    )
+    sections = [
+        inputs,
+        _closed_loop_section(current),
+        _overhead_section(current, palette, out_dir, names),
+        _phases_section(current, palette, out_dir, names),
+        _percentiles_section(current, palette, out_dir, names),
+        _sweep_section(current, palette, out_dir, names),
+        _acks_section(current),
+        _time_series_section(results, out_dir, names),
+    ]
+    return Report(tuple(sections), tuple(warnings))
+
+
+def _figure(title: str, description: str, results: Sequence[Result], rendered: plots.Rendered) -> Figure:
+    return Figure(
+        title=title,
+        description=description,
+        runs=tuple(provenance(r) for r in results),
+        partial=any(r.is_partial for r in results),
+        rendered=rendered,
+    )
+
+
+def _closed_loop_section(results: Sequence[Result]) -> Section:
+    section = Section(
+        "Closed-loop scenarios (seed 001 form)",
+        "One operation after another in isolation (the seeds' method for protocol cost). "
+        "The second column is the sum of all operation latencies (operationLatency.totalMillis); "
+        "min, median and max are per operation.",
+    )
+    groups = analysis.closed_loop_groups(results)
+    section.blocks += [tables.closed_loop_table(workload, group) for workload, group in groups.items()]
+    if not groups:
+        section.blocks.append(Paragraph("No closed-loop results with an operation latency summary in the inputs."))
+    return section
+
+
+def _overhead_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames) -> Section:
+    section = Section(
+        "Overhead of transactions: tx ÷ base",
+        "tx-writes is paired with base-writes and tx-streaming with base-streaming, per driver and with the "
+        "same name suffix (e.g. -quick). p50 is the median operation latency; total is the sum of operation "
+        "latencies over the measured N (compared per operation when N differs).",
+    )
+    pairs = analysis.overheads(results)
+    if not pairs:
+        section.blocks.append(Paragraph("No tx/base pairs (tx-writes + base-writes, tx-streaming + base-streaming)."))
+        return section
+    section.blocks.append(tables.overhead_table(pairs))
+    involved = [r for pair in pairs for r in (pair.base, pair.tx)]
+    rendered = plots.overhead_figure(pairs, palette, out_dir / names("overhead-ratios"))
+    section.blocks.append(
+        _figure("Transactional overhead ratios", "Bars: tx ÷ base for each driver; dashed line: no overhead (1×).",
+                involved, rendered)
+    )
+    families = list(dict.fromkeys(pair.label for pair in pairs))
+    for family in families:
+        chosen = [pair for pair in pairs if pair.label == family]
+        panels = []
+        for pair in chosen:
+            lines = []
+            for result, style in ((pair.base, "--"), (pair.tx, "-")):
+                curve = analysis.latency_curve(result, analysis.OPERATION)
+                if curve is not None:
+                    lines.append(plots.CurveLine(result.workload + (" [PARTIAL]" if result.is_partial else ""),
+                                                 palette(pair.driver), curve, style))
+            if lines:
+                panels.append((pair.driver, lines))
+        if not panels:
+            continue
+        runs = [r for pair in chosen for r in (pair.base, pair.tx)]
+        rendered = plots.percentile_figure(
+            f"{family}: transactional vs base operation latency", panels, out_dir / names("overhead-curves", family)
+        )
+        section.blocks.append(
+            _figure(f"{family}: tx vs base latency distribution",
+                    f"Operation latency by percentile, base (dashed) and transactional (solid); {_sources(runs)}.",
+                    runs, rendered)
+        )
+    return section
+
+
+def _sources(results: Sequence[Result], metric: analysis.Metric = analysis.OPERATION) -> str:
+    found = {c.source for r in results if (c := analysis.latency_curve(r, metric)) is not None}
+    return "points from " + (" and ".join(sorted(found)) if found else "no data")
+
+
+def _phases_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames) -> Section:
+    section = Section(
+        "Transaction phases",
+        "Where a transaction's time goes: begin, send, resolve (waiting for the send acks), sendOffsets, "
+        "commit, and the whole transaction, per driver side by side.",
+    )
+    groups = analysis.per_chart(r for r in results if r.transaction_phases and r.sweep is None)
+    for workload, group in groups.items():
+        rendered = plots.phases_figure(f"{workload}: time per transaction phase", group, palette,
+                                       out_dir / names("phases", workload))
+        section.blocks.append(
+            _figure(f"{workload}: transaction phases",
+                    "Bar height is the phase's median (p50), the whisker reaches its p99 (transactionPhases); "
+                    "log scale, because begin takes microseconds and commit milliseconds.",
+                    group, rendered)
+        )
+        section.blocks.append(tables.phases_table(workload, group))
+    if not groups:
+        section.blocks.append(Paragraph("No results with transactionPhases in the inputs."))
+    return section
+
+
+def _percentiles_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path,
+                         names: _FileNames) -> Section:
+    section = Section(
+        "Latency by percentile",
+        "HdrHistogram-style curves: the x axis spreads the tail (1/(1-p), log scale), one line per driver, "
+        "one chart per workload. Full histograms are used where the result carries them, otherwise OMB's "
+        "quantile maps or omb-tx's latency summary.",
+    )
+    for workload, group in analysis.per_chart(r for r in results if r.sweep is None).items():
+        panels = []
+        for metric in analysis.METRICS:
+            lines = [
+                plots.CurveLine(result.label, palette(result.driver), curve)
+                for result in group
+                if (curve := analysis.latency_curve(result, metric)) is not None
+            ]
+            if lines:
+                panels.append((metric.title, lines))
+        if not panels:
+            continue
+        rendered = plots.percentile_figure(f"{workload}: latency by percentile", panels,
+                                           out_dir / names("latency", workload))
+        sources = "; ".join(f"{title.split(' (')[0].lower()}: {_sources(group, metric)}"
+                            for metric in analysis.METRICS for title, _ in panels if title == metric.title)
+        section.blocks.append(_figure(f"{workload}: latency percentiles", sources.capitalize() + ".", group, rendered))
+    return section
+
+
+def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames) -> Section:
+    section = Section(
+        "Rate sweep: end-to-end latency against target rate (seed 004 form)",
+        "Open-loop runs at increasing target rates (sweep parameter producerRate); end-to-end latency "
+        "percentiles in milliseconds.",
+    )
+    all_sweeps = analysis.sweeps(results)
+    for name, by_driver in all_sweeps.items():
+        runs = [point.result for points in by_driver.values() for point in points]
+        rendered = plots.sweep_figure(name, by_driver, out_dir / names("sweep", name))
+        section.blocks.append(
+            _figure(f"{name}: latency against rate",
+                    "Log-log; colour = percentile, line style and marker = driver; values from "
+                    "aggregatedEndToEndLatencyQuantiles (or the end-to-end histogram when the map lacks them).",
+                    runs, rendered)
+        )
+        section.blocks += [tables.sweep_table(name, driver, points) for driver, points in by_driver.items()]
+        rates = sorted({point.rate for points in by_driver.values() for point in points})
+        panels = []
+        for rate in rates:
+            lines = [
+                plots.CurveLine(point.result.label, palette(driver), curve)
+                for driver, points in by_driver.items()
+                for point in points
+                if point.rate == rate and (curve := analysis.latency_curve(point.result, analysis.END_TO_END))
+            ]
+            if lines:
+                panels.append((f"{format_rate(rate)} msg/s", lines))
+        if panels:
+            rendered = plots.percentile_figure(f"{name}: end-to-end latency by percentile at each rate", panels,
+                                               out_dir / names("sweep-percentiles", name))
+            section.blocks.append(
+                _figure(f"{name}: end-to-end percentiles per rate",
+                        f"One panel per target rate, one line per driver; {_sources(runs, analysis.END_TO_END)}.",
+                        runs, rendered)
+            )
+    if not all_sweeps:
+        section.blocks.append(Paragraph("No sweep results (results carrying sweep.parameter = producerRate)."))
+    return section
+
+
+def _acks_section(results: Sequence[Result]) -> Section:
+    section = Section(
+        "Acks and durability profiles (seed 002 form)",
+        "Workloads named acks-sla-*. Replication, ISR (min.insync.replicas) and ACKS are read from the "
+        "driver config in the result ('?' when it does not say); duration and msg/s from summary.",
+    )
+    groups = analysis.acks_rows(results)
+    section.blocks += [tables.acks_table(driver, messages, rows) for (driver, messages), rows in groups.items()]
+    if not groups:
+        section.blocks.append(Paragraph("No acks-sla-* results in the inputs."))
+    return section
+
+
+def _time_series_section(results: Sequence[Result], out_dir: Path, names: _FileNames) -> Section:
+    section = Section(
+        "Time series per run",
+        "Rates and latency per reporting period over each run's measured phase, one figure per result file.",
+    )
+    for result in sorted(results, key=lambda r: (r.workload, r.driver, r.start_time or "", r.path.name)):
+        if not plots.has_time_series(result):
+            continue
+        point = f" @ {format_rate(result.sweep.value)} msg/s" if result.sweep else ""
+        title = f"{result.workload}{point} — {result.driver}"
+        rendered = plots.time_series_figure(result, title, out_dir / names("timeseries", result.path.stem))
+        section.blocks.append(
+            _figure(title, "Per-period publishRate/consumeRate and latency lists of the result.", [result], rendered)
+        )
+    return section
+
+
+# --------------------------------------------------------------------------------------------------
+# Writing
+
+
+def write_markdown(report: Report, path: Path, generated: datetime | None = None) -> None:
+    stamp = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
+    lines = ["# omb-tx results", "", f"Generated {stamp} by bin/charts.", ""]
+    for warning in report.warnings:
+        lines.append(f"> **Skipped:** {warning}")
+    if report.warnings:
+        lines.append("")
+    if any(f.partial for f in report.figures):
+        lines += ["> **⚠ Some runs are PARTIAL** (interrupted); they are marked wherever they appear.", ""]
+    for section in report.sections:
+        lines += [f"## {section.title}", "", section.intro, ""]
+        for block in section.blocks:
+            if isinstance(block, Table):
+                if block.title and block.title != section.title:
+                    lines += [f"### {block.title}", ""]
+                lines += [tables.to_markdown(block), ""]
+                if block.note:
+                    lines += [f"_{block.note}_", ""]
+            elif isinstance(block, Figure):
+                lines += [f"### {block.title}", "", f"![{block.title}]({block.rendered.path.name})", ""]
+                flag = "**⚠ PARTIAL RESULT INCLUDED.** " if block.partial else ""
+                lines += [f"{flag}{block.description}", "", "How it was obtained:", ""]
+                lines += [f"- {run}" for run in block.runs]
+                lines.append("")
+            else:
+                lines += [block.text, ""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+_CSS = """
+body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #222; }
+h1 { border-bottom: 2px solid #ddd; } h2 { margin-top: 2em; border-bottom: 1px solid #eee; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.92em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; } th { background: #f4f4f4; }
+figure { margin: 1em 0 2em; } figure img { max-width: 100%; border: 1px solid #eee; }
+figcaption { font-size: 0.9em; color: #444; } figcaption ul { margin: 0.3em 0; }
+.partial { color: #fff; background: #c0392b; padding: 0.1em 0.4em; border-radius: 3px; font-weight: bold; }
+.note { font-size: 0.85em; color: #666; font-style: italic; } .warning { background: #fff3cd; padding: 0.5em; }
+"""
+
+
+def write_html(report: Report, path: Path, generated: datetime | None = None) -> None:
+    stamp = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8"><title>omb-tx results</title>',
+        f"<style>{_CSS}</style></head><body>",
+        "<h1>omb-tx results</h1>",
+        f"<p>Generated {html.escape(stamp)} by bin/charts.</p>",
+    ]
+    for warning in report.warnings:
+        parts.append(f'<p class="warning"><b>Skipped:</b> {html.escape(warning)}</p>')
+    if any(f.partial for f in report.figures):
+        parts.append('<p><span class="partial">PARTIAL</span> Some runs were interrupted; they are marked.</p>')
+    for section in report.sections:
+        parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p>{html.escape(section.intro)}</p>"]
+        for block in section.blocks:
+            if isinstance(block, Table):
+                if block.title and block.title != section.title:
+                    parts.append(f"<h3>{html.escape(block.title)}</h3>")
+                parts.append(tables.to_html(block))
+                if block.note:
+                    parts.append(f'<p class="note">{html.escape(block.note)}</p>')
+            elif isinstance(block, Figure):
+                flag = '<span class="partial">PARTIAL RESULT INCLUDED</span> ' if block.partial else ""
+                runs = "".join(f"<li>{_html_run(run)}</li>" for run in block.runs)
+                name = html.escape(block.rendered.path.name)
+                parts.append(
+                    f"<figure><h3>{html.escape(block.title)}</h3>"
+                    f'<img src="{name}" alt="{html.escape(block.title)}" '
+                    f'width="{block.rendered.width_px}" height="{block.rendered.height_px}">'
+                    f"<figcaption>{flag}{html.escape(block.description)}<br>How it was obtained:<ul>{runs}</ul>"
+                    "</figcaption></figure>"
+                )
+            else:
+                parts.append(f"<p>{html.escape(block.text)}</p>")
+    parts.append("</body></html>")
+    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+
+
+def _html_run(run: str) -> str:
+    escaped = html.escape(run)
+    return escaped.replace("PARTIAL (", '<span class="partial">PARTIAL</span> (', 1)

@@ -1,0 +1,201 @@
+"""Tables as values, built in the seeds' forms, rendered to Markdown or HTML."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Sequence
+
+from . import analysis
+from .formatting import format_count, format_ms, format_rate, format_ratio
+from .model import PHASE_ORDER, Result
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    align: str = ""  # one of "l", "c", "r" per column; left when shorter
+    note: str = ""
+
+
+def to_markdown(table: Table) -> str:
+    rule = {"l": "---", "c": ":---:", "r": "---:"}
+    aligns = table.align.ljust(len(table.header), "l")
+    lines = [
+        "| " + " | ".join(table.header) + " |",
+        "|" + "|".join(rule[a] for a in aligns) + "|",
+    ]
+    lines += ["| " + " | ".join(_md_cell(cell) for cell in row) + " |" for row in table.rows]
+    return "\n".join(lines)
+
+
+def _md_cell(cell: str) -> str:
+    return cell.replace("|", "\\|")
+
+
+def to_html(table: Table) -> str:
+    css = {"l": "left", "c": "center", "r": "right"}
+    aligns = table.align.ljust(len(table.header), "l")
+    head = "".join(f'<th style="text-align:{css[a]}">{html.escape(h)}</th>' for h, a in zip(table.header, aligns))
+    body = "".join(
+        "<tr>" + "".join(f'<td style="text-align:{css[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns)) + "</tr>"
+        for row in table.rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _system(result: Result) -> str:
+    return result.label
+
+
+def closed_loop_table(workload: str, results: Sequence[Result]) -> Table:
+    """Seed 001's form: | System | 1000 txes | min | median | max |, the middle cell being total time."""
+    noun = "txes" if any(analysis.is_transactional(r) for r in results) else "ops"
+    counts = {r.operation_latency.count for r in results if r.operation_latency}
+    same_count = len(counts) == 1 and None not in counts
+    header_count = f"{format_count(next(iter(counts)))} {noun}" if same_count else f"{noun} (N in total)"
+    rows = []
+    for result in results:
+        summary = result.operation_latency
+        assert summary is not None
+        total = f"{format_ms(summary.total_millis)} ms" if summary.total_millis is not None else "-"
+        if not same_count:
+            total = f"{format_count(summary.count)} in {total}"
+        rows.append(
+            (
+                _system(result),
+                total,
+                _ms(summary.get("min")),
+                _ms(summary.get("p50")),
+                _ms(summary.get("max")),
+            )
+        )
+    return Table(
+        title=workload,
+        header=("System", header_count, "min", "median", "max"),
+        rows=tuple(rows),
+        align="lrrrr",
+        note="total = operationLatency.totalMillis (sum of per-operation latencies, not wall-clock time)",
+    )
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{format_ms(value)} ms"
+
+
+def overhead_table(pairs: Sequence[analysis.Overhead]) -> Table:
+    rows = []
+    for pair in pairs:
+        rows.append(
+            (
+                pair.label,
+                pair.tx.label if pair.tx.is_partial or pair.base.is_partial else pair.driver,
+                _ms(pair.base_p50_ms),
+                _ms(pair.tx_p50_ms),
+                format_ratio(pair.p50_ratio),
+                _ms(pair.base_total_ms),
+                _ms(pair.tx_total_ms),
+                format_ratio(pair.total_ratio) + (" (per op)" if pair.counts_differ and pair.total_ratio else ""),
+            )
+        )
+    return Table(
+        title="Transactional overhead: tx / base",
+        header=("Scenario", "System", "base p50", "tx p50", "p50 ratio", "base total", "tx total", "total ratio"),
+        rows=tuple(rows),
+        align="llrrrrrr",
+        note="total = sum of operation latencies over the measured N; the ratio is per operation when N differs",
+    )
+
+
+_PERCENTILE_HEADER = {25.0: "25th", 50.0: "50th", 90.0: "90th", 99.0: "99th", 99.9: "99.9th"}
+
+
+def sweep_table(sweep_name: str, driver: str, points: Sequence[analysis.SweepPoint]) -> Table:
+    """Seed 004's form: | RPS/Latency | 25th | 50th | 90th | 99th | 99.9th |, end-to-end ms."""
+    rows = []
+    for point in points:
+        flag = " (partial)" if point.result.is_partial else ""
+        rows.append(
+            (format_rate(point.rate) + flag,)
+            + tuple(format_ms(point.latencies_ms.get(p)) for p in analysis.SWEEP_PERCENTILES)
+        )
+    return Table(
+        title=f"{sweep_name}: {driver}",
+        header=("RPS/Latency",) + tuple(_PERCENTILE_HEADER[p] for p in analysis.SWEEP_PERCENTILES),
+        rows=tuple(rows),
+        align="lrrrrr",
+        note="end-to-end latency in ms at each target rate",
+    )
+
+
+def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRow]) -> Table:
+    """Seed 002's form: | Topic/profile | Partitions | Replication | ISR | ACKS | Duration | Msg Latency | m/s |."""
+    body = []
+    for row in rows:
+        duration = "-" if row.duration_ms is None else f"{row.duration_ms:.0f}ms"
+        latency = "-" if row.message_latency_ms is None else f"{row.message_latency_ms:.4g}ms"
+        body.append(
+            (
+                row.profile + (" (partial)" if row.result.is_partial else ""),
+                "?" if row.partitions is None else str(row.partitions),
+                row.replication,
+                row.min_insync_replicas,
+                row.acks,
+                duration,
+                latency,
+                format_count(row.messages_per_second),
+            )
+        )
+    amount = f"{format_count(messages)} messages" if messages is not None else "message count not recorded"
+    return Table(
+        title=f"{driver}, {amount}",
+        header=("Topic/profile", "Partitions", "Replication", "ISR", "ACKS", "Duration", "Msg Latency", "m/s"),
+        rows=tuple(body),
+        align="lcccccrr",
+        note="Msg Latency is duration ÷ messages, as in seed 002; ISR is min.insync.replicas",
+    )
+
+
+def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Table:
+    older = {id(r) for r in superseded}
+    rows = []
+    for result in sorted(results, key=lambda r: (r.workload, r.driver, r.start_time or "", r.path.name)):
+        loop = result.run_mode.loop if result.run_mode and result.run_mode.loop else "?"
+        status = "PARTIAL" if result.is_partial else result.status
+        if id(result) in older:
+            status += " (superseded by a newer run)"
+        rows.append(
+            (
+                str(result.path),
+                result.workload,
+                result.driver,
+                "omb-tx" if result.is_omb_tx else "stock OMB",
+                loop,
+                result.start_time or "?",
+                status,
+            )
+        )
+    return Table(
+        title="Inputs",
+        header=("File", "Workload", "Driver", "Format", "Loop", "Start (UTC)", "Status"),
+        rows=tuple(rows),
+    )
+
+
+def phases_table(workload: str, results: Sequence[Result]) -> Table:
+    """p50 / p99 per transaction phase, one column pair per driver."""
+    phases = [p for p in PHASE_ORDER if any(p in r.transaction_phases for r in results)]
+    phases += sorted({p for r in results for p in r.transaction_phases} - set(phases))
+    header: tuple[str, ...] = ("Phase",)
+    for result in results:
+        header += (f"{result.label} p50", f"{result.label} p99")
+    rows = []
+    for phase in phases:
+        row: tuple[str, ...] = (phase,)
+        for result in results:
+            summary = result.transaction_phases.get(phase)
+            row += (_ms(summary.get("p50")) if summary else "-", _ms(summary.get("p99")) if summary else "-")
+        rows.append(row)
+    return Table(title=f"{workload}: transaction phases", header=header, rows=tuple(rows), align="l" + "r" * 2 * len(results))
