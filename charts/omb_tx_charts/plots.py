@@ -120,12 +120,16 @@ def _percentile_label(inverse_tail: float) -> str:
     return f"{percentile:.10g}%"
 
 
-def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str) -> None:
+def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str, shared_values: Sequence[float] = ()) -> None:
     all_values: list[float] = []
     widest = 10.0
     for line in lines:
         xs = [_inverse_tail(p) for p in line.curve.percentiles]
-        axes.plot(xs, line.curve.values_ms, line.style, color=line.colour, label=line.label, linewidth=1.8)
+        # Quantile maps and summaries are sparse in the tail: mark their points so straight segments
+        # between 99% and 99.9% are not read as measured.
+        sparse = [i for i, p in enumerate(line.curve.percentiles) if p >= 90.0]
+        markers = {"marker": "o", "markersize": 3.5, "markevery": sparse} if line.curve.source != "HdrHistogram" else {}
+        axes.plot(xs, line.curve.values_ms, line.style, color=line.colour, label=line.label, linewidth=1.8, **markers)
         all_values.extend(line.curve.values_ms)
         widest = max(widest, max(xs))
     axes.set_xscale("log")
@@ -135,15 +139,19 @@ def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str) -> Non
     axes.xaxis.set_major_locator(FixedLocator(ticks))
     axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: _percentile_label(value)))
     axes.xaxis.set_minor_locator(NullLocator())
-    _set_log_ms_axis(axes, all_values)
+    _set_log_ms_axis(axes, shared_values or all_values)
     axes.set_xlabel("percentile")
     axes.set_ylabel("latency (ms)")
     axes.set_title(title)
     axes.legend(loc="upper left")
 
 
-def percentile_figure(title: str, panels: Sequence[tuple[str, Sequence[CurveLine]]], path: Path) -> Rendered:
+def percentile_figure(
+    title: str, panels: Sequence[tuple[str, Sequence[CurveLine]]], path: Path, share_y: bool = False
+) -> Rendered:
+    """One panel per entry; ``share_y`` gives every panel the same latency range, for comparing them."""
     rows, columns = _grid(len(panels))
+    shared = [v for _, lines in panels for line in lines for v in line.curve.values_ms] if share_y else []
     with plt.rc_context(_STYLE):
         figure, axes_grid = plt.subplots(
             rows,
@@ -154,7 +162,7 @@ def percentile_figure(title: str, panels: Sequence[tuple[str, Sequence[CurveLine
         )
         flat = [axes for row in axes_grid for axes in row]
         for axes, (panel_title, lines) in zip(flat, panels):
-            _draw_percentiles(axes, lines, panel_title)
+            _draw_percentiles(axes, lines, panel_title, shared)
         for axes in flat[len(panels) :]:
             axes.set_visible(False)
         figure.suptitle(title, fontsize=13, fontweight="bold")
@@ -187,16 +195,10 @@ def phases_figure(title: str, results: Sequence[Result], palette: Palette, path:
             if not xs:
                 continue
             colour = palette(result.driver)
-            axes.bar(xs, p50s, width * 0.92, color=colour, label=result.label, edgecolor="white", linewidth=0.5)
-            axes.errorbar(
-                xs,
-                p50s,
-                yerr=[[0.0] * len(p50s), [high - low for low, high in zip(p50s, p99s)]],
-                fmt="none",
-                ecolor="#333333",
-                elinewidth=1.1,
-                capsize=3,
-            )
+            axes.bar(xs, p50s, width * 0.92, color=colour, label=result.label, edgecolor="white", linewidth=0.5,
+                     hatch="//" if result.is_partial else None)
+            axes.vlines(xs, p50s, p99s, color="#333333", linewidth=1.1)
+            axes.plot(xs, p99s, "_", color="#333333", markersize=9, markeredgewidth=1.1)
             values += p50s + p99s
         axes.set_xticks(range(len(phases)), phases)
         axes.set_xlim(-0.6, len(phases) - 0.4)
@@ -258,7 +260,7 @@ def overhead_figure(pairs: Sequence[analysis.Overhead], palette: Palette, path: 
 
 
 def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint]], path: Path) -> Rendered:
-    percentile_colours = plt.get_cmap("viridis")([0.05, 0.3, 0.55, 0.75, 0.92])
+    percentile_colours = plt.get_cmap("viridis")([0.0, 0.25, 0.5, 0.7, 0.86])
     rates = sorted({point.rate for points in by_driver.values() for point in points})
     values: list[float] = []
     with plt.rc_context(_STYLE):
@@ -291,6 +293,7 @@ def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint
             [f"p{p:g}" for p in analysis.SWEEP_PERCENTILES],
             title="percentile",
             loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
         )
         axes.add_artist(percentile_legend)
         axes.legend(
@@ -301,7 +304,7 @@ def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint
             list(by_driver),
             title="driver",
             loc="upper left",
-            bbox_to_anchor=(0.16, 1.0),
+            bbox_to_anchor=(1.01, 0.55),
         )
         figure.suptitle(f"{name}: end-to-end latency against target rate", fontsize=13, fontweight="bold")
         return _save(figure, path)

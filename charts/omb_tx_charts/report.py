@@ -249,7 +249,7 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
                 panels.append((f"{format_rate(rate)} msg/s", lines))
         if panels:
             rendered = plots.percentile_figure(f"{name}: end-to-end latency by percentile at each rate", panels,
-                                               out_dir / names("sweep-percentiles", name))
+                                               out_dir / names("sweep-percentiles", name), share_y=True)
             section.blocks.append(
                 _figure(f"{name}: end-to-end percentiles per rate",
                         f"One panel per target rate, one line per driver; {_sources(runs, analysis.END_TO_END)}.",

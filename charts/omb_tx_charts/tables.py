@@ -55,7 +55,7 @@ def closed_loop_table(workload: str, results: Sequence[Result]) -> Table:
     noun = "txes" if any(analysis.is_transactional(r) for r in results) else "ops"
     counts = {r.operation_latency.count for r in results if r.operation_latency}
     same_count = len(counts) == 1 and None not in counts
-    header_count = f"{format_count(next(iter(counts)))} {noun}" if same_count else f"{noun} (N in total)"
+    header_count = f"{next(iter(counts))} {noun}" if same_count else f"{noun} (N in total)"
     rows = []
     for result in results:
         summary = result.operation_latency
