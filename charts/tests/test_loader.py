@@ -1,0 +1,122 @@
+"""Loading result files: tolerant of extra and missing optional fields, precise about broken ones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from omb_tx_charts.loader import ResultError, find_result_files, load_result, parse_result
+
+from conftest import INVALID, RESULTS, result_file
+
+
+def test_stock_omb_result_loads_with_omb_fields_only() -> None:
+    result = load_result(result_file("omb-stock-"))
+    assert not result.is_omb_tx
+    assert result.status == "unknown"
+    assert result.run_mode is None and result.operation_latency is None
+    assert result.workload == "1 topic / 16 partitions / 1Kb" and result.driver == "Kafka"
+    # OMB writes Double keys ("50.0"); they read as percentiles.
+    assert result.publish_latency_quantiles[50.0] == 3.211
+    assert result.publish_latency_quantiles[99.9] == 35.647
+    assert len(result.series("publishRate")) == 6
+
+
+def test_omb_tx_result_exposes_run_mode_summaries_and_phases() -> None:
+    result = load_result(result_file("tx-writes-kafka-tx"))
+    assert result.is_omb_tx and result.status == "complete"
+    assert result.run_mode is not None and result.run_mode.loop == "closed"
+    assert result.run_mode.measure == {"operations": 1000.0}
+    assert result.operation_latency is not None
+    assert result.operation_latency.count == 1000
+    assert result.operation_latency.get("p50") == 24.175
+    assert result.operation_latency.total_millis == 25700.203
+    assert list(result.transaction_phases) == ["begin", "send", "resolve", "commit", "transaction"]
+    assert result.versions["broker"] == "4.1.1" and result.broker_count == 1
+    assert result.histogram("operationLatencyMicros") is not None
+
+
+def test_partial_result_is_flagged() -> None:
+    result = load_result(result_file("tx-streaming-quick-redpanda-tx"))
+    assert result.is_partial
+    assert result.partial_reason == "interrupted (SIGINT) after 640 of 1000 operations"
+    assert result.label == "redpanda-tx [PARTIAL]"
+
+
+def test_only_workload_and_driver_are_required() -> None:
+    result = parse_result(Path("minimal.json"), {"workload": "w", "driver": "d", "somethingNew": {"x": 1}})
+    assert (result.workload, result.driver, result.status) == ("w", "d", "unknown")
+    assert result.transaction_phases == {} and result.encoded_histograms == {}
+
+
+def test_nan_and_null_values_count_as_missing() -> None:
+    document = {
+        "workload": "w",
+        "driver": "d",
+        "schemaVersion": 1,
+        "publishRate": [1.0, "NaN", None],
+        "aggregatedEndToEndLatencyQuantiles": {"50.0": "NaN", "99.0": 4.5},
+        "operationLatency": {"unit": "ms", "count": 3, "p50": float("nan"), "p99": 2.0},
+        "runMode": {"loop": "open", "targetRate": None},
+    }
+    result = parse_result(Path("nan.json"), document)
+    assert result.series("publishRate") == (1.0, None, None)
+    assert result.end_to_end_latency_quantiles == {99.0: 4.5}
+    assert result.operation_latency is not None and result.operation_latency.get("p50") is None
+    assert result.run_mode is not None and result.run_mode.target_rate is None
+
+
+def test_undecodable_histogram_falls_back_to_none() -> None:
+    result = parse_result(Path("h.json"), {"workload": "w", "driver": "d", "histograms": {"x": "bm90IGEgaGlzdG9ncmFt"}})
+    assert result.histogram("x") is None
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ({"driver": "d"}, "not an OMB/omb-tx result: missing 'workload'"),
+        ({"workload": "w"}, "not an OMB/omb-tx result: missing 'driver'"),
+        ([1, 2], "not an OMB/omb-tx result: the top level is a list, expected an object"),
+        ({"workload": 3, "driver": "d"}, "'workload' should be a non-empty string, got a number"),
+        ({"workload": "w", "driver": "d", "publishRate": "fast"}, "'publishRate' should be a list of numbers, got a string"),
+        ({"workload": "w", "driver": "d", "publishRate": [1, "x"]}, "'publishRate[1]' should be a number, got a string"),
+        ({"workload": "w", "driver": "d", "operationLatency": {"unit": "us"}}, "only \"ms\" summaries"),
+        ({"workload": "w", "driver": "d", "aggregatedPublishLatencyQuantiles": {"p50": 1}}, "expected a percentile"),
+        ({"workload": "w", "driver": "d", "sweep": {"name": "s"}}, "'sweep' should hold"),
+    ],
+)
+def test_broken_documents_are_rejected_with_the_reason(tmp_path: Path, document: object, message: str) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(ResultError) as error:
+        load_result(path)
+    assert str(error.value).startswith(f"{path}: ")
+    assert message in str(error.value)
+
+
+def test_malformed_json_names_file_and_position() -> None:
+    with pytest.raises(ResultError, match=r"truncated\.json: not valid JSON: .* at line \d+ column \d+"):
+        load_result(INVALID / "truncated.json")
+
+
+def test_folders_are_searched_recursively_and_files_deduplicated(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "deep.json").write_text("{}")
+    (tmp_path / "top.json").write_text("{}")
+    (tmp_path / "notes.txt").write_text("not json")
+    found = find_result_files([str(tmp_path), str(tmp_path / "top.json")])
+    assert sorted(p.name for p in found) == ["deep.json", "top.json"]
+
+
+def test_missing_input_path_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ResultError, match="no such file or folder"):
+        find_result_files([str(tmp_path / "nope")])
+
+
+def test_every_fixture_loads() -> None:
+    paths = find_result_files([str(RESULTS)])
+    assert len(paths) == 18
+    for path in paths:
+        load_result(path)
