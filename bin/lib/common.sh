@@ -1,0 +1,43 @@
+# Shared by the bin/ scripts: where omb-tx lives, building it when needed, and its class path.
+OMBTX_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+export OMBTX_HOME
+
+# Builds the Java modules (tests skipped) when a jar is missing or any source is newer than the last build.
+ombtx_ensure_built() {
+  local stamp="$OMBTX_HOME/runner/target/.omb-tx-built"
+  local stale=""
+  if [ ! -f "$stamp" ]; then
+    stale="yes"
+  elif [ -n "$(find "$OMBTX_HOME" -path "$OMBTX_HOME/charts" -prune -o -path "$OMBTX_HOME/deploy" -prune -o \
+        \( -name pom.xml -o -path '*/src/main/*' \) -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+    stale="yes"
+  fi
+  if [ -n "$stale" ]; then
+    command -v mvn >/dev/null || { echo "error: Maven (mvn) is needed to build omb-tx; install it (apt-get install maven)" >&2; exit 2; }
+    echo "Building omb-tx (mvn package, tests skipped)..." >&2
+    (cd "$OMBTX_HOME" && mvn -q -B -DskipTests package) >&2 || { echo "error: the build failed" >&2; exit 1; }
+    touch "$stamp"
+  fi
+}
+
+ombtx_classpath() {
+  local cp="" jar
+  for jar in "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/driver-*/target/driver-*.jar; do
+    case "$jar" in *-sources.jar|*-tests.jar) continue ;; esac
+    [ -f "$jar" ] && cp="$cp:$jar"
+  done
+  cp="$cp:$OMBTX_HOME/runner/target/lib/*"
+  for lib in "$OMBTX_HOME"/driver-*/target/lib; do
+    [ -d "$lib" ] && cp="$cp:$lib/*"
+  done
+  # Third-party drivers: OMBTX_CLASSPATH=/path/to/driver.jar:/path/to/deps/*
+  [ -n "${OMBTX_CLASSPATH:-}" ] && cp="$cp:$OMBTX_CLASSPATH"
+  echo "${cp#:}"
+}
+
+ombtx_java() {
+  local main="$1"; shift
+  # shellcheck disable=SC2086
+  exec java ${OMBTX_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseG1GC} -Dombtx.home="$OMBTX_HOME" \
+    -cp "$(ombtx_classpath)" "$main" "$@"
+}

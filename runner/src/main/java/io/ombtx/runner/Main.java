@@ -1,0 +1,129 @@
+package io.ombtx.runner;
+
+import io.ombtx.runner.broker.BrokerStartException;
+import io.ombtx.runner.cli.BenchmarkArgs;
+import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.config.ConfigException;
+import io.ombtx.runner.config.DriverConfig;
+import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.PlannedRun;
+import io.ombtx.runner.plan.Planner;
+import io.ombtx.runner.run.RunCoordinator;
+import io.ombtx.runner.run.RunOptions;
+import io.ombtx.runner.worker.LocalWorker;
+import io.ombtx.runner.worker.Worker;
+import io.ombtx.runner.worker.WorkerException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import sun.misc.Signal;
+
+/** {@code bin/benchmark}: plans the runs, then executes them one after another. */
+public final class Main {
+
+    public static final int OK = 0;
+    public static final int FAILED = 1;
+    public static final int BAD_INPUT = 2;
+    public static final int INTERRUPTED = 130;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
+        try {
+            BenchmarkArgs parsed = BenchmarkArgs.parse(args);
+            if (parsed.help()) {
+                out.print(BenchmarkArgs.USAGE);
+                return OK;
+            }
+            List<DriverConfig> drivers = new ArrayList<>();
+            parsed.drivers().forEach(d -> drivers.add(DriverConfig.load(d)));
+            List<Workload> workloads = new ArrayList<>();
+            parsed.workloads().forEach(w -> workloads.addAll(WorkloadLoader.load(w, parsed.profile())));
+            List<PlannedRun> plan = Planner.plan(drivers, workloads, parsed.brokers());
+            if (parsed.dryRun()) {
+                out.print(Planner.describe(plan));
+                return OK;
+            }
+            Path outputDir = Path.of("results");
+            Path outputFile = null;
+            if (parsed.output() != null) {
+                if (parsed.output().toString().endsWith(".json")) {
+                    if (plan.size() > 1) {
+                        throw new UsageException("-o names one file but the plan has " + plan.size()
+                                + " runs: give a folder instead");
+                    }
+                    outputFile = parsed.output();
+                } else {
+                    outputDir = parsed.output();
+                }
+            }
+            Supplier<List<Worker>> workers = workerFactory(parsed);
+            RunOptions options = new RunOptions(outputDir, outputFile, parsed.brokers(), parsed.brokerProfile(),
+                    parsed.brokerSettings(), parsed.reportingIntervalSeconds(), parsed.quiet());
+            installSignalHandlers(interruption);
+            RunCoordinator coordinator = new RunCoordinator(options, out, workers, interruption);
+            int status = OK;
+            for (PlannedRun run : plan) {
+                if (interruption.reason() != null) {
+                    break;
+                }
+                Path result = coordinator.run(run.driver(), run.workload());
+                if (isPartial(result)) {
+                    status = FAILED;
+                }
+            }
+            return interruption.reason() != null ? INTERRUPTED : status;
+        } catch (ConfigException | UsageException e) {
+            err.println("error: " + e.getMessage());
+            return BAD_INPUT;
+        } catch (BrokerStartException | WorkerException e) {
+            err.println("error: " + e.getMessage());
+            return FAILED;
+        } catch (Exception e) {
+            err.println("error: " + e);
+            if (System.getenv("OMBTX_DEBUG") != null) {
+                e.printStackTrace(err);
+            }
+            return FAILED;
+        }
+    }
+
+    private static boolean isPartial(Path result) {
+        try {
+            return "partial".equals(io.ombtx.runner.result.ResultWriter.json().readTree(result.toFile()).path("status").asText());
+        } catch (java.io.IOException e) {
+            return true;
+        }
+    }
+
+    private static Supplier<List<Worker>> workerFactory(BenchmarkArgs args) {
+        if (!args.workers().isEmpty() || args.workersFile() != null) {
+            throw new UsageException("distributed workers are not available in this build");
+        }
+        return () -> List.of(new LocalWorker());
+    }
+
+    private static void installSignalHandlers(RunCoordinator.Interruption interruption) {
+        for (String name : new String[] {"INT", "TERM"}) {
+            try {
+                Signal.handle(new Signal(name), signal -> {
+                    if (interruption.reason() != null) {
+                        System.exit(INTERRUPTED); // a second Ctrl-C: give up at once (shutdown hooks still run)
+                    }
+                    interruption.interrupt("interrupted by SIG" + name);
+                });
+            } catch (IllegalArgumentException unsupported) {
+                // Not available on this platform: the JVM's default handling applies.
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.ombtx.runner.config;
+
+/**
+ * Bad input: names the file, the key and what was expected. The CLI prints the message alone and exits with
+ * code 2, never a stack trace.
+ */
+public final class ConfigException extends RuntimeException {
+
+    private final String file;
+    private final String key;
+
+    public ConfigException(String file, String key, String problem) {
+        super(format(file, key, problem));
+        this.file = file;
+        this.key = key;
+    }
+
+    private static String format(String file, String key, String problem) {
+        StringBuilder message = new StringBuilder();
+        if (file != null) {
+            message.append(file).append(": ");
+        }
+        if (key != null && !key.isEmpty()) {
+            message.append("key '").append(key).append("': ");
+        }
+        return message.append(problem).toString();
+    }
+
+    public String file() {
+        return file;
+    }
+
+    public String key() {
+        return key;
+    }
+}

@@ -1,0 +1,426 @@
+package io.ombtx.runner.worker;
+
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationListener;
+import io.ombtx.driver.api.OperationProducer;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.driver.api.OperationTimings;
+import io.ombtx.driver.api.PreciseConsumerCallback;
+import io.ombtx.driver.api.ScenarioDriver;
+import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.stats.StatsSnapshot;
+import io.ombtx.runner.stats.WorkerStats;
+import io.openmessaging.benchmark.driver.BenchmarkConsumer;
+import io.openmessaging.benchmark.driver.BenchmarkDriver;
+import io.openmessaging.benchmark.driver.BenchmarkProducer;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.bookkeeper.stats.NullStatsLogger;
+
+/**
+ * Runs producers and consumers of one driver in this process. Producers each get a thread: in closed loop an
+ * operation starts when the previous one completes; in open loop operations start on the {@link Pacer}'s
+ * schedule. Latencies are taken with {@code System.nanoTime()} into {@link WorkerStats}.
+ */
+public final class LocalWorker implements Worker {
+
+    private final WorkerStats stats = new WorkerStats();
+    private final List<BenchmarkProducer> producers = new ArrayList<>();
+    private final List<BenchmarkConsumer> consumers = new ArrayList<>();
+    private final List<Thread> producerThreads = new ArrayList<>();
+    private final List<Pacer> pacers = new ArrayList<>();
+    private final AtomicLong operationIndex = new AtomicLong();
+    private final AtomicLong streamOperationIndex = new AtomicLong();
+    private final AtomicLong measuredDone = new AtomicLong();
+    private final AtomicLong messagesAcked = new AtomicLong();
+    private final AtomicLong messagesReceived = new AtomicLong();
+    private final ReceiveCallback callback = new ReceiveCallback();
+    private BenchmarkDriver driver;
+    private ScenarioDriver scenarioDriver;
+    private OperationSpec operation = OperationSpec.publish();
+    private Path driverFile;
+    private volatile LoadSpec load;
+    private volatile boolean stopping;
+    private volatile boolean paused;
+    private volatile boolean recordEndToEnd = true;
+    private volatile String failure;
+
+    @Override
+    public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
+        driverFile = Files.createTempFile("omb-tx-driver-", ".yaml");
+        Files.writeString(driverFile, driverYaml);
+        String driverClass = io.ombtx.runner.config.YamlFiles.parse(driverFile.toString(), driverYaml)
+                .path("driverClass").asText();
+        Object instance;
+        try {
+            instance = Class.forName(driverClass).getDeclaredConstructor().newInstance();
+        } catch (ClassNotFoundException e) {
+            throw new WorkerException("driver class " + driverClass + " is not on the class path");
+        } catch (ReflectiveOperationException e) {
+            throw new WorkerException("cannot create driver " + driverClass + ": it needs a public no-argument"
+                    + " constructor (" + e.getClass().getSimpleName() + ")");
+        }
+        if (!(instance instanceof BenchmarkDriver)) {
+            throw new WorkerException(driverClass + " does not implement io.openmessaging.benchmark.driver.BenchmarkDriver");
+        }
+        driver = (BenchmarkDriver) instance;
+        driver.initialize(driverFile.toFile(), NullStatsLogger.INSTANCE);
+        this.operation = operation;
+        if (driver instanceof ScenarioDriver scenario) {
+            scenarioDriver = scenario;
+            scenario.configureOperation(operation);
+        } else if (operation.kind() != OperationKind.PUBLISH || operation.transactional()) {
+            throw new WorkerException(driverClass + " implements only the OMB SPI, so it can run plain PUBLISH"
+                    + " workloads only, not " + operation.kind() + (operation.transactional() ? " (transactional)" : ""));
+        }
+    }
+
+    @Override
+    public List<String> createTopics(int count, int partitions) throws Exception {
+        String runId = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        List<String> topics = new ArrayList<>();
+        List<CompletableFuture<Void>> futures = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String topic = driver.getTopicNamePrefix() + "-" + runId + "-" + i;
+            topics.add(topic);
+            futures.add(driver.createTopic(topic, partitions));
+            if (operation.kind() == OperationKind.STREAM) {
+                futures.add(driver.createTopic(scenarioDriver.streamTargetTopic(topic), partitions));
+            }
+        }
+        await(CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)), "creating topics");
+        return topics;
+    }
+
+    @Override
+    public void createProducers(List<String> topics) throws Exception {
+        for (String topic : topics) {
+            BenchmarkProducer producer = await(driver.createProducer(topic), "creating a producer");
+            if (operation.kind() != OperationKind.PUBLISH && operation.kind() != OperationKind.STREAM
+                    && !(producer instanceof OperationProducer)) {
+                throw new WorkerException("the driver's producer cannot run " + operation.kind() + " operations");
+            }
+            producers.add(producer);
+        }
+    }
+
+    @Override
+    public void createConsumers(List<TopicSubscription> subscriptions) throws Exception {
+        for (TopicSubscription s : subscriptions) {
+            consumers.add(await(driver.createConsumer(s.topic(), s.subscription(), callback), "creating a consumer"));
+        }
+    }
+
+    @Override
+    public void prefill(long messages, byte[] payload) throws Exception {
+        Semaphore inFlight = new Semaphore(10_000);
+        List<Throwable> errors = new ArrayList<>();
+        for (long i = 0; i < messages; i++) {
+            inFlight.acquire();
+            producers.get((int) (i % producers.size())).sendAsync(Optional.empty(), payload)
+                    .whenComplete((ok, error) -> {
+                        if (error != null) {
+                            synchronized (errors) {
+                                errors.add(error);
+                            }
+                        }
+                        inFlight.release();
+                    });
+        }
+        if (!inFlight.tryAcquire(10_000, 5, TimeUnit.MINUTES)) {
+            throw new WorkerException("prefill did not complete within 5 minutes");
+        }
+        if (!errors.isEmpty()) {
+            throw new WorkerException("prefill failed for " + errors.size() + " messages: " + errors.get(0));
+        }
+    }
+
+    @Override
+    public void startLoad(LoadSpec spec) {
+        this.load = spec;
+        boolean streaming = operation.kind() == OperationKind.STREAM;
+        recordEndToEnd = !(streaming && spec.messagesPerSecond() == 0);
+        if (streaming && spec.messagesPerSecond() == 0) {
+            return; // the prefilled source is the input; the consumers do the work
+        }
+        double perProducerMessages = spec.messagesPerSecond() / producers.size();
+        double perProducerOperations = perProducerMessages / Math.max(1, streaming ? 1 : spec.messagesPerOperation());
+        long start = System.nanoTime();
+        for (int i = 0; i < producers.size(); i++) {
+            BenchmarkProducer producer = producers.get(i);
+            Pacer pacer = spec.loop() == LoopMode.OPEN ? new Pacer(perProducerOperations, start) : null;
+            pacers.add(pacer);
+            Thread thread = new Thread(() -> produceLoop(producer, pacer, spec, !streaming), "producer-" + i);
+            thread.setDaemon(true);
+            producerThreads.add(thread);
+        }
+        producerThreads.forEach(Thread::start);
+    }
+
+    private void produceLoop(BenchmarkProducer producer, Pacer pacer, LoadSpec spec, boolean countsOperations) {
+        KeyChooser keys = new KeyChooser(spec.keyDistributor());
+        long bound = spec.measureOperations() > 0 ? spec.warmupOperations() + spec.measureOperations() : Long.MAX_VALUE;
+        int payloadIndex = 0;
+        try {
+            while (!stopping) {
+                long index = countsOperations ? operationIndex.getAndIncrement() : -1;
+                if (countsOperations && index >= bound) {
+                    break;
+                }
+                boolean measured = !countsOperations || index >= spec.warmupOperations();
+                long intended = pacer != null ? pacer.nextIntendedNanos() : System.nanoTime();
+                if (pacer != null && !Pacer.awaitUntil(intended)) {
+                    break;
+                }
+                byte[] payload = spec.payloads().get(payloadIndex++ % spec.payloads().size());
+                CompletableFuture<?> done = issue(producer, keys.nextKey(), payload, intended, measured, countsOperations);
+                if (pacer == null) {
+                    done.handle((ok, error) -> null).join();
+                    if (spec.waitForConsume()) {
+                        awaitConsumed(messagesAcked.get());
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            failure = "producer stopped: " + e;
+        }
+    }
+
+    private CompletableFuture<?> issue(BenchmarkProducer producer, Optional<String> key, byte[] payload,
+            long intendedNanos, boolean measured, boolean countsOperations) {
+        long sendNanos = System.nanoTime();
+        if (operation.kind() == OperationKind.PUBLISH || !countsOperations) {
+            return producer.sendAsync(key, payload).whenComplete((ok, error) -> {
+                long ackNanos = System.nanoTime();
+                if (error == null) {
+                    messagesAcked.incrementAndGet();
+                }
+                if (!measured) {
+                    return;
+                }
+                if (error != null) {
+                    stats.count(StatsSnapshot.PUBLISH_ERRORS, 1);
+                    stats.count(StatsSnapshot.FAILED, countsOperations ? 1 : 0);
+                } else {
+                    stats.recordPublish(1, payload.length, sendNanos, intendedNanos, ackNanos);
+                    if (countsOperations) {
+                        stats.recordOperation(new OperationTimings.Builder(sendNanos).build(ackNanos, 1,
+                                OperationTimings.Outcome.ACKNOWLEDGED), sendNanos, ackNanos);
+                    }
+                }
+                if (countsOperations) {
+                    measuredDone.incrementAndGet();
+                }
+            });
+        }
+        return ((OperationProducer) producer).runOperation(key, payload).whenComplete((timings, error) -> {
+            long endNanos = System.nanoTime();
+            int messages = Math.max(0, load.messagesPerOperation());
+            if (error == null && timings.outcome() != OperationTimings.Outcome.FAILED) {
+                messagesAcked.addAndGet(messages);
+            }
+            if (!measured) {
+                return;
+            }
+            if (error != null) {
+                stats.count(StatsSnapshot.PUBLISH_ERRORS, Math.max(1, messages));
+                stats.count(StatsSnapshot.FAILED, 1);
+            } else {
+                if (timings.outcome() == OperationTimings.Outcome.FAILED) {
+                    stats.count(StatsSnapshot.PUBLISH_ERRORS, Math.max(1, messages));
+                } else if (messages > 0) {
+                    stats.recordPublish(messages, (long) messages * payload.length, sendNanos, intendedNanos, endNanos);
+                } else {
+                    stats.recordMicros(StatsSnapshot.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
+                }
+                stats.recordOperation(timings, sendNanos, endNanos);
+            }
+            measuredDone.incrementAndGet();
+        });
+    }
+
+    private void awaitConsumed(long target) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (messagesReceived.get() < target && !stopping) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the consumer did not see a committed message within 60 s");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public void adjustRate(double messagesPerSecond) {
+        LoadSpec spec = load;
+        if (spec == null || producers.isEmpty()) {
+            return;
+        }
+        double perProducer = messagesPerSecond / producers.size() / Math.max(1, spec.messagesPerOperation());
+        pacers.forEach(p -> {
+            if (p != null) {
+                p.setRate(perProducer);
+            }
+        });
+    }
+
+    @Override
+    public void pauseConsumers() {
+        paused = true;
+    }
+
+    @Override
+    public void resumeConsumers() {
+        paused = false;
+    }
+
+    @Override
+    public StatsSnapshot periodStats() {
+        return stats.drainInterval();
+    }
+
+    @Override
+    public Progress progress() {
+        LoadSpec spec = load;
+        boolean finished = false;
+        if (spec != null && spec.measureOperations() > 0) {
+            finished = measuredDone.get() >= spec.measureOperations();
+        }
+        long started = operation.kind() == OperationKind.STREAM ? streamOperationIndex.get() : operationIndex.get();
+        return new Progress(started, measuredDone.get(), messagesAcked.get(), messagesReceived.get(), finished, failure);
+    }
+
+    @Override
+    public void resetStats() {
+        stats.reset();
+    }
+
+    @Override
+    public void stopAll() throws InterruptedException {
+        stopping = true;
+        paused = false;
+        for (Thread thread : producerThreads) {
+            thread.interrupt();
+        }
+        for (Thread thread : producerThreads) {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        producerThreads.clear();
+    }
+
+    @Override
+    public Map<String, Object> environment() {
+        return scenarioDriver == null ? Map.of() : new LinkedHashMap<>(scenarioDriver.environment());
+    }
+
+    @Override
+    public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) throws Exception {
+        if (scenarioDriver == null) {
+            throw new WorkerException("the driver cannot verify exactly-once delivery");
+        }
+        return await(scenarioDriver.verifyExactlyOnce(topic, subscription), "verifying exactly-once delivery");
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        List<AutoCloseable> closeables = new ArrayList<>(producers);
+        closeables.addAll(consumers);
+        if (driver != null) {
+            closeables.add(driver);
+        }
+        for (AutoCloseable c : closeables) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // Closing is best effort; the run's figures are already taken.
+            }
+        }
+        producers.clear();
+        consumers.clear();
+        driver = null;
+        if (driverFile != null) {
+            driverFile.toFile().delete();
+        }
+    }
+
+    private static <T> T await(CompletableFuture<T> future, String what) throws Exception {
+        try {
+            return future.get(5, TimeUnit.MINUTES);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new WorkerException(what + " failed: " + cause.getMessage(), cause);
+        } catch (TimeoutException e) {
+            throw new WorkerException(what + " did not finish within 5 minutes");
+        }
+    }
+
+    static long epochMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    /** Receives for every consumer: counts, end-to-end latency, and operations performed by consumers. */
+    private final class ReceiveCallback implements PreciseConsumerCallback, OperationListener {
+
+        @Override
+        public void messageReceived(byte[] payload, long publishTimestamp) {
+            received(payload.length, (System.currentTimeMillis() - publishTimestamp) * 1000);
+        }
+
+        @Override
+        public void messageReceived(ByteBuffer payload, long publishTimestamp) {
+            received(payload.remaining(), (System.currentTimeMillis() - publishTimestamp) * 1000);
+        }
+
+        @Override
+        public void messageReceivedMicros(int payloadLength, long publishEpochMicros) {
+            received(payloadLength, epochMicros() - publishEpochMicros);
+        }
+
+        private void received(int length, long endToEndMicros) {
+            while (paused) {
+                LockSupport.parkNanos(1_000_000);
+            }
+            long index = messagesReceived.incrementAndGet();
+            LoadSpec spec = load;
+            long warmupMessages = spec == null ? 0 : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
+            if (spec == null || index <= warmupMessages) {
+                return;
+            }
+            stats.count(StatsSnapshot.MESSAGES_RECEIVED, 1);
+            stats.count(StatsSnapshot.BYTES_RECEIVED, length);
+            if (recordEndToEnd) {
+                stats.recordMicros(StatsSnapshot.END_TO_END, endToEndMicros);
+            }
+        }
+
+        @Override
+        public void operationCompleted(OperationTimings timings) {
+            long index = streamOperationIndex.getAndIncrement();
+            LoadSpec spec = load;
+            if (spec == null || index < spec.warmupOperations()
+                    || (spec.measureOperations() > 0 && index >= spec.warmupOperations() + spec.measureOperations())) {
+                return;
+            }
+            long end = System.nanoTime();
+            stats.recordOperation(timings, end - Math.max(0, timings.totalNanos()), end);
+            measuredDone.incrementAndGet();
+        }
+    }
+}

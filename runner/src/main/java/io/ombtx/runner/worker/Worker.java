@@ -1,0 +1,68 @@
+package io.ombtx.runner.worker;
+
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.runner.stats.StatsSnapshot;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the coordinator asks of a worker, step by step, as OMB's worker protocol does. {@link LocalWorker} runs it
+ * in this process; {@code HttpWorkerClient} forwards it to a remote {@code bin/benchmark-worker}.
+ */
+public interface Worker extends AutoCloseable {
+
+    /** Creates the driver from its (effective) YAML text and fixes the operation. */
+    void initializeDriver(String driverYaml, OperationSpec operation) throws Exception;
+
+    /** Creates {@code count} topics (and, for STREAM, their target topics) and returns the source topic names. */
+    List<String> createTopics(int count, int partitions) throws Exception;
+
+    void createProducers(List<String> topics) throws Exception;
+
+    void createConsumers(List<TopicSubscription> subscriptions) throws Exception;
+
+    /** Writes {@code messages} messages to the producers' topics as fast as they go (a STREAM source). */
+    void prefill(long messages, byte[] payload) throws Exception;
+
+    void startLoad(LoadSpec load) throws Exception;
+
+    void adjustRate(double messagesPerSecond) throws Exception;
+
+    void pauseConsumers() throws Exception;
+
+    void resumeConsumers() throws Exception;
+
+    /** What was recorded since the previous call. */
+    StatsSnapshot periodStats() throws Exception;
+
+    /** Running totals since the load started, for stop conditions and progress display. */
+    Progress progress() throws Exception;
+
+    void resetStats() throws Exception;
+
+    void stopAll() throws Exception;
+
+    Map<String, Object> environment() throws Exception;
+
+    ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) throws Exception;
+
+    @Override
+    void close();
+
+    /** A subscription to create on a topic. */
+    record TopicSubscription(String topic, String subscription) {
+    }
+
+    /** Totals since the load started. {@code failure} is non-null when the load stopped on an error. */
+    record Progress(long operationsStarted, long measuredOperationsDone, long messagesSent, long messagesReceived,
+            boolean loadFinished, String failure) {
+
+        public Progress plus(Progress other) {
+            return new Progress(operationsStarted + other.operationsStarted,
+                    measuredOperationsDone + other.measuredOperationsDone, messagesSent + other.messagesSent,
+                    messagesReceived + other.messagesReceived, loadFinished && other.loadFinished,
+                    failure != null ? failure : other.failure);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.ombtx.runner.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DriverConfigTest {
+
+    @TempDir
+    Path dir;
+
+    private DriverConfig write(String yaml) throws Exception {
+        return DriverConfig.load(Files.writeString(dir.resolve("driver.yaml"), yaml));
+    }
+
+    @Test
+    void noBootstrapOrEmbeddedMeansTheEmbeddedBroker() throws Exception {
+        assertTrue(write("name: k\ndriverClass: a.B\n").wantsEmbeddedBroker());
+        assertTrue(write("name: k\ndriverClass: a.B\ncommonConfig: |\n  bootstrap.servers=embedded\n").wantsEmbeddedBroker());
+        DriverConfig external = write("name: k\ndriverClass: a.B\ncommonConfig: |\n  bootstrap.servers=h1:9092,h2:9092\n");
+        assertEquals("h1:9092,h2:9092", external.bootstrapServers());
+    }
+
+    @Test
+    void effectiveCopyCarriesOverridesAndTheRealBootstrap() throws Exception {
+        DriverConfig base = write("""
+                name: k
+                driverClass: a.B
+                replicationFactor: 1
+                commonConfig: |
+                  bootstrap.servers=embedded
+                  request.timeout.ms=1000
+                producerConfig: |
+                  acks=1
+                """);
+        DriverConfig effective = base.effective(
+                new DriverOverrides(3, Map.of("producerConfig", "acks=all\n", "topicConfig", "min.insync.replicas=2\n")),
+                "127.0.0.1:1234");
+        assertEquals(3, effective.replicationFactor());
+        assertEquals("all", effective.properties("producerConfig").getProperty("acks"), "the later line wins");
+        assertEquals("2", effective.properties("topicConfig").getProperty("min.insync.replicas"));
+        assertEquals("127.0.0.1:1234", effective.bootstrapServers());
+        assertEquals("1000", effective.properties("commonConfig").getProperty("request.timeout.ms"));
+        assertEquals(1, base.replicationFactor(), "the user's configuration is not changed");
+    }
+
+    @Test
+    void secretsAreRedactedForResults() throws Exception {
+        DriverConfig config = write("""
+                name: k
+                driverClass: a.B
+                commonConfig: |
+                  bootstrap.servers=h:9092
+                  sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="hunter2";
+                  ssl.truststore.password=changeit
+                adminPassword: s3cret
+                """);
+        String text = config.redacted().toString();
+        assertFalse(text.contains("hunter2"), text);
+        assertFalse(text.contains("changeit"), text);
+        assertFalse(text.contains("s3cret"), text);
+        assertTrue(text.contains("bootstrap.servers=h:9092"), text);
+        assertTrue(text.contains("sasl.jaas.config=" + DriverConfig.REDACTED), text);
+    }
+
+    @Test
+    void driverClassIsRequired() {
+        ConfigException e = assertThrows(ConfigException.class, () -> write("name: k\n"));
+        assertEquals("driverClass", e.key());
+        assertTrue(e.getMessage().contains("driver.yaml: key 'driverClass': required"), e.getMessage());
+    }
+
+    @Test
+    void propertiesBlocksMustBeText() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> write("name: k\ndriverClass: a.B\nproducerConfig:\n  acks: all\n"));
+        assertEquals("producerConfig", e.key());
+        assertNull(null);
+    }
+}

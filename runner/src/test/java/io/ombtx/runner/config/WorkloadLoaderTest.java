@@ -1,0 +1,192 @@
+package io.ombtx.runner.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ombtx.driver.api.OperationKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkloadLoaderTest {
+
+    private static List<Workload> load(String yaml) {
+        return load(yaml, null);
+    }
+
+    private static List<Workload> load(String yaml, String profile) {
+        return WorkloadLoader.expand("w.yaml", Path.of("."), (ObjectNode) YamlFiles.parse("w.yaml", yaml), profile);
+    }
+
+    private static ConfigException error(String yaml) {
+        return assertThrows(ConfigException.class, () -> load(yaml));
+    }
+
+    @Test
+    void readsAnOmbWorkloadWithOmbDefaults() {
+        Workload w = load("""
+                name: omb
+                topics: 1
+                partitionsPerTopic: 16
+                messageSize: 1024
+                subscriptionsPerTopic: 1
+                producersPerTopic: 1
+                consumerPerSubscription: 1
+                producerRate: 50000
+                testDurationMinutes: 15
+                """).get(0);
+        assertEquals(16, w.partitionsPerTopic());
+        assertEquals(50_000, w.producerRate());
+        assertEquals(Duration.ofMinutes(15), w.testDuration());
+        assertEquals(Duration.ofMinutes(1), w.warmupDuration(), "OMB warms up for a minute unless told otherwise");
+        assertEquals(LoopMode.OPEN, w.loop());
+        assertEquals(OperationKind.PUBLISH, w.operation().kind());
+        assertEquals(KeyDistributorType.NO_KEY, w.keyDistributor());
+    }
+
+    @Test
+    void unknownKeyIsNamedWithASuggestion() {
+        ConfigException e = error("name: x\nmessageSize: 10\ntestDurationMinutes: 1\npartitionPerTopic: 2\n");
+        assertEquals("partitionPerTopic", e.key());
+        assertTrue(e.getMessage().contains("did you mean 'partitionsPerTopic'"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("w.yaml: "), e.getMessage());
+    }
+
+    @Test
+    void unknownNestedKeyIsNamedWithItsPath() {
+        ConfigException e = error("name: x\nmessageSize: 10\ntestDurationMinutes: 1\noperation: {kind: WRITE, transactionl: true}\n");
+        assertEquals("operation.transactionl", e.key());
+        assertTrue(e.getMessage().contains("did you mean 'transactional'"), e.getMessage());
+    }
+
+    @Test
+    void wrongTypeSaysWhatWasExpected() {
+        ConfigException e = error("name: x\nmessageSize: 10\ntestDurationMinutes: 1\ntopics: two\n");
+        assertEquals("topics", e.key());
+        assertTrue(e.getMessage().contains("expected a whole number, got 'two'"), e.getMessage());
+    }
+
+    @Test
+    void zeroPartitionsIsImpossible() {
+        ConfigException e = error("name: x\nmessageSize: 10\ntestDurationMinutes: 1\npartitionsPerTopic: 0\n");
+        assertEquals("partitionsPerTopic", e.key());
+        assertTrue(e.getMessage().contains("from 1 to"), e.getMessage());
+    }
+
+    @Test
+    void payloadFileMustMatchMessageSize(@TempDir Path dir) throws Exception {
+        Path payload = Files.write(dir.resolve("payload-100b.data"), new byte[100]);
+        ConfigException e = error("name: x\nmessageSize: 1024\ntestDurationMinutes: 1\npayloadFile: " + payload + "\n");
+        assertEquals("payloadFile", e.key());
+        assertTrue(e.getMessage().contains("is 100 bytes but messageSize is 1024"), e.getMessage());
+        Workload ok = load("name: x\nmessageSize: 100\ntestDurationMinutes: 1\npayloadFile: " + payload + "\n").get(0);
+        assertEquals(payload, ok.payloadFile());
+    }
+
+    @Test
+    void aListExpandsIntoOneRunPerValueNamedAfterIt() {
+        List<Workload> runs = load("""
+                name: rps-sweep
+                messageSize: 78
+                producerRate: [1000, 5000, 10000]
+                measureMessages: 100
+                """);
+        assertEquals(List.of("rps-sweep-1000", "rps-sweep-5000", "rps-sweep-10000"),
+                runs.stream().map(Workload::name).toList());
+        assertEquals(5000, runs.get(1).producerRate());
+        assertEquals("rps-sweep", runs.get(1).sweep().sweepName());
+        assertEquals("producerRate", runs.get(1).sweep().parameter());
+        assertEquals("5000", runs.get(1).sweep().value());
+    }
+
+    @Test
+    void aListOnAFieldThatCannotBeSweptIsAnError() {
+        ConfigException e = error("name: x\nmessageSize: 10\ntestDurationMinutes: 1\nkeyDistributor: [NO_KEY]\n");
+        assertEquals("keyDistributor", e.key());
+    }
+
+    @Test
+    void aProfileOverridesCountsAndMergesBlocks() {
+        String yaml = """
+                name: tx
+                messageSize: 10
+                loop: closed
+                operation: {kind: WRITE, transactional: true, messagesPerOperation: 2, partitionsPerOperation: 1}
+                warmupOperations: 1000
+                measureOperations: 1000
+                profiles:
+                  quick: {warmupOperations: 10, measureOperations: 50, operation: {messagesPerOperation: 1}}
+                """;
+        Workload full = load(yaml).get(0);
+        Workload quick = load(yaml, "quick").get(0);
+        assertEquals(1000, full.measureOperations());
+        assertEquals(50, quick.measureOperations());
+        assertEquals(1, quick.operation().messagesPerOperation());
+        assertTrue(quick.operation().transactional(), "the profile merges into the operation block");
+    }
+
+    @Test
+    void measureMessagesBecomesOperations() {
+        Workload w = load("""
+                name: bulk
+                messageSize: 10
+                loop: closed
+                operation: {kind: WRITE, messagesPerOperation: 100}
+                warmupMessages: 1000
+                measureMessages: 10000
+                """).get(0);
+        assertEquals(10, w.warmupOperations());
+        assertEquals(100, w.measureOperations());
+        ConfigException e = error("name: b\nmessageSize: 10\nloop: closed\noperation: {kind: WRITE, messagesPerOperation: 3}\nmeasureMessages: 10\n");
+        assertEquals("measureMessages", e.key());
+    }
+
+    @Test
+    void closedLoopWithARateIsContradictory() {
+        ConfigException e = error("name: x\nmessageSize: 10\nloop: closed\nproducerRate: 100\nmeasureOperations: 5\n");
+        assertEquals("producerRate", e.key());
+    }
+
+    @Test
+    void aRunLengthIsRequiredAndOnlyOneKind() {
+        assertEquals("testDurationMinutes", error("name: x\nmessageSize: 10\n").key());
+        assertEquals("testDurationSeconds", error("name: x\nmessageSize: 10\ntestDurationSeconds: 5\nmeasureOperations: 5\n").key());
+    }
+
+    @Test
+    void streamingNeedsEnoughPrefilledInput() {
+        ConfigException e = error("""
+                name: s
+                messageSize: 10
+                loop: closed
+                operation: {kind: STREAM, transactional: true, prefillMessages: 100}
+                warmupOperations: 50
+                measureOperations: 100
+                """);
+        assertEquals("operation.prefillMessages", e.key());
+        assertTrue(e.getMessage().contains("150 records"), e.getMessage());
+    }
+
+    @Test
+    void sendOffsetsOnlyExistsInATransaction() {
+        ConfigException e = error("name: x\nmessageSize: 0\nloop: closed\noperation: {kind: SEND_OFFSETS}\nmeasureOperations: 5\n");
+        assertEquals("operation.transactional", e.key());
+    }
+
+    @Test
+    void notYamlIsReportedWithTheLine() {
+        ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.parse("bad.yaml", "name: [unclosed\n  topics: 1\n"));
+        assertTrue(e.getMessage().startsWith("bad.yaml: not valid YAML at line"), e.getMessage());
+    }
+
+    @Test
+    void missingFileIsReportedByName() {
+        ConfigException e = assertThrows(ConfigException.class, () -> WorkloadLoader.load(Path.of("no/such.yaml"), null));
+        assertEquals("no/such.yaml: file not found", e.getMessage());
+    }
+}

@@ -1,0 +1,90 @@
+package io.ombtx.runner.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ombtx.runner.Main;
+import io.ombtx.runner.stats.Histograms;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole runs through the CLI on the embedded broker with a driver that implements only OMB's SPI. */
+class LocalRunIntegrationTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void anOmbOnlyWorkloadRunsUnchangedAndWritesOmbFieldsAndOurs() throws Exception {
+        Path payload = Files.write(dir.resolve("payload-100b.data"), new byte[100]);
+        // Only OMB's fields, as OMB's own workload files have them (a 10 s run instead of minutes).
+        Path workload = Files.writeString(dir.resolve("omb-1-topic.yaml"), """
+                name: 1 topic / 1 partition / 100b
+                topics: 1
+                partitionsPerTopic: 1
+                messageSize: 100
+                payloadFile: %s
+                subscriptionsPerTopic: 1
+                consumerPerSubscription: 1
+                producersPerTopic: 1
+                producerRate: 10000
+                consumerBacklogSizeGB: 0
+                testDurationMinutes: 1
+                warmupDurationMinutes: 0
+                """.formatted(payload));
+        Path driver = Files.writeString(dir.resolve("driver.yaml"),
+                "name: spi-only\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
+        // testDurationMinutes is OMB's smallest unit; shorten it through the profile mechanism is not OMB's,
+        // so run it as written but with a short reporting interval.
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Path results = dir.resolve("results");
+        int code = Main.run(new String[] {"-d", driver.toString(), "-o", results.toString(), "--report-interval", "5",
+                workload.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, log);
+        assertTrue(log.contains("Pub rate"), log);
+        List<Path> files;
+        try (var stream = Files.list(results)) {
+            files = stream.toList();
+        }
+        assertEquals(1, files.size());
+        JsonNode r = new ObjectMapper().readTree(files.get(0).toFile());
+        for (String field : new String[] {"workload", "driver", "messageSize", "topics", "partitions", "producersPerTopic",
+                "consumersPerTopic", "publishRate", "publishErrorRate", "consumeRate", "backlog", "publishLatencyAvg",
+                "publishLatency50pct", "publishLatency9999pct", "publishLatencyMax", "publishDelayLatencyAvg",
+                "endToEndLatency99pct", "aggregatedPublishLatencyAvg", "aggregatedPublishLatency999pct",
+                "aggregatedPublishDelayLatency50pct", "aggregatedEndToEndLatencyMax",
+                "aggregatedPublishLatencyQuantiles", "aggregatedPublishDelayLatencyQuantiles",
+                "aggregatedEndToEndLatencyQuantiles", "startTime", "endTime", "status", "runMode", "versions", "broker",
+                "driverConfig", "counts", "summary", "histograms"}) {
+            assertTrue(r.has(field), "result has " + field);
+        }
+        assertEquals("complete", r.get("status").asText());
+        assertEquals("open", r.at("/runMode/loop").asText());
+        assertEquals(10000, r.at("/runMode/targetRate").asInt());
+        assertTrue(r.at("/broker/embedded").asBoolean());
+        assertEquals("5", r.at("/broker/settings/group.coordinator.append.linger.ms").asText());
+        long sent = r.at("/counts/messagesSent").asLong();
+        // 60 s at 10K msg/s; allow for a slow shared machine but require the rate to be essentially met.
+        assertTrue(sent > 570_000 && sent <= 600_500, "sent " + sent);
+        assertTrue(r.at("/counts/messagesReceived").asLong() > 0.95 * sent);
+        double meanRate = 0;
+        for (JsonNode rate : r.get("publishRate")) {
+            meanRate += rate.asDouble() / r.get("publishRate").size();
+        }
+        assertEquals(10_000, meanRate, 600);
+        Histogram publish = Histograms.decode(r.at("/histograms/publishLatencyMicros").asText());
+        assertEquals(sent, publish.getTotalCount(), "the full histogram holds every measured message");
+        assertEquals(r.get("aggregatedPublishLatency50pct").asDouble(), publish.getValueAtPercentile(50) / 1000.0, 1e-9);
+        assertTrue(r.get("aggregatedEndToEndLatency50pct").asDouble() > 0);
+    }
+}

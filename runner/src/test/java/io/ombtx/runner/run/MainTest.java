@@ -1,0 +1,103 @@
+package io.ombtx.runner.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.runner.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line without a broker: help, dry runs and every kind of bad input. */
+class MainTest {
+
+    @TempDir
+    Path dir;
+
+    record Outcome(int code, String out, String err) {
+    }
+
+    private Outcome run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private Path file(String name, String text) throws Exception {
+        return Files.writeString(dir.resolve(name), text);
+    }
+
+    private Path driver() throws Exception {
+        return file("driver.yaml", "name: test\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
+    }
+
+    private void assertBadInput(Outcome o, String... fragments) {
+        assertEquals(2, o.code(), o.err());
+        for (String fragment : fragments) {
+            assertTrue(o.err().contains(fragment), "expected '" + fragment + "' in: " + o.err());
+        }
+        assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
+        assertFalse(o.err().contains("Exception"), "no exception class names: " + o.err());
+    }
+
+    @Test
+    void helpExplainsEveryFlag() {
+        Outcome o = run("--help");
+        assertEquals(0, o.code());
+        for (String flag : new String[] {"--drivers", "--workers", "--workers-file", "--output", "--extra", "--profile",
+                "--dry-run", "--brokers", "--broker-profile", "--broker-config", "--report-interval"}) {
+            assertTrue(o.out().contains(flag), flag);
+        }
+    }
+
+    @Test
+    void dryRunPrintsTheExpandedSweepWithoutABroker() throws Exception {
+        Path workload = file("sweep.yaml", "name: rps\nmessageSize: 78\nproducerRate: [1000, 25000]\nmeasureMessages: 100\n");
+        Outcome o = run("-d", driver().toString(), "--dry-run", workload.toString());
+        assertEquals(0, o.code(), o.err());
+        assertTrue(o.out().contains("Plan: 2 run(s)"), o.out());
+        assertTrue(o.out().contains("rps-1000 × test"), o.out());
+        assertTrue(o.out().contains("open loop at 25000 msg/s"), o.out());
+        assertTrue(o.out().contains("embedded Kafka, 1 broker(s)"), o.out());
+    }
+
+    @Test
+    void unknownWorkloadKeyExitsTwoNamingFileAndKey() throws Exception {
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\nproducerRates: 5\n");
+        assertBadInput(run("-d", driver().toString(), workload.toString()), "w.yaml", "'producerRates'",
+                "did you mean 'producerRate'");
+    }
+
+    @Test
+    void replicationFactorAboveTheBrokerCountExitsTwo() throws Exception {
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\ndriverOverrides: {replicationFactor: 3}\n");
+        assertBadInput(run("-d", driver().toString(), workload.toString()), "w.yaml",
+                "driverOverrides.replicationFactor", "above the broker count 1");
+        Path rf3 = file("rf3.yaml", "name: t\ndriverClass: x.Y\nreplicationFactor: 3\n");
+        Path plain = file("p.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\n");
+        assertBadInput(run("-d", rf3.toString(), "--brokers", "1", plain.toString()), "rf3.yaml", "replicationFactor",
+                "above the broker count 1");
+    }
+
+    @Test
+    void badCommandLinesExitTwo() throws Exception {
+        assertBadInput(run("w.yaml"), "missing -d/--drivers");
+        assertBadInput(run("-d", driver().toString()), "missing workload");
+        assertBadInput(run("-d", driver().toString(), "--brokers", "many", "w.yaml"), "--brokers expects a whole number");
+        assertBadInput(run("-d", driver().toString(), "--frobnicate", "w.yaml"), "unknown option --frobnicate");
+        assertBadInput(run("-d", "nope.yaml", "w.yaml"), "nope.yaml: file not found");
+    }
+
+    @Test
+    void aPayloadFileOfTheWrongSizeExitsTwo() throws Exception {
+        Path payload = Files.write(dir.resolve("p.data"), new byte[10]);
+        Path workload = file("w.yaml", "name: x\nmessageSize: 100\ntestDurationMinutes: 1\npayloadFile: " + payload + "\n");
+        assertBadInput(run("-d", driver().toString(), workload.toString()), "payloadFile", "10 bytes but messageSize is 100");
+    }
+}
