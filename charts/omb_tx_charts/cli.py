@@ -15,7 +15,8 @@ EXIT_BAD_INPUT = 2
 
 _DESCRIPTION = """\
 Render charts and a report from benchmark result JSON: omb-tx's (docs/result-format.md) and
-stock OpenMessaging Benchmark's (only OMB's fields; the omb-tx sections are then left out).
+stock OpenMessaging Benchmark's (only OMB's fields: its latency and time-series charts are drawn,
+and the sections that need omb-tx's fields say that the inputs have none).
 
 Writes into --out:
   latency-*.png             latency by percentile (HdrHistogram style), one chart per workload

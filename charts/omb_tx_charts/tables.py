@@ -77,7 +77,6 @@ def closed_loop_table(workload: str, results: Sequence[Result]) -> Table:
         header=("System", header_count, "min", "median", "max"),
         rows=tuple(rows),
         align="lrrrr",
-        note="total = operationLatency.totalMillis (sum of per-operation latencies, not wall-clock time)",
     )
 
 
@@ -198,4 +197,6 @@ def phases_table(workload: str, results: Sequence[Result]) -> Table:
             summary = result.transaction_phases.get(phase)
             row += (_ms(summary.get("p50")) if summary else "-", _ms(summary.get("p99")) if summary else "-")
         rows.append(row)
-    return Table(title=f"{workload}: transaction phases", header=header, rows=tuple(rows), align="l" + "r" * 2 * len(results))
+    return Table(
+        title=f"{workload}: p50 and p99 per phase", header=header, rows=tuple(rows), align="l" + "r" * 2 * len(results)
+    )

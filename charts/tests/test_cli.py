@@ -75,3 +75,14 @@ def test_skip_invalid_with_nothing_valid_still_exits_2(tmp_path: Path) -> None:
 def test_missing_out_is_a_usage_error() -> None:
     completed = run_charts(RESULTS)
     _assert_clean_failure(completed, "--out")
+
+
+def test_results_with_only_the_required_fields_still_give_a_report(tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "bare.json").write_text('{"workload": "tx-writes", "driver": "kafka-tx", "extra": true}')
+    completed = run_charts(tmp_path / "in", "--out", tmp_path / "out")
+    assert completed.returncode == 0, completed.stderr
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "No results with transactionPhases in the inputs." in report
+    assert "No sweep results" in report and "No acks-sla-* results in the inputs." in report
+    assert list((tmp_path / "out").glob("*.png")) == []
