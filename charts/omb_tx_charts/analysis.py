@@ -189,7 +189,7 @@ def _operation_p50_ms(result: Result) -> float | None:
 def overheads(results: Iterable[Result]) -> list[Overhead]:
     """Pairs tx-X with base-X (same driver, same suffix) and their p50 and total-time figures."""
     newest, _ = newest_per_key(
-        (r for r in results if r.sweep is None and paired_scenario(r.workload)), lambda r: (r.workload, r.driver)
+        (r for r in results if not is_rate_sweep_point(r) and paired_scenario(r.workload)), lambda r: (r.workload, r.driver)
     )
     by_role: dict[tuple[str, str, str, str], Result] = {}
     for (_, driver), result in newest.items():
@@ -235,12 +235,12 @@ class SweepPoint:
 
 def sweeps(results: Iterable[Result]) -> dict[str, dict[str, list[SweepPoint]]]:
     """Sweep name -> driver -> points sorted by target rate (producerRate sweeps only)."""
-    swept = [r for r in results if r.sweep is not None and r.sweep.parameter == "producerRate"]
+    swept = [r for r in results if is_rate_sweep_point(r)]
     newest, _ = newest_per_key(swept, lambda r: (r.sweep.name, r.driver, r.sweep.value))  # type: ignore[union-attr]
     grouped: dict[str, dict[str, list[SweepPoint]]] = defaultdict(lambda: defaultdict(list))
     for (name, driver, rate), result in newest.items():
         latencies = {p: percentile_value_ms(result, END_TO_END, p) for p in SWEEP_PERCENTILES}
-        grouped[name][driver].append(SweepPoint(rate, latencies, result))
+        grouped[name][driver].append(SweepPoint(float(rate), latencies, result))
     return {
         name: {driver: sorted(points, key=lambda point: point.rate) for driver, points in sorted(drivers.items())}
         for name, drivers in sorted(grouped.items())
@@ -286,7 +286,7 @@ def read_config_property(config: Any, key: str) -> str | None:
 
 def acks_rows(results: Iterable[Result]) -> dict[tuple[str, int | None], list[AcksRow]]:
     """(driver, measured messages) -> one row per acks-sla-* profile, in the seed's order."""
-    chosen = [r for r in results if r.workload.startswith("acks-sla-") and r.sweep is None]
+    chosen = [r for r in results if r.workload.startswith("acks-sla-") and not is_rate_sweep_point(r)]
     newest, _ = newest_per_key(chosen, lambda r: (r.workload, r.driver, _measured_messages(r)))
     groups: dict[tuple[str, int | None], list[AcksRow]] = defaultdict(list)
     for (workload, driver, messages), result in newest.items():
@@ -340,8 +340,9 @@ def closed_loop_groups(results: Iterable[Result]) -> dict[str, list[Result]]:
     chosen = [
         r
         for r in results
-        if r.sweep is None
+        if not is_rate_sweep_point(r)
         and r.operation_latency is not None
+        and r.operation_latency.get("p50") is not None  # the runner writes {"count": 0} when nothing was measured
         and (r.run_mode is None or r.run_mode.loop in (None, "closed"))
     ]
     newest, _ = newest_per_key(chosen, lambda r: (r.workload, r.driver))
@@ -361,15 +362,20 @@ def is_transactional(result: Result) -> bool:
 # Grouping for per-workload charts
 
 
-def chart_key(result: Result) -> str:
-    """Charts are per workload; the points of one sweep share a chart."""
-    return result.sweep.name if result.sweep is not None else result.workload
+def is_rate_sweep_point(result: Result) -> bool:
+    """A point of a producerRate sweep: charted against rate in the sweep section."""
+    return result.sweep is not None and result.sweep.parameter == "producerRate" and isinstance(result.sweep.value, float)
 
 
-def per_chart(results: Iterable[Result]) -> dict[str, list[Result]]:
-    """Chart key -> newest result per (driver, sweep point), drivers in name order."""
-    newest, _ = newest_per_key(results, lambda r: (chart_key(r), r.driver, r.sweep.value if r.sweep else None))
+def run_key(result: Result) -> tuple[str, str, str]:
+    """What makes two files the same run repeated: workload, driver and sweep point."""
+    return result.workload, result.driver, "" if result.sweep is None else str(result.sweep.value)
+
+
+def per_workload(results: Iterable[Result]) -> dict[str, list[Result]]:
+    """Workload -> newest result per driver (drivers in name order), for one chart per workload."""
+    newest, _ = newest_per_key(results, run_key)
     grouped: dict[str, list[Result]] = defaultdict(list)
-    for result in sorted(newest.values(), key=lambda r: (r.driver, r.sweep.value if r.sweep else 0.0)):
-        grouped[chart_key(result)].append(result)
+    for result in sorted(newest.values(), key=lambda r: (r.driver, str(r.sweep.value) if r.sweep else "")):
+        grouped[result.workload].append(result)
     return dict(sorted(grouped.items()))

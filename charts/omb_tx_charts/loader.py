@@ -260,9 +260,16 @@ def _sweep(document: Mapping[str, Any]) -> Sweep | None:
     raw = _object(document, "sweep")
     if not raw:
         return None
-    value = _number(raw.get("value"), "sweep.value")
-    name = raw.get("name")
-    parameter = raw.get("parameter")
+    name, parameter, value = raw.get("name"), raw.get("parameter"), raw.get("value")
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            pass
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = float(value)
+    else:
+        value = None
     if value is None or not isinstance(name, str) or not isinstance(parameter, str):
-        raise _FieldError("'sweep' should hold a string 'name', a string 'parameter' and a numeric 'value'")
+        raise _FieldError("'sweep' should hold a string 'name', a string 'parameter' and a 'value'")
     return Sweep(name=name, parameter=parameter, value=value)

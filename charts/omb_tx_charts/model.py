@@ -54,7 +54,7 @@ class RunMode:
 class Sweep:
     name: str
     parameter: str
-    value: float
+    value: float | str  # the runner writes a number when the swept value is one, else the text
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,8 @@ def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str, shared
         # Quantile maps and summaries are sparse in the tail: mark their points so straight segments
         # between 99% and 99.9% are not read as measured.
         sparse = [i for i, p in enumerate(line.curve.percentiles) if p >= 90.0]
-        markers = {"marker": "o", "markersize": 3.5, "markevery": sparse} if line.curve.source != "HdrHistogram" else {}
+        is_sparse = line.curve.source != "HdrHistogram" and len(sparse) <= 20
+        markers = {"marker": "o", "markersize": 3.5, "markevery": sparse} if is_sparse else {}
         axes.plot(xs, line.curve.values_ms, line.style, color=line.colour, label=line.label, linewidth=1.8, **markers)
         all_values.extend(line.curve.values_ms)
         widest = max(widest, max(xs))

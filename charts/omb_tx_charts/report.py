@@ -70,9 +70,7 @@ class _FileNames:
 
 def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[str] = ()) -> Report:
     out_dir.mkdir(parents=True, exist_ok=True)
-    _, superseded = analysis.newest_per_key(
-        results, lambda r: (r.workload, r.driver, r.sweep.value if r.sweep else None)
-    )
+    _, superseded = analysis.newest_per_key(results, analysis.run_key)
     palette = plots.Palette([r.driver for r in results])
     names = _FileNames()
     current = [r for r in results if all(r is not s for s in superseded)]
@@ -175,7 +173,7 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, out_dir: 
         "Where a transaction's time goes: begin, send, resolve (waiting for the send acks), sendOffsets, "
         "commit, and the whole transaction, per driver side by side.",
     )
-    groups = analysis.per_chart(r for r in results if r.transaction_phases and r.sweep is None)
+    groups = analysis.per_workload(r for r in results if r.transaction_phases and not analysis.is_rate_sweep_point(r))
     for workload, group in groups.items():
         rendered = plots.phases_figure(f"{workload}: time per transaction phase", group, palette,
                                        out_dir / names("phases", workload))
@@ -199,7 +197,7 @@ def _percentiles_section(results: Sequence[Result], palette: plots.Palette, out_
         "one chart per workload. Full histograms are used where the result carries them, otherwise OMB's "
         "quantile maps or omb-tx's latency summary.",
     )
-    for workload, group in analysis.per_chart(r for r in results if r.sweep is None).items():
+    for workload, group in analysis.per_workload(r for r in results if not analysis.is_rate_sweep_point(r)).items():
         panels = []
         for metric in analysis.METRICS:
             lines = [
@@ -281,8 +279,8 @@ def _time_series_section(results: Sequence[Result], out_dir: Path, names: _FileN
     for result in sorted(results, key=lambda r: (r.workload, r.driver, r.start_time or "", r.path.name)):
         if not plots.has_time_series(result):
             continue
-        point = f" @ {format_rate(result.sweep.value)} msg/s" if result.sweep else ""
-        title = f"{result.workload}{point} — {result.driver}"
+        rate = f" (target {format_rate(result.sweep.value)} msg/s)" if analysis.is_rate_sweep_point(result) else ""
+        title = f"{result.workload} — {result.driver}{rate}"
         rendered = plots.time_series_figure(result, title, out_dir / names("timeseries", result.path.stem))
         section.blocks.append(
             _figure(title, "Per-period publishRate/consumeRate and latency lists of the result.", [result], rendered)
@@ -328,6 +326,7 @@ body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; 
 h1 { border-bottom: 2px solid #ddd; } h2 { margin-top: 2em; border-bottom: 1px solid #eee; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.92em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; } th { background: #f4f4f4; }
+td:not(:first-child) { white-space: nowrap; }
 figure { margin: 1em 0 2em; } figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { font-size: 0.9em; color: #444; } figcaption ul { margin: 0.3em 0; }
 .partial { color: #fff; background: #c0392b; padding: 0.1em 0.4em; border-radius: 3px; font-weight: bold; }

@@ -9,7 +9,7 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 FIXTURES = TESTS / "fixtures"
-RESULTS = FIXTURES / "results"
+RESULTS = FIXTURES / "result-json"
 INVALID = FIXTURES / "invalid"
 REPO = TESTS.parent.parent
 BIN_CHARTS = REPO / "bin" / "charts"

@@ -176,3 +176,22 @@ def test_stock_omb_curve_comes_from_quantile_map_without_the_100th(all_results) 
     assert curve is not None and curve.source == "quantile map"
     assert curve.percentiles[-1] == 99.999
     assert analysis.latency_curve(stock, analysis.OPERATION) is None
+
+
+def test_empty_operation_summary_written_by_the_runner_is_not_a_table_row() -> None:
+    # ResultBuilder writes {"unit": "ms", "count": 0} when a run measured no operations.
+    empty = parse_result(Path("e.json"), {"workload": "w", "driver": "d", "schemaVersion": 1,
+                                          "runMode": {"loop": "closed"},
+                                          "operationLatency": {"unit": "ms", "count": 0}})
+    assert analysis.closed_loop_groups([empty]) == {}
+
+
+def test_only_numeric_producer_rate_sweeps_are_charted_against_rate() -> None:
+    def point(parameter: str, value: object) -> object:
+        return parse_result(Path("p.json"), {"workload": f"s-{value}", "driver": "d",
+                                             "sweep": {"name": "s", "parameter": parameter, "value": value}})
+
+    assert analysis.is_rate_sweep_point(point("producerRate", 1000))
+    assert not analysis.is_rate_sweep_point(point("messageSize", 100))
+    assert not analysis.is_rate_sweep_point(point("producerRate,messageSize", "1000,100"))
+    assert analysis.sweeps([point("messageSize", 100)]) == {}

@@ -120,3 +120,13 @@ def test_every_fixture_loads() -> None:
     assert len(paths) == 18
     for path in paths:
         load_result(path)
+
+
+def test_sweep_value_may_be_text_as_the_runner_writes_for_multi_parameter_sweeps() -> None:
+    numeric = parse_result(Path("a.json"), {"workload": "s-1000", "driver": "d",
+                                            "sweep": {"name": "s", "parameter": "producerRate", "value": 1000}})
+    text = parse_result(Path("b.json"), {"workload": "s-1000-100", "driver": "d",
+                                         "sweep": {"name": "s", "parameter": "producerRate,messageSize",
+                                                   "value": "1000,100"}})
+    assert numeric.sweep is not None and numeric.sweep.value == 1000.0
+    assert text.sweep is not None and text.sweep.value == "1000,100"
