@@ -275,6 +275,11 @@ def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint
                     continue
                 axes.plot(*zip(*xy), linestyle=style, marker=marker, color=colour, linewidth=1.6, markersize=5)
                 values += [v for _, v in xy]  # type: ignore[misc]
+            missing = [p.rate for p in points if not any((v or 0) > 0 for v in p.latencies_ms.values())]
+            for rate in missing:
+                # A rate that produced no end-to-end samples stays on the axis, marked, rather than vanishing.
+                axes.annotate(f"{driver}: no end-to-end data", (rate, 0.02 + 0.05 * driver_index),
+                              xycoords=axes.get_xaxis_transform(), ha="center", fontsize=8, color="#777777")
             partial = [p for p in points if p.result.is_partial]
             for point in partial:
                 axes.annotate("partial", (point.rate, point.latencies_ms.get(50.0) or 1.0), color=PARTIAL_COLOUR,
@@ -283,8 +288,8 @@ def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint
         axes.xaxis.set_major_locator(FixedLocator(rates))
         axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: format_rate(value)))
         axes.xaxis.set_minor_locator(NullLocator())
-        if len(rates) == 1:
-            axes.set_xlim(rates[0] / 2, rates[0] * 2)
+        if rates:
+            axes.set_xlim(min(rates) / 1.6, max(rates) * 1.6)
         if values:
             _set_log_ms_axis(axes, values)
         axes.set_xlabel("target rate (msg/s, log scale)")
@@ -351,7 +356,21 @@ def _elapsed(result: Result, length: int) -> tuple[list[float], str]:
     )
 
 
+def idle_periods(result: Result) -> set[int]:
+    """Periods in which nothing was sent, received or completed: their latency lists hold 0, not a measurement."""
+    rates = [result.series(name) for name, _ in _RATE_SERIES if result.series(name)]
+    if not rates:
+        return set()
+    length = max(len(values) for values in rates)
+    return {
+        index
+        for index in range(length)
+        if all(index >= len(values) or not values[index] for values in rates)
+    }
+
+
 def time_series_figure(result: Result, title: str, path: Path) -> Rendered:
+    idle = idle_periods(result)
     with plt.rc_context(_STYLE):
         figure, (rate_axes, latency_axes) = plt.subplots(
             2, 1, figsize=TIME_SERIES_SIZE_INCHES, sharex=True, layout="constrained"
@@ -367,7 +386,13 @@ def time_series_figure(result: Result, title: str, path: Path) -> Rendered:
                 if not _drawable(values):
                     continue
                 xs, x_label = _elapsed(result, len(values))
-                points = [(x, v) for x, v in zip(xs, values) if v is not None]
+                points = [
+                    (x, v)
+                    for index, (x, v) in enumerate(zip(xs, values))
+                    if v is not None and not (axes is latency_axes and index in idle)
+                ]
+                if not points:
+                    continue
                 style = "--" if "99" in name else "-"
                 axes.plot(*zip(*points), style, marker="o", markersize=3, label=label, linewidth=1.5,
                           color=plt.get_cmap("tab10").colors[index // 2 * 2 if axes is latency_axes else index])

@@ -195,3 +195,14 @@ def test_only_numeric_producer_rate_sweeps_are_charted_against_rate() -> None:
     assert not analysis.is_rate_sweep_point(point("messageSize", 100))
     assert not analysis.is_rate_sweep_point(point("producerRate,messageSize", "1000,100"))
     assert analysis.sweeps([point("messageSize", 100)]) == {}
+
+
+def test_latency_of_idle_periods_is_not_drawn_as_zero() -> None:
+    from omb_tx_charts.plots import idle_periods
+
+    result = parse_result(Path("t.json"), {
+        "workload": "w", "driver": "d",
+        "publishRate": [0.0, 0.0, 46.4, 93.7], "consumeRate": [0.0, 0.0, 0.0, 0.0],
+        "publishLatency50pct": [0.0, 0.0, 15.2, 15.4],
+    })
+    assert idle_periods(result) == {0, 1}
