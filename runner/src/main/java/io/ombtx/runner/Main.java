@@ -106,10 +106,19 @@ public final class Main {
     }
 
     private static Supplier<List<Worker>> workerFactory(BenchmarkArgs args) {
-        if (!args.workers().isEmpty() || args.workersFile() != null) {
-            throw new UsageException("distributed workers are not available in this build");
+        List<String> urls = new ArrayList<>(args.workers());
+        if (args.workersFile() != null) {
+            urls.addAll(io.ombtx.runner.worker.WorkersFile.read(args.workersFile()));
         }
-        return () -> List.of(new LocalWorker());
+        if (urls.isEmpty()) {
+            return () -> List.of(new LocalWorker());
+        }
+        java.time.Duration timeout = java.time.Duration.ofSeconds(args.workerTimeoutSeconds());
+        return () -> {
+            List<Worker> remote = new ArrayList<>();
+            urls.forEach(url -> remote.add(new io.ombtx.runner.worker.HttpWorkerClient(url, timeout)));
+            return remote;
+        };
     }
 
     private static void installSignalHandlers(RunCoordinator.Interruption interruption) {

@@ -21,6 +21,7 @@ public record BenchmarkArgs(
         BrokerProfile brokerProfile,
         Map<String, String> brokerSettings,
         Integer reportingIntervalSeconds,
+        int workerTimeoutSeconds,
         boolean quiet,
         boolean help) {
 
@@ -38,6 +39,8 @@ public record BenchmarkArgs(
               -wf, --workers-file FILE       YAML file with a 'workers:' list of URLs, instead of -w
               -o, --output PATH              result file (a single run) or folder (default: results/);
                                              an existing file is never overwritten
+              --worker-timeout SECONDS       how long to wait for a worker's answer before ending the run
+                                             with an error and a partial result (default 120)
               -x, --extra                    accepted for OMB compatibility; has no effect here
 
             omb-tx options:
@@ -68,6 +71,7 @@ public record BenchmarkArgs(
         BrokerProfile brokerProfile = null;
         Map<String, String> brokerSettings = new LinkedHashMap<>();
         Integer interval = null;
+        int workerTimeout = 120;
         boolean quiet = false;
         boolean help = false;
         for (int i = 0; i < args.length; i++) {
@@ -97,6 +101,7 @@ public record BenchmarkArgs(
                     brokerSettings.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
                 }
                 case "--report-interval" -> interval = positive(value(args, ++i, arg), arg, 3600);
+                case "--worker-timeout" -> workerTimeout = positive(value(args, ++i, arg), arg, 86_400);
                 case "-q", "--quiet" -> quiet = true;
                 case "-h", "--help" -> help = true;
                 default -> {
@@ -119,7 +124,7 @@ public record BenchmarkArgs(
             }
         }
         return new BenchmarkArgs(drivers, workers, workersFile, output, extra, workloads, profile, dryRun, brokers,
-                brokerProfile, brokerSettings, interval, quiet, help);
+                brokerProfile, brokerSettings, interval, workerTimeout, quiet, help);
     }
 
     private static String value(String[] args, int index, String flag) {

@@ -1,7 +1,6 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
-import io.ombtx.driver.api.OperationKind;
 import io.ombtx.runner.broker.BrokerProfile;
 import io.ombtx.runner.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.config.ConfigException;
@@ -9,13 +8,11 @@ import io.ombtx.runner.config.DriverConfig;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.ResultBuilder;
-import io.ombtx.runner.result.ResultBuilder.Period;
 import io.ombtx.runner.result.ResultWriter;
 import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.LoadSpec;
 import io.ombtx.runner.worker.Payloads;
 import io.ombtx.runner.worker.Worker;
-import io.ombtx.runner.worker.Worker.Progress;
 import io.ombtx.runner.worker.Worker.TopicSubscription;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -39,8 +36,6 @@ import org.apache.kafka.common.utils.AppInfoParser;
  * interrupted or stalls, then marked partial.
  */
 public final class RunCoordinator {
-
-    private static final long POLL_MILLIS = 50;
 
     private final RunOptions options;
     private final PrintStream out;
@@ -153,11 +148,36 @@ public final class RunCoordinator {
             }
             distribute(ensemble.consumers(), subscriptions, Worker::createConsumers);
             say("Created %d producer(s) and %d consumer(s)", producerTopics.size(), subscriptions.size());
+            if (!w.streaming() && !subscriptions.isEmpty() && !producerTopics.isEmpty()) {
+                awaitConsumersReady(ensemble, (long) producerTopics.size() * w.subscriptionsPerTopic());
+            }
             return measure(driver, w, broker, ensemble, payloads, topics, subscriptions);
         } finally {
             for (Worker worker : ensemble.all()) {
                 worker.close();
             }
+        }
+    }
+
+    /** As OMB does: every producer sends one message; the load starts once every subscription has seen them. */
+    private void awaitConsumersReady(Ensemble ensemble, long expected) throws Exception {
+        for (Worker worker : ensemble.producers()) {
+            worker.probeProducers();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (true) {
+            long received = 0;
+            for (Worker worker : ensemble.consumers()) {
+                received += worker.progress().messagesReceived();
+            }
+            if (received >= expected) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new io.ombtx.runner.worker.WorkerException("consumers received " + received + " of " + expected
+                        + " probe messages within 120 s: they are not subscribed (is the broker healthy?)");
+            }
+            Thread.sleep(100);
         }
     }
 
@@ -179,7 +199,6 @@ public final class RunCoordinator {
 
     private Path measure(DriverConfig driver, Workload w, Map<String, Object> broker, Ensemble ensemble,
             List<byte[]> payloads, List<String> topics, List<TopicSubscription> subscriptions) throws Exception {
-        boolean countBased = w.countBased();
         List<Worker> loadWorkers = w.streaming() ? ensemble.consumers() : ensemble.producers();
         double initialRate = w.loop() == LoopMode.OPEN
                 ? (w.producerRate() > 0 ? w.producerRate() : RateController.INITIAL_RATE) : 0;
@@ -187,7 +206,10 @@ public final class RunCoordinator {
         if (w.streaming() && w.producerRate() == 0) {
             initialRate = 0;
         }
-        for (Worker worker : ensemble.all()) {
+        List<Worker> consumersFirst = new ArrayList<>(ensemble.all());
+        consumersFirst.sort(java.util.Comparator.comparing(worker -> ensemble.producers().contains(worker)));
+        for (Worker worker : consumersFirst) {
+            // Consumer-side workers start first so none of the load's messages arrive before they count.
             // Counts are split across the workers that perform operations; the others split the warm-up too, so
             // their consumers know how many received messages belong to it.
             List<Worker> sharing = loadWorkers.contains(worker) ? loadWorkers : ensemble.consumers();
@@ -199,90 +221,18 @@ public final class RunCoordinator {
                     w.messagesPerOperation(), w.waitForConsume()));
         }
         int interval = options.reportingIntervalSeconds() != null ? options.reportingIntervalSeconds() : w.reportingIntervalSeconds();
-        long intervalNanos = TimeUnit.SECONDS.toNanos(interval);
-        long begin = System.nanoTime();
-        boolean warmingUp = !countBased && !w.warmupDuration().isZero();
-        long measureStartNanos = warmingUp ? begin + w.warmupDuration().toNanos() : begin;
-        Instant startTime = Instant.now();
-        long lastPeriod = begin;
-        long lastProgressNanos = begin;
-        Progress lastProgress = null;
-        StatsSnapshot measured = new StatsSnapshot();
-        List<Period> periods = new ArrayList<>();
-        long totalSent = 0;
-        long totalReceived = 0;
         RateController rateController = findMaxRate ? new RateController(initialRate) : null;
-        String partialReason = null;
-        say("%s: %s, %s loop%s", w.name(), countBased
+        say("%s: %s, %s loop%s", w.name(), w.countBased()
                 ? "warm-up " + w.warmupOperations() + " then " + w.measureOperations() + " operation(s)"
                 : "warm-up " + w.warmupDuration().toSeconds() + " s then " + w.testDuration().toSeconds() + " s",
                 w.loop().key(), w.loop() == LoopMode.OPEN ? " at " + (findMaxRate ? "the maximum sustainable rate"
                         : (long) initialRate + " msg/s") : "");
-        while (true) {
-            Thread.sleep(POLL_MILLIS);
-            long now = System.nanoTime();
-            if (interruption.reason() != null) {
-                partialReason = interruption.reason();
-                break;
-            }
-            Progress progress = progress(ensemble);
-            if (progress.failure() != null) {
-                partialReason = progress.failure();
-                break;
-            }
-            if (!progress.equals(lastProgress)) {
-                lastProgress = progress;
-                lastProgressNanos = now;
-            } else if (now - lastProgressNanos > TimeUnit.SECONDS.toNanos(w.stallTimeoutSeconds())) {
-                partialReason = "no progress for " + w.stallTimeoutSeconds() + " s (broker fault?)";
-                break;
-            }
-            if (warmingUp && now >= measureStartNanos) {
-                for (Worker worker : ensemble.all()) {
-                    worker.periodStats();
-                    worker.resetStats();
-                }
-                warmingUp = false;
-                lastPeriod = now;
-                startTime = Instant.now();
-                say("Warm-up done; measuring");
-                continue;
-            }
-            boolean finished = countBased ? progress.loadFinished()
-                    : !warmingUp && now - measureStartNanos >= w.testDuration().toNanos();
-            if (now - lastPeriod >= intervalNanos || finished) {
-                StatsSnapshot period = collect(ensemble);
-                double seconds = (now - lastPeriod) / 1e9;
-                totalSent += period.counter(StatsSnapshot.MESSAGES_SENT);
-                totalReceived += period.counter(StatsSnapshot.MESSAGES_RECEIVED);
-                long backlog = Math.max(0, totalSent * w.subscriptionsPerTopic() - totalReceived);
-                String countProgress = countBased ? String.format(Locale.ROOT, "%d/%d ops (%.0f%%)",
-                        progress.measuredOperationsDone(), w.measureOperations(),
-                        100.0 * progress.measuredOperationsDone() / w.measureOperations()) : null;
-                say("%s", ProgressLine.format(warmingUp ? "Warm-up" : "Measure", seconds, period, backlog, countProgress));
-                if (!warmingUp) {
-                    measured.add(period);
-                    periods.add(new Period(seconds, (now - measureStartNanos) / 1e9, period, backlog));
-                }
-                if (rateController != null) {
-                    double next = rateController.next(period.counter(StatsSnapshot.MESSAGES_SENT) / seconds, backlog);
-                    for (Worker worker : ensemble.producers()) {
-                        worker.adjustRate(next / ensemble.producers().size());
-                    }
-                }
-                lastPeriod = now;
-            }
-            if (finished) {
-                break;
-            }
-        }
-        for (Worker worker : ensemble.all()) {
-            worker.stopAll();
-        }
-        StatsSnapshot tail = collect(ensemble);
-        if (!warmingUp) {
-            measured.add(tail);
-        }
+        MeasurementLoop loop = new MeasurementLoop(w, ensemble, interval, rateController, interruption,
+                line -> say("%s", line));
+        loop.run();
+        StatsSnapshot measured = loop.measured();
+        String partialReason = loop.partialReason();
+        Instant startTime = loop.startTime();
         Instant endTime = Instant.now();
         ExactlyOnceReport exactlyOnce = null;
         if (w.verifyExactlyOnce() && partialReason == null) {
@@ -298,11 +248,16 @@ public final class RunCoordinator {
                     exactlyOnce.duplicated(), exactlyOnce.missing(), exactlyOnce.unexpected(),
                     exactlyOnce.passed() ? "PASS" : "FAIL");
         }
-        Map<String, Object> environment = ensemble.all().get(0).environment();
+        Map<String, Object> environment;
+        try {
+            environment = ensemble.all().get(0).environment();
+        } catch (Exception e) {
+            environment = Map.of("error", String.valueOf(e.getMessage()));
+        }
         ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime,
                 partialReason == null ? "complete" : "partial", partialReason, runMode(w, interval, initialRate),
                 versions(), broker, driver.redacted(), environment, exactlyOnce);
-        Map<String, Object> result = ResultBuilder.build(facts, measured, periods);
+        Map<String, Object> result = ResultBuilder.build(facts, measured, loop.periods());
         Path target = options.outputFile() != null ? options.outputFile()
                 : ResultWriter.defaultPath(options.outputDir(), w.name(), driver.name(), ZonedDateTime.now());
         Path written = ResultWriter.write(target, result);
@@ -317,23 +272,6 @@ public final class RunCoordinator {
 
     private static List<TopicSubscription> distinctSubscriptions(List<TopicSubscription> subscriptions) {
         return subscriptions.stream().distinct().toList();
-    }
-
-    private static Progress progress(Ensemble ensemble) throws Exception {
-        Progress total = null;
-        for (Worker worker : ensemble.all()) {
-            Progress p = worker.progress();
-            total = total == null ? p : total.plus(p);
-        }
-        return total;
-    }
-
-    private static StatsSnapshot collect(Ensemble ensemble) throws Exception {
-        StatsSnapshot sum = new StatsSnapshot();
-        for (Worker worker : ensemble.all()) {
-            sum.add(worker.periodStats());
-        }
-        return sum;
     }
 
     private static Map<String, Object> runMode(Workload w, int interval, double rate) {

@@ -128,6 +128,15 @@ public final class LocalWorker implements Worker {
     }
 
     @Override
+    public void probeProducers() throws Exception {
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        for (BenchmarkProducer producer : producers) {
+            acks.add(producer.sendAsync(Optional.empty(), new byte[] {0}));
+        }
+        await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)), "probing producers");
+    }
+
+    @Override
     public void prefill(long messages, byte[] payload) throws Exception {
         Semaphore inFlight = new Semaphore(10_000);
         List<Throwable> errors = new ArrayList<>();
@@ -153,6 +162,9 @@ public final class LocalWorker implements Worker {
 
     @Override
     public void startLoad(LoadSpec spec) {
+        // Probes and prefill are not part of the load: count from zero.
+        messagesAcked.set(0);
+        messagesReceived.set(0);
         this.load = spec;
         boolean streaming = operation.kind() == OperationKind.STREAM;
         recordEndToEnd = !(streaming && spec.messagesPerSecond() == 0);
@@ -296,13 +308,8 @@ public final class LocalWorker implements Worker {
 
     @Override
     public Progress progress() {
-        LoadSpec spec = load;
-        boolean finished = false;
-        if (spec != null && spec.measureOperations() > 0) {
-            finished = measuredDone.get() >= spec.measureOperations();
-        }
         long started = operation.kind() == OperationKind.STREAM ? streamOperationIndex.get() : operationIndex.get();
-        return new Progress(started, measuredDone.get(), messagesAcked.get(), messagesReceived.get(), finished, failure);
+        return new Progress(started, measuredDone.get(), messagesAcked.get(), messagesReceived.get(), failure);
     }
 
     @Override
@@ -397,8 +404,8 @@ public final class LocalWorker implements Worker {
             while (paused) {
                 LockSupport.parkNanos(1_000_000);
             }
-            long index = messagesReceived.incrementAndGet();
             LoadSpec spec = load;
+            long index = messagesReceived.incrementAndGet();
             long warmupMessages = spec == null ? 0 : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
             if (spec == null || index <= warmupMessages) {
                 return;

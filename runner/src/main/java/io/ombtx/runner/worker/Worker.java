@@ -22,6 +22,9 @@ public interface Worker extends AutoCloseable {
 
     void createConsumers(List<TopicSubscription> subscriptions) throws Exception;
 
+    /** OMB's probe: each producer sends one message and waits for its ack, so consumers can be seen to be ready. */
+    void probeProducers() throws Exception;
+
     /** Writes {@code messages} messages to the producers' topics as fast as they go (a STREAM source). */
     void prefill(long messages, byte[] payload) throws Exception;
 
@@ -54,15 +57,14 @@ public interface Worker extends AutoCloseable {
     record TopicSubscription(String topic, String subscription) {
     }
 
-    /** Totals since the load started. {@code failure} is non-null when the load stopped on an error. */
+    /** Totals since the load started (probes excluded). {@code failure} is set when the load stopped on an error. */
     record Progress(long operationsStarted, long measuredOperationsDone, long messagesSent, long messagesReceived,
-            boolean loadFinished, String failure) {
+            String failure) {
 
         public Progress plus(Progress other) {
             return new Progress(operationsStarted + other.operationsStarted,
                     measuredOperationsDone + other.measuredOperationsDone, messagesSent + other.messagesSent,
-                    messagesReceived + other.messagesReceived, loadFinished && other.loadFinished,
-                    failure != null ? failure : other.failure);
+                    messagesReceived + other.messagesReceived, failure != null ? failure : other.failure);
         }
     }
 }

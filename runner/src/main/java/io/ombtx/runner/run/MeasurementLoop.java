@@ -1,0 +1,172 @@
+package io.ombtx.runner.run;
+
+import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.result.ResultBuilder.Period;
+import io.ombtx.runner.stats.StatsSnapshot;
+import io.ombtx.runner.worker.Worker;
+import io.ombtx.runner.worker.Worker.Progress;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Watches a running load: ends a time-based warm-up by resetting the workers, closes reporting periods, adjusts
+ * the rate when searching for the maximum, and decides when the run is over — done, stalled, failed or
+ * interrupted. Everything it measured stays available whichever way the run ends.
+ */
+final class MeasurementLoop {
+
+    private static final long POLL_MILLIS = 50;
+
+    private final Workload workload;
+    private final Ensemble ensemble;
+    private final long intervalNanos;
+    private final RateController rateController;
+    private final RunCoordinator.Interruption interruption;
+    private final Consumer<String> log;
+
+    private final StatsSnapshot measured = new StatsSnapshot();
+    private final List<Period> periods = new ArrayList<>();
+    private boolean warmingUp;
+    private long measureStartNanos;
+    private long lastPeriodNanos;
+    private long lastProgressNanos;
+    private Progress lastProgress;
+    private long totalSent;
+    private long totalReceived;
+    private Instant startTime = Instant.now();
+    private String partialReason;
+
+    MeasurementLoop(Workload workload, Ensemble ensemble, int intervalSeconds, RateController rateController,
+            RunCoordinator.Interruption interruption, Consumer<String> log) {
+        this.workload = workload;
+        this.ensemble = ensemble;
+        this.intervalNanos = TimeUnit.SECONDS.toNanos(intervalSeconds);
+        this.rateController = rateController;
+        this.interruption = interruption;
+        this.log = log;
+    }
+
+    /** Polls until the run is over, then stops the workers and collects their last figures. */
+    void run() {
+        long begin = System.nanoTime();
+        warmingUp = !workload.countBased() && !workload.warmupDuration().isZero();
+        measureStartNanos = warmingUp ? begin + workload.warmupDuration().toNanos() : begin;
+        lastPeriodNanos = begin;
+        lastProgressNanos = begin;
+        try {
+            while (partialReason == null && !poll()) {
+                Thread.sleep(POLL_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            partialReason = "interrupted";
+        } catch (Exception e) {
+            // A worker or the broker failed mid-run: keep what was measured and say why.
+            partialReason = e.getMessage() == null ? e.toString() : e.getMessage();
+        }
+        for (Worker worker : ensemble.all()) {
+            try {
+                worker.stopAll();
+                StatsSnapshot tail = worker.periodStats();
+                if (!warmingUp) {
+                    measured.add(tail);
+                }
+            } catch (Exception e) {
+                partialReason = partialReason != null ? partialReason : e.getMessage();
+            }
+        }
+    }
+
+    /** One poll: true when the run is complete; sets {@link #partialReason} when it must end early. */
+    private boolean poll() throws Exception {
+        long now = System.nanoTime();
+        if (interruption.reason() != null) {
+            partialReason = interruption.reason();
+            return false;
+        }
+        Progress progress = progress();
+        if (progress.failure() != null) {
+            partialReason = progress.failure();
+            return false;
+        }
+        if (!progress.equals(lastProgress)) {
+            lastProgress = progress;
+            lastProgressNanos = now;
+        } else if (now - lastProgressNanos > TimeUnit.SECONDS.toNanos(workload.stallTimeoutSeconds())) {
+            partialReason = "no progress for " + workload.stallTimeoutSeconds() + " s (broker fault?)";
+            return false;
+        }
+        if (warmingUp && now >= measureStartNanos) {
+            for (Worker worker : ensemble.all()) {
+                worker.resetStats();
+            }
+            warmingUp = false;
+            lastPeriodNanos = now;
+            startTime = Instant.now();
+            log.accept("Warm-up done; measuring");
+            return false;
+        }
+        boolean finished = workload.countBased() ? progress.measuredOperationsDone() >= workload.measureOperations()
+                : !warmingUp && now - measureStartNanos >= workload.testDuration().toNanos();
+        if (now - lastPeriodNanos >= intervalNanos || finished) {
+            closePeriod(now, progress);
+        }
+        return finished;
+    }
+
+    private void closePeriod(long now, Progress progress) throws Exception {
+        StatsSnapshot period = new StatsSnapshot();
+        for (Worker worker : ensemble.all()) {
+            period.add(worker.periodStats());
+        }
+        double seconds = (now - lastPeriodNanos) / 1e9;
+        totalSent += period.counter(StatsSnapshot.MESSAGES_SENT);
+        totalReceived += period.counter(StatsSnapshot.MESSAGES_RECEIVED);
+        long backlog = Math.max(0, totalSent * workload.subscriptionsPerTopic() - totalReceived);
+        String counts = workload.countBased() ? String.format(Locale.ROOT, "%d/%d ops (%.0f%%)",
+                progress.measuredOperationsDone(), workload.measureOperations(),
+                100.0 * progress.measuredOperationsDone() / workload.measureOperations()) : null;
+        log.accept(ProgressLine.format(warmingUp ? "Warm-up" : "Measure", seconds, period, backlog, counts));
+        if (!warmingUp) {
+            measured.add(period);
+            periods.add(new Period(seconds, (now - measureStartNanos) / 1e9, period, backlog));
+        }
+        if (rateController != null && workload.loop() == LoopMode.OPEN) {
+            double next = rateController.next(period.counter(StatsSnapshot.MESSAGES_SENT) / seconds, backlog);
+            for (Worker worker : ensemble.producers()) {
+                worker.adjustRate(next / ensemble.producers().size());
+            }
+        }
+        lastPeriodNanos = now;
+    }
+
+    private Progress progress() throws Exception {
+        Progress total = null;
+        for (Worker worker : ensemble.all()) {
+            Progress p = worker.progress();
+            total = total == null ? p : total.plus(p);
+        }
+        return total;
+    }
+
+    StatsSnapshot measured() {
+        return measured;
+    }
+
+    List<Period> periods() {
+        return periods;
+    }
+
+    Instant startTime() {
+        return startTime;
+    }
+
+    String partialReason() {
+        return partialReason;
+    }
+}

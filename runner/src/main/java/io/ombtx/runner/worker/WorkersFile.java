@@ -1,0 +1,37 @@
+package io.ombtx.runner.worker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ombtx.runner.config.ConfigException;
+import io.ombtx.runner.config.YamlFiles;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** OMB's workers file: a YAML mapping with a {@code workers:} list of URLs. */
+public final class WorkersFile {
+
+    private WorkersFile() {
+    }
+
+    public static List<String> read(Path file) {
+        JsonNode root = YamlFiles.read(file);
+        JsonNode workers = root.get("workers");
+        if (workers == null || !workers.isArray() || workers.isEmpty()) {
+            throw new ConfigException(file.toString(), "workers", "expected a list of worker URLs (http://host:8080)");
+        }
+        List<String> urls = new ArrayList<>();
+        for (JsonNode url : workers) {
+            String text = url.asText();
+            if (!text.startsWith("http://") && !text.startsWith("https://")) {
+                throw new ConfigException(file.toString(), "workers", "expected http://host:port, got '" + text + "'");
+            }
+            urls.add(text);
+        }
+        root.fieldNames().forEachRemaining(key -> {
+            if (!key.equals("workers")) {
+                throw new ConfigException(file.toString(), key, "unknown key; expected only 'workers'");
+            }
+        });
+        return urls;
+    }
+}
