@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import matplotlib
 
@@ -27,7 +27,7 @@ TIME_SERIES_SIZE_INCHES = (11.0, 7.0)
 MAX_PANELS_PER_ROW = 3
 PARTIAL_COLOUR = "#c0392b"
 
-_STYLE = {
+_STYLE: dict[Any, Any] = {
     "font.size": 10,
     "axes.titlesize": 11,
     "axes.labelsize": 10,
@@ -38,7 +38,8 @@ _STYLE = {
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
-_LINE_STYLES = ("-", "--", ":", "-.")
+_LINE_STYLES: tuple[Any, ...] = ("-", "--", ":", "-.")
+_TAB10: list[str] = list(matplotlib.rcParams["axes.prop_cycle"].by_key()["color"])
 _MARKERS = ("o", "s", "^", "D", "v", "P")
 
 
@@ -53,11 +54,10 @@ class Palette:
     """One colour per driver, the same in every figure of a report."""
 
     def __init__(self, drivers: Sequence[str]) -> None:
-        colours = plt.get_cmap("tab10").colors
-        self._colours = {driver: colours[index % len(colours)] for index, driver in enumerate(sorted(set(drivers)))}
+        self._colours = {driver: _TAB10[index % len(_TAB10)] for index, driver in enumerate(sorted(set(drivers)))}
 
-    def __call__(self, driver: str) -> tuple[float, float, float]:
-        return self._colours.get(driver, (0.3, 0.3, 0.3))
+    def __call__(self, driver: str) -> str:
+        return self._colours.get(driver, "#555555")
 
 
 def _save(figure: plt.Figure, path: Path) -> Rendered:
@@ -106,7 +106,7 @@ def _set_log_ms_axis(axes: Axes, values: Sequence[float]) -> None:
 @dataclass(frozen=True)
 class CurveLine:
     label: str
-    colour: tuple[float, float, float]
+    colour: str
     curve: analysis.Curve
     style: str = "-"
 
@@ -129,7 +129,7 @@ def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str, shared
         # between 99% and 99.9% are not read as measured.
         sparse = [i for i, p in enumerate(line.curve.percentiles) if p >= 90.0]
         is_sparse = line.curve.source != "HdrHistogram" and len(sparse) <= 20
-        markers = {"marker": "o", "markersize": 3.5, "markevery": sparse} if is_sparse else {}
+        markers: dict[str, Any] = {"marker": "o", "markersize": 3.5, "markevery": sparse} if is_sparse else {}
         axes.plot(xs, line.curve.values_ms, line.style, color=line.colour, label=line.label, linewidth=1.8, **markers)
         all_values.extend(line.curve.values_ms)
         widest = max(widest, max(xs))
@@ -395,7 +395,7 @@ def time_series_figure(result: Result, title: str, path: Path) -> Rendered:
                     continue
                 style = "--" if "99" in name else "-"
                 axes.plot(*zip(*points), style, marker="o", markersize=3, label=label, linewidth=1.5,
-                          color=plt.get_cmap("tab10").colors[index // 2 * 2 if axes is latency_axes else index])
+                          color=_TAB10[index // 2 * 2 if axes is latency_axes else index])
                 drawn += [v for _, v in points]
             axes.set_ylabel(y_label)
             if drawn:

@@ -279,7 +279,9 @@ def _time_series_section(results: Sequence[Result], out_dir: Path, names: _FileN
     for result in sorted(results, key=lambda r: (r.workload, r.driver, r.start_time or "", r.path.name)):
         if not plots.has_time_series(result):
             continue
-        rate = f" (target {format_rate(result.sweep.value)} msg/s)" if analysis.is_rate_sweep_point(result) else ""
+        rate = ""
+        if result.sweep is not None and isinstance(result.sweep.value, float) and analysis.is_rate_sweep_point(result):
+            rate = f" (target {format_rate(result.sweep.value)} msg/s)"
         title = f"{result.workload} — {result.driver}{rate}"
         rendered = plots.time_series_figure(result, title, out_dir / names("timeseries", result.path.stem))
         section.blocks.append(
