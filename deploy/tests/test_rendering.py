@@ -9,16 +9,55 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import TEST_PLAYBOOKS_DIR, run, tool
+from conftest import DEPLOY_DIR, TEST_PLAYBOOKS_DIR, run, tool
 
 BROKER_IPS = {"broker-1": "10.42.1.11", "broker-2": "10.42.1.12", "broker-3": "10.42.1.13"}
 VOTERS = "1@10.42.1.11:9093,2@10.42.1.12:9093,3@10.42.1.13:9093"
+BOOTSTRAP = "10.42.1.11:9092,10.42.1.12:9092,10.42.1.13:9092"
+REPO_DIR = DEPLOY_DIR.parent
 
 
-def render(tmp_path: Path, env: dict[str, str], inventory: Path, *extra_vars: str) -> Path:
-    """Runs playbooks/render.yml and lays its output out as <out>/<host>/<file name>."""
+SAMPLE_FILES = {
+    # As the driver modules ship them: no bootstrap.servers, so the runner would embed a broker.
+    "driver-kafka-tx/kafka-tx.yaml": """\
+# a comment the deployed copy may lose
+name: kafka-tx
+driverClass: org.example.SampleKafkaDriver
+replicationFactor: 3
+commonConfig: |
+  request.timeout.ms=30000
+producerConfig: |
+  acks=all
+transactions:
+  enabled: true
+  messagesPerTransaction: 2
+""",
+    # Pointed at some other cluster before: the old address must go.
+    "driver-kafka-tx/elsewhere.yaml": """\
+name: elsewhere
+driverClass: org.example.SampleKafkaDriver
+commonConfig: |
+  bootstrap.servers=localhost:9092
+  client.id=x
+""",
+    "driver-redpanda-tx/no-common.yaml": "name: bare\ndriverClass: org.example.SampleRedpandaDriver\n",
+    # commonConfig as a quoted scalar: not editable as text, so the file is re-serialised.
+    "driver-redpanda-tx/quoted.yaml": 'name: quoted\ndriverClass: org.example.SampleRedpandaDriver\ncommonConfig: "linger.ms=0"\n',
+    # Not a driver: left alone.
+    "workloads/tx-writes.yaml": "name: tx-writes\ntopics: 2\ncommonConfig: |\n  keep=me\n",
+}
+
+
+def render(
+    tmp_path: Path, env: dict[str, str], inventory: Path, *extra_vars: str, dist_files: dict[str, str] | None = None
+) -> Path:
+    """Runs playbooks/render.yml and lays its output out as <out>/<host>/<file name>; dist_files are
+    placed under <out>/dist/ first, where the run points the driver YAMLs at the sample cluster."""
     out = tmp_path / "rendered"
     out.mkdir()
+    for relative, text in (dist_files or {}).items():
+        (out / "dist" / relative).parent.mkdir(parents=True, exist_ok=True)
+        (out / "dist" / relative).write_text(text)
     argv = [tool("ansible-playbook"), "-i", str(inventory), "render.yml", "-e", f"render_dir={out}"]
     for assignment in extra_vars:
         argv += ["-e", assignment]
@@ -45,7 +84,7 @@ def properties(path: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def default_render(tmp_path_factory: pytest.TempPathFactory, ansible_env: dict[str, str], sample_inventory: Path) -> Path:
-    return render(tmp_path_factory.mktemp("default"), ansible_env, sample_inventory)
+    return render(tmp_path_factory.mktemp("default"), ansible_env, sample_inventory, dist_files=SAMPLE_FILES)
 
 
 @pytest.fixture(scope="module")
@@ -191,16 +230,73 @@ class TestClientFiles:
         assert "WorkingDirectory=/opt/omb-tx" in unit
         assert "Environment=OMBTX_HOME=/opt/omb-tx" in unit
 
-    def test_driver_yaml_is_pointed_at_the_brokers(self, default_render: Path) -> None:
-        driver = yaml.safe_load((default_render / "client" / "driver.yaml").read_text())
-        assert driver["commonConfig"].splitlines() == [
-            "bootstrap.servers=10.42.1.11:9092,10.42.1.12:9092,10.42.1.13:9092",
-            "request.timeout.ms=30000",
-        ]
+    def test_driver_yaml_without_bootstrap_servers_gets_the_brokers(self, default_render: Path) -> None:
+        driver = yaml.safe_load((default_render / "dist" / "driver-kafka-tx" / "kafka-tx.yaml").read_text())
+        assert driver["commonConfig"].splitlines() == [f"bootstrap.servers={BOOTSTRAP}", "request.timeout.ms=30000"]
+        assert driver["name"] == "kafka-tx"
+        assert driver["driverClass"] == "org.example.SampleKafkaDriver"
+        assert driver["replicationFactor"] == 3
+        assert driver["producerConfig"] == "acks=all\n"
+        assert driver["transactions"] == {"enabled": True, "messagesPerTransaction": 2}
+
+    def test_the_edit_keeps_comments_and_block_layout(self, default_render: Path) -> None:
+        text = (default_render / "dist" / "driver-kafka-tx" / "kafka-tx.yaml").read_text()
+        assert text == SAMPLE_FILES["driver-kafka-tx/kafka-tx.yaml"].replace(
+            "commonConfig: |\n", f"commonConfig: |\n  bootstrap.servers={BOOTSTRAP}\n"
+        )
+
+    def test_a_quoted_common_config_is_rewritten_as_yaml(self, default_render: Path) -> None:
+        driver = yaml.safe_load((default_render / "dist" / "driver-redpanda-tx" / "quoted.yaml").read_text())
+        assert driver["commonConfig"] == f"bootstrap.servers={BOOTSTRAP}\nlinger.ms=0\n"
+        assert driver["name"] == "quoted"
+
+    def test_an_old_bootstrap_address_is_replaced(self, default_render: Path) -> None:
+        driver = yaml.safe_load((default_render / "dist" / "driver-kafka-tx" / "elsewhere.yaml").read_text())
+        assert driver["commonConfig"].splitlines() == [f"bootstrap.servers={BOOTSTRAP}", "client.id=x"]
+
+    def test_a_driver_without_common_config_gets_one(self, default_render: Path) -> None:
+        driver = yaml.safe_load((default_render / "dist" / "driver-redpanda-tx" / "no-common.yaml").read_text())
+        assert driver == {
+            "name": "bare",
+            "driverClass": "org.example.SampleRedpandaDriver",
+            "commonConfig": f"bootstrap.servers={BOOTSTRAP}\n",
+        }
+
+    def test_files_that_are_not_drivers_are_left_alone(self, default_render: Path) -> None:
+        text = (default_render / "dist" / "workloads" / "tx-writes.yaml").read_text()
+        assert text == SAMPLE_FILES["workloads/tx-writes.yaml"]
+
+    def test_the_repositorys_driver_yamls_keep_every_key_and_gain_the_brokers(
+        self, tmp_path: Path, ansible_env: dict[str, str], sample_inventory: Path
+    ) -> None:
+        originals = {
+            str(path.relative_to(REPO_DIR)): path.read_text() for path in sorted(REPO_DIR.glob("driver-*/*.yaml"))
+        }
+        if not originals:
+            pytest.skip("the checkout has no driver-*/*.yaml yet")
+        out = render(tmp_path, ansible_env, sample_inventory, dist_files=originals)
+        for relative, text in originals.items():
+            before = yaml.safe_load(text)
+            after = yaml.safe_load((out / "dist" / relative).read_text())
+            assert set(after) == set(before) | {"commonConfig"}, relative
+            assert {key: value for key, value in after.items() if key != "commonConfig"} == {
+                key: value for key, value in before.items() if key != "commonConfig"
+            }, relative
+            lines = after["commonConfig"].splitlines()
+            assert [line for line in lines if line.startswith("bootstrap.servers")] == [f"bootstrap.servers={BOOTSTRAP}"]
+            kept = [
+                line
+                for line in (before.get("commonConfig") or "").splitlines()
+                if line.strip() and not line.startswith("bootstrap.servers")
+            ]
+            assert [line for line in lines if not line.startswith("bootstrap.servers")] == kept, relative
+            # Comments outside the YAML values survive the edit.
+            comments = [line for line in text.splitlines() if line.startswith("#")]
+            assert [line for line in (out / "dist" / relative).read_text().splitlines() if line.startswith("#")] == comments
 
     def test_two_clients_run_benchmark_through_the_workers_file(self, default_render: Path) -> None:
         run_suite = json.loads((default_render / "client" / "run-suite.json").read_text())
-        assert run_suite["bootstrap_servers"] == "10.42.1.11:9092,10.42.1.12:9092,10.42.1.13:9092"
+        assert run_suite["bootstrap_servers"] == BOOTSTRAP
         # No drivers or workloads were given to this render, so the lists are empty.
         assert run_suite["command"] == ["bin/benchmark", "--workers-file", "workers.yaml", "--drivers", ""]
 
@@ -227,9 +323,15 @@ class TestClientFiles:
         ]
 
     def test_suite_command_line(self, tmp_path: Path, ansible_env: dict[str, str], sample_inventory: Path) -> None:
-        out = render(tmp_path, ansible_env, sample_inventory, "run_suite_file=workloads/suites/seeds.yaml")
+        out = render(
+            tmp_path,
+            ansible_env,
+            sample_inventory,
+            json.dumps({"run_suite_file": "suites/kafka-tuned-seeds.yaml", "run_suite_extra_args": ["--profile", "full"]}),
+        )
         command = json.loads((out / "client" / "run-suite.json").read_text())["command"]
-        assert command == ["bin/benchmark-suite", "workloads/suites/seeds.yaml", "--workers-file", "workers.yaml"]
+        # bin/benchmark-suite has no --workers-file: suites run on the coordinating client.
+        assert command == ["bin/benchmark-suite", "--profile", "full", "suites/kafka-tuned-seeds.yaml"]
 
 
 def test_chrony_uses_the_amazon_time_sync_service(default_render: Path) -> None:
