@@ -1,0 +1,69 @@
+package io.ombtx.driver.kafka;
+
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.common.errors.ApplicationRecoverableException;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.TransactionCoordinatorFencedException;
+import org.apache.kafka.common.errors.UnsupportedForMessageFormatException;
+
+/**
+ * Decides how a transactional producer recovers from an error, following the kafka-clients 4.1 documentation
+ * (KafkaProducer's transaction example and KIP-1050's exception categories):
+ * <ul>
+ *   <li>{@link Recovery#RECREATE_PRODUCER}: the producer instance is unusable. ProducerFencedException and the other
+ *       {@link ApplicationRecoverableException}s, OutOfOrderSequenceException (fatal for transactional producers),
+ *       AuthorizationException and UnsupportedVersionException (both {@link InvalidConfigurationException}s),
+ *       InvalidTxnStateException. Close it, create a new one and {@code initTransactions} again.</li>
+ *   <li>{@link Recovery#ABORT_AND_RETRY}: everything else, notably TransactionAbortableException, a TimeoutException
+ *       from a send, and InvalidProducerEpochException, whose own documentation says that
+ *       {@code abortTransaction} re-initialises the producer. If the abort itself fails, the caller escalates to
+ *       recreating the producer.</li>
+ * </ul>
+ */
+final class ErrorClassifier {
+
+    enum Recovery {
+        ABORT_AND_RETRY,
+        RECREATE_PRODUCER
+    }
+
+    private ErrorClassifier() {
+    }
+
+    static Recovery classify(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof InvalidProducerEpochException) {
+                return Recovery.ABORT_AND_RETRY;
+            }
+            if (t instanceof ApplicationRecoverableException // ProducerFenced, InvalidPidMapping
+                    || t instanceof OutOfOrderSequenceException // includes UnknownProducerIdException
+                    || t instanceof InvalidConfigurationException // Authorization*, UnsupportedVersion
+                    || t instanceof InvalidTxnStateException
+                    || t instanceof TransactionCoordinatorFencedException
+                    || t instanceof FencedInstanceIdException
+                    || t instanceof UnsupportedForMessageFormatException) {
+                return Recovery.RECREATE_PRODUCER;
+            }
+        }
+        return Recovery.ABORT_AND_RETRY;
+    }
+
+    /** The error a future or a wrapper carries, for messages and classification. */
+    static Throwable unwrap(Throwable error) {
+        Throwable t = error;
+        while ((t instanceof ExecutionException || t instanceof CompletionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    static String describe(Throwable error) {
+        Throwable t = unwrap(error);
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    }
+}

@@ -1,0 +1,332 @@
+package io.ombtx.driver.kafka;
+
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.driver.api.ScenarioDriver;
+import io.openmessaging.benchmark.driver.BenchmarkConsumer;
+import io.openmessaging.benchmark.driver.BenchmarkDriver;
+import io.openmessaging.benchmark.driver.BenchmarkProducer;
+import io.openmessaging.benchmark.driver.ConsumerCallback;
+import java.io.File;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.bookkeeper.stats.StatsLogger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transactional Kafka driver. Loads into stock OMB as a plain {@link BenchmarkDriver} (transactions then come
+ * from the YAML's {@code transactions:} block and are reported through the StatsLogger), and into the omb-tx
+ * runner as a {@link ScenarioDriver} that runs whole operations with per-phase timings.
+ *
+ * <p>Created by reflection, then {@link #initialize}; {@link #configureOperation} (omb-tx only) comes before any
+ * topic, producer or consumer is created.
+ */
+public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaTxBenchmarkDriver.class);
+    private static final long ADMIN_TIMEOUT_SECONDS = 60;
+    private static final Duration VERIFY_TIMEOUT = Duration.ofMinutes(5);
+
+    private DriverConfig config;
+    private TxStatsReporter stats;
+    private ClientFactory clients;
+    private Admin admin;
+    private int brokerCount;
+    private String runId;
+    private volatile OperationSpec configuredSpec; // null: stock OMB, the YAML decides
+    private final AtomicInteger producerIndex = new AtomicInteger();
+    private final AtomicInteger streamIndex = new AtomicInteger();
+    private final List<AutoCloseable> openClients = new ArrayList<>();
+    private final ExecutorService setup = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "ombtx-driver-setup");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public KafkaTxBenchmarkDriver() {
+    }
+
+    @Override
+    public void initialize(File configurationFile, StatsLogger statsLogger) throws IOException, InterruptedException {
+        config = new DriverConfigParser(extraYamlKeys()).parse(configurationFile);
+        if (config.bootstrapServers() == null || config.bootstrapServers().isBlank()) {
+            throw new IOException(config.source() + ": commonConfig has no bootstrap.servers (the omb-tx runner fills it "
+                    + "in when it starts the embedded broker; for an existing cluster write e.g. bootstrap.servers=host:9092)");
+        }
+        stats = new TxStatsReporter(statsLogger);
+        runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        clients = new ClientFactory(config);
+        admin = clients.admin();
+        try {
+            brokerCount = admin.describeCluster().nodes().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).size();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            admin.close(Duration.ZERO);
+            throw new IOException(config.source() + ": cannot reach the brokers at " + config.bootstrapServers()
+                    + ": " + ErrorClassifier.describe(e), e);
+        }
+        afterConnect(admin, config);
+    }
+
+    /** Top-level YAML keys a subclass driver understands besides the common ones. */
+    protected Set<String> extraYamlKeys() {
+        return Set.of();
+    }
+
+    /** Runs at the end of {@link #initialize}, connected; a subclass checks the cluster here (a preflight). */
+    protected void afterConnect(Admin admin, DriverConfig config) throws IOException, InterruptedException {
+    }
+
+    /** The topic configs new topics get; a subclass may drop keys its broker does not understand. */
+    protected Map<String, String> topicConfigs(DriverConfig config) {
+        return config.topicConfigMap();
+    }
+
+    protected final DriverConfig config() {
+        return config;
+    }
+
+    protected final Admin admin() {
+        return admin;
+    }
+
+    @Override
+    public String getTopicNamePrefix() {
+        return "omb-tx";
+    }
+
+    @Override
+    public void configureOperation(OperationSpec spec) {
+        if (spec == null) {
+            throw new IllegalArgumentException("spec is required");
+        }
+        this.configuredSpec = spec;
+    }
+
+    /** What one operation is: the runner's spec, or for stock OMB a publish, transactional if the YAML says so. */
+    OperationSpec operationSpec() {
+        OperationSpec spec = configuredSpec;
+        if (spec != null) {
+            return spec;
+        }
+        TransactionSettings tx = config.transactions();
+        return tx.enabled()
+                ? new OperationSpec(OperationKind.PUBLISH, true, tx.messagesPerTransaction(), 1, false, true)
+                : OperationSpec.publish();
+    }
+
+    @Override
+    public CompletableFuture<Void> createTopic(String topic, int partitions) {
+        return CompletableFuture.runAsync(() -> {
+            if (brokerCount < config.replicationFactor()) {
+                throw new IllegalStateException(config.source() + ": replicationFactor " + config.replicationFactor()
+                        + " needs at least that many brokers, but the cluster at " + config.bootstrapServers()
+                        + " has " + brokerCount);
+            }
+            NewTopic newTopic = new NewTopic(topic, partitions, (short) config.replicationFactor())
+                    .configs(topicConfigs(config));
+            await(() -> admin.createTopics(List.of(newTopic)).all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                    "create topic " + topic);
+            await(() -> awaitLeaders(topic, partitions), "wait for the leaders of " + topic);
+        }, setup);
+    }
+
+    /**
+     * Topic creation returns once the controller has accepted it; brokers learn the leaders a moment later. Waiting
+     * here keeps that moment (NOT_LEADER_OR_FOLLOWER retries) out of the first measured operation.
+     */
+    private Void awaitLeaders(String topic, int partitions) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                var description = admin.describeTopics(List.of(topic)).allTopicNames()
+                        .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
+                if (description.partitions().size() == partitions
+                        && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                    return null;
+                }
+            } catch (java.util.concurrent.ExecutionException notYetVisible) {
+                // UnknownTopicOrPartition until the broker's metadata catches up
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("partitions of " + topic + " have no leader after "
+                        + ADMIN_TIMEOUT_SECONDS + " s");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Override
+    public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
+        return CompletableFuture.supplyAsync(() -> {
+            OperationSpec spec = operationSpec();
+            int partitions = partitionCount(topic);
+            int index = producerIndex.getAndIncrement();
+            TransactionSettings tx = config.transactions();
+            KafkaTxProducer producer;
+            if (spec.transactional() && spec.kind() != OperationKind.STREAM) {
+                TransactionalSession session = new TransactionalSession(
+                        tx.transactionalIdPrefix() + "-" + runId + "-" + index, clients::producer, tx.maxRetries(), stats);
+                session.start();
+                SyntheticOffsets offsets = new SyntheticOffsets(sendOffsetsGroupId(),
+                        new TopicPartition(topic, index % partitions));
+                producer = KafkaTxProducer.transactional(topic, partitions, spec, session, tx, offsets, stats);
+            } else {
+                producer = KafkaTxProducer.plain(topic, partitions, spec, clients.producer(null), tx, stats);
+            }
+            track(producer);
+            return producer;
+        }, setup);
+    }
+
+    @Override
+    public CompletableFuture<BenchmarkConsumer> createConsumer(String topic, String subscriptionName,
+            ConsumerCallback consumerCallback) {
+        return CompletableFuture.supplyAsync(() -> {
+            OperationSpec spec = operationSpec();
+            CallbackDispatch dispatch = new CallbackDispatch(consumerCallback);
+            BenchmarkConsumer consumer = spec.kind() == OperationKind.STREAM
+                    ? streamProcessor(spec, topic, subscriptionName, dispatch)
+                    : plainConsumer(spec, topic, subscriptionName, dispatch);
+            track((AutoCloseable) consumer);
+            return consumer;
+        }, setup);
+    }
+
+    private BenchmarkConsumer plainConsumer(OperationSpec spec, String topic, String group, CallbackDispatch dispatch) {
+        Map<String, String> required = new LinkedHashMap<>();
+        if (spec.readCommitted() || spec.transactional()) {
+            required.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        }
+        return new KafkaTxConsumer(clients.consumer(group, required), topic, dispatch, !clients.consumersAutoCommit());
+    }
+
+    private BenchmarkConsumer streamProcessor(OperationSpec spec, String source, String group, CallbackDispatch dispatch) {
+        String target = streamTargetTopic(source);
+        int targetPartitions = partitionCount(target);
+        // The processor owns its offsets: it starts from the group's committed position (or the beginning) and
+        // only ever sees committed input.
+        Map<String, String> required = Map.of(
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        var consumer = clients.consumer(group, required);
+        TransactionSettings tx = config.transactions();
+        if (spec.transactional()) {
+            String transactionalId = tx.transactionalIdPrefix() + "-" + runId + "-stream-" + group + "-"
+                    + streamIndex.getAndIncrement();
+            TransactionalSession session = new TransactionalSession(transactionalId, clients::producer, tx.maxRetries(), stats);
+            try {
+                session.start();
+            } catch (RuntimeException e) {
+                consumer.close(Duration.ZERO);
+                throw e;
+            }
+            return StreamProcessor.transactional(consumer, source, target, targetPartitions,
+                    spec.messagesPerOperation(), tx, session, dispatch, stats);
+        }
+        return StreamProcessor.naive(consumer, source, target, targetPartitions, spec.messagesPerOperation(), tx,
+                clients.producer(null), dispatch, stats);
+    }
+
+    @Override
+    public String streamTargetTopic(String sourceTopic) {
+        return sourceTopic + "-out";
+    }
+
+    @Override
+    public CompletableFuture<ExactlyOnceReport> verifyExactlyOnce(String sourceTopic, String subscriptionName) {
+        return CompletableFuture.supplyAsync(() -> await(
+                () -> new ExactlyOnceVerifier(admin, clients.consumerProperties(), VERIFY_TIMEOUT)
+                        .verify(sourceTopic, streamTargetTopic(sourceTopic), subscriptionName),
+                "verify exactly-once delivery of " + sourceTopic), setup);
+    }
+
+    @Override
+    public Map<String, Object> environment() {
+        Map<String, Object> environment = new LinkedHashMap<>();
+        environment.put("driver", config.name());
+        environment.put("runId", runId);
+        environment.putAll(BrokerEnvironment.collect(admin, clients.producerProperties(null)));
+        TransactionSettings tx = config.transactions();
+        Map<String, Object> transactions = new LinkedHashMap<>();
+        transactions.put("transactionalIdPrefix", tx.transactionalIdPrefix());
+        transactions.put("resolveBeforeCommit", tx.resolveBeforeCommit());
+        transactions.put("maxRetries", tx.maxRetries());
+        transactions.put("commitIntervalMs", tx.commitIntervalMs());
+        environment.put("transactions", transactions);
+        return environment;
+    }
+
+    /** The consumer group whose offsets SEND_OFFSETS (and WRITE with sendOffsets) transactions commit. */
+    public String sendOffsetsGroupId() {
+        return config.transactions().transactionalIdPrefix() + "-" + runId + "-offsets";
+    }
+
+    private int partitionCount(String topic) {
+        return await(() -> admin.describeTopics(List.of(topic)).allTopicNames()
+                .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic).partitions().size(),
+                "describe topic " + topic);
+    }
+
+    private void track(AutoCloseable client) {
+        synchronized (openClients) {
+            openClients.add(client);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        List<AutoCloseable> clientsToClose;
+        synchronized (openClients) {
+            clientsToClose = new ArrayList<>(openClients);
+            openClients.clear();
+        }
+        for (AutoCloseable client : clientsToClose) {
+            try {
+                client.close(); // idempotent: OMB has usually closed them already
+            } catch (Exception e) {
+                LOG.warn("closing {} failed: {}", client, ErrorClassifier.describe(e));
+            }
+        }
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(10));
+        }
+        setup.shutdownNow();
+    }
+
+    private interface Blocking<T> {
+        T call() throws Exception;
+    }
+
+    /** Runs a blocking admin call, turning its checked failure into a CompletionException that names the action. */
+    private static <T> T await(Blocking<T> call, String what) {
+        try {
+            return call.call();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CompletionException(new IllegalStateException("interrupted: " + what, e));
+        } catch (Exception e) {
+            throw new CompletionException(new IllegalStateException("could not " + what + ": "
+                    + ErrorClassifier.describe(e), ErrorClassifier.unwrap(e)));
+        }
+    }
+}

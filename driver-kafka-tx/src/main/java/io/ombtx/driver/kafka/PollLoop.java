@@ -1,0 +1,98 @@
+package io.ombtx.driver.kafka;
+
+import java.time.Duration;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A consumer's own thread: polls until closed and hands each batch to a handler. KafkaConsumer is single-threaded,
+ * so the consumer is used and closed only here; {@link #close} wakes it up and waits.
+ */
+abstract class PollLoop implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PollLoop.class);
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    protected final Consumer<String, byte[]> consumer;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    PollLoop(Consumer<String, byte[]> consumer, String threadName) {
+        this.consumer = consumer;
+        this.thread = new Thread(this::loop, threadName);
+        this.thread.setDaemon(true);
+    }
+
+    /** Starts polling; call once, after subscribing. */
+    final void start() {
+        thread.start();
+    }
+
+    /** Processes one poll's records on the poll thread. */
+    protected abstract void handle(ConsumerRecords<String, byte[]> records);
+
+    /** Runs on the poll thread after the last poll, before the consumer closes. */
+    protected void shutdown() {
+    }
+
+    private void loop() {
+        try {
+            while (running) {
+                try {
+                    ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
+                    if (!records.isEmpty()) {
+                        handle(records);
+                    }
+                } catch (WakeupException | InterruptException e) {
+                    if (running) {
+                        LOG.warn("consumer woken up unexpectedly; continuing");
+                    }
+                } catch (RuntimeException e) {
+                    if (!running) {
+                        break;
+                    }
+                    LOG.error("consumer poll failed, retrying in 1 s: {}", ErrorClassifier.describe(e));
+                    sleepQuietly();
+                }
+            }
+        } finally {
+            try {
+                shutdown();
+            } finally {
+                try {
+                    consumer.close(CLOSE_TIMEOUT);
+                } catch (RuntimeException e) {
+                    LOG.debug("consumer close failed", e);
+                }
+            }
+        }
+    }
+
+    private void sleepQuietly() {
+        try {
+            Thread.sleep(1000);
+        } catch (InterruptedException e) {
+            running = false;
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(CLOSE_TIMEOUT.toMillis() * 2);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

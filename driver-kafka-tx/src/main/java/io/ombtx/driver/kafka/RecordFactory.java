@@ -1,0 +1,20 @@
+package io.ombtx.driver.kafka;
+
+import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+
+/** Builds the records the driver publishes: record timestamp and {@code ombtx.us} header from one clock reading. */
+final class RecordFactory {
+
+    private RecordFactory() {
+    }
+
+    /** @param partition an explicit partition, or null to let the partitioner choose (OMB's plain publish) */
+    static ProducerRecord<String, byte[]> create(String topic, Integer partition, String key, byte[] payload) {
+        long epochMicros = PublishTime.nowEpochMicros();
+        List<Header> headers = List.of(new RecordHeader(PublishTime.HEADER, PublishTime.encode(epochMicros)));
+        return new ProducerRecord<>(topic, partition, epochMicros / 1_000, key, payload, headers);
+    }
+}

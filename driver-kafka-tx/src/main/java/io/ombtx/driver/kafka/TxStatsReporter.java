@@ -1,0 +1,55 @@
+package io.ombtx.driver.kafka;
+
+import io.ombtx.driver.api.OperationTimings;
+import io.ombtx.driver.api.Phase;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.bookkeeper.stats.Counter;
+import org.apache.bookkeeper.stats.OpStatsLogger;
+import org.apache.bookkeeper.stats.StatsLogger;
+
+/**
+ * Reports transactions through OMB's StatsLogger, the only reporting path inside stock OMB: one OpStatsLogger per
+ * phase under scope {@code tx} (microseconds) and counters for committed, aborted, fatal and failed. The loggers
+ * are looked up once, so with OMB's NullStatsLogger a report costs a few no-op calls.
+ */
+final class TxStatsReporter {
+
+    private final Map<Phase, OpStatsLogger> phases = new EnumMap<>(Phase.class);
+    private final Counter committed;
+    private final Counter aborted;
+    private final Counter fatal;
+    private final Counter failed;
+
+    TxStatsReporter(StatsLogger statsLogger) {
+        StatsLogger tx = statsLogger.scope("tx");
+        for (Phase phase : Phase.values()) {
+            phases.put(phase, tx.getOpStatsLogger(phase.key()));
+        }
+        committed = tx.getCounter("committed");
+        aborted = tx.getCounter("aborted");
+        fatal = tx.getCounter("fatal");
+        failed = tx.getCounter("failed");
+    }
+
+    /** Records one finished operation: its phases, and a committed or failed count. */
+    void report(OperationTimings timings) {
+        timings.phaseNanos().forEach((phase, nanos) ->
+                phases.get(phase).registerSuccessfulEvent(nanos / 1_000, TimeUnit.MICROSECONDS));
+        switch (timings.outcome()) {
+            case COMMITTED -> committed.inc();
+            case FAILED -> failed.inc();
+            case ACKNOWLEDGED -> { }
+        }
+    }
+
+    /** Counted as they happen, so a run cut short still shows them. */
+    void aborted() {
+        aborted.inc();
+    }
+
+    void fatal() {
+        fatal.inc();
+    }
+}

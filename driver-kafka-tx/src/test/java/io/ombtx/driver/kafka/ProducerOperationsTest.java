@@ -1,0 +1,339 @@
+package io.ombtx.driver.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.driver.api.OperationTimings;
+import io.ombtx.driver.api.OperationTimings.Outcome;
+import io.ombtx.driver.api.Phase;
+import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.openmessaging.benchmark.driver.BenchmarkConsumer;
+import io.openmessaging.benchmark.driver.BenchmarkProducer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The driver's producer side through the SPI, against one real embedded Kafka broker. */
+class ProducerOperationsTest {
+
+    private static final long WAIT_SECONDS = 60;
+    private static EmbeddedKafkaCluster kafka;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        kafka = EmbeddedKafkaCluster.builder().brokers(1).start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private KafkaTxBenchmarkDriver driver(String transactionsBlock) throws Exception {
+        return TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), transactionsBlock));
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void plainPublishRoundTripsThroughTheSpiWithMicrosecondPublishTimes() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver(null)) {
+            String topic = TestDrivers.topic("plain");
+            driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            RecordingCallback precise = new RecordingCallback();
+            RecordingCallback.OmbOnly omb = new RecordingCallback.OmbOnly();
+            BenchmarkConsumer preciseConsumer = driver.createConsumer(topic, "precise", precise).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            BenchmarkConsumer ombConsumer = driver.createConsumer(topic, "omb", omb).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            BenchmarkProducer producer = driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+
+            long beforeMicros = PublishTime.nowEpochMicros();
+            List<CompletableFuture<Void>> sends = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                sends.add(producer.sendAsync(Optional.of("k" + i), bytes("message-" + i)));
+            }
+            CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            long afterMicros = PublishTime.nowEpochMicros();
+
+            precise.awaitReceived(20, Duration.ofSeconds(WAIT_SECONDS));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+            while (omb.payloads.size() < 20 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            producer.close();
+            preciseConsumer.close();
+            ombConsumer.close();
+
+            assertEquals(20, precise.preciseLengths.size(), "a precise callback gets microsecond publish times");
+            assertTrue(precise.payloads.isEmpty());
+            assertTrue(precise.preciseLengths.stream().allMatch(len -> len == "message-1".length()
+                    || len == "message-10".length()));
+            assertTrue(precise.publishMicros.stream().allMatch(us -> us >= beforeMicros && us <= afterMicros),
+                    "publish time taken at send: " + precise.publishMicros + " not in [" + beforeMicros + ", " + afterMicros + "]");
+
+            assertEquals(20, omb.payloads.size(), "OMB's callback gets the payload and the record timestamp");
+            List<String> texts = omb.payloads.stream().map(b -> new String(b, StandardCharsets.UTF_8)).sorted().toList();
+            for (int i = 0; i < 20; i++) {
+                assertTrue(texts.contains("message-" + i));
+            }
+            assertTrue(omb.publishMillis.stream().allMatch(ms -> ms >= beforeMicros / 1000 && ms <= afterMicros / 1000));
+        }
+    }
+
+    @Test
+    void transactionalWriteOfTwoMessagesOverTwoPartitionsTimesEveryPhaseAndIsVisibleOnce() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver(null)) {
+            driver.configureOperation(new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true));
+            String topic = TestDrivers.topic("txwrite");
+            driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertTrue(producer.transactionalId().startsWith("omb-tx-"), producer.transactionalId());
+
+            int operations = 200;
+            long phaseSum = 0;
+            long totalSum = 0;
+            for (int i = 0; i < operations; i++) {
+                OperationTimings timings = producer.runOperation(Optional.empty(), bytes("op-" + i))
+                        .get(WAIT_SECONDS, TimeUnit.SECONDS);
+                assertEquals(Outcome.COMMITTED, timings.outcome());
+                assertEquals(2, timings.messages());
+                for (Phase phase : List.of(Phase.BEGIN, Phase.SEND, Phase.RESOLVE, Phase.COMMIT, Phase.TRANSACTION)) {
+                    assertTrue(timings.nanos(phase) >= 0, phase + " missing in " + timings);
+                }
+                assertEquals(-1, timings.nanos(Phase.SEND_OFFSETS));
+                totalSum += timings.totalNanos();
+                phaseSum += timings.phaseNanos().entrySet().stream()
+                        .filter(e -> e.getKey() != Phase.TRANSACTION).mapToLong(Map.Entry::getValue).sum();
+            }
+            producer.close();
+            double ratio = (double) phaseSum / totalSum;
+            assertTrue(ratio >= 0.9 && ratio <= 1.02, "phases add up to the transaction: ratio " + ratio);
+
+            List<ConsumerRecord<String, byte[]>> visible = TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 2 * operations);
+            assertEquals(2 * operations, visible.size(), "every committed message visible exactly once");
+            Map<String, List<Integer>> partitionsByPayload = new HashMap<>();
+            for (ConsumerRecord<String, byte[]> record : visible) {
+                partitionsByPayload.computeIfAbsent(new String(record.value(), StandardCharsets.UTF_8), k -> new ArrayList<>())
+                        .add(record.partition());
+                assertNotNull(record.headers().lastHeader(PublishTime.HEADER));
+            }
+            assertEquals(operations, partitionsByPayload.size());
+            partitionsByPayload.forEach((payload, partitions) ->
+                    assertEquals(List.of(0, 1), partitions.stream().sorted().toList(), payload + " once per partition"));
+        }
+    }
+
+    @Test
+    void plainWriteSendsAndResolvesWithoutTransactionPhases() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver(null)) {
+            driver.configureOperation(new OperationSpec(OperationKind.WRITE, false, 2, 2, false, false));
+            String topic = TestDrivers.topic("write");
+            driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertEquals(null, producer.transactionalId());
+            for (int i = 0; i < 20; i++) {
+                OperationTimings timings = producer.runOperation(Optional.empty(), bytes("w" + i)).get(WAIT_SECONDS, TimeUnit.SECONDS);
+                assertEquals(Outcome.ACKNOWLEDGED, timings.outcome());
+                assertEquals(Map.of(Phase.SEND, true, Phase.RESOLVE, true, Phase.TRANSACTION, true),
+                        Map.of(Phase.SEND, timings.nanos(Phase.SEND) >= 0, Phase.RESOLVE, timings.nanos(Phase.RESOLVE) >= 0,
+                                Phase.TRANSACTION, timings.totalNanos() >= 0));
+                assertEquals(3, timings.phaseNanos().size(), "no begin or commit: " + timings);
+            }
+            producer.close();
+            assertEquals(40, TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 40).size());
+        }
+    }
+
+    @Test
+    void sendOffsetsTransactionsCommitTheRunsGroupOffsets() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver(null)) {
+            driver.configureOperation(new OperationSpec(OperationKind.SEND_OFFSETS, true, 0, 1, true, true));
+            String topic = TestDrivers.topic("offsets");
+            driver.createTopic(topic, 1).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            for (int i = 0; i < 5; i++) {
+                OperationTimings timings = producer.runOperation(Optional.empty(), new byte[0]).get(WAIT_SECONDS, TimeUnit.SECONDS);
+                assertEquals(Outcome.COMMITTED, timings.outcome());
+                assertTrue(timings.nanos(Phase.SEND_OFFSETS) >= 0);
+                assertEquals(-1, timings.nanos(Phase.SEND), "nothing is sent");
+                assertEquals(0, timings.messages());
+            }
+            producer.close();
+            try (Admin admin = admin()) {
+                Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(driver.sendOffsetsGroupId())
+                        .partitionsToOffsetAndMetadata().get(WAIT_SECONDS, TimeUnit.SECONDS);
+                assertEquals(5, offsets.get(new TopicPartition(topic, 0)).offset(), "one increment per committed transaction");
+            }
+        }
+    }
+
+    @Test
+    void stockOmbSendAsyncJoinsTransactionsAndCompletesAtCommit() throws Exception {
+        CountingStatsLogger stats = new CountingStatsLogger();
+        Path yaml = TestDrivers.yaml(dir, kafka.bootstrapServers(),
+                "transactions:\n  enabled: true\n  messagesPerTransaction: 5\n  commitIntervalMs: 1000\n");
+        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(yaml, stats)) {
+            String topic = TestDrivers.topic("stock");
+            driver.createTopic(topic, 1).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            BenchmarkProducer producer = driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+
+            List<CompletableFuture<Void>> firstFour = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                firstFour.add(producer.sendAsync(Optional.empty(), bytes("s" + i)));
+            }
+            Thread.sleep(300);
+            assertTrue(firstFour.stream().noneMatch(CompletableFuture::isDone),
+                    "sends complete only when their transaction commits");
+            CompletableFuture<Void> fifth = producer.sendAsync(Optional.empty(), bytes("s4"));
+            fifth.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            for (CompletableFuture<Void> f : firstFour) {
+                assertTrue(f.isDone() && !f.isCompletedExceptionally());
+            }
+
+            // A partly filled transaction commits after commitIntervalMs.
+            List<CompletableFuture<Void>> tail = List.of(
+                    producer.sendAsync(Optional.empty(), bytes("s5")), producer.sendAsync(Optional.empty(), bytes("s6")));
+            CompletableFuture.allOf(tail.toArray(CompletableFuture[]::new)).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            producer.close();
+
+            assertEquals(7, TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 7).size());
+            assertEquals(2, stats.counter("tx/committed"), "reported through OMB's StatsLogger");
+            assertEquals(2, stats.events("tx/commit"));
+            assertEquals(2, stats.events("tx/transaction"));
+            assertEquals(2, stats.events("tx/send"), "one send phase per transaction, summing its sends");
+            assertEquals(0, stats.counter("tx/aborted"));
+        }
+    }
+
+    @Test
+    void closeCommitsTheOpenTransactionInsteadOfLeavingItHanging() throws Exception {
+        Path yaml = TestDrivers.yaml(dir, kafka.bootstrapServers(),
+                "transactions:\n  enabled: true\n  messagesPerTransaction: 100\n  commitIntervalMs: 600000\n");
+        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(yaml)) {
+            String topic = TestDrivers.topic("close");
+            driver.createTopic(topic, 1).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            BenchmarkProducer producer = driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            List<CompletableFuture<Void>> sends = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                sends.add(producer.sendAsync(Optional.empty(), bytes("c" + i)));
+            }
+            producer.close();
+            for (CompletableFuture<Void> send : sends) {
+                send.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            }
+            assertEquals(3, TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 3).size());
+            assertTrue(producer.sendAsync(Optional.empty(), bytes("late")).isCompletedExceptionally());
+        }
+    }
+
+    @Test
+    void aFencedProducerIsReplacedCountedAsFatalAndLosesNothing() throws Exception {
+        CountingStatsLogger stats = new CountingStatsLogger();
+        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null), stats)) {
+            driver.configureOperation(new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true));
+            String topic = TestDrivers.topic("fenced");
+            driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            List<OperationTimings> results = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                results.add(producer.runOperation(Optional.empty(), bytes("before-" + i)).get(WAIT_SECONDS, TimeUnit.SECONDS));
+            }
+
+            // A second producer with the same transactional id fences the driver's one.
+            Properties props = new Properties();
+            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+            props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, producer.transactionalId());
+            try (KafkaProducer<String, byte[]> intruder =
+                    new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+                intruder.initTransactions();
+            }
+
+            for (int i = 0; i < 5; i++) {
+                results.add(producer.runOperation(Optional.empty(), bytes("after-" + i)).get(WAIT_SECONDS, TimeUnit.SECONDS));
+            }
+            producer.close();
+
+            assertTrue(results.stream().allMatch(t -> t.outcome() == Outcome.COMMITTED), results.toString());
+            int fatal = results.stream().mapToInt(OperationTimings::fatalErrors).sum();
+            assertTrue(fatal >= 1, "the fencing was seen and counted: " + results);
+            assertEquals(fatal, stats.counter("tx/fatal"));
+            assertEquals(0, results.subList(0, 5).stream().mapToInt(OperationTimings::fatalErrors).sum());
+
+            List<ConsumerRecord<String, byte[]>> visible = TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 20);
+            assertEquals(20, visible.size(), "ten operations of two messages, each exactly once");
+            Map<String, Integer> copies = new HashMap<>();
+            visible.forEach(r -> copies.merge(new String(r.value(), StandardCharsets.UTF_8), 1, Integer::sum));
+            assertEquals(10, copies.size());
+            assertTrue(copies.values().stream().allMatch(c -> c == 2));
+        }
+    }
+
+    @Test
+    void environmentReportsClientClusterAndSettingsReadBack() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver(null)) {
+            Map<String, Object> environment = driver.environment();
+            assertEquals("4.1.1", environment.get("kafkaClientsVersion"));
+            assertEquals(1, environment.get("brokerCount"));
+            assertNotNull(environment.get("clusterId"));
+            @SuppressWarnings("unchecked")
+            Map<String, String> broker = (Map<String, String>) environment.get("brokerSettings");
+            assertEquals(kafka.settings().get("group.coordinator.append.linger.ms"), broker.get("group.coordinator.append.linger.ms"));
+            assertEquals("1", broker.get("transaction.state.log.replication.factor"));
+            @SuppressWarnings("unchecked")
+            Map<String, String> producer = (Map<String, String>) environment.get("producerSettings");
+            assertEquals("all", producer.get("acks"));
+            assertEquals("0", producer.get("retry.backoff.ms"));
+            assertEquals("true", producer.get("enable.idempotence"));
+            assertFalse(environment.toString().contains("password"));
+        }
+    }
+
+    @Test
+    void replicationFactorAboveTheBrokerCountFailsClearly() throws Exception {
+        Path yaml = TestDrivers.yaml(dir, kafka.bootstrapServers(), null);
+        java.nio.file.Files.writeString(yaml, java.nio.file.Files.readString(yaml).replace("replicationFactor: 1", "replicationFactor: 3"));
+        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(yaml)) {
+            var failure = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> driver.createTopic(TestDrivers.topic("rf"), 1).get(WAIT_SECONDS, TimeUnit.SECONDS));
+            assertTrue(failure.getCause().getMessage().contains("replicationFactor 3 needs at least that many brokers"),
+                    failure.getCause().getMessage());
+        }
+    }
+
+    private static Admin admin() {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        return Admin.create(props);
+    }
+}

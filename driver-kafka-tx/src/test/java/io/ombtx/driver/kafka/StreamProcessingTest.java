@@ -1,0 +1,172 @@
+package io.ombtx.driver.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.driver.api.OperationTimings;
+import io.ombtx.driver.api.OperationTimings.Outcome;
+import io.ombtx.driver.api.Phase;
+import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.openmessaging.benchmark.driver.BenchmarkConsumer;
+import io.openmessaging.benchmark.driver.BenchmarkProducer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Consume-transform-produce through the SPI, and the exactly-once checker, against one real embedded broker. */
+class StreamProcessingTest {
+
+    private static final long WAIT_SECONDS = 120;
+    private static EmbeddedKafkaCluster kafka;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        kafka = EmbeddedKafkaCluster.builder().brokers(1).start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    /** Creates source and target topics and fills the source through the driver's (plain) STREAM producer. */
+    private static String prefilledSource(KafkaTxBenchmarkDriver driver, String name, int partitions, int records)
+            throws Exception {
+        String source = TestDrivers.topic(name);
+        driver.createTopic(source, partitions).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        driver.createTopic(driver.streamTargetTopic(source), partitions).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        BenchmarkProducer feeder = driver.createProducer(source).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(null, ((KafkaTxProducer) feeder).transactionalId(), "STREAM producers only feed the source");
+        List<CompletableFuture<Void>> sends = new ArrayList<>();
+        for (int i = 0; i < records; i++) {
+            sends.add(feeder.sendAsync(Optional.of("k" + i), ("in-" + i).getBytes(StandardCharsets.UTF_8)));
+        }
+        CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        feeder.close();
+        return source;
+    }
+
+    private static void awaitOperations(RecordingCallback callback, int records) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (callback.operations.stream().filter(t -> t.outcome() != Outcome.FAILED).mapToInt(OperationTimings::messages)
+                .sum() < records && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void transactionalStreamingProcessesEveryRecordExactlyOnce() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null))) {
+            driver.configureOperation(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true));
+            String source = prefilledSource(driver, "txstream", 2, 500);
+            RecordingCallback callback = new RecordingCallback();
+            BenchmarkConsumer processor = driver.createConsumer(source, "processors", callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            awaitOperations(callback, 500);
+            processor.close();
+
+            assertEquals(500, callback.operations.size(), "one transaction per record");
+            for (OperationTimings timings : callback.operations) {
+                assertEquals(Outcome.COMMITTED, timings.outcome());
+                for (Phase phase : List.of(Phase.BEGIN, Phase.SEND, Phase.RESOLVE, Phase.SEND_OFFSETS, Phase.COMMIT)) {
+                    assertTrue(timings.nanos(phase) >= 0, phase + " missing in " + timings);
+                }
+            }
+            assertEquals(500, callback.received(), "every source record reported as received");
+
+            ExactlyOnceReport report = driver.verifyExactlyOnce(source, "processors").get(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertEquals(new ExactlyOnceReport(500, 0, 0, 0), report);
+            assertTrue(report.passed());
+
+            List<ConsumerRecord<String, byte[]>> output = TestDrivers.readCommitted(
+                    kafka.bootstrapServers(), driver.streamTargetTopic(source), 500);
+            ConsumerRecord<String, byte[]> first = output.get(0);
+            assertTrue(first.key().matches(first.partition() + ":\\d+"), "keyed by the source identity: " + first.key());
+            assertTrue(new String(first.value(), StandardCharsets.UTF_8).startsWith("in-"));
+        }
+    }
+
+    @Test
+    void naiveStreamingSendsWaitsAndCommitsSync() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null))) {
+            driver.configureOperation(new OperationSpec(OperationKind.STREAM, false, 1, 1, false, true));
+            String source = prefilledSource(driver, "naive", 1, 200);
+            RecordingCallback callback = new RecordingCallback();
+            BenchmarkConsumer processor = driver.createConsumer(source, "naive-group", callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            awaitOperations(callback, 200);
+            processor.close();
+
+            assertEquals(200, callback.operations.size());
+            for (OperationTimings timings : callback.operations) {
+                assertEquals(Outcome.ACKNOWLEDGED, timings.outcome());
+                assertTrue(timings.nanos(Phase.SEND) >= 0 && timings.nanos(Phase.RESOLVE) >= 0);
+                assertTrue(timings.nanos(Phase.COMMIT) >= 0, "commitSync is timed as COMMIT");
+                assertEquals(-1, timings.nanos(Phase.BEGIN));
+            }
+            assertEquals(new ExactlyOnceReport(200, 0, 0, 0),
+                    driver.verifyExactlyOnce(source, "naive-group").get(WAIT_SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void batchesOfSeveralRecordsShareOneTransaction() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null))) {
+            driver.configureOperation(new OperationSpec(OperationKind.STREAM, true, 10, 1, true, true));
+            String source = prefilledSource(driver, "batched", 1, 100);
+            RecordingCallback callback = new RecordingCallback();
+            BenchmarkConsumer processor = driver.createConsumer(source, "batched", callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            awaitOperations(callback, 100);
+            processor.close();
+            assertEquals(100, callback.operations.stream().mapToInt(OperationTimings::messages).sum());
+            assertTrue(callback.operations.size() < 100, "several records per transaction");
+            assertEquals(new ExactlyOnceReport(100, 0, 0, 0),
+                    driver.verifyExactlyOnce(source, "batched").get(WAIT_SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void theCheckerCountsDuplicatesMissingAndUnexpectedOutputs() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null))) {
+            driver.configureOperation(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true));
+            String source = prefilledSource(driver, "checker", 1, 10);
+            String target = driver.streamTargetTopic(source);
+            // Pretend a processor committed offsets up to 10 but wrote 0:0 twice, skipped 0:1, and wrote 0:42.
+            try (var admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+                admin.alterConsumerGroupOffsets("fake-group", java.util.Map.of(
+                        new org.apache.kafka.common.TopicPartition(source, 0),
+                        new org.apache.kafka.clients.consumer.OffsetAndMetadata(10))).all().get(WAIT_SECONDS, TimeUnit.SECONDS);
+            }
+            Properties props = new Properties();
+            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+                for (String key : List.of("0:0", "0:0", "0:2", "0:3", "0:4", "0:5", "0:6", "0:7", "0:8", "0:9", "0:42", "junk")) {
+                    producer.send(new ProducerRecord<>(target, 0, key, new byte[1])).get();
+                }
+            }
+            assertEquals(new ExactlyOnceReport(10, 1, 1, 2),
+                    driver.verifyExactlyOnce(source, "fake-group").get(WAIT_SECONDS, TimeUnit.SECONDS));
+        }
+    }
+}
