@@ -337,3 +337,23 @@ class TestClientFiles:
 def test_chrony_uses_the_amazon_time_sync_service(default_render: Path) -> None:
     sources = (default_render / "broker-1" / "chrony.sources").read_text()
     assert "server 169.254.169.123 prefer iburst minpoll 4 maxpoll 4" in sources
+
+
+@pytest.mark.parametrize(
+    ("extra_vars", "expected"),
+    [
+        ([], "kafka"),
+        (["fact_broker_system=redpanda"], "redpanda"),
+        (["fact_broker_system=redpanda", "broker_system=kafka"], "kafka"),
+    ],
+    ids=["nothing-deployed", "follows-what-deploy-recorded", "command-line-wins"],
+)
+def test_broker_system_resolution(
+    extra_vars: list[str], expected: str, ansible_env: dict[str, str], sample_inventory: Path
+) -> None:
+    argv = [tool("ansible-playbook"), "-i", str(sample_inventory), "broker_system.yml"]
+    for assignment in extra_vars:
+        argv += ["-e", assignment]
+    result = run(argv, env=ansible_env, cwd=TEST_PLAYBOOKS_DIR)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f'"msg": "broker_system={expected}"' in result.stdout
