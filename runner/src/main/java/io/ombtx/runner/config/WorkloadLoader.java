@@ -199,8 +199,9 @@ public final class WorkloadLoader {
             throw f.error("producerRate", "a closed loop runs one operation at a time per producer, as fast as it"
                     + " completes; remove producerRate or use loop: open");
         }
-        if (loop == LoopMode.CLOSED && backlogGb > 0) {
-            throw f.error("consumerBacklogSizeGB", "backlog building needs loop: open");
+        if (backlogGb > 0 && (loop == LoopMode.CLOSED || producerRate == 0)) {
+            throw f.error("consumerBacklogSizeGB", "building a backlog needs an open loop at a fixed producerRate"
+                    + " (as in OMB, it cannot be combined with searching for the maximum rate)");
         }
 
         // Run length: durations (OMB) or counts (the seeds).
@@ -249,6 +250,9 @@ public final class WorkloadLoader {
                     : f.wholeNumber("warmupOperations", 0L, 0L, Long.MAX_VALUE);
         }
 
+        if (backlogGb > 0 && hasCounts) {
+            throw f.error("consumerBacklogSizeGB", "a backlog run is time-based: use testDurationMinutes or testDurationSeconds");
+        }
         boolean waitForConsume = op.bool("waitForConsume", false);
         long prefill = op.wholeNumber("prefillMessages", 0L, 0L, Long.MAX_VALUE);
         boolean verify = op.bool("verifyExactlyOnce", false);

@@ -40,6 +40,10 @@ final class MeasurementLoop {
     private long totalReceived;
     private Instant startTime = Instant.now();
     private String partialReason;
+    /** OMB's backlog mode: build a backlog with consumers paused, then drain it, then measure the test duration. */
+    private enum Backlog { NONE, WAITING, BUILDING, DRAINING, DRAINED }
+    private Backlog backlog = Backlog.NONE;
+    private long drainedNanos;
 
     MeasurementLoop(Workload workload, Ensemble ensemble, int intervalSeconds, RateController rateController,
             RunCoordinator.Interruption interruption, Consumer<String> log) {
@@ -54,10 +58,13 @@ final class MeasurementLoop {
     /** Polls until the run is over, then stops the workers and collects their last figures. */
     void run() {
         long begin = System.nanoTime();
-        warmingUp = !workload.countBased() && !workload.warmupDuration().isZero();
-        measureStartNanos = warmingUp ? begin + workload.warmupDuration().toNanos() : begin;
+        // A count-based run is warming up until its first measured operation completes (the workers gate what
+        // they record by count, so nothing is reset); a time-based one until its warm-up duration has passed.
+        warmingUp = workload.countBased() ? workload.warmupOperations() > 0 : !workload.warmupDuration().isZero();
+        measureStartNanos = !workload.countBased() && warmingUp ? begin + workload.warmupDuration().toNanos() : begin;
         lastPeriodNanos = begin;
         lastProgressNanos = begin;
+        backlog = workload.consumerBacklogSizeGB() > 0 ? Backlog.WAITING : Backlog.NONE;
         try {
             while (partialReason == null && !poll()) {
                 Thread.sleep(POLL_MILLIS);
@@ -73,7 +80,7 @@ final class MeasurementLoop {
             try {
                 worker.stopAll();
                 StatsSnapshot tail = worker.periodStats();
-                if (!warmingUp) {
+                if (countsAsMeasured()) {
                     measured.add(tail);
                 }
             } catch (Exception e) {
@@ -101,18 +108,27 @@ final class MeasurementLoop {
             partialReason = "no progress for " + workload.stallTimeoutSeconds() + " s (broker fault?)";
             return false;
         }
-        if (warmingUp && now >= measureStartNanos) {
-            for (Worker worker : ensemble.all()) {
-                worker.resetStats();
+        boolean warmupOver = workload.countBased() ? progress.measuredOperationsDone() > 0 : now >= measureStartNanos;
+        if (warmingUp && warmupOver) {
+            if (!workload.countBased()) {
+                for (Worker worker : ensemble.all()) {
+                    worker.resetStats();
+                }
             }
+            measureStartNanos = now;
             warmingUp = false;
             lastPeriodNanos = now;
             startTime = Instant.now();
             log.accept("Warm-up done; measuring");
             return false;
         }
+        if (!warmingUp && backlog != Backlog.NONE) {
+            advanceBacklog(progress, now);
+        }
         boolean finished = workload.countBased() ? progress.measuredOperationsDone() >= workload.measureOperations()
-                : !warmingUp && now - measureStartNanos >= workload.testDuration().toNanos();
+                : !warmingUp && now - measureStartNanos >= workload.testDuration().toNanos()
+                        && (backlog == Backlog.NONE
+                                || backlog == Backlog.DRAINED && now - drainedNanos >= workload.testDuration().toNanos());
         if (now - lastPeriodNanos >= intervalNanos || finished) {
             closePeriod(now, progress);
         }
@@ -132,8 +148,10 @@ final class MeasurementLoop {
                 progress.measuredOperationsDone(), workload.measureOperations(),
                 100.0 * progress.measuredOperationsDone() / workload.measureOperations()) : null;
         log.accept(ProgressLine.format(warmingUp ? "Warm-up" : "Measure", seconds, period, backlog, counts));
-        if (!warmingUp) {
+        if (countsAsMeasured()) {
             measured.add(period);
+        }
+        if (!warmingUp) {
             periods.add(new Period(seconds, (now - measureStartNanos) / 1e9, period, backlog));
         }
         if (rateController != null && workload.loop() == LoopMode.OPEN) {
@@ -143,6 +161,46 @@ final class MeasurementLoop {
             }
         }
         lastPeriodNanos = now;
+    }
+
+    private void advanceBacklog(Progress progress, long now) throws Exception {
+        long capacityMessages = (long) (workload.consumerBacklogSizeGB() * 1024 * 1024 * 1024) / Math.max(1, workload.messageSize());
+        long current = workload.subscriptionsPerTopic() * progress.messagesSent() - progress.messagesReceived();
+        switch (backlog) {
+            case WAITING -> {
+                for (Worker worker : ensemble.consumers()) {
+                    worker.pauseConsumers();
+                }
+                backlog = Backlog.BUILDING;
+                log.accept("Consumers paused to build a backlog of " + workload.consumerBacklogSizeGB() + " GB");
+            }
+            case BUILDING -> {
+                if (current >= capacityMessages) {
+                    for (Worker worker : ensemble.consumers()) {
+                        worker.resumeConsumers();
+                    }
+                    backlog = Backlog.DRAINING;
+                    log.accept("Backlog of " + current + " messages built; consumers resumed to drain it");
+                }
+            }
+            case DRAINING -> {
+                long emptyLevel = Math.max(1000L, (long) ((1.0 - workload.backlogDrainRatio()) * capacityMessages));
+                if (current <= emptyLevel) {
+                    backlog = Backlog.DRAINED;
+                    drainedNanos = now;
+                    log.accept("Backlog drained; measuring for " + workload.testDuration().toSeconds() + " s more");
+                }
+            }
+            default -> { }
+        }
+    }
+
+    /**
+     * Whether what the workers hand out now belongs to the measurement. Count-based workers record only measured
+     * operations, so everything they hand out counts, even while the first measured one is still in flight.
+     */
+    private boolean countsAsMeasured() {
+        return workload.countBased() || !warmingUp;
     }
 
     private Progress progress() throws Exception {

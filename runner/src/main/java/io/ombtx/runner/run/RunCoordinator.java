@@ -280,8 +280,10 @@ public final class RunCoordinator {
         mode.put("targetRate", w.loop() == LoopMode.OPEN && w.producerRate() > 0 ? w.producerRate() : null);
         mode.put("findMaximumRate", w.loop() == LoopMode.OPEN && w.producerRate() == 0 && !w.streaming());
         if (w.countBased()) {
-            mode.put("warmup", Map.of("operations", w.warmupOperations()));
-            mode.put("measure", Map.of("operations", w.measureOperations()));
+            mode.put("warmup", Map.of("operations", w.warmupOperations(),
+                    "messages", w.warmupOperations() * w.messagesPerOperation()));
+            mode.put("measure", Map.of("operations", w.measureOperations(),
+                    "messages", w.measureOperations() * w.messagesPerOperation()));
         } else {
             mode.put("warmup", Map.of("seconds", w.warmupDuration().toSeconds()));
             mode.put("measure", Map.of("seconds", w.testDuration().toSeconds()));

@@ -74,8 +74,9 @@ class LocalRunIntegrationTest {
         assertTrue(r.at("/broker/embedded").asBoolean());
         assertEquals("5", r.at("/broker/settings/group.coordinator.append.linger.ms").asText());
         long sent = r.at("/counts/messagesSent").asLong();
-        // 60 s at 10K msg/s; allow for a slow shared machine but require the rate to be essentially met.
-        assertTrue(sent > 570_000 && sent <= 600_500, "sent " + sent);
+        // 60 s at 10K msg/s: the rate must essentially be met; the run's edges (the stop is noticed within a
+        // poll, in-flight sends are acknowledged after it) may add a few hundred messages.
+        assertTrue(sent > 570_000 && sent <= 606_000, "sent " + sent);
         assertTrue(r.at("/counts/messagesReceived").asLong() > 0.95 * sent);
         double meanRate = 0;
         for (JsonNode rate : r.get("publishRate")) {
@@ -86,5 +87,40 @@ class LocalRunIntegrationTest {
         assertEquals(sent, publish.getTotalCount(), "the full histogram holds every measured message");
         assertEquals(r.get("aggregatedPublishLatency50pct").asDouble(), publish.getValueAtPercentile(50) / 1000.0, 1e-9);
         assertTrue(r.get("aggregatedEndToEndLatency50pct").asDouble() > 0);
+    }
+
+    @Test
+    void ombBacklogModeBuildsABacklogWithConsumersPausedThenDrainsIt() throws Exception {
+        Path workload = Files.writeString(dir.resolve("backlog.yaml"), """
+                name: backlog
+                messageSize: 100
+                subscriptionsPerTopic: 1
+                producerRate: 5000
+                consumerBacklogSizeGB: 0.001
+                backlogDrainRatio: 1.0
+                warmupDurationSeconds: 0
+                testDurationSeconds: 3
+                """);
+        Path driver = Files.writeString(dir.resolve("driver.yaml"),
+                "name: spi-only\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Path result = dir.resolve("backlog.json");
+        int code = Main.run(new String[] {"-d", driver.toString(), "-o", result.toString(), "--report-interval", "1",
+                workload.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, log);
+        int paused = log.indexOf("Consumers paused");
+        int built = log.indexOf("consumers resumed to drain it");
+        int drained = log.indexOf("Backlog drained");
+        assertTrue(paused >= 0 && built > paused && drained > built, log);
+        JsonNode r = new ObjectMapper().readTree(result.toFile());
+        long maxBacklog = 0;
+        for (JsonNode b : r.get("backlog")) {
+            maxBacklog = Math.max(maxBacklog, b.asLong());
+        }
+        // 1 MiB of 100-byte messages is 10,737 messages; the backlog reached at least that.
+        assertTrue(maxBacklog >= 10_737, "max backlog " + maxBacklog);
+        assertTrue(r.at("/counts/messagesReceived").asLong() >= r.at("/counts/messagesSent").asLong() - 1000,
+                "the backlog was drained: " + r.at("/counts"));
     }
 }

@@ -1,0 +1,135 @@
+package io.ombtx.bench;
+
+import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.ombtx.runner.config.DriverConfig;
+import io.ombtx.runner.config.DriverOverrides;
+import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.result.ResultWriter;
+import io.ombtx.runner.run.RunCoordinator;
+import io.ombtx.runner.run.RunOptions;
+import io.ombtx.runner.worker.LocalWorker;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * How much the runner costs and how well it keeps a target rate: at 1K, 10K and 50K msg/s it runs the omb-tx
+ * runner (kafka-tx driver, plain publish) and, as the baseline, a bare kafka-clients loop at the same rate, both
+ * in this JVM against the same embedded broker, and prints achieved rate, publish-delay p99 and CPU seconds per
+ * million messages, with runner/baseline ratios.
+ */
+public final class RunnerOverhead {
+
+    private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    private RunnerOverhead() {
+    }
+
+    record Figures(double achievedRate, double delayP99Micros, double cpuSecondsPerMillion) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int[] rates = args.length > 0 ? java.util.Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
+                : new int[] {1_000, 10_000, 50_000};
+        PrintStream out = System.out;
+        Path home = io.ombtx.runner.OmbTxHome.locate();
+        Path work = Files.createTempDirectory("omb-tx-bench-");
+        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
+            DriverConfig driver = DriverConfig.load(home.resolve("driver-kafka-tx/kafka-tx.yaml"))
+                    .effective(DriverOverrides.none(), cluster.bootstrapServers());
+            out.printf(Locale.ROOT, "Runner overhead, %d s per point, embedded Kafka %s, %d cores%n", SECONDS,
+                    EmbeddedKafkaCluster.brokerVersion(), Runtime.getRuntime().availableProcessors());
+            out.printf(Locale.ROOT, "%8s | %21s | %21s | %14s | %27s%n", "target", "achieved msg/s",
+                    "delay p99 (us)", "", "CPU s / million msgs");
+            out.printf(Locale.ROOT, "%8s | %10s %10s | %10s %10s | %14s | %8s %8s %9s%n", "msg/s", "runner", "bare",
+                    "runner", "bare", "rate ratio", "runner", "bare", "ratio");
+            for (int rate : rates) {
+                Figures bare = bare(cluster.bootstrapServers(), rate);
+                Figures runner = runner(driver, work, rate);
+                out.printf(Locale.ROOT, "%8d | %10.0f %10.0f | %10.0f %10.0f | %14.3f | %8.2f %8.2f %9.2f%n", rate,
+                        runner.achievedRate(), bare.achievedRate(), runner.delayP99Micros(), bare.delayP99Micros(),
+                        runner.achievedRate() / bare.achievedRate(), runner.cpuSecondsPerMillion(),
+                        bare.cpuSecondsPerMillion(), runner.cpuSecondsPerMillion() / bare.cpuSecondsPerMillion());
+            }
+        }
+    }
+
+    /** The omb-tx runner end to end (plan, worker, driver, stats, result file) at {@code rate}. */
+    @SuppressWarnings("unchecked")
+    private static Figures runner(DriverConfig driver, Path work, int rate) throws Exception {
+        long messages = (long) rate * SECONDS;
+        Path workloadFile = Files.writeString(work.resolve("bench-" + rate + ".yaml"), String.format(Locale.ROOT, """
+                name: runner-overhead-%d
+                messageSize: 100
+                subscriptionsPerTopic: 0
+                producerRate: %d
+                warmupMessages: %d
+                measureMessages: %d
+                reportingIntervalSeconds: 3600
+                """, rate, rate, rate, messages));
+        Workload workload = WorkloadLoader.load(workloadFile, null).get(0);
+        RunOptions options = new RunOptions(work, null, null, null, Map.of(), null, true);
+        long cpuBefore = OS.getProcessCpuTime();
+        Path result = new RunCoordinator(options, System.out, () -> List.of(new LocalWorker()),
+                new RunCoordinator.Interruption()).run(driver, workload);
+        long cpuNanos = OS.getProcessCpuTime() - cpuBefore;
+        Map<String, Object> r = ResultWriter.json().readValue(result.toFile(), Map.class);
+        Map<String, Object> summary = (Map<String, Object>) r.get("summary");
+        Map<String, Number> delays = (Map<String, Number>) r.get("aggregatedPublishDelayLatencyQuantiles");
+        return new Figures(((Number) summary.get("messagesPerSecond")).doubleValue(),
+                delays.get("99.0").doubleValue(), cpuNanos / 1e9 / ((messages + rate) / 1e6));
+    }
+
+    /** The baseline: a bare paced loop over KafkaProducer.send, nothing else. */
+    private static Figures bare(String bootstrap, int rate) throws Exception {
+        Properties props = new Properties();
+        props.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        props.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
+        props.setProperty(ProducerConfig.BATCH_SIZE_CONFIG, "1048576");
+        String topic = "bare-" + rate + "-" + System.nanoTime();
+        byte[] payload = new byte[100];
+        long messages = (long) rate * SECONDS;
+        long interval = 1_000_000_000L / rate;
+        long[] delays = new long[(int) messages];
+        AtomicLong acked = new AtomicLong();
+        // The embedded broker does not auto-create topics.
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(props)) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topic, payload)).get();
+            long cpuBefore = OS.getProcessCpuTime();
+            long start = System.nanoTime();
+            for (int i = 0; i < messages; i++) {
+                long intended = start + i * interval;
+                long wait;
+                while ((wait = intended - System.nanoTime()) > 0) {
+                    LockSupport.parkNanos(wait);
+                }
+                delays[i] = (System.nanoTime() - intended) / 1000;
+                producer.send(new ProducerRecord<>(topic, payload), (m, e) -> acked.incrementAndGet());
+            }
+            producer.flush();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long cpuNanos = OS.getProcessCpuTime() - cpuBefore;
+            java.util.Arrays.sort(delays);
+            return new Figures(acked.get() / seconds, delays[(int) (messages * 0.99)], cpuNanos / 1e9 / (messages / 1e6));
+        }
+    }
+}

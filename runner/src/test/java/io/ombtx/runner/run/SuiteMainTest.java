@@ -1,0 +1,63 @@
+package io.ombtx.runner.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.runner.SuiteMain;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The shipped suites and workloads are valid: a dry run of each plans every run without a broker. */
+class SuiteMainTest {
+
+    @TempDir
+    Path dir;
+
+    private String[] run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = SuiteMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new String[] {Integer.toString(code), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+    }
+
+    @Test
+    void theKafkaSuitePlansEveryScenarioInBothProfiles() {
+        Path suite = io.ombtx.runner.OmbTxHome.locate().resolve("suites/kafka-seeds.yaml");
+        String[] quick = run("--dry-run", "--profile", "quick", suite.toString());
+        assertEquals("0", quick[0], quick[2]);
+        for (String scenario : new String[] {"base-writes", "tx-writes", "base-streaming", "tx-streaming", "tx-send-offsets",
+                "tx-fetch", "bulk-tx", "bulk-acks-all", "acks-sla-yolo", "acks-sla-throughput", "acks-sla-durable",
+                "rps-sweep-1000", "rps-sweep-5000"}) {
+            assertTrue(quick[1].contains(scenario + " × kafka-tx"), scenario + " in " + quick[1]);
+        }
+        String[] full = run("--dry-run", "--profile", "full", suite.toString());
+        assertEquals("0", full[0], full[2]);
+        assertTrue(full[1].contains("rps-sweep-100000 × kafka-tx"), full[1]);
+        assertTrue(full[1].contains("acks-sla-durable-1000000 × kafka-tx"), full[1]);
+        assertTrue(full[1].contains("embedded Kafka, 3 broker(s)"), "acks-sla needs three brokers");
+    }
+
+    @Test
+    void everyShippedSuiteIsValid() throws Exception {
+        try (var suites = Files.list(io.ombtx.runner.OmbTxHome.locate().resolve("suites"))) {
+            for (Path suite : suites.toList()) {
+                String[] r = run("--dry-run", suite.toString());
+                assertEquals("0", r[0], suite + ": " + r[2]);
+            }
+        }
+    }
+
+    @Test
+    void aMissingWorkloadInASuiteIsNamed() throws Exception {
+        Path suite = Files.writeString(dir.resolve("s.yaml"),
+                "name: s\nruns:\n  - driver: driver-kafka-tx/kafka-tx.yaml\n    workloads: [workloads/nope.yaml]\n");
+        String[] r = run("--dry-run", suite.toString());
+        assertEquals("2", r[0]);
+        assertTrue(r[2].contains("s.yaml: key 'runs[0].workloads': no such file: workloads/nope.yaml"), r[2]);
+    }
+}
