@@ -99,6 +99,9 @@ public final class ResultBuilder {
         r.put("intendedPublishLatency", Histograms.summaryMillis(measured.histogram(StatsSnapshot.INTENDED_PUBLISH_LATENCY)));
         Map<String, Object> phases = new LinkedHashMap<>();
         for (Phase phase : Phase.values()) {
+            if (phase == Phase.TRANSACTION && !w.operation().transactional()) {
+                continue; // the whole of a non-transactional operation is operationLatency, not a transaction
+            }
             Histogram h = measured.histograms().get(StatsSnapshot.PHASE_PREFIX + phase.key());
             if (h != null && h.getTotalCount() > 0) {
                 phases.put(phase.key(), Histograms.summaryMillis(h));
