@@ -68,7 +68,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver {
     @Override
     public void initialize(File configurationFile, StatsLogger statsLogger) throws IOException, InterruptedException {
         config = new DriverConfigParser(extraYamlKeys()).parse(configurationFile);
-        if (config.bootstrapServers() == null || config.bootstrapServers().isBlank()) {
+        String bootstrap = config.bootstrapServers();
+        if (bootstrap == null || bootstrap.isBlank() || bootstrap.trim().equalsIgnoreCase("embedded")) {
             throw new IOException(config.source() + ": commonConfig has no bootstrap.servers (the omb-tx runner fills it "
                     + "in when it starts the embedded broker; for an existing cluster write e.g. bootstrap.servers=host:9092)");
         }
@@ -83,7 +84,12 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver {
             throw new IOException(config.source() + ": cannot reach the brokers at " + config.bootstrapServers()
                     + ": " + ErrorClassifier.describe(e), e);
         }
-        afterConnect(admin, config);
+        try {
+            afterConnect(admin, config);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            admin.close(Duration.ZERO); // a failed initialize must not leave a client running
+            throw e;
+        }
     }
 
     /** Top-level YAML keys a subclass driver understands besides the common ones. */
@@ -98,6 +104,21 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver {
     /** The topic configs new topics get; a subclass may drop keys its broker does not understand. */
     protected Map<String, String> topicConfigs(DriverConfig config) {
         return config.topicConfigMap();
+    }
+
+    /** Every non-sensitive config entry of the broker with the lowest node id, as the broker reports it. */
+    protected final Map<String, String> describeBrokerConfig() throws IOException {
+        try {
+            int first = admin.describeCluster().nodes().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).stream()
+                    .mapToInt(org.apache.kafka.common.Node::id).min().orElseThrow();
+            return BrokerEnvironment.brokerConfig(admin, first);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading the broker configuration", e);
+        } catch (Exception e) {
+            throw new IOException(config.source() + ": cannot read the broker configuration from "
+                    + config.bootstrapServers() + ": " + ErrorClassifier.describe(e), e);
+        }
     }
 
     protected final DriverConfig config() {

@@ -1,0 +1,163 @@
+package io.ombtx.driver.redpanda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.driver.api.OperationTimings;
+import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.openmessaging.benchmark.driver.BenchmarkProducer;
+import io.ombtx.driver.api.OperationProducer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.bookkeeper.stats.NullStatsLogger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Redpanda flavour against the embedded Kafka broker, and against a fake Redpanda Admin API on loopback. */
+class RedpandaDriverTest {
+
+    private static EmbeddedKafkaCluster kafka;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        kafka = EmbeddedKafkaCluster.builder().brokers(1).start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private Path yaml(String adminApiUrl) throws IOException {
+        Path file = dir.resolve("redpanda-tx-" + UUID.randomUUID() + ".yaml");
+        Files.writeString(file, String.join("\n",
+                "name: redpanda-tx-test",
+                "driverClass: " + RedpandaTxBenchmarkDriver.class.getName(),
+                adminApiUrl == null ? "" : "adminApiUrl: " + adminApiUrl,
+                "replicationFactor: 1",
+                "topicConfig: |",
+                "  min.insync.replicas=1",
+                "  flush.messages=1",
+                "  retention.ms=3600000",
+                "commonConfig: |",
+                "  bootstrap.servers=" + kafka.bootstrapServers(),
+                "producerConfig: |",
+                "  acks=all",
+                "  linger.ms=0",
+                "  retry.backoff.ms=0",
+                ""));
+        return file;
+    }
+
+    /** A stand-in for Redpanda's Admin API answering GET /v1/cluster_config with {@code json}. */
+    private static HttpServer fakeAdminApi(String json) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/v1/cluster_config", exchange -> {
+            byte[] body = json.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        return server;
+    }
+
+    private static String url(HttpServer server) {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    @Test
+    void preflightPassesAgainstApacheKafkaAndSaysSoInTheEnvironment() throws Exception {
+        try (RedpandaTxBenchmarkDriver driver = new RedpandaTxBenchmarkDriver()) {
+            driver.initialize(yaml(null).toFile(), NullStatsLogger.INSTANCE);
+            Map<String, Object> environment = driver.environment();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> preflight = (Map<String, Object>) environment.get("preflight");
+            assertEquals("apache-kafka", preflight.get("brokerFlavour"));
+            assertEquals(true, preflight.get("transactionsAvailable"));
+            assertEquals(Map.of("min.insync.replicas", "1", "flush.messages", "1"), environment.get("droppedTopicConfigs"));
+            assertEquals("4.1.1", environment.get("kafkaClientsVersion"));
+        }
+    }
+
+    @Test
+    void preflightFailsClearlyWhenTheAdminApiSaysTransactionsAreOff() throws Exception {
+        HttpServer api = fakeAdminApi("{\"enable_transactions\": false, \"enable_idempotence\": true}");
+        try {
+            Path file = yaml(url(api));
+            IOException e = assertThrows(IOException.class,
+                    () -> new RedpandaTxBenchmarkDriver().initialize(file.toFile(), NullStatsLogger.INSTANCE));
+            assertTrue(e.getMessage().startsWith(file + ": the cluster at " + kafka.bootstrapServers()
+                    + " cannot run transactional benchmarks: enable_transactions=false (read from " + url(api)
+                    + "/v1/cluster_config)"), e.getMessage());
+        } finally {
+            api.stop(0);
+        }
+    }
+
+    @Test
+    void anUnreachableAdminApiIsAnErrorNamingTheKey() throws Exception {
+        HttpServer api = fakeAdminApi("{}");
+        String deadUrl = url(api);
+        api.stop(0);
+        IOException e = assertThrows(IOException.class,
+                () -> new RedpandaTxBenchmarkDriver().initialize(yaml(deadUrl).toFile(), NullStatsLogger.INSTANCE));
+        assertTrue(e.getMessage().contains("'adminApiUrl' " + deadUrl + ": cannot read the cluster configuration"),
+                e.getMessage());
+    }
+
+    @Test
+    void withTransactionsOnItRunsTransactionsAndAppliesOnlyRedpandaTopicConfigs() throws Exception {
+        HttpServer api = fakeAdminApi("{\"enable_transactions\": true, \"enable_idempotence\": true, "
+                + "\"transaction_coordinator_replication\": 3, \"cluster_id\": \"x\", \"nested\": {\"a\": 1}}");
+        try (RedpandaTxBenchmarkDriver driver = new RedpandaTxBenchmarkDriver()) {
+            driver.initialize(yaml(url(api)).toFile(), NullStatsLogger.INSTANCE);
+            driver.configureOperation(new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true));
+            String topic = "rp-" + UUID.randomUUID().toString().substring(0, 8);
+            driver.createTopic(topic, 2).get(60, TimeUnit.SECONDS);
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+                ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+                var config = admin.describeConfigs(Set.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
+                assertEquals("3600000", config.get("retention.ms").value(), "supported key applied");
+                assertTrue(config.get("flush.messages").isDefault(), "unsupported key dropped");
+            }
+            BenchmarkProducer producer = driver.createProducer(topic).get(60, TimeUnit.SECONDS);
+            OperationTimings timings = ((OperationProducer) producer).runOperation(Optional.empty(), new byte[8])
+                    .get(60, TimeUnit.SECONDS);
+            assertEquals(OperationTimings.Outcome.COMMITTED, timings.outcome());
+            producer.close();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> preflight = (Map<String, Object>) driver.environment().get("preflight");
+            assertEquals("redpanda", preflight.get("brokerFlavour"));
+            assertEquals(Map.of("enable_transactions", "true", "enable_idempotence", "true",
+                    "transaction_coordinator_replication", "3"), preflight.get("settings"));
+        } finally {
+            api.stop(0);
+        }
+    }
+}
