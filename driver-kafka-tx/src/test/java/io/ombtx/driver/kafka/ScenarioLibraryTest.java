@@ -1,0 +1,182 @@
+package io.ombtx.driver.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ombtx.runner.SuiteMain;
+import io.ombtx.runner.stats.Histograms;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every workload in workloads/ runs, through the shipped Kafka suite in its quick profile on the embedded broker,
+ * and its result carries the figures SCENARIOS.md lists for it. One suite run; one assertion group per scenario.
+ */
+class ScenarioLibraryTest {
+
+    @TempDir
+    static Path results;
+
+    static final Map<String, JsonNode> BY_WORKLOAD = new HashMap<>();
+    static String log;
+
+    @BeforeAll
+    static void runTheQuickSuite() throws Exception {
+        Path suite = io.ombtx.runner.OmbTxHome.locate().resolve("suites/kafka-seeds.yaml");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = SuiteMain.run(new String[] {"--profile", "quick", "-o", results.toString(), "--report-interval", "2",
+                suite.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        log = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, log);
+        try (Stream<Path> files = Files.list(results)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".json")).toList()) {
+                JsonNode r = new ObjectMapper().readTree(file.toFile());
+                BY_WORKLOAD.put(r.get("workload").asText(), r);
+            }
+        }
+    }
+
+    private static JsonNode result(String workload) {
+        JsonNode r = BY_WORKLOAD.get(workload);
+        assertTrue(r != null, "a result for " + workload + " among " + BY_WORKLOAD.keySet());
+        assertEquals("complete", r.get("status").asText(), workload);
+        return r;
+    }
+
+    /** Seed 001/000 tables: min, median, p99, max and the total for N iterations. */
+    private static void assertIterationFigures(JsonNode r, long operations) {
+        JsonNode ops = r.get("operationLatency");
+        assertEquals(operations, ops.get("count").asLong(), r.get("workload").asText());
+        double min = ops.get("min").asDouble();
+        double p50 = ops.get("p50").asDouble();
+        double p99 = ops.get("p99").asDouble();
+        double max = ops.get("max").asDouble();
+        assertTrue(0 < min && min <= p50 && p50 <= p99 && p99 <= max, ops.toString());
+        assertEquals(ops.get("avg").asDouble() * operations, ops.get("totalMillis").asDouble(), 0.01 * ops.get("totalMillis").asDouble());
+    }
+
+    /** The phases of a transaction add up to the whole (means, since means add and percentiles do not). */
+    private static void assertPhasesSumToTheWhole(JsonNode r, String... phases) {
+        JsonNode p = r.get("transactionPhases");
+        double sum = 0;
+        for (String phase : phases) {
+            assertTrue(p.has(phase), phase + " in " + p);
+            sum += p.get(phase).get("avg").asDouble();
+        }
+        double whole = p.get("transaction").get("avg").asDouble();
+        assertEquals(1.0, sum / whole, 0.05, "phases " + sum + " ms vs transaction " + whole + " ms");
+    }
+
+    @Test
+    void everyWorkloadInTheLibraryProducedAResult() throws Exception {
+        try (Stream<Path> files = Files.list(io.ombtx.runner.OmbTxHome.locate().resolve("workloads"))) {
+            for (Path workload : files.toList()) {
+                String name = workload.getFileName().toString().replace(".yaml", "");
+                assertTrue(BY_WORKLOAD.keySet().stream().anyMatch(w -> w.equals(name) || w.startsWith(name + "-")),
+                        name + " ran: " + BY_WORKLOAD.keySet());
+            }
+        }
+    }
+
+    @Test
+    void writesReportIterationsAndTransactionPhases() {
+        JsonNode base = result("base-writes");
+        assertIterationFigures(base, 300);
+        assertEquals(600, base.at("/counts/messagesSent").asLong(), "two messages per iteration");
+        JsonNode tx = result("tx-writes");
+        assertIterationFigures(tx, 300);
+        assertEquals(300, tx.at("/counts/committed").asLong());
+        assertPhasesSumToTheWhole(tx, "begin", "send", "resolve", "commit");
+        assertEquals("closed", tx.at("/runMode/loop").asText());
+    }
+
+    @Test
+    void streamingReportsTheWritePathAndTransactionalStreamingIsExactlyOnce() {
+        JsonNode base = result("base-streaming");
+        assertIterationFigures(base, 300);
+        assertTrue(base.at("/transactionPhases/commit/p50").asDouble() > 0, "commitSync is timed");
+        JsonNode tx = result("tx-streaming");
+        assertIterationFigures(tx, 300);
+        assertPhasesSumToTheWhole(tx, "begin", "send", "resolve", "sendOffsets", "commit");
+        assertTrue(tx.at("/exactlyOnce/passed").asBoolean(), tx.get("exactlyOnce").toString());
+        assertEquals(400, tx.at("/exactlyOnce/checked").asLong(), "warm-up and measured records are all checked");
+        assertEquals(0, tx.at("/exactlyOnce/duplicated").asLong());
+        assertEquals(0, tx.at("/exactlyOnce/missing").asLong());
+    }
+
+    @Test
+    void sendOffsetsOnlyTransactionsCommitWithoutRecords() {
+        JsonNode r = result("tx-send-offsets");
+        assertIterationFigures(r, 200);
+        assertEquals(200, r.at("/counts/committed").asLong());
+        assertEquals(0, r.at("/counts/messagesSent").asLong());
+        assertPhasesSumToTheWhole(r, "begin", "sendOffsets", "commit");
+    }
+
+    @Test
+    void fetchMeasuresWriteToVisibleLatency() {
+        JsonNode r = result("tx-fetch");
+        assertIterationFigures(r, 200);
+        long seen = Histograms.decode(r.at("/histograms/endToEndLatencyMicros").asText()).getTotalCount();
+        assertEquals(200, seen, "each measured transaction was seen by the read_committed consumer");
+        assertTrue(r.get("aggregatedEndToEndLatency50pct").asDouble() >= r.at("/operationLatency/min").asDouble(),
+                "visible no earlier than committed");
+    }
+
+    @Test
+    void bulkInsertReportsThroughputAndTotalTime() {
+        for (String name : new String[] {"bulk-tx", "bulk-acks-all"}) {
+            JsonNode r = result(name);
+            assertEquals(20_000, r.at("/counts/messagesSent").asLong(), name);
+            assertTrue(r.at("/summary/messagesPerSecond").asDouble() > 0, name);
+            assertTrue(r.at("/summary/durationSeconds").asDouble() > 0, name);
+        }
+        assertEquals(20, result("bulk-tx").at("/counts/committed").asLong());
+        assertTrue(result("bulk-acks-all").at("/driverConfig/producerConfig").asText().contains("acks=all"));
+    }
+
+    @Test
+    void acksProfilesRunOnThreeBrokersWithTheirSettings() {
+        String[][] profiles = {{"yolo", "2", "1", "1"}, {"throughput", "3", "1", "1"}, {"durable", "3", "2", "all"}};
+        for (String[] p : profiles) {
+            JsonNode r = result("acks-sla-" + p[0]);
+            assertEquals(3, r.at("/broker/brokers").asInt());
+            assertEquals(Integer.parseInt(p[1]), r.at("/driverConfig/replicationFactor").asInt(), p[0]);
+            assertTrue(r.at("/driverConfig/topicConfig").asText().contains("min.insync.replicas=" + p[2]), p[0]);
+            assertTrue(r.at("/driverConfig/producerConfig").asText().contains("acks=" + p[3]), p[0]);
+            assertEquals(20_000, r.at("/counts/messagesSent").asLong(), p[0]);
+            double seconds = r.at("/summary/durationSeconds").asDouble();
+            assertEquals(seconds * 1000 / 20_000, r.at("/summary/averageLatencyMillisPerMessage").asDouble(), 1e-9);
+            assertEquals(20_000 / seconds, r.at("/summary/messagesPerSecond").asDouble(), 1e-6 * 20_000 / seconds);
+        }
+    }
+
+    @Test
+    void theRpsSweepReportsEndToEndPercentilesPerRate() {
+        for (int rate : new int[] {1000, 5000}) {
+            JsonNode r = result("rps-sweep-" + rate);
+            assertEquals("rps-sweep", r.at("/sweep/name").asText());
+            assertEquals(rate, r.at("/sweep/value").asInt());
+            assertEquals(rate, r.at("/runMode/targetRate").asInt());
+            assertEquals(5000, r.at("/counts/messagesSent").asLong());
+            JsonNode q = r.get("aggregatedEndToEndLatencyQuantiles");
+            double previous = 0;
+            for (String p : new String[] {"25.0", "50.0", "90.0", "99.0", "99.9"}) {
+                assertTrue(q.has(p), p);
+                assertTrue(q.get(p).asDouble() >= previous && q.get(p).asDouble() > 0, p + " in " + q);
+                previous = q.get(p).asDouble();
+            }
+        }
+    }
+}
