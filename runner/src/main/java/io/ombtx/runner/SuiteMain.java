@@ -1,9 +1,9 @@
 package io.ombtx.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.config.ConfigException;
-import io.ombtx.runner.config.Suggestions;
 import io.ombtx.runner.config.YamlFiles;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -155,7 +155,7 @@ public final class SuiteMain {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!known.contains(key)) {
-                throw new ConfigException(file, prefix.isEmpty() ? key : prefix + "." + key, Suggestions.unknownKey(key, known));
+                throw new ConfigException(file, prefix.isEmpty() ? key : prefix + "." + key, KeySuggestions.unknownKey(key, known));
             }
         }
     }

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.bookkeeper.stats.StatsLogger;
 
@@ -72,6 +73,21 @@ public interface BenchmarkDriver extends AutoCloseable {
         public int getPartitions() {
             return partitions;
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof TopicInfo other && Objects.equals(topic, other.topic) && partitions == other.partitions;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(topic, partitions);
+        }
+
+        @Override
+        public String toString() {
+            return "TopicInfo(topic=" + topic + ", partitions=" + partitions + ")";
+        }
     }
 
     final class ProducerInfo {
@@ -89,6 +105,21 @@ public interface BenchmarkDriver extends AutoCloseable {
 
         public String getTopic() {
             return topic;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ProducerInfo other && id == other.id && Objects.equals(topic, other.topic);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(id, topic);
+        }
+
+        @Override
+        public String toString() {
+            return "ProducerInfo(id=" + id + ", topic=" + topic + ")";
         }
     }
 
@@ -119,6 +150,24 @@ public interface BenchmarkDriver extends AutoCloseable {
 
         public ConsumerCallback getConsumerCallback() {
             return consumerCallback;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ConsumerInfo other && id == other.id && Objects.equals(topic, other.topic)
+                    && Objects.equals(subscriptionName, other.subscriptionName)
+                    && Objects.equals(consumerCallback, other.consumerCallback);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(id, topic, subscriptionName, consumerCallback);
+        }
+
+        @Override
+        public String toString() {
+            return "ConsumerInfo(id=" + id + ", topic=" + topic + ", subscriptionName=" + subscriptionName
+                    + ", consumerCallback=" + consumerCallback + ")";
         }
     }
 }

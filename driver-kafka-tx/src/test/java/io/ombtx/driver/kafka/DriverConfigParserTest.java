@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ombtx.driver.api.KeySuggestions;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -45,7 +45,8 @@ public class RedpandaTxBenchmarkDriver extends KafkaTxBenchmarkDriver {
                 clusterConfig = api.clusterConfig();
             } catch (IOException | IllegalArgumentException e) {
                 throw new IOException(config.source() + ": '" + ADMIN_API_URL + "' " + adminApiUrl
-                        + ": cannot read the cluster configuration: " + e.getMessage(), e);
+                        + ": cannot read the cluster configuration: "
+                                + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
             }
         }
         preflight = TransactionPreflight.check(config.source(), config.bootstrapServers(), brokerConfig, clusterConfig, endpoint);

@@ -2,6 +2,7 @@ package io.ombtx.runner.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.broker.BrokerProfile;
@@ -358,7 +359,7 @@ public final class WorkloadLoader {
             String key = it.next();
             if (!known.contains(key)) {
                 String path = prefix.isEmpty() ? key : prefix + "." + key;
-                throw new ConfigException(file, path, Suggestions.unknownKey(key, known));
+                throw new ConfigException(file, path, KeySuggestions.unknownKey(key, known));
             }
         }
     }

@@ -1,16 +1,19 @@
-package io.ombtx.driver.kafka;
+package io.ombtx.driver.api;
 
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
 
-/** "Did you mean" for mistyped YAML keys: the closest expected key by edit distance, if it is close enough. */
-final class KeySuggestions {
+/**
+ * "Did you mean" for mistyped YAML keys, shared by the runner and the drivers so a typo gets the same help in a
+ * workload, a suite or a driver file: the closest expected key by edit distance, if it is close enough.
+ */
+public final class KeySuggestions {
 
     private KeySuggestions() {
     }
 
-    static Optional<String> closest(String typed, Collection<String> expected) {
+    public static Optional<String> closest(String typed, Collection<String> expected) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String candidate : expected) {
@@ -27,6 +30,13 @@ final class KeySuggestions {
             return Optional.ofNullable(best);
         }
         return longestSharedPrefix(typed, expected);
+    }
+
+    /** The message tail for an unknown key: the suggestion if any, else the list of accepted keys. */
+    public static String unknownKey(String unknown, Collection<String> known) {
+        return closest(unknown, known)
+                .map(s -> "unknown key (did you mean '" + s + "'?)")
+                .orElse("unknown key; expected one of " + String.join(", ", known));
     }
 
     /** Abbreviations ("messagesPerTxn"): a candidate sharing at least half of the typed key as its prefix. */
@@ -48,7 +58,7 @@ final class KeySuggestions {
     }
 
     /** Levenshtein distance, two rows. */
-    static int distance(String a, String b) {
+    public static int distance(String a, String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {
