@@ -352,6 +352,12 @@ def closed_loop_groups(results: Iterable[Result]) -> dict[str, list[Result]]:
     return dict(sorted(groups.items()))
 
 
+def has_phase_breakdown(result: Result) -> bool:
+    """Phases besides the whole: the runner also writes a lone ``transaction`` phase for plain
+    PUBLISH runs (acks-sla-*, sweeps), which is the operation latency again, not a breakdown."""
+    return any(phase != "transaction" for phase in result.transaction_phases)
+
+
 def is_transactional(result: Result) -> bool:
     if isinstance(result.scenario.get("transactional"), bool):
         return bool(result.scenario["transactional"])

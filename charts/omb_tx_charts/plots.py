@@ -76,22 +76,31 @@ def _ms_formatter() -> FuncFormatter:
     return FuncFormatter(lambda value, _: f"{value:g}")
 
 
+_TICK_MANTISSAS: tuple[tuple[float, ...], ...] = ((1, 2, 5), (1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9))
+
+
 def _log_ticks(axis_min: float, axis_max: float) -> list[float]:
-    """1-2-5 ticks inside the range, so a log axis reads as plain milliseconds."""
-    ticks = []
-    for exponent in range(math.floor(math.log10(axis_min)) - 1, math.ceil(math.log10(axis_max)) + 1):
-        for mantissa in (1, 2, 5):
-            value = mantissa * 10.0**exponent
-            if axis_min <= value <= axis_max:
-                ticks.append(value)
+    """1-2-5 ticks inside the range, so a log axis reads as plain milliseconds; finer steps when the
+    range is too narrow for three of them (e.g. 650..1650 ms, where 1-2-5 leaves only 1000)."""
+    ticks: list[float] = []
+    for mantissas in _TICK_MANTISSAS:
+        ticks = []
+        for exponent in range(math.floor(math.log10(axis_min)) - 1, math.ceil(math.log10(axis_max)) + 1):
+            for mantissa in mantissas:
+                value = float(f"{mantissa * 10.0**exponent:.12g}")
+                if axis_min <= value <= axis_max:
+                    ticks.append(value)
+        if len(ticks) >= 3:
+            break
     return ticks
 
 
-def _set_log_ms_axis(axes: Axes, values: Sequence[float]) -> None:
+def _set_log_ms_axis(axes: Axes, values: Sequence[float], below: float = 1.4, above: float = 1.4) -> None:
+    """Log latency axis from min(values) / below to max(values) * above, labelled in plain ms."""
     low, high = min(values), max(values)
     axes.set_yscale("log")
-    axes.set_ylim(low / 1.4, high * 1.4)
-    ticks = _log_ticks(low / 1.4, high * 1.4)
+    axes.set_ylim(low / below, high * above)
+    ticks = _log_ticks(low / below, high * above)
     if len(ticks) >= 2:
         axes.yaxis.set_major_locator(FixedLocator(ticks))
         axes.yaxis.set_minor_locator(NullLocator())
@@ -204,9 +213,8 @@ def phases_figure(title: str, results: Sequence[Result], palette: Palette, path:
         axes.set_xticks(range(len(phases)), phases)
         axes.set_xlim(-0.6, len(phases) - 0.4)
         if values:
-            _set_log_ms_axis(axes, values)
             # Bars need a floor on a log axis; start them a little below the smallest value.
-            axes.set_ylim(min(values) / 3, max(values) * 1.6)
+            _set_log_ms_axis(axes, values, below=3.0, above=1.6)
         axes.set_ylabel("latency (ms, log scale) — bar: p50, whisker: p99")
         axes.set_xlabel("transaction phase")
         axes.grid(axis="x", visible=False)
@@ -412,6 +420,9 @@ def time_series_figure(result: Result, title: str, path: Path) -> Rendered:
                 axes.text(0.5, 0.5, "not recorded in this result", transform=axes.transAxes, ha="center",
                           color="#777777")
         latency_axes.set_xlabel(x_label)
+        # Elapsed time starts at 0, so that a run with one or two reporting periods is not drawn
+        # on an axis zoomed in around them (e.g. 1.32..1.46 s).
+        rate_axes.set_xlim(left=0)
         rate_axes.set_title("rates per reporting period")
         latency_axes.set_title("latency per reporting period")
         colour = PARTIAL_COLOUR if result.is_partial else "black"

@@ -173,7 +173,9 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, out_dir: 
         "Where a transaction's time goes: begin, send, resolve (waiting for the send acks), sendOffsets, "
         "commit, and the whole transaction, per driver side by side.",
     )
-    groups = analysis.per_workload(r for r in results if r.transaction_phases and not analysis.is_rate_sweep_point(r))
+    groups = analysis.per_workload(
+        r for r in results if analysis.has_phase_breakdown(r) and not analysis.is_rate_sweep_point(r)
+    )
     for workload, group in groups.items():
         rendered = plots.phases_figure(f"{workload}: time per transaction phase", group, palette,
                                        out_dir / names("phases", workload))

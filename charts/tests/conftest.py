@@ -11,6 +11,7 @@ TESTS = Path(__file__).resolve().parent
 FIXTURES = TESTS / "fixtures"
 RESULTS = FIXTURES / "result-json"
 INVALID = FIXTURES / "invalid"
+REAL = FIXTURES / "real"  # unedited output of real runs; see its README
 REPO = TESTS.parent.parent
 BIN_CHARTS = REPO / "bin" / "charts"
 
