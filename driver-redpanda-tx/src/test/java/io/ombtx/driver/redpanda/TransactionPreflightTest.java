@@ -61,11 +61,15 @@ class TransactionPreflightTest {
     }
 
     @Test
-    void theShippedYamlParsesWithItsAdminApiUrl() throws IOException {
-        DriverConfig config = new DriverConfigParser(Set.of(RedpandaTxBenchmarkDriver.ADMIN_API_URL))
-                .parse(new File("redpanda-tx.yaml"));
-        assertEquals("http://localhost:9644", config.extras().get("adminApiUrl"));
-        assertEquals(RedpandaTxBenchmarkDriver.class.getName(), config.driverClass());
-        assertEquals("all", config.producerProperties().getProperty("acks"));
+    void theShippedYamlsParse() throws IOException {
+        DriverConfigParser parser = new DriverConfigParser(Set.of(RedpandaTxBenchmarkDriver.ADMIN_API_URL));
+        DriverConfig local = parser.parse(new File("redpanda-tx.yaml"));
+        assertEquals(RedpandaTxBenchmarkDriver.class.getName(), local.driverClass());
+        assertEquals("all", local.producerProperties().getProperty("acks"));
+        assertEquals(1, local.replicationFactor(), "runs on one node or the embedded broker as shipped");
+        assertEquals(null, local.extras().get("adminApiUrl"), "no Admin API to ask until one is named");
+        DriverConfig cluster = parser.parse(new File("redpanda-tx-rf3.yaml"));
+        assertEquals(3, cluster.replicationFactor(), "the seeds' 3-node cluster");
+        assertEquals(local.producerProperties(), cluster.producerProperties());
     }
 }

@@ -131,8 +131,10 @@ public final class DriverConfig {
             JsonNode value = entry.getValue();
             if (SECRET_KEY.matcher(entry.getKey()).matches()) {
                 out.put(entry.getKey(), REDACTED);
-            } else if (value.isTextual()) {
+            } else if (value.isTextual() && DriverOverrides.BLOCKS.contains(entry.getKey())) {
                 out.put(entry.getKey(), redactProperties(value.asText()));
+            } else if (value.isTextual()) {
+                out.put(entry.getKey(), value.asText());
             } else {
                 try {
                     out.put(entry.getKey(), YamlFiles.mapper().treeToValue(redactTree(value), Object.class));

@@ -50,6 +50,8 @@ public final class LocalWorker implements Worker {
     private final AtomicLong measuredDone = new AtomicLong();
     private final AtomicLong messagesAcked = new AtomicLong();
     private final AtomicLong messagesReceived = new AtomicLong();
+    /** Operations issued and not yet completed: the last drain waits for them so nothing is half-recorded. */
+    private final AtomicLong inFlight = new AtomicLong();
     private final ReceiveCallback callback = new ReceiveCallback();
     private BenchmarkDriver driver;
     private ScenarioDriver scenarioDriver;
@@ -217,6 +219,18 @@ public final class LocalWorker implements Worker {
     private CompletableFuture<?> issue(BenchmarkProducer producer, Optional<String> key, byte[] payload,
             long intendedNanos, boolean measured, boolean countsOperations) {
         long sendNanos = System.nanoTime();
+        inFlight.incrementAndGet();
+        try {
+            return issueTracked(producer, key, payload, sendNanos, intendedNanos, measured, countsOperations)
+                    .whenComplete((ignored, error) -> inFlight.decrementAndGet());
+        } catch (RuntimeException thrownBySend) {
+            inFlight.decrementAndGet();
+            throw thrownBySend;
+        }
+    }
+
+    private CompletableFuture<?> issueTracked(BenchmarkProducer producer, Optional<String> key, byte[] payload,
+            long sendNanos, long intendedNanos, boolean measured, boolean countsOperations) {
         if (operation.kind() == OperationKind.PUBLISH || !countsOperations) {
             return producer.sendAsync(key, payload).whenComplete((ok, error) -> {
                 long ackNanos = System.nanoTime();
@@ -328,6 +342,11 @@ public final class LocalWorker implements Worker {
             thread.join(TimeUnit.SECONDS.toMillis(30));
         }
         producerThreads.clear();
+        // Let sends already under way be acknowledged (or fail) and recorded before the last statistics are taken.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
     }
 
     @Override

@@ -69,6 +69,7 @@ class DriverConfigTest {
         assertFalse(text.contains("s3cret"), text);
         assertTrue(text.contains("bootstrap.servers=h:9092"), text);
         assertTrue(text.contains("sasl.jaas.config=" + DriverConfig.REDACTED), text);
+        assertEquals("k", config.redacted().get("name"), "plain values are kept as they are");
     }
 
     @Test
