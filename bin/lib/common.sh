@@ -2,11 +2,14 @@
 OMBTX_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export OMBTX_HOME
 
-# Builds the Java modules (tests skipped) when a jar is missing or any source is newer than the last build.
+# Builds the Java modules (tests skipped) when a jar or the broker's class path is missing, or any source is
+# newer than the last build.
 ombtx_ensure_built() {
   local stamp="$OMBTX_HOME/runner/target/.omb-tx-built"
   local stale=""
-  if [ ! -f "$stamp" ]; then
+  if [ ! -f "$stamp" ] || ! ls "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/driver-kafka-tx/target/driver-kafka-tx-*.jar \
+      "$OMBTX_HOME"/driver-redpanda-tx/target/driver-redpanda-tx-*.jar >/dev/null 2>&1 \
+      || [ ! -d "$OMBTX_HOME/kafka-broker/target/broker-lib" ]; then
     stale="yes"
   elif [ -n "$(find "$OMBTX_HOME" -path "$OMBTX_HOME/charts" -prune -o -path "$OMBTX_HOME/deploy" -prune -o \
         \( -name pom.xml -o -path '*/src/main/*' \) -newer "$stamp" -print -quit 2>/dev/null)" ]; then

@@ -48,6 +48,12 @@ public final class Main {
             parsed.drivers().forEach(d -> drivers.add(DriverConfig.load(d)));
             List<Workload> workloads = new ArrayList<>();
             parsed.workloads().forEach(w -> workloads.addAll(WorkloadLoader.load(w, parsed.profile())));
+            if (parsed.profile() != null && !parsed.profile().equals("full")
+                    && parsed.workloads().stream().noneMatch(w -> WorkloadLoader.definesProfile(w, parsed.profile()))) {
+                // A typo here would silently run the seeds' full counts, which can take hours.
+                throw new UsageException("--profile " + parsed.profile() + ": no workload defines it (its 'profiles:'"
+                        + " block); the shipped workloads have quick and full");
+            }
             List<PlannedRun> plan = Planner.plan(drivers, workloads, parsed.brokers());
             if (parsed.dryRun()) {
                 out.print(Planner.describe(plan));

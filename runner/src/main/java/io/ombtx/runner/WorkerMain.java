@@ -37,7 +37,13 @@ public final class WorkerMain {
                 default -> fail("unknown option " + args[i] + " (see --help)");
             }
         }
-        WorkerServer server = new WorkerServer(bind, port).start();
+        WorkerServer server;
+        try {
+            server = new WorkerServer(bind, port).start();
+        } catch (java.io.IOException | RuntimeException e) {
+            fail("cannot listen on " + bind + ":" + port + ": " + (e.getMessage() != null ? e.getMessage() : e));
+            return;
+        }
         System.out.printf("omb-tx worker listening on http://%s:%d%n", bind, server.port());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

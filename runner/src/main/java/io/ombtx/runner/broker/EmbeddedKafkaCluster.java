@@ -186,6 +186,11 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     private static List<String> javaCommand(Path nodeDir, List<String> mainAndArgs) {
         List<String> command = new ArrayList<>();
+        // In a session of its own, a broker does not get the terminal's Ctrl-C: the runner handles that and
+        // stops the brokers itself after writing its partial result. (They still stop when the runner dies.)
+        if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+            command.add("/usr/bin/setsid");
+        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xms256m");
         command.add("-Xmx1g");
@@ -249,12 +254,20 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         }
     }
 
-    /** Kafka's cluster id is a URL-safe base64 of 16 random bytes, without padding. */
-    private static String randomClusterId() {
-        UUID uuid = UUID.randomUUID();
-        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
-        bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    /**
+     * Kafka's cluster id is a URL-safe base64 of 16 random bytes, without padding. One starting with '-' would be
+     * read as an option by the storage tool's command line (Kafka's own generator avoids them too).
+     */
+    static String randomClusterId() {
+        while (true) {
+            UUID uuid = UUID.randomUUID();
+            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
+            bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+            String id = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+            if (!id.startsWith("-")) {
+                return id;
+            }
+        }
     }
 
     private static int freePort() throws IOException {

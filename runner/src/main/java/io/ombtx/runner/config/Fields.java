@@ -34,9 +34,9 @@ final class Fields {
         }
         JsonNode value = node.get(key);
         long parsed;
-        if (value.isIntegralNumber()) {
+        if (value.isIntegralNumber() && value.canConvertToLong()) {
             parsed = value.asLong();
-        } else if (value.isTextual() && value.asText().trim().matches("-?\\d+")) {
+        } else if (value.isTextual() && value.asText().trim().matches("-?\\d{1,18}")) {
             parsed = Long.parseLong(value.asText().trim());
         } else {
             throw error(key, "expected a whole number, got " + show(value));

@@ -46,6 +46,11 @@ public final class WorkloadLoader {
     private WorkloadLoader() {
     }
 
+    /** Whether the workload file defines {@code profile} under {@code profiles:}. */
+    public static boolean definesProfile(Path file, String profile) {
+        return YamlFiles.read(file).path("profiles").has(profile);
+    }
+
     /** Loads {@code file} and returns one validated workload per run (one, or one per sweep point). */
     public static List<Workload> load(Path file, String profile) {
         JsonNode root = YamlFiles.read(file);
@@ -271,6 +276,9 @@ public final class WorkloadLoader {
         if (kind == OperationKind.STREAM) {
             if (consumers == 0) {
                 throw f.error("subscriptionsPerTopic", "a STREAM operation runs in the consumers: at least one is needed");
+            }
+            if (prefill > 0 && producers == 0) {
+                throw f.error("producersPerTopic", "prefilling the source topic needs at least one producer");
             }
             if (producerRate == 0 && prefill == 0) {
                 throw op.error("prefillMessages", "a STREAM run needs input: prefill the source topic"

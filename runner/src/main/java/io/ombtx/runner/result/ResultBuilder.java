@@ -53,7 +53,7 @@ public final class ResultBuilder {
         r.put("topics", w.topics());
         r.put("partitions", w.partitionsPerTopic());
         r.put("producersPerTopic", w.producersPerTopic());
-        r.put("consumersPerTopic", w.subscriptionsPerTopic() * w.consumerPerSubscription());
+        r.put("consumersPerTopic", w.consumerPerSubscription()); // OMB's meaning: consumers per subscription
 
         r.put("publishRate", perPeriod(periods, p -> rate(p, StatsSnapshot.MESSAGES_SENT)));
         r.put("publishErrorRate", perPeriod(periods, p -> rate(p, StatsSnapshot.PUBLISH_ERRORS)));
@@ -119,8 +119,9 @@ public final class ResultBuilder {
             r.put("exactlyOnce", check);
         }
         Map<String, String> histograms = new LinkedHashMap<>();
+        String wholePhase = StatsSnapshot.PHASE_PREFIX + Phase.TRANSACTION.key();
         measured.histograms().forEach((name, h) -> {
-            if (h.getTotalCount() > 0) {
+            if (h.getTotalCount() > 0 && !(name.equals(wholePhase) && !w.operation().transactional())) {
                 histograms.put(name.startsWith(StatsSnapshot.PHASE_PREFIX) ? name : name + "Micros", Histograms.encode(h));
             }
         });
@@ -145,7 +146,7 @@ public final class ResultBuilder {
     private static Map<String, Object> counts(StatsSnapshot s) {
         Map<String, Object> c = new LinkedHashMap<>();
         for (String key : new String[] {StatsSnapshot.MESSAGES_SENT, StatsSnapshot.MESSAGES_RECEIVED,
-                StatsSnapshot.PUBLISH_ERRORS, StatsSnapshot.OPERATIONS, StatsSnapshot.COMMITTED,
+                StatsSnapshot.PUBLISH_ERRORS, StatsSnapshot.OPERATIONS, StatsSnapshot.MESSAGES_PROCESSED, StatsSnapshot.COMMITTED,
                 StatsSnapshot.ABORTED, StatsSnapshot.FAILED, StatsSnapshot.FATAL_ERRORS}) {
             c.put(key, s.counter(key));
         }
@@ -156,7 +157,9 @@ public final class ResultBuilder {
         double seconds = s.counter(StatsSnapshot.MEASURED_SPAN_NANOS) > 0
                 ? s.counter(StatsSnapshot.MEASURED_SPAN_NANOS) / 1e9
                 : Math.max(1e-9, (facts.endTime().toEpochMilli() - facts.startTime().toEpochMilli()) / 1000.0);
-        long messages = s.counter(StatsSnapshot.MESSAGES_SENT);
+        // A STREAM run's messages are the records its operations consumed and wrote on; otherwise those produced.
+        long messages = facts.workload().streaming() ? s.counter(StatsSnapshot.MESSAGES_PROCESSED)
+                : s.counter(StatsSnapshot.MESSAGES_SENT);
         long operations = s.counter(StatsSnapshot.OPERATIONS);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("durationSeconds", seconds);
@@ -200,14 +203,18 @@ public final class ResultBuilder {
         }
     }
 
-    /** OMB's statistic names: Avg, 50pct … 9999pct, Max; ms as double, µs as long. */
+    /** OMB's statistic names: Avg, 50pct … 9999pct, Max. In ms as doubles; in µs (publish delay) OMB writes the
+     * average as a double and the percentiles and maximum as longs. */
     private static Number statValue(Histogram h, String stat, boolean millis) {
         double micros = switch (stat) {
             case "Avg" -> h.getTotalCount() == 0 ? 0 : h.getMean();
             case "Max" -> h.getTotalCount() == 0 ? 0 : h.getMaxValue();
             default -> h.getValueAtPercentile(percentile(stat));
         };
-        return millis ? (Number) Histograms.millis(micros) : (Number) Math.round(micros);
+        if (millis) {
+            return Histograms.millis(micros);
+        }
+        return stat.equals("Avg") ? (Number) micros : (Number) Math.round(micros);
     }
 
     private static double percentile(String stat) {

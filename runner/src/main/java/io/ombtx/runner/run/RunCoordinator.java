@@ -137,21 +137,22 @@ public final class RunCoordinator {
                     producerTopics.add(topic);
                 }
             }
-            distribute(ensemble.producers(), producerTopics, Worker::createProducers);
+            // Only workers that were given producers or consumers take part: rate and counts are split over them.
+            List<Worker> producing = distribute(ensemble.producers(), producerTopics, Worker::createProducers);
             List<byte[]> payloads = Payloads.forWorkload(w);
             if (w.streaming() && w.prefillMessages() > 0) {
                 say("Prefilling %d message(s) into the source topic(s)", w.prefillMessages());
-                for (int i = 0; i < ensemble.producers().size(); i++) {
-                    ensemble.producers().get(i).prefill(Ensemble.share(w.prefillMessages(), ensemble.producers().size(), i),
-                            payloads.get(0));
+                for (int i = 0; i < producing.size(); i++) {
+                    producing.get(i).prefill(Ensemble.share(w.prefillMessages(), producing.size(), i), payloads.get(0));
                 }
             }
-            distribute(ensemble.consumers(), subscriptions, Worker::createConsumers);
+            List<Worker> consuming = distribute(ensemble.consumers(), subscriptions, Worker::createConsumers);
             say("Created %d producer(s) and %d consumer(s)", producerTopics.size(), subscriptions.size());
+            Ensemble active = new Ensemble(producing, consuming);
             if (!w.streaming() && !subscriptions.isEmpty() && !producerTopics.isEmpty()) {
-                awaitConsumersReady(ensemble, (long) producerTopics.size() * w.subscriptionsPerTopic());
+                awaitConsumersReady(active, (long) producerTopics.size() * w.subscriptionsPerTopic());
             }
-            return measure(driver, w, broker, ensemble, payloads, topics, subscriptions);
+            return measure(driver, w, broker, active, payloads, topics, subscriptions);
         } finally {
             for (Worker worker : ensemble.all()) {
                 worker.close();
@@ -185,7 +186,9 @@ public final class RunCoordinator {
         void apply(Worker worker, List<T> items) throws Exception;
     }
 
-    private static <T> void distribute(List<Worker> workers, List<T> items, Step<T> step) throws Exception {
+    /** Deals {@code items} round-robin to {@code workers}; returns the workers that were given any. */
+    private static <T> List<Worker> distribute(List<Worker> workers, List<T> items, Step<T> step) throws Exception {
+        List<Worker> used = new ArrayList<>();
         for (int i = 0; i < workers.size(); i++) {
             List<T> mine = new ArrayList<>();
             for (int j = i; j < items.size(); j += workers.size()) {
@@ -193,8 +196,10 @@ public final class RunCoordinator {
             }
             if (!mine.isEmpty()) {
                 step.apply(workers.get(i), mine);
+                used.add(workers.get(i));
             }
         }
+        return used;
     }
 
     private Path measure(DriverConfig driver, Workload w, Map<String, Object> broker, Ensemble ensemble,
@@ -214,7 +219,7 @@ public final class RunCoordinator {
             // their consumers know how many received messages belong to it.
             List<Worker> sharing = loadWorkers.contains(worker) ? loadWorkers : ensemble.consumers();
             int index = sharing.indexOf(worker);
-            long warmup = Ensemble.share(w.warmupOperations(), sharing.size(), index);
+            long warmup = index < 0 ? 0 : Ensemble.share(w.warmupOperations(), sharing.size(), index);
             long measure = loadWorkers.contains(worker) ? Ensemble.share(w.measureOperations(), sharing.size(), index) : 0;
             double rate = ensemble.producers().contains(worker) ? initialRate / ensemble.producers().size() : 0;
             worker.startLoad(new LoadSpec(w.loop(), rate, payloads, w.keyDistributor(), warmup, measure,
@@ -237,13 +242,14 @@ public final class RunCoordinator {
         ExactlyOnceReport exactlyOnce = null;
         if (w.verifyExactlyOnce() && partialReason == null) {
             say("Verifying exactly-once delivery on %d topic(s)", topics.size());
-            exactlyOnce = new ExactlyOnceReport(0, 0, 0, 0);
-            for (TopicSubscription s : distinctSubscriptions(subscriptions)) {
-                ExactlyOnceReport one = ensemble.consumers().get(0).verifyExactlyOnce(s.topic(), s.subscription());
-                exactlyOnce = new ExactlyOnceReport(exactlyOnce.checked() + one.checked(),
-                        exactlyOnce.duplicated() + one.duplicated(), exactlyOnce.missing() + one.missing(),
-                        exactlyOnce.unexpected() + one.unexpected());
+            try {
+                exactlyOnce = verifyExactlyOnce(ensemble, subscriptions);
+            } catch (Exception e) {
+                // The measurement stands; only the verdict is missing, and the result says why.
+                partialReason = "exactly-once check failed: " + e.getMessage();
             }
+        }
+        if (exactlyOnce != null) {
             say("Exactly-once: %d checked, %d duplicated, %d missing, %d unexpected: %s", exactlyOnce.checked(),
                     exactlyOnce.duplicated(), exactlyOnce.missing(), exactlyOnce.unexpected(),
                     exactlyOnce.passed() ? "PASS" : "FAIL");
@@ -255,8 +261,8 @@ public final class RunCoordinator {
             environment = Map.of("error", String.valueOf(e.getMessage()));
         }
         ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime,
-                partialReason == null ? "complete" : "partial", partialReason, runMode(w, interval, initialRate),
-                versions(), broker, driver.redacted(), environment, exactlyOnce);
+                partialReason == null ? "complete" : "partial", partialReason, runMode(w, interval),
+                versions(broker), broker, driver.redacted(), environment, exactlyOnce);
         Map<String, Object> result = ResultBuilder.build(facts, measured, loop.periods());
         Path target = options.outputFile() != null ? options.outputFile()
                 : ResultWriter.defaultPath(options.outputDir(), w.name(), driver.name(), ZonedDateTime.now());
@@ -270,11 +276,23 @@ public final class RunCoordinator {
         return written;
     }
 
-    private static List<TopicSubscription> distinctSubscriptions(List<TopicSubscription> subscriptions) {
-        return subscriptions.stream().distinct().toList();
+    private static ExactlyOnceReport verifyExactlyOnce(Ensemble ensemble, List<TopicSubscription> subscriptions)
+            throws Exception {
+        long checked = 0;
+        long duplicated = 0;
+        long missing = 0;
+        long unexpected = 0;
+        for (TopicSubscription s : subscriptions.stream().distinct().toList()) {
+            ExactlyOnceReport one = ensemble.consumers().get(0).verifyExactlyOnce(s.topic(), s.subscription());
+            checked += one.checked();
+            duplicated += one.duplicated();
+            missing += one.missing();
+            unexpected += one.unexpected();
+        }
+        return new ExactlyOnceReport(checked, duplicated, missing, unexpected);
     }
 
-    private static Map<String, Object> runMode(Workload w, int interval, double rate) {
+    private static Map<String, Object> runMode(Workload w, int interval) {
         Map<String, Object> mode = new LinkedHashMap<>();
         mode.put("loop", w.loop().key());
         mode.put("targetRate", w.loop() == LoopMode.OPEN && w.producerRate() > 0 ? w.producerRate() : null);
@@ -292,13 +310,14 @@ public final class RunCoordinator {
         return mode;
     }
 
-    private static Map<String, Object> versions() {
+    private static Map<String, Object> versions(Map<String, Object> broker) {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("ombTx", RunCoordinator.class.getPackage().getImplementationVersion() == null
                 ? "0.1.0-SNAPSHOT" : RunCoordinator.class.getPackage().getImplementationVersion());
         v.put("java", System.getProperty("java.version"));
         v.put("kafkaClients", AppInfoParser.getVersion());
-        v.put("broker", EmbeddedKafkaCluster.brokerVersion());
+        // An external cluster's version is whatever its driver reports in "environment"; it is not guessed here.
+        v.put("broker", broker.get("version"));
         return v;
     }
 

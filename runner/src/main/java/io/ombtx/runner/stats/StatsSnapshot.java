@@ -24,6 +24,8 @@ public final class StatsSnapshot {
     public static final String MESSAGES_RECEIVED = "messagesReceived";
     public static final String BYTES_RECEIVED = "bytesReceived";
     public static final String OPERATIONS = "operations";
+    /** Source records a STREAM operation consumed and wrote to its target topic. */
+    public static final String MESSAGES_PROCESSED = "messagesProcessed";
     public static final String COMMITTED = "committed";
     public static final String ABORTED = "aborted";
     public static final String FAILED = "failed";

@@ -64,6 +64,7 @@ public final class HttpWorkerClient implements Worker {
             reply.check(WorkerProtocol.CONFIGURE_OPERATION);
         }
         post(WorkerProtocol.INITIALIZE_DRIVER, driverYaml.getBytes(StandardCharsets.UTF_8));
+        speaksOmbTx = send(WorkerProtocol.PROGRESS, null, timeout).status() != 404;
     }
 
     @Override
@@ -100,6 +101,12 @@ public final class HttpWorkerClient implements Worker {
 
     @Override
     public void startLoad(LoadSpec load) throws Exception {
+        if (!speaksOmbTx && (load.loop() == io.ombtx.runner.config.LoopMode.CLOSED || load.measureOperations() > 0
+                || load.warmupOperations() > 0)) {
+            // A stock OMB worker would ignore these and run something else than the workload says.
+            throw new WorkerException("worker " + baseUrl + " is a stock OMB worker: it runs open-loop, time-based"
+                    + " workloads only, not closed loops or counted runs");
+        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("payloadData", load.payloads()); // OMB: List<byte[]>, base64 in JSON
         body.put("publishRate", load.messagesPerSecond());

@@ -68,4 +68,13 @@ class EmbeddedKafkaClusterTest {
         props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         return Admin.create(props);
     }
+
+    @Test
+    void clusterIdsNeverLookLikeCommandLineOptions() {
+        for (int i = 0; i < 10_000; i++) {
+            String id = EmbeddedKafkaCluster.randomClusterId();
+            assertFalse(id.startsWith("-"), id);
+            assertEquals(22, id.length(), id);
+        }
+    }
 }

@@ -189,4 +189,18 @@ class WorkloadLoaderTest {
         ConfigException e = assertThrows(ConfigException.class, () -> WorkloadLoader.load(Path.of("no/such.yaml"), null));
         assertEquals("no/such.yaml: file not found", e.getMessage());
     }
+
+    @Test
+    void prefillingNeedsAProducer() {
+        ConfigException e = error("name: s\nmessageSize: 10\nloop: closed\nproducersPerTopic: 0\n"
+                + "operation: {kind: STREAM, prefillMessages: 10}\nmeasureOperations: 5\n");
+        assertEquals("producersPerTopic", e.key());
+    }
+
+    @Test
+    void aNumberTooLargeForItsFieldIsAnErrorNotACrash() {
+        ConfigException e = error("name: x\nmessageSize: 10\nmeasureOperations: 99999999999999999999999\n");
+        assertEquals("measureOperations", e.key());
+        assertTrue(e.getMessage().contains("expected a whole number"), e.getMessage());
+    }
 }

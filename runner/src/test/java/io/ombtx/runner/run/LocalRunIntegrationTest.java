@@ -121,4 +121,26 @@ class LocalRunIntegrationTest {
         assertTrue(r.at("/counts/messagesReceived").asLong() >= r.at("/counts/messagesSent").asLong() - 1000,
                 "the backlog was drained: " + r.at("/counts"));
     }
+
+    @Test
+    void anExternalClusterWithTooFewBrokersIsRefusedAtOnce() throws Exception {
+        try (io.ombtx.runner.broker.EmbeddedKafkaCluster external = io.ombtx.runner.broker.EmbeddedKafkaCluster.builder().start()) {
+            Path driver = Files.writeString(dir.resolve("external.yaml"), "name: spi-only\n"
+                    + "driverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"
+                    + "commonConfig: |\n  bootstrap.servers=" + external.bootstrapServers() + "\n");
+            Path workload = Files.writeString(dir.resolve("three.yaml"),
+                    "name: needs-three\nbrokers: 3\nmessageSize: 10\nproducerRate: 100\ntestDurationSeconds: 5\n");
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            long start = System.nanoTime();
+            int code = Main.run(new String[] {"-d", driver.toString(), "-o", dir.resolve("none").toString(), workload.toString()},
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            String message = err.toString(StandardCharsets.UTF_8);
+            assertEquals(2, code, message);
+            assertTrue(message.contains("three.yaml: key 'brokers': the workload needs 3 broker(s) but the cluster at "
+                    + external.bootstrapServers() + " has 1"), message);
+            assertTrue(System.nanoTime() - start < 30_000_000_000L, "refused before any load");
+            assertTrue(!Files.exists(dir.resolve("none")), "no result for a run that never started");
+        }
+    }
 }

@@ -100,4 +100,12 @@ class MainTest {
         Path workload = file("w.yaml", "name: x\nmessageSize: 100\ntestDurationMinutes: 1\npayloadFile: " + payload + "\n");
         assertBadInput(run("-d", driver().toString(), workload.toString()), "payloadFile", "10 bytes but messageSize is 100");
     }
+
+    @Test
+    void aProfileNoWorkloadDefinesIsATypoNotAFullRun() throws Exception {
+        Path workload = file("p.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\nprofiles: {quick: {measureOperations: 1}}\n");
+        assertBadInput(run("-d", driver().toString(), "--profile", "quik", "--dry-run", workload.toString()),
+                "--profile quik: no workload defines it");
+        assertEquals(0, run("-d", driver().toString(), "--profile", "quick", "--dry-run", workload.toString()).code());
+    }
 }
