@@ -85,7 +85,7 @@ public final class RunnerOverhead {
         RunOptions options = new RunOptions(work, null, null, null, Map.of(), null, true);
         long cpuBefore = OS.getProcessCpuTime();
         Path result = new RunCoordinator(options, System.out, () -> List.of(new LocalWorker()),
-                new RunCoordinator.Interruption()).run(driver, workload);
+                new RunCoordinator.Interruption()).run(driver, workload).resultFile();
         long cpuNanos = OS.getProcessCpuTime() - cpuBefore;
         Map<String, Object> r = ResultWriter.json().readValue(result.toFile(), Map.class);
         Map<String, Object> summary = (Map<String, Object>) r.get("summary");

@@ -79,7 +79,7 @@ public final class TxOverhead {
     private static Figures run(DriverConfig driver, Workload workload, Path work) throws Exception {
         RunOptions options = new RunOptions(work, null, null, null, Map.of(), null, true);
         Path result = new RunCoordinator(options, System.out, () -> List.of(new LocalWorker()),
-                new RunCoordinator.Interruption()).run(driver, workload);
+                new RunCoordinator.Interruption()).run(driver, workload).resultFile();
         Map<String, Object> r = ResultWriter.json().readValue(result.toFile(), Map.class);
         Map<String, Object> ops = (Map<String, Object>) r.get("operationLatency");
         return new Figures(((Number) ops.get("p50")).doubleValue(), ((Number) ops.get("totalMillis")).doubleValue(),

@@ -82,8 +82,7 @@ public final class Main {
                 if (interruption.reason() != null) {
                     break;
                 }
-                Path result = coordinator.run(run.driver(), run.workload());
-                if (isPartial(result)) {
+                if (coordinator.run(run.driver(), run.workload()).partial()) {
                     status = FAILED;
                 }
             }
@@ -100,14 +99,6 @@ public final class Main {
                 e.printStackTrace(err);
             }
             return FAILED;
-        }
-    }
-
-    private static boolean isPartial(Path result) {
-        try {
-            return "partial".equals(io.ombtx.runner.result.ResultWriter.json().readTree(result.toFile()).path("status").asText());
-        } catch (java.io.IOException e) {
-            return true;
         }
     }
 

@@ -63,8 +63,12 @@ public final class RunCoordinator {
         }
     }
 
+    /** What a run left behind: its result file, and whether it ended early. */
+    public record Outcome(Path resultFile, boolean partial) {
+    }
+
     /** Runs and returns the result file. */
-    public Path run(DriverConfig driverConfig, Workload workload) throws Exception {
+    public Outcome run(DriverConfig driverConfig, Workload workload) throws Exception {
         int brokersNeeded = io.ombtx.runner.plan.Planner.brokersNeeded(driverConfig, workload, options.brokers());
         EmbeddedKafkaCluster cluster = null;
         try {
@@ -111,7 +115,7 @@ public final class RunCoordinator {
         }
     }
 
-    private Path execute(DriverConfig driver, Workload w, Map<String, Object> broker) throws Exception {
+    private Outcome execute(DriverConfig driver, Workload w, Map<String, Object> broker) throws Exception {
         List<Worker> workers = workerFactory.get();
         Ensemble ensemble = Ensemble.of(workers);
         String driverYaml = driver.toYaml();
@@ -202,7 +206,7 @@ public final class RunCoordinator {
         return used;
     }
 
-    private Path measure(DriverConfig driver, Workload w, Map<String, Object> broker, Ensemble ensemble,
+    private Outcome measure(DriverConfig driver, Workload w, Map<String, Object> broker, Ensemble ensemble,
             List<byte[]> payloads, List<String> topics, List<TopicSubscription> subscriptions) throws Exception {
         List<Worker> loadWorkers = w.streaming() ? ensemble.consumers() : ensemble.producers();
         double initialRate = w.loop() == LoopMode.OPEN
@@ -273,7 +277,7 @@ public final class RunCoordinator {
             say("Result written to %s", written);
         }
         printSummary(result);
-        return written;
+        return new Outcome(written, partialReason != null);
     }
 
     private static ExactlyOnceReport verifyExactlyOnce(Ensemble ensemble, List<TopicSubscription> subscriptions)
