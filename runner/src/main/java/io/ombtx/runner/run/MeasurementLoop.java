@@ -144,9 +144,11 @@ final class MeasurementLoop {
         totalSent += period.counter(StatsSnapshot.MESSAGES_SENT);
         totalReceived += period.counter(StatsSnapshot.MESSAGES_RECEIVED);
         long backlog = Math.max(0, totalSent * workload.subscriptionsPerTopic() - totalReceived);
-        String counts = workload.countBased() ? String.format(Locale.ROOT, "%d/%d ops (%.0f%%)",
-                progress.measuredOperationsDone(), workload.measureOperations(),
-                100.0 * progress.measuredOperationsDone() / workload.measureOperations()) : null;
+        String counts = !workload.countBased() ? null
+                : warmingUp ? String.format(Locale.ROOT, "warm-up %d/%d ops",
+                        Math.min(progress.operationsStarted(), workload.warmupOperations()), workload.warmupOperations())
+                : String.format(Locale.ROOT, "%d/%d ops (%.0f%%)", progress.measuredOperationsDone(),
+                        workload.measureOperations(), 100.0 * progress.measuredOperationsDone() / workload.measureOperations());
         log.accept(ProgressLine.format(warmingUp ? "Warm-up" : "Measure", seconds, period, backlog, counts));
         if (countsAsMeasured()) {
             measured.add(period);

@@ -118,6 +118,12 @@ public final class RunCoordinator {
     private Outcome execute(DriverConfig driver, Workload w, Map<String, Object> broker) throws Exception {
         List<Worker> workers = workerFactory.get();
         Ensemble ensemble = Ensemble.of(workers);
+        if (w.waitForConsume() && workers.size() > 1) {
+            // The producer waits until its consumer has seen each write: both must live in one worker.
+            say("waitForConsume: producer and consumer both run on the first worker; the other %d stay idle",
+                    workers.size() - 1);
+            ensemble = Ensemble.of(List.of(workers.get(0)));
+        }
         String driverYaml = driver.toYaml();
         try {
             for (Worker worker : ensemble.all()) {
@@ -158,7 +164,7 @@ public final class RunCoordinator {
             }
             return measure(driver, w, broker, active, payloads, topics, subscriptions);
         } finally {
-            for (Worker worker : ensemble.all()) {
+            for (Worker worker : workers) {
                 worker.close();
             }
         }

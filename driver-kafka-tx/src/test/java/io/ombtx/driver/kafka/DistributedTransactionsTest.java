@@ -1,0 +1,45 @@
+package io.ombtx.driver.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ombtx.runner.Main;
+import io.ombtx.runner.stats.Histograms;
+import io.ombtx.runner.worker.WorkerServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A transactional scenario through two HTTP workers on loopback, with the omb-tx extensions over the wire. */
+class DistributedTransactionsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void writeThenFetchRunsOnOneWorkerBecauseItsProducerWaitsForItsConsumer() throws Exception {
+        Path home = io.ombtx.runner.OmbTxHome.locate();
+        try (WorkerServer first = new WorkerServer("127.0.0.1", 0).start();
+                WorkerServer second = new WorkerServer("127.0.0.1", 0).start()) {
+            Path result = dir.resolve("tx-fetch.json");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int code = Main.run(new String[] {"-d", home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(),
+                    "-w", "http://127.0.0.1:" + first.port() + ",http://127.0.0.1:" + second.port(),
+                    "--profile", "quick", "-o", result.toString(), home.resolve("workloads/tx-fetch.yaml").toString()},
+                    new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, log);
+            assertTrue(log.contains("both run on the first worker"), log);
+            JsonNode r = new ObjectMapper().readTree(result.toFile());
+            assertEquals(200, r.at("/counts/committed").asLong());
+            assertEquals(200, Histograms.decode(r.at("/histograms/endToEndLatencyMicros").asText()).getTotalCount(),
+                    "every measured transaction was seen by the read_committed consumer");
+            assertTrue(r.at("/transactionPhases/commit/count").asLong() == 200, "phases travel over HTTP");
+        }
+    }
+}
