@@ -47,9 +47,13 @@ public final class Main {
             List<DriverConfig> drivers = new ArrayList<>();
             parsed.drivers().forEach(d -> drivers.add(DriverConfig.load(d)));
             List<Workload> workloads = new ArrayList<>();
-            parsed.workloads().forEach(w -> workloads.addAll(WorkloadLoader.load(w, parsed.profile())));
-            if (parsed.profile() != null && !parsed.profile().equals("full")
-                    && parsed.workloads().stream().noneMatch(w -> WorkloadLoader.definesProfile(w, parsed.profile()))) {
+            boolean profileDefined = false;
+            for (Path file : parsed.workloads()) {
+                WorkloadLoader.Loaded loaded = WorkloadLoader.read(file, parsed.profile());
+                workloads.addAll(loaded.runs());
+                profileDefined |= loaded.definesProfile();
+            }
+            if (parsed.profile() != null && !parsed.profile().equals("full") && !profileDefined) {
                 // A typo here would silently run the seeds' full counts, which can take hours.
                 throw new UsageException("--profile " + parsed.profile() + ": no workload defines it (its 'profiles:'"
                         + " block); the shipped workloads have quick and full");

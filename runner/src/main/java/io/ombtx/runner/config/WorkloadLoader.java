@@ -46,15 +46,20 @@ public final class WorkloadLoader {
     private WorkloadLoader() {
     }
 
-    /** Whether the workload file defines {@code profile} under {@code profiles:}. */
-    public static boolean definesProfile(Path file, String profile) {
-        return YamlFiles.read(file).path("profiles").has(profile);
+    /** A workload file's runs, and whether the file defines the profile they were loaded with. */
+    public record Loaded(List<Workload> runs, boolean definesProfile) {
     }
 
     /** Loads {@code file} and returns one validated workload per run (one, or one per sweep point). */
     public static List<Workload> load(Path file, String profile) {
+        return read(file, profile).runs();
+    }
+
+    /** As {@link #load}, also telling whether the file defines {@code profile}; the file is read once. */
+    public static Loaded read(Path file, String profile) {
         JsonNode root = YamlFiles.read(file);
-        return expand(file.toString(), file.toAbsolutePath().getParent(), (ObjectNode) root, profile);
+        boolean defines = profile != null && root.path("profiles").has(profile);
+        return new Loaded(expand(file.toString(), file.toAbsolutePath().getParent(), (ObjectNode) root, profile), defines);
     }
 
     /** Pure: YAML tree → validated runs. {@code baseDir} resolves a relative payloadFile. */
