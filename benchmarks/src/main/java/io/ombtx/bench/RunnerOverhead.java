@@ -1,7 +1,7 @@
 package io.ombtx.bench;
 
 import io.ombtx.runner.broker.EmbeddedKafkaCluster;
-import io.ombtx.runner.config.DriverConfig;
+import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
@@ -49,7 +49,7 @@ public final class RunnerOverhead {
         Path home = io.ombtx.runner.OmbTxHome.locate();
         Path work = Files.createTempDirectory("omb-tx-bench-");
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
-            DriverConfig driver = DriverConfig.load(home.resolve("driver-kafka-tx/kafka-tx.yaml"))
+            DriverFile driver = DriverFile.load(home.resolve("driver-kafka-tx/kafka-tx.yaml"))
                     .effective(DriverOverrides.none(), cluster.bootstrapServers());
             out.printf(Locale.ROOT, "Runner overhead, %d s per point, embedded Kafka %s, %d cores%n", SECONDS,
                     EmbeddedKafkaCluster.brokerVersion(), Runtime.getRuntime().availableProcessors());
@@ -70,7 +70,7 @@ public final class RunnerOverhead {
 
     /** The omb-tx runner end to end (plan, worker, driver, stats, result file) at {@code rate}. */
     @SuppressWarnings("unchecked")
-    private static Figures runner(DriverConfig driver, Path work, int rate) throws Exception {
+    private static Figures runner(DriverFile driver, Path work, int rate) throws Exception {
         long messages = (long) rate * SECONDS;
         Path workloadFile = Files.writeString(work.resolve("bench-" + rate + ".yaml"), String.format(Locale.ROOT, """
                 name: runner-overhead-%d

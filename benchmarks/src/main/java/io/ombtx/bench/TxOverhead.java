@@ -1,7 +1,7 @@
 package io.ombtx.bench;
 
 import io.ombtx.runner.broker.EmbeddedKafkaCluster;
-import io.ombtx.runner.config.DriverConfig;
+import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
@@ -46,7 +46,7 @@ public final class TxOverhead {
         Map<String, Map<String, Figures>> figures = new LinkedHashMap<>();
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
             for (Map.Entry<String, DriverOverrides> client : clients.entrySet()) {
-                DriverConfig driver = DriverConfig.load(home.resolve("driver-kafka-tx/kafka-tx.yaml"))
+                DriverFile driver = DriverFile.load(home.resolve("driver-kafka-tx/kafka-tx.yaml"))
                         .effective(client.getValue(), cluster.bootstrapServers());
                 Map<String, Figures> byWorkload = new LinkedHashMap<>();
                 for (String[] pair : PAIRS) {
@@ -76,7 +76,7 @@ public final class TxOverhead {
     }
 
     @SuppressWarnings("unchecked")
-    private static Figures run(DriverConfig driver, Workload workload, Path work) throws Exception {
+    private static Figures run(DriverFile driver, Workload workload, Path work) throws Exception {
         RunOptions options = new RunOptions(work, null, null, null, Map.of(), null, true);
         Path result = new RunCoordinator(options, System.out, () -> List.of(new LocalWorker()),
                 new RunCoordinator.Interruption()).run(driver, workload).resultFile();

@@ -3,8 +3,8 @@ package io.ombtx.runner;
 import io.ombtx.runner.broker.BrokerStartException;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.UsageException;
-import io.ombtx.runner.config.ConfigException;
-import io.ombtx.runner.config.DriverConfig;
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.PlannedRun;
@@ -44,8 +44,8 @@ public final class Main {
                 out.print(BenchmarkArgs.USAGE);
                 return OK;
             }
-            List<DriverConfig> drivers = new ArrayList<>();
-            parsed.drivers().forEach(d -> drivers.add(DriverConfig.load(d)));
+            List<DriverFile> drivers = new ArrayList<>();
+            parsed.drivers().forEach(d -> drivers.add(DriverFile.load(d)));
             List<Workload> workloads = new ArrayList<>();
             boolean profileDefined = false;
             for (Path file : parsed.workloads()) {

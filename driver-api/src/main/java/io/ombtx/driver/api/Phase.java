@@ -20,4 +20,13 @@ public enum Phase {
     public String key() {
         return key;
     }
+
+    public static Phase ofKey(String key) {
+        for (Phase phase : values()) {
+            if (phase.key.equals(key)) {
+                return phase;
+            }
+        }
+        throw new IllegalArgumentException("unknown phase '" + key + "'");
+    }
 }

@@ -1,26 +1,30 @@
 package io.ombtx.driver.kafka;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.ombtx.driver.api.KeySuggestions;
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.ConfigFields;
+import io.ombtx.driver.api.config.YamlFiles;
 import java.io.File;
-import java.io.IOException;
-import java.io.StringReader;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Reads a driver YAML strictly: an unknown key, a value of the wrong type or an out-of-range number fails with an
- * {@link IOException} naming the file, the key and what was expected, because a silently ignored typo in a
- * benchmark's configuration produces plausible but wrong numbers.
+ * Reads a driver YAML strictly: an unknown key, a value of the wrong type, an out-of-range number or a client
+ * setting kafka-clients would reject fails with a {@link ConfigException} naming the file, the key and what was
+ * expected, because a silently ignored typo in a benchmark's configuration produces plausible but wrong numbers.
+ * Nothing here connects anywhere, so the runner can call it while planning.
  */
 public final class DriverConfigParser {
 
@@ -30,9 +34,8 @@ public final class DriverConfigParser {
     static final List<String> TRANSACTION_KEYS = List.of(
             "enabled", "messagesPerTransaction", "commitIntervalMs", "transactionalIdPrefix",
             "resolveBeforeCommit", "maxRetries");
-
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    /** The most replicas a topic can have: Kafka stores the factor as a short. */
+    private static final int MAX_REPLICATION_FACTOR = Short.MAX_VALUE;
 
     private final Set<String> extraRootKeys;
 
@@ -41,41 +44,24 @@ public final class DriverConfigParser {
         this.extraRootKeys = Set.copyOf(extraRootKeys);
     }
 
-    public DriverConfig parse(File file) throws IOException {
-        String source = file.getPath();
-        JsonNode root;
-        try {
-            root = YAML.readTree(file);
-        } catch (JsonProcessingException e) {
-            throw new IOException(source + ": not valid YAML: " + e.getOriginalMessage(), e);
-        }
-        return parse(source, root);
+    public DriverConfig parse(File file) {
+        return parse(file.getPath(), YamlFiles.read(file.toPath()));
     }
 
-    public DriverConfig parse(String source, String yamlText) throws IOException {
-        try {
-            return parse(source, YAML.readTree(yamlText));
-        } catch (JsonProcessingException e) {
-            throw new IOException(source + ": not valid YAML: " + e.getOriginalMessage(), e);
-        }
+    public DriverConfig parse(String source, String yamlText) {
+        return parse(source, YamlFiles.parse(source, yamlText));
     }
 
-    private DriverConfig parse(String source, JsonNode root) throws IOException {
-        if (root == null || root.isMissingNode() || root.isNull()) {
-            throw new IOException(source + ": the driver file is empty; expected keys: " + String.join(", ", rootKeys()));
-        }
-        if (!root.isObject()) {
-            throw new IOException(source + ": expected a mapping of keys at the top level, got " + describe(root));
-        }
-        Fields fields = new Fields(source, "", root, rootKeys());
+    private DriverConfig parse(String source, JsonNode root) {
+        ConfigFields fields = new ConfigFields(source, root, "").onlyKeys(rootKeys());
         String name = fields.text("name", "kafka-tx");
         String driverClass = fields.text("driverClass", KafkaTxBenchmarkDriver.class.getName());
-        int replicationFactor = fields.integer("replicationFactor", 1, 1, Short.MAX_VALUE);
+        int replicationFactor = fields.wholeNumber("replicationFactor", 1, 1, MAX_REPLICATION_FACTOR);
         Properties topicConfig = fields.properties("topicConfig");
         Properties commonConfig = fields.properties("commonConfig");
         Properties producerConfig = fields.properties("producerConfig");
         Properties consumerConfig = fields.properties("consumerConfig");
-        TransactionSettings transactions = transactions(source, root.get("transactions"));
+        TransactionSettings transactions = transactions(fields);
         Map<String, String> extras = new LinkedHashMap<>();
         for (String key : extraRootKeys) {
             String value = fields.text(key, null);
@@ -83,135 +69,84 @@ public final class DriverConfigParser {
                 extras.put(key, value);
             }
         }
-        return new DriverConfig(source, name, driverClass, replicationFactor, topicConfig, commonConfig,
+        DriverConfig config = new DriverConfig(source, name, driverClass, replicationFactor, topicConfig, commonConfig,
                 producerConfig, consumerConfig, transactions, extras);
+        checkClientSettings(config);
+        return config;
     }
 
-    private static TransactionSettings transactions(String source, JsonNode node) throws IOException {
+    private static TransactionSettings transactions(ConfigFields root) {
         TransactionSettings d = TransactionSettings.defaults();
-        if (node == null || node.isNull()) {
+        if (!root.has("transactions")) {
             return d;
         }
-        if (!node.isObject()) {
-            throw new IOException(source + ": 'transactions' must be a mapping with keys "
-                    + String.join(", ", TRANSACTION_KEYS) + ", got " + describe(node));
-        }
-        Fields fields = new Fields(source, "transactions.", node, TRANSACTION_KEYS);
+        ConfigFields fields = root.block("transactions").onlyKeys(TRANSACTION_KEYS);
         String prefix = fields.text("transactionalIdPrefix", d.transactionalIdPrefix());
         if (prefix.isBlank()) {
-            throw new IOException(source + ": 'transactions.transactionalIdPrefix' must not be empty");
+            throw fields.error("transactionalIdPrefix", "must not be empty");
         }
         return new TransactionSettings(
                 fields.bool("enabled", d.enabled()),
-                fields.integer("messagesPerTransaction", d.messagesPerTransaction(), 1, Integer.MAX_VALUE),
-                fields.integer("commitIntervalMs", (int) d.commitIntervalMs(), 1, Integer.MAX_VALUE),
+                fields.wholeNumber("messagesPerTransaction", d.messagesPerTransaction(), 1, Integer.MAX_VALUE),
+                fields.wholeNumber("commitIntervalMs", (int) d.commitIntervalMs(), 1, Integer.MAX_VALUE),
                 prefix,
                 fields.bool("resolveBeforeCommit", d.resolveBeforeCommit()),
-                fields.integer("maxRetries", d.maxRetries(), 0, 1000));
+                fields.wholeNumber("maxRetries", d.maxRetries(), 0, 1000));
     }
 
-    private List<String> rootKeys() {
+    /**
+     * Lets kafka-clients check the values it knows (e.g. {@code acks=maybe}) the way it would when the first client
+     * is created, so the mistake is reported now and against the block it came from.
+     */
+    private static void checkClientSettings(DriverConfig config) {
+        Map<String, Object> producer = asMap(config.producerProperties());
+        producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        Map<String, Object> consumer = asMap(config.consumerProperties());
+        consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        check(config, "commonConfig", config.commonConfig(), () -> new AdminClientConfig(withBootstrap(asMap(config.commonConfig()))));
+        check(config, "producerConfig", config.producerConfig(), () -> new ProducerConfig(withBootstrap(producer)));
+        check(config, "consumerConfig", config.consumerConfig(), () -> new ConsumerConfig(withBootstrap(consumer)));
+    }
+
+    private static void check(DriverConfig config, String block, Properties own, Runnable parse) {
+        try {
+            parse.run();
+        } catch (org.apache.kafka.common.config.ConfigException e) {
+            // kafka-clients names the setting; say which block to fix (the common one when it came from there).
+            String where = blockOf(e.getMessage(), own) ? block : "commonConfig";
+            throw new ConfigException(config.source(), where, "kafka-clients rejects a setting: " + e.getMessage());
+        }
+    }
+
+    private static boolean blockOf(String message, Properties own) {
+        for (String key : own.stringPropertyNames()) {
+            if (message != null && message.contains(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Map<String, Object> asMap(Properties properties) {
+        Map<String, Object> map = new HashMap<>();
+        properties.stringPropertyNames().forEach(k -> map.put(k, properties.getProperty(k)));
+        return map;
+    }
+
+    /** The runner fills in the embedded broker's address later; the check needs a syntactically valid one. */
+    private static Map<String, Object> withBootstrap(Map<String, Object> map) {
+        Object bootstrap = map.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+        if (bootstrap == null || bootstrap.toString().isBlank() || bootstrap.toString().trim().equalsIgnoreCase("embedded")) {
+            map.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+        }
+        return map;
+    }
+
+    List<String> rootKeys() {
         List<String> keys = new ArrayList<>(ROOT_KEYS);
         extraRootKeys.stream().sorted().forEach(keys::add);
         return keys;
-    }
-
-    private static String describe(JsonNode node) {
-        if (node.isObject()) {
-            return "a mapping";
-        }
-        if (node.isArray()) {
-            return "a list";
-        }
-        return "'" + node.asText() + "'";
-    }
-
-    /** One mapping's keys, checked against the expected ones before any value is read. */
-    private static final class Fields {
-        private final String source;
-        private final String path;
-        private final JsonNode node;
-
-        Fields(String source, String path, JsonNode node, List<String> expected) throws IOException {
-            this.source = source;
-            this.path = path;
-            this.node = node;
-            for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-                String key = it.next();
-                if (!expected.contains(key)) {
-                    String hint = KeySuggestions.closest(key, expected).map(s -> " (did you mean '" + s + "'?)").orElse("");
-                    throw new IOException(source + ": unknown key '" + path + key + "'" + hint
-                            + "; expected " + (path.isEmpty() ? "" : "under '" + path.substring(0, path.length() - 1) + "' ")
-                            + "one of: " + String.join(", ", expected));
-                }
-            }
-        }
-
-        String text(String key, String fallback) throws IOException {
-            JsonNode value = node.get(key);
-            if (value == null || value.isNull()) {
-                return fallback;
-            }
-            if (!value.isValueNode()) {
-                throw wrongType(key, "a single value", value);
-            }
-            return value.asText();
-        }
-
-        int integer(String key, int fallback, int min, int max) throws IOException {
-            JsonNode value = node.get(key);
-            if (value == null || value.isNull()) {
-                return fallback;
-            }
-            long parsed;
-            if (value.isIntegralNumber() && value.canConvertToLong()) {
-                parsed = value.asLong();
-            } else if (value.isTextual() && value.asText().trim().matches("-?\\d{1,18}")) {
-                parsed = Long.parseLong(value.asText().trim());
-            } else {
-                throw wrongType(key, "an integer", value);
-            }
-            if (parsed < min || parsed > max) {
-                throw new IOException(source + ": '" + path + key + "' must be between " + min + " and " + max
-                        + ", got " + parsed);
-            }
-            return (int) parsed;
-        }
-
-        boolean bool(String key, boolean fallback) throws IOException {
-            JsonNode value = node.get(key);
-            if (value == null || value.isNull()) {
-                return fallback;
-            }
-            if (value.isBoolean()) {
-                return value.asBoolean();
-            }
-            if (value.isTextual() && (value.asText().equalsIgnoreCase("true") || value.asText().equalsIgnoreCase("false"))) {
-                return Boolean.parseBoolean(value.asText());
-            }
-            throw wrongType(key, "true or false", value);
-        }
-
-        /** A Java-properties text block (OMB's Kafka convention), passed through to kafka-clients untouched. */
-        Properties properties(String key) throws IOException {
-            JsonNode value = node.get(key);
-            Properties properties = new Properties();
-            if (value == null || value.isNull()) {
-                return properties;
-            }
-            if (!value.isTextual()) {
-                throw wrongType(key, "a Java-properties text block (write 'key: |' and one 'name=value' per line)", value);
-            }
-            try {
-                properties.load(new StringReader(value.asText()));
-            } catch (IllegalArgumentException e) {
-                throw new IOException(source + ": '" + path + key + "' is not a valid properties block: " + e.getMessage(), e);
-            }
-            return properties;
-        }
-
-        private IOException wrongType(String key, String expected, JsonNode value) {
-            return new IOException(source + ": '" + path + key + "' must be " + expected + ", got " + describe(value));
-        }
     }
 }

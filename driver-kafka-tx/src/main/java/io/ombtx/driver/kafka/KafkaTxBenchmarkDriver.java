@@ -1,6 +1,8 @@
 package io.ombtx.driver.kafka;
 
+import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.ScenarioDriver;
@@ -40,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * <p>Created by reflection, then {@link #initialize}; {@link #configureOperation} (omb-tx only) comes before any
  * topic, producer or consumer is created.
  */
-public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver {
+public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, CheckedConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaTxBenchmarkDriver.class);
     private static final long ADMIN_TIMEOUT_SECONDS = 60;
@@ -67,7 +69,11 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver {
 
     @Override
     public void initialize(File configurationFile, StatsLogger statsLogger) throws IOException, InterruptedException {
-        config = new DriverConfigParser(extraYamlKeys()).parse(configurationFile);
+        try {
+            config = new DriverConfigParser(extraYamlKeys()).parse(configurationFile);
+        } catch (ConfigException e) {
+            throw new IOException(e.getMessage()); // OMB's contract; the message names the file and the key
+        }
         String bootstrap = config.bootstrapServers();
         if (bootstrap == null || bootstrap.isBlank() || bootstrap.trim().equalsIgnoreCase("embedded")) {
             throw new IOException(config.source() + ": commonConfig has no bootstrap.servers (the omb-tx runner fills it "
@@ -90,6 +96,11 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver {
             admin.close(Duration.ZERO); // a failed initialize must not leave a client running
             throw e;
         }
+    }
+
+    @Override
+    public void checkConfiguration(String source, String yamlText) {
+        new DriverConfigParser(extraYamlKeys()).parse(source, yamlText);
     }
 
     /** Top-level YAML keys a subclass driver understands besides the common ones. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.driver.api.KeySuggestions;
+import io.ombtx.driver.api.config.ConfigException;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,67 +55,92 @@ class DriverConfigParserTest {
     }
 
     @Test
-    void unknownTopLevelKeyNamesFileKeySuggestionAndExpectedKeys() {
-        IOException e = assertThrows(IOException.class,
+    void unknownTopLevelKeyNamesFileKeyAndSuggestion() {
+        ConfigException e = assertThrows(ConfigException.class,
                 () -> parser.parse("kafka-tx.yaml", "name: x\nproducerConfg: |\n  acks=all\n"));
-        assertEquals("kafka-tx.yaml: unknown key 'producerConfg' (did you mean 'producerConfig'?); expected one of: "
-                + "name, driverClass, replicationFactor, topicConfig, commonConfig, producerConfig, consumerConfig, "
-                + "transactions", e.getMessage());
+        assertEquals("kafka-tx.yaml: key 'producerConfg': unknown key (did you mean 'producerConfig'?)", e.getMessage());
+        assertEquals("producerConfg", e.key());
     }
 
     @Test
     void unknownNestedKeyIsReportedWithItsPath() {
-        IOException e = assertThrows(IOException.class,
+        ConfigException e = assertThrows(ConfigException.class,
                 () -> parser.parse("k.yaml", "transactions:\n  messagesPerTxn: 5\n"));
-        assertTrue(e.getMessage().startsWith("k.yaml: unknown key 'transactions.messagesPerTxn' "
-                + "(did you mean 'messagesPerTransaction'?)"), e.getMessage());
-        assertTrue(e.getMessage().contains("resolveBeforeCommit"), e.getMessage());
+        assertEquals("k.yaml: key 'transactions.messagesPerTxn': unknown key (did you mean 'messagesPerTransaction'?)",
+                e.getMessage());
+        assertEquals("k.yaml: key 'transactions.enabld': unknown key (did you mean 'enabled'?)",
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "transactions: {enabld: true}\n"))
+                        .getMessage());
     }
 
     @Test
-    void foreignKeyGetsNoSuggestion() {
-        IOException e = assertThrows(IOException.class, () -> parser.parse("k.yaml", "zookeeperHosts: a\n"));
-        assertFalse(e.getMessage().contains("did you mean"), e.getMessage());
-        assertTrue(e.getMessage().contains("'zookeeperHosts'"), e.getMessage());
+    void foreignKeyGetsTheListOfExpectedKeys() {
+        ConfigException e = assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "zookeeperHosts: a\n"));
+        assertEquals("k.yaml: key 'zookeeperHosts': unknown key; expected one of name, driverClass, replicationFactor, "
+                + "topicConfig, commonConfig, producerConfig, consumerConfig, transactions", e.getMessage());
     }
 
     @Test
     void wrongTypesAreRejectedWithTheExpectedType() {
-        assertEquals("k.yaml: 'replicationFactor' must be an integer, got 'three'",
-                assertThrows(IOException.class, () -> parser.parse("k.yaml", "replicationFactor: three\n")).getMessage());
-        assertEquals("k.yaml: 'transactions.enabled' must be true or false, got 'sometimes'",
-                assertThrows(IOException.class, () -> parser.parse("k.yaml", "transactions:\n  enabled: sometimes\n"))
+        assertEquals("k.yaml: key 'replicationFactor': expected a whole number, got 'three'",
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "replicationFactor: three\n")).getMessage());
+        assertEquals("k.yaml: key 'replicationFactor': expected a whole number, got '2.5'",
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "replicationFactor: 2.5\n")).getMessage());
+        assertEquals("k.yaml: key 'transactions.enabled': expected true or false, got 'sometimes'",
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "transactions:\n  enabled: sometimes\n"))
                         .getMessage());
-        assertTrue(assertThrows(IOException.class, () -> parser.parse("k.yaml", "producerConfig:\n  acks: all\n"))
-                .getMessage().startsWith("k.yaml: 'producerConfig' must be a Java-properties text block"));
-        assertEquals("k.yaml: 'transactions' must be a mapping with keys enabled, messagesPerTransaction, "
-                + "commitIntervalMs, transactionalIdPrefix, resolveBeforeCommit, maxRetries, got '5'",
-                assertThrows(IOException.class, () -> parser.parse("k.yaml", "transactions: 5\n")).getMessage());
+        assertTrue(assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "producerConfig:\n  acks: all\n"))
+                .getMessage().startsWith("k.yaml: key 'producerConfig': expected Java-properties text"));
+        assertEquals("k.yaml: key 'transactions': expected a mapping of keys to values, got '5'",
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "transactions: 5\n")).getMessage());
     }
 
     @Test
     void outOfRangeNumbersAreRejected() {
-        assertEquals("k.yaml: 'transactions.messagesPerTransaction' must be between 1 and 2147483647, got 0",
-                assertThrows(IOException.class,
+        assertEquals("k.yaml: key 'transactions.messagesPerTransaction': expected a value >= 1, got 0",
+                assertThrows(ConfigException.class,
                         () -> parser.parse("k.yaml", "transactions:\n  messagesPerTransaction: 0\n")).getMessage());
-        assertTrue(assertThrows(IOException.class, () -> parser.parse("k.yaml", "replicationFactor: 0\n"))
-                .getMessage().contains("'replicationFactor' must be between 1"));
+        assertEquals("k.yaml: key 'replicationFactor': expected a value from 1 to 32767, got -1",
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "replicationFactor: -1\n")).getMessage());
+    }
+
+    @Test
+    void clientSettingsKafkaWouldRejectAreErrorsOfTheirBlock() {
+        ConfigException acks = assertThrows(ConfigException.class,
+                () -> parser.parse("k.yaml", "producerConfig: |\n  acks=maybe\n"));
+        assertEquals("producerConfig", acks.key());
+        assertTrue(acks.getMessage().contains("acks"), acks.getMessage());
+        ConfigException common = assertThrows(ConfigException.class,
+                () -> parser.parse("k.yaml", "commonConfig: |\n  request.timeout.ms=soon\n"));
+        assertEquals("commonConfig", common.key());
+        ConfigException consumer = assertThrows(ConfigException.class,
+                () -> parser.parse("k.yaml", "consumerConfig: |\n  isolation.level=sometimes\n"));
+        assertEquals("consumerConfig", consumer.key());
     }
 
     @Test
     void duplicateKeysAndBrokenYamlAreErrors() {
-        assertTrue(assertThrows(IOException.class, () -> parser.parse("k.yaml", "name: a\nname: b\n"))
+        assertTrue(assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "name: a\nname: b\n"))
                 .getMessage().startsWith("k.yaml: not valid YAML"));
-        assertTrue(assertThrows(IOException.class, () -> parser.parse("k.yaml", "- a\n- b\n"))
-                .getMessage().startsWith("k.yaml: expected a mapping"));
+        assertTrue(assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "- a\n- b\n"))
+                .getMessage().startsWith("k.yaml: expected a YAML mapping"));
     }
 
     @Test
-    void extraKeysOfASubclassDriverAreAcceptedOnlyThere() throws IOException {
+    void extraKeysOfASubclassDriverAreAcceptedOnlyThere() {
         DriverConfig config = new DriverConfigParser(Set.of("adminApiUrl"))
                 .parse("r.yaml", "adminApiUrl: http://127.0.0.1:9644\n");
         assertEquals("http://127.0.0.1:9644", config.extras().get("adminApiUrl"));
-        assertThrows(IOException.class, () -> parser.parse("k.yaml", "adminApiUrl: http://127.0.0.1:9644\n"));
+        assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "adminApiUrl: http://127.0.0.1:9644\n"));
+    }
+
+    @Test
+    void checkConfigurationIsTheParserWithoutConnecting() {
+        KafkaTxBenchmarkDriver driver = new KafkaTxBenchmarkDriver();
+        driver.checkConfiguration("mine.yaml", "name: x\ncommonConfig: |\n  bootstrap.servers=127.0.0.1:1\n");
+        assertEquals("mine.yaml: key 'transactions.enabld': unknown key (did you mean 'enabled'?)",
+                assertThrows(ConfigException.class,
+                        () -> driver.checkConfiguration("mine.yaml", "transactions: {enabld: true}\n")).getMessage());
     }
 
     @Test

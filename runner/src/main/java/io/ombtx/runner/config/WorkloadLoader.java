@@ -1,8 +1,10 @@
 package io.ombtx.runner.config;
 
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.YamlFiles;
+import io.ombtx.driver.api.config.ConfigFields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.broker.BrokerProfile;
@@ -37,7 +39,7 @@ public final class WorkloadLoader {
             "readCommitted", "waitForConsume", "prefillMessages", "verifyExactlyOnce");
     static final List<String> OVERRIDE_KEYS = List.of(
             "replicationFactor", "topicConfig", "commonConfig", "producerConfig", "consumerConfig");
-    /** Fields that may be given as a list to sweep over. */
+    /** ConfigFields that may be given as a list to sweep over. */
     static final Set<String> SWEEPABLE = Set.of(
             "producerRate", "messageSize", "topics", "partitionsPerTopic", "producersPerTopic",
             "subscriptionsPerTopic", "consumerPerSubscription", "warmupOperations", "measureOperations",
@@ -146,7 +148,7 @@ public final class WorkloadLoader {
     }
 
     static Workload validate(String file, Path baseDir, ObjectNode node, SweepPoint sweep) {
-        Fields f = new Fields(file, node, "");
+        ConfigFields f = new ConfigFields(file, node, "");
         String name = f.text("name", null);
         if (name == null || name.isBlank()) {
             throw f.error("name", "required: a name for the workload");
@@ -155,7 +157,7 @@ public final class WorkloadLoader {
         int partitions = f.wholeNumber("partitionsPerTopic", 1, 1, 100_000);
         KeyDistributorType keys = f.choice("keyDistributor", KeyDistributorType.class, KeyDistributorType.NO_KEY);
 
-        Fields op = f.block("operation");
+        ConfigFields op = f.block("operation");
         checkKeys(file, "operation", op.raw(), OPERATION_KEYS);
         OperationKind kind = op.choice("kind", OperationKind.class, OperationKind.PUBLISH);
         boolean transactional = op.bool("transactional", false);
@@ -327,7 +329,7 @@ public final class WorkloadLoader {
                 stallTimeout, sweep);
     }
 
-    private static long messagesToOperations(Fields f, String key, int perOperation, long min) {
+    private static long messagesToOperations(ConfigFields f, String key, int perOperation, long min) {
         long messages = f.wholeNumber(key, 0L, min, Long.MAX_VALUE);
         if (messages % perOperation != 0) {
             throw f.error(key, messages + " messages is not a whole number of operations of "
@@ -336,7 +338,7 @@ public final class WorkloadLoader {
         return messages / perOperation;
     }
 
-    private static DriverOverrides overrides(String file, Fields block, int brokers) {
+    private static DriverOverrides overrides(String file, ConfigFields block, int brokers) {
         checkKeys(file, "driverOverrides", block.raw(), OVERRIDE_KEYS);
         Integer rf = block.has("replicationFactor") ? block.wholeNumber("replicationFactor", 1, 1, 9) : null;
         Map<String, String> blocks = new LinkedHashMap<>();
@@ -356,7 +358,7 @@ public final class WorkloadLoader {
         return new DriverOverrides(rf, blocks);
     }
 
-    private static Map<String, String> stringMap(Fields block) {
+    private static Map<String, String> stringMap(ConfigFields block) {
         Map<String, String> map = new LinkedHashMap<>();
         block.raw().fields().forEachRemaining(e -> {
             if (e.getValue().isContainerNode()) {
@@ -368,13 +370,7 @@ public final class WorkloadLoader {
     }
 
     static void checkKeys(String file, String prefix, JsonNode node, List<String> known) {
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String key = it.next();
-            if (!known.contains(key)) {
-                String path = prefix.isEmpty() ? key : prefix + "." + key;
-                throw new ConfigException(file, path, KeySuggestions.unknownKey(key, known));
-            }
-        }
+        new ConfigFields(file, node, prefix).onlyKeys(known);
     }
 
     private static Path resolve(Path baseDir, String path) {

@@ -1,8 +1,8 @@
 package io.ombtx.runner.plan;
 
-import io.ombtx.runner.config.DriverConfig;
+import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 
 /** One run of the plan: a driver, a workload (or sweep point) and the brokers it needs. */
-public record PlannedRun(DriverConfig driver, Workload workload, int brokersNeeded, boolean embeddedBroker) {
+public record PlannedRun(DriverFile driver, Workload workload, int brokersNeeded, boolean embeddedBroker) {
 }

@@ -1,7 +1,7 @@
 package io.ombtx.runner.plan;
 
-import io.ombtx.runner.config.ConfigException;
-import io.ombtx.runner.config.DriverConfig;
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
 import java.util.ArrayList;
@@ -15,10 +15,10 @@ public final class Planner {
     private Planner() {
     }
 
-    public static List<PlannedRun> plan(List<DriverConfig> drivers, List<Workload> workloads, Integer brokersFlag) {
+    public static List<PlannedRun> plan(List<DriverFile> drivers, List<Workload> workloads, Integer brokersFlag) {
         List<PlannedRun> runs = new ArrayList<>();
         for (Workload workload : workloads) {
-            for (DriverConfig driver : drivers) {
+            for (DriverFile driver : drivers) {
                 runs.add(new PlannedRun(driver, workload, brokersNeeded(driver, workload, brokersFlag),
                         driver.wantsEmbeddedBroker()));
             }
@@ -30,7 +30,7 @@ public final class Planner {
      * How many brokers the run needs: the workload's count, raised to the driver's replication factor. A
      * replication factor above an explicitly requested count is impossible, and an error.
      */
-    public static int brokersNeeded(DriverConfig driver, Workload workload, Integer brokersFlag) {
+    public static int brokersNeeded(DriverFile driver, Workload workload, Integer brokersFlag) {
         Integer overrideRf = workload.driverOverrides().replicationFactor();
         int replication = overrideRf != null ? overrideRf : driver.replicationFactor();
         if (overrideRf != null && overrideRf > workload.brokers()) {

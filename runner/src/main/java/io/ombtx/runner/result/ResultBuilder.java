@@ -3,6 +3,8 @@ package io.ombtx.runner.result;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.stats.Latency;
+import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Histograms;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
@@ -55,17 +57,17 @@ public final class ResultBuilder {
         r.put("producersPerTopic", w.producersPerTopic());
         r.put("consumersPerTopic", w.consumerPerSubscription()); // OMB's meaning: consumers per subscription
 
-        r.put("publishRate", perPeriod(periods, p -> rate(p, StatsSnapshot.MESSAGES_SENT)));
-        r.put("publishErrorRate", perPeriod(periods, p -> rate(p, StatsSnapshot.PUBLISH_ERRORS)));
-        r.put("consumeRate", perPeriod(periods, p -> rate(p, StatsSnapshot.MESSAGES_RECEIVED)));
+        r.put("publishRate", perPeriod(periods, p -> rate(p, Counter.MESSAGES_SENT)));
+        r.put("publishErrorRate", perPeriod(periods, p -> rate(p, Counter.PUBLISH_ERRORS)));
+        r.put("consumeRate", perPeriod(periods, p -> rate(p, Counter.MESSAGES_RECEIVED)));
         r.put("backlog", perPeriod(periods, Period::backlog));
-        putPeriodLatencies(r, "publishLatency", periods, StatsSnapshot.PUBLISH_LATENCY, true);
-        putPeriodLatencies(r, "publishDelayLatency", periods, StatsSnapshot.PUBLISH_DELAY, false);
-        putPeriodLatencies(r, "endToEndLatency", periods, StatsSnapshot.END_TO_END, true);
+        putPeriodLatencies(r, "publishLatency", periods, Latency.PUBLISH_LATENCY, true);
+        putPeriodLatencies(r, "publishDelayLatency", periods, Latency.PUBLISH_DELAY, false);
+        putPeriodLatencies(r, "endToEndLatency", periods, Latency.END_TO_END, true);
 
-        Histogram publish = measured.histogram(StatsSnapshot.PUBLISH_LATENCY);
-        Histogram delay = measured.histogram(StatsSnapshot.PUBLISH_DELAY);
-        Histogram endToEnd = measured.histogram(StatsSnapshot.END_TO_END);
+        Histogram publish = measured.histogram(Latency.PUBLISH_LATENCY);
+        Histogram delay = measured.histogram(Latency.PUBLISH_DELAY);
+        Histogram endToEnd = measured.histogram(Latency.END_TO_END);
         putAggregated(r, "aggregatedPublishLatency", publish, true);
         putAggregated(r, "aggregatedPublishDelayLatency", delay, false);
         putAggregated(r, "aggregatedEndToEndLatency", endToEnd, true);
@@ -94,18 +96,15 @@ public final class ResultBuilder {
         r.put("environment", facts.environment());
         r.put("counts", counts(measured));
         r.put("summary", summary(measured, facts));
-        Histogram operations = measured.histogram(StatsSnapshot.OPERATION_LATENCY);
+        Histogram operations = measured.histogram(Latency.OPERATION_LATENCY);
         r.put("operationLatency", Histograms.summaryMillis(operations));
-        r.put("intendedPublishLatency", Histograms.summaryMillis(measured.histogram(StatsSnapshot.INTENDED_PUBLISH_LATENCY)));
+        r.put("intendedPublishLatency", Histograms.summaryMillis(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)));
         Map<String, Object> phases = new LinkedHashMap<>();
         for (Phase phase : Phase.values()) {
             if (phase == Phase.TRANSACTION && !w.operation().transactional()) {
                 continue; // the whole of a non-transactional operation is operationLatency, not a transaction
             }
-            Histogram h = measured.histograms().get(StatsSnapshot.PHASE_PREFIX + phase.key());
-            if (h != null && h.getTotalCount() > 0) {
-                phases.put(phase.key(), Histograms.summaryMillis(h));
-            }
+            measured.recorded(phase).ifPresent(h -> phases.put(phase.key(), Histograms.summaryMillis(h)));
         }
         r.put("transactionPhases", phases);
         if (facts.exactlyOnce() != null) {
@@ -120,7 +119,7 @@ public final class ResultBuilder {
         }
         Map<String, String> histograms = new LinkedHashMap<>();
         String wholePhase = StatsSnapshot.PHASE_PREFIX + Phase.TRANSACTION.key();
-        measured.histograms().forEach((name, h) -> {
+        measured.histogramsByName().forEach((name, h) -> {
             if (h.getTotalCount() > 0 && !(name.equals(wholePhase) && !w.operation().transactional())) {
                 histograms.put(name.startsWith(StatsSnapshot.PHASE_PREFIX) ? name : name + "Micros", Histograms.encode(h));
             }
@@ -145,22 +144,22 @@ public final class ResultBuilder {
 
     private static Map<String, Object> counts(StatsSnapshot s) {
         Map<String, Object> c = new LinkedHashMap<>();
-        for (String key : new String[] {StatsSnapshot.MESSAGES_SENT, StatsSnapshot.MESSAGES_RECEIVED,
-                StatsSnapshot.PUBLISH_ERRORS, StatsSnapshot.OPERATIONS, StatsSnapshot.MESSAGES_PROCESSED, StatsSnapshot.COMMITTED,
-                StatsSnapshot.ABORTED, StatsSnapshot.FAILED, StatsSnapshot.FATAL_ERRORS}) {
-            c.put(key, s.counter(key));
+        for (Counter key : new Counter[] {Counter.MESSAGES_SENT, Counter.MESSAGES_RECEIVED,
+                Counter.PUBLISH_ERRORS, Counter.OPERATIONS, Counter.MESSAGES_PROCESSED, Counter.COMMITTED,
+                Counter.ABORTED, Counter.FAILED, Counter.FATAL_ERRORS}) {
+            c.put(key.key(), s.counter(key));
         }
         return c;
     }
 
     private static Map<String, Object> summary(StatsSnapshot s, RunFacts facts) {
-        double seconds = s.counter(StatsSnapshot.MEASURED_SPAN_NANOS) > 0
-                ? s.counter(StatsSnapshot.MEASURED_SPAN_NANOS) / 1e9
+        double seconds = s.counter(Counter.MEASURED_SPAN_NANOS) > 0
+                ? s.counter(Counter.MEASURED_SPAN_NANOS) / 1e9
                 : Math.max(1e-9, (facts.endTime().toEpochMilli() - facts.startTime().toEpochMilli()) / 1000.0);
         // A STREAM run's messages are the records its operations consumed and wrote on; otherwise those produced.
-        long messages = facts.workload().streaming() ? s.counter(StatsSnapshot.MESSAGES_PROCESSED)
-                : s.counter(StatsSnapshot.MESSAGES_SENT);
-        long operations = s.counter(StatsSnapshot.OPERATIONS);
+        long messages = facts.workload().streaming() ? s.counter(Counter.MESSAGES_PROCESSED)
+                : s.counter(Counter.MESSAGES_SENT);
+        long operations = s.counter(Counter.OPERATIONS);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("durationSeconds", seconds);
         m.put("messagesPerSecond", messages / seconds);
@@ -172,15 +171,15 @@ public final class ResultBuilder {
     private static Map<String, Object> periodDetails(List<Period> periods) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("elapsedSeconds", perPeriod(periods, Period::elapsedSeconds));
-        m.put("operationRate", perPeriod(periods, p -> rate(p, StatsSnapshot.OPERATIONS)));
+        m.put("operationRate", perPeriod(periods, p -> rate(p, Counter.OPERATIONS)));
         m.put("operationLatency50pctMillis", perPeriod(periods,
-                p -> Histograms.millis(p.stats().histogram(StatsSnapshot.OPERATION_LATENCY).getValueAtPercentile(50))));
+                p -> Histograms.millis(p.stats().histogram(Latency.OPERATION_LATENCY).getValueAtPercentile(50))));
         m.put("operationLatency99pctMillis", perPeriod(periods,
-                p -> Histograms.millis(p.stats().histogram(StatsSnapshot.OPERATION_LATENCY).getValueAtPercentile(99))));
+                p -> Histograms.millis(p.stats().histogram(Latency.OPERATION_LATENCY).getValueAtPercentile(99))));
         return m;
     }
 
-    private static double rate(Period p, String counter) {
+    private static double rate(Period p, Counter counter) {
         return p.seconds() <= 0 ? 0 : p.stats().counter(counter) / p.seconds();
     }
 
@@ -190,7 +189,7 @@ public final class ResultBuilder {
         return values;
     }
 
-    private static void putPeriodLatencies(Map<String, Object> r, String prefix, List<Period> periods, String histogram,
+    private static void putPeriodLatencies(Map<String, Object> r, String prefix, List<Period> periods, Latency histogram,
             boolean millis) {
         for (String stat : OMB_STATS) {
             r.put(prefix + stat, perPeriod(periods, p -> statValue(p.stats().histogram(histogram), stat, millis)));

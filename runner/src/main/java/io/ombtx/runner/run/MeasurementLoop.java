@@ -3,6 +3,7 @@ package io.ombtx.runner.run;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.ResultBuilder.Period;
+import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.Worker;
 import io.ombtx.runner.worker.Worker.Progress;
@@ -141,8 +142,8 @@ final class MeasurementLoop {
             period.add(worker.periodStats());
         }
         double seconds = (now - lastPeriodNanos) / 1e9;
-        totalSent += period.counter(StatsSnapshot.MESSAGES_SENT);
-        totalReceived += period.counter(StatsSnapshot.MESSAGES_RECEIVED);
+        totalSent += period.counter(Counter.MESSAGES_SENT);
+        totalReceived += period.counter(Counter.MESSAGES_RECEIVED);
         long backlog = Math.max(0, totalSent * workload.subscriptionsPerTopic() - totalReceived);
         String counts = !workload.countBased() ? null
                 : warmingUp ? String.format(Locale.ROOT, "warm-up %d/%d ops",
@@ -157,7 +158,7 @@ final class MeasurementLoop {
             periods.add(new Period(seconds, (now - measureStartNanos) / 1e9, period, backlog));
         }
         if (rateController != null && workload.loop() == LoopMode.OPEN) {
-            double next = rateController.next(period.counter(StatsSnapshot.MESSAGES_SENT) / seconds, backlog);
+            double next = rateController.next(period.counter(Counter.MESSAGES_SENT) / seconds, backlog);
             for (Worker worker : ensemble.producers()) {
                 worker.adjustRate(next / ensemble.producers().size());
             }

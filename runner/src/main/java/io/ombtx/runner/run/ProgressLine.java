@@ -1,5 +1,7 @@
 package io.ombtx.runner.run;
 
+import io.ombtx.runner.stats.Latency;
+import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Histograms;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.util.Locale;
@@ -12,23 +14,23 @@ final class ProgressLine {
     }
 
     static String format(String phase, double seconds, StatsSnapshot s, long backlog, String countProgress) {
-        double pubRate = s.counter(StatsSnapshot.MESSAGES_SENT) / seconds;
-        double pubMb = s.counter(StatsSnapshot.BYTES_SENT) / seconds / (1024.0 * 1024.0);
-        double errRate = s.counter(StatsSnapshot.PUBLISH_ERRORS) / seconds;
-        double consRate = s.counter(StatsSnapshot.MESSAGES_RECEIVED) / seconds;
-        double consMb = s.counter(StatsSnapshot.BYTES_RECEIVED) / seconds / (1024.0 * 1024.0);
+        double pubRate = s.counter(Counter.MESSAGES_SENT) / seconds;
+        double pubMb = s.counter(Counter.BYTES_SENT) / seconds / (1024.0 * 1024.0);
+        double errRate = s.counter(Counter.PUBLISH_ERRORS) / seconds;
+        double consRate = s.counter(Counter.MESSAGES_RECEIVED) / seconds;
+        double consMb = s.counter(Counter.BYTES_RECEIVED) / seconds / (1024.0 * 1024.0);
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
                 "%-7s Pub rate %8.1f msg/s / %6.2f MB/s | Pub err %6.1f err/s | Cons rate %8.1f msg/s / %6.2f MB/s"
                         + " | Backlog %6.1f K",
                 phase, pubRate, pubMb, errRate, consRate, consMb, backlog / 1000.0));
-        line.append(" | Pub Latency (ms) ").append(latencies(s.histogram(StatsSnapshot.PUBLISH_LATENCY)));
-        line.append(" | Pub Delay (us) ").append(delays(s.histogram(StatsSnapshot.PUBLISH_DELAY)));
-        Histogram ops = s.histogram(StatsSnapshot.OPERATION_LATENCY);
+        line.append(" | Pub Latency (ms) ").append(latencies(s.histogram(Latency.PUBLISH_LATENCY)));
+        line.append(" | Pub Delay (us) ").append(delays(s.histogram(Latency.PUBLISH_DELAY)));
+        Histogram ops = s.histogram(Latency.OPERATION_LATENCY);
         if (ops.getTotalCount() > 0) {
             line.append(String.format(Locale.ROOT, " | Ops %7.1f/s (ms) ", ops.getTotalCount() / seconds))
                     .append(latencies(ops));
         }
-        Histogram e2e = s.histogram(StatsSnapshot.END_TO_END);
+        Histogram e2e = s.histogram(Latency.END_TO_END);
         if (e2e.getTotalCount() > 0) {
             line.append(" | E2E (ms) ").append(latencies(e2e));
         }

@@ -3,8 +3,8 @@ package io.ombtx.runner.run;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.runner.broker.BrokerProfile;
 import io.ombtx.runner.broker.EmbeddedKafkaCluster;
-import io.ombtx.runner.config.ConfigException;
-import io.ombtx.runner.config.DriverConfig;
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.ResultBuilder;
@@ -68,7 +68,7 @@ public final class RunCoordinator {
     }
 
     /** Runs and returns the result file. */
-    public Outcome run(DriverConfig driverConfig, Workload workload) throws Exception {
+    public Outcome run(DriverFile driverConfig, Workload workload) throws Exception {
         int brokersNeeded = io.ombtx.runner.plan.Planner.brokersNeeded(driverConfig, workload, options.brokers());
         EmbeddedKafkaCluster cluster = null;
         try {
@@ -97,7 +97,7 @@ public final class RunCoordinator {
                 broker.put("brokers", live);
                 broker.put("bootstrapServers", bootstrap);
             }
-            DriverConfig effective = driverConfig.effective(workload.driverOverrides(), cluster != null ? bootstrap : null);
+            DriverFile effective = driverConfig.effective(workload.driverOverrides(), cluster != null ? bootstrap : null);
             return execute(effective, workload, broker);
         } finally {
             if (cluster != null) {
@@ -106,7 +106,7 @@ public final class RunCoordinator {
         }
     }
 
-    private int externalBrokerCount(DriverConfig driver) throws Exception {
+    private int externalBrokerCount(DriverFile driver) throws Exception {
         Properties props = driver.properties("commonConfig");
         props.setProperty("request.timeout.ms", "10000");
         props.setProperty("default.api.timeout.ms", "15000");
@@ -115,7 +115,7 @@ public final class RunCoordinator {
         }
     }
 
-    private Outcome execute(DriverConfig driver, Workload w, Map<String, Object> broker) throws Exception {
+    private Outcome execute(DriverFile driver, Workload w, Map<String, Object> broker) throws Exception {
         List<Worker> workers = workerFactory.get();
         Ensemble ensemble = Ensemble.of(workers);
         if (w.waitForConsume() && workers.size() > 1) {
@@ -212,7 +212,7 @@ public final class RunCoordinator {
         return used;
     }
 
-    private Outcome measure(DriverConfig driver, Workload w, Map<String, Object> broker, Ensemble ensemble,
+    private Outcome measure(DriverFile driver, Workload w, Map<String, Object> broker, Ensemble ensemble,
             List<byte[]> payloads, List<String> topics, List<TopicSubscription> subscriptions) throws Exception {
         List<Worker> loadWorkers = w.streaming() ? ensemble.consumers() : ensemble.producers();
         double initialRate = w.loop() == LoopMode.OPEN

@@ -1,97 +1,119 @@
 package io.ombtx.runner.stats;
 
+import io.ombtx.driver.api.Phase;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
- * Histograms (µs) and counters from one or more workers over some interval. Snapshots merge exactly: histograms
- * are added, counters summed (or maxed for spans), never percentiles averaged.
+ * Histograms (µs) and counters from one or more workers over some interval. Snapshots merge exactly, each metric
+ * by its own rule ({@link Counter#merge}; histograms are added), never percentiles averaged.
  */
 public final class StatsSnapshot {
 
-    public static final String PUBLISH_LATENCY = "publishLatency";
-    public static final String PUBLISH_DELAY = "publishDelay";
-    public static final String END_TO_END = "endToEndLatency";
-    public static final String INTENDED_PUBLISH_LATENCY = "intendedPublishLatency";
-    public static final String OPERATION_LATENCY = "operationLatency";
+    /** Name prefix of a phase histogram in results and on the wire: {@code phase.commit}. */
     public static final String PHASE_PREFIX = "phase.";
 
-    public static final String MESSAGES_SENT = "messagesSent";
-    public static final String BYTES_SENT = "bytesSent";
-    public static final String PUBLISH_ERRORS = "publishErrors";
-    public static final String MESSAGES_RECEIVED = "messagesReceived";
-    public static final String BYTES_RECEIVED = "bytesReceived";
-    public static final String OPERATIONS = "operations";
-    /** Source records a STREAM operation consumed and wrote to its target topic. */
-    public static final String MESSAGES_PROCESSED = "messagesProcessed";
-    public static final String COMMITTED = "committed";
-    public static final String ABORTED = "aborted";
-    public static final String FAILED = "failed";
-    public static final String FATAL_ERRORS = "fatalErrors";
-    /** Wall-clock nanoseconds from the first measured operation's start to the last one's end (max over workers). */
-    public static final String MEASURED_SPAN_NANOS = "measuredSpanNanos";
+    private final Map<Latency, Histogram> latencies = new EnumMap<>(Latency.class);
+    private final Map<Phase, Histogram> phases = new EnumMap<>(Phase.class);
+    private final Map<Counter, Long> counters = new EnumMap<>(Counter.class);
 
-    private final Map<String, Histogram> histograms = new TreeMap<>();
-    private final Map<String, Long> counters = new TreeMap<>();
-
-    public Map<String, Histogram> histograms() {
-        return histograms;
+    public Histogram histogram(Latency latency) {
+        return latencies.computeIfAbsent(latency, l -> Histograms.create());
     }
 
-    public Map<String, Long> counters() {
-        return counters;
+    public Histogram histogram(Phase phase) {
+        return phases.computeIfAbsent(phase, p -> Histograms.create());
     }
 
-    public Histogram histogram(String name) {
-        return histograms.computeIfAbsent(name, n -> Histograms.create());
+    /** The phase's histogram if anything was recorded for it. */
+    public Optional<Histogram> recorded(Phase phase) {
+        Histogram h = phases.get(phase);
+        return h == null || h.getTotalCount() == 0 ? Optional.empty() : Optional.of(h);
     }
 
-    public long counter(String name) {
-        return counters.getOrDefault(name, 0L);
+    public long counter(Counter counter) {
+        return counters.getOrDefault(counter, 0L);
     }
 
-    public StatsSnapshot putHistogram(String name, Histogram h) {
-        histograms.put(name, h);
+    public StatsSnapshot put(Latency latency, Histogram h) {
+        latencies.put(latency, h);
         return this;
     }
 
-    public StatsSnapshot putCounter(String name, long value) {
-        counters.put(name, value);
+    public StatsSnapshot put(Phase phase, Histogram h) {
+        phases.put(phase, h);
+        return this;
+    }
+
+    public StatsSnapshot put(Counter counter, long value) {
+        counters.put(counter, value);
         return this;
     }
 
     /** Adds {@code other} into this snapshot. */
     public StatsSnapshot add(StatsSnapshot other) {
-        other.histograms.forEach((name, h) -> histogram(name).add(h));
-        other.counters.forEach((name, value) -> counters.merge(name, value,
-                MEASURED_SPAN_NANOS.equals(name) ? Math::max : Long::sum));
+        other.latencies.forEach((latency, h) -> histogram(latency).add(h));
+        other.phases.forEach((phase, h) -> histogram(phase).add(h));
+        other.counters.forEach((counter, value) -> counters.merge(counter, value, counter::merge));
         return this;
     }
 
     public void clear() {
-        histograms.clear();
+        latencies.clear();
+        phases.clear();
         counters.clear();
     }
 
-    /** Wire form for the HTTP worker protocol: compressed base64 histograms and plain counters. */
-    public Map<String, Object> toWire() {
-        Map<String, Object> wire = new LinkedHashMap<>();
-        Map<String, String> encoded = new LinkedHashMap<>();
-        histograms.forEach((name, h) -> encoded.put(name, Histograms.encode(h)));
-        wire.put("histograms", encoded);
-        wire.put("counters", new LinkedHashMap<>(counters));
-        return wire;
+    /** Every histogram by its name in results and on the wire ({@link Latency#key()}, or phase.KEY), sorted. */
+    public SortedMap<String, Histogram> histogramsByName() {
+        SortedMap<String, Histogram> named = new TreeMap<>();
+        latencies.forEach((latency, h) -> named.put(latency.key(), h));
+        phases.forEach((phase, h) -> named.put(PHASE_PREFIX + phase.key(), h));
+        return named;
     }
 
-    @SuppressWarnings("unchecked")
-    public static StatsSnapshot fromWire(Map<String, Object> wire) {
+    /** The wire form for the HTTP worker protocol: compressed base64 histograms and plain counters, by name. */
+    public record Wire(Map<String, String> histograms, Map<String, Long> counters) {
+    }
+
+    public Wire toWire() {
+        Map<String, String> encoded = new LinkedHashMap<>();
+        histogramsByName().forEach((name, h) -> encoded.put(name, Histograms.encode(h)));
+        Map<String, Long> counted = new LinkedHashMap<>();
+        counters.forEach((counter, value) -> counted.put(counter.key(), value));
+        return new Wire(encoded, counted);
+    }
+
+    /** Reads the wire form; a name neither side knows is an error (the two ends run different versions). */
+    public static StatsSnapshot fromWire(Wire wire) {
         StatsSnapshot snapshot = new StatsSnapshot();
-        ((Map<String, String>) wire.getOrDefault("histograms", Map.of()))
-                .forEach((name, data) -> snapshot.putHistogram(name, Histograms.decode(data)));
-        ((Map<String, Number>) wire.getOrDefault("counters", Map.of()))
-                .forEach((name, value) -> snapshot.putCounter(name, value.longValue()));
+        if (wire.histograms() != null) {
+            wire.histograms().forEach((name, data) -> {
+                Histogram h = Histograms.decode(data);
+                if (name.startsWith(PHASE_PREFIX)) {
+                    snapshot.put(Phase.ofKey(name.substring(PHASE_PREFIX.length())), h);
+                } else {
+                    snapshot.put(latencyOfKey(name), h);
+                }
+            });
+        }
+        if (wire.counters() != null) {
+            wire.counters().forEach((name, value) -> snapshot.put(Counter.ofKey(name), value));
+        }
         return snapshot;
+    }
+
+    private static Latency latencyOfKey(String key) {
+        for (Latency latency : Latency.values()) {
+            if (latency.key().equals(key)) {
+                return latency;
+            }
+        }
+        throw new IllegalArgumentException("unknown histogram '" + key + "'");
     }
 }

@@ -3,8 +3,6 @@ package io.ombtx.runner.stats;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.Phase;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
@@ -15,25 +13,23 @@ import org.HdrHistogram.Recorder;
  */
 public final class WorkerStats {
 
-    private final Map<String, Recorder> recorders = new LinkedHashMap<>();
+    private final EnumMap<Latency, Recorder> recorders = new EnumMap<>(Latency.class);
     private final EnumMap<Phase, Recorder> phases = new EnumMap<>(Phase.class);
-    private final Map<String, LongAdder> counters = new LinkedHashMap<>();
+    private final EnumMap<Counter, LongAdder> counters = new EnumMap<>(Counter.class);
     private final AtomicLong firstMeasuredStartNanos = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong lastMeasuredEndNanos = new AtomicLong(Long.MIN_VALUE);
 
     public WorkerStats() {
-        for (String name : new String[] {StatsSnapshot.PUBLISH_LATENCY, StatsSnapshot.PUBLISH_DELAY,
-                StatsSnapshot.END_TO_END, StatsSnapshot.INTENDED_PUBLISH_LATENCY, StatsSnapshot.OPERATION_LATENCY}) {
-            recorders.put(name, newRecorder());
+        for (Latency latency : Latency.values()) {
+            recorders.put(latency, newRecorder());
         }
         for (Phase phase : Phase.values()) {
             phases.put(phase, newRecorder());
         }
-        for (String name : new String[] {StatsSnapshot.MESSAGES_SENT, StatsSnapshot.BYTES_SENT,
-                StatsSnapshot.PUBLISH_ERRORS, StatsSnapshot.MESSAGES_RECEIVED, StatsSnapshot.BYTES_RECEIVED,
-                StatsSnapshot.OPERATIONS, StatsSnapshot.MESSAGES_PROCESSED, StatsSnapshot.COMMITTED, StatsSnapshot.ABORTED, StatsSnapshot.FAILED,
-                StatsSnapshot.FATAL_ERRORS}) {
-            counters.put(name, new LongAdder());
+        for (Counter counter : Counter.values()) {
+            if (counter != Counter.MEASURED_SPAN_NANOS) { // derived from the first and last measured operation
+                counters.put(counter, new LongAdder());
+            }
         }
     }
 
@@ -41,11 +37,11 @@ public final class WorkerStats {
         return new Recorder(Histograms.HIGHEST_MICROS, Histograms.SIGNIFICANT_DIGITS);
     }
 
-    public void recordMicros(String histogram, long micros) {
+    public void recordMicros(Latency histogram, long micros) {
         recorders.get(histogram).recordValue(Histograms.clamp(micros));
     }
 
-    public void count(String counter, long delta) {
+    public void count(Counter counter, long delta) {
         counters.get(counter).add(delta);
     }
 
@@ -53,27 +49,27 @@ public final class WorkerStats {
     public void recordPublish(int messages, long bytes, long sendNanos, long intendedNanos, long ackNanos) {
         long latencyMicros = (ackNanos - sendNanos) / 1000;
         long intendedMicros = (ackNanos - intendedNanos) / 1000;
-        recorders.get(StatsSnapshot.PUBLISH_LATENCY).recordValueWithCount(Histograms.clamp(latencyMicros), messages);
-        recorders.get(StatsSnapshot.INTENDED_PUBLISH_LATENCY).recordValueWithCount(Histograms.clamp(intendedMicros), messages);
-        recorders.get(StatsSnapshot.PUBLISH_DELAY).recordValue(Histograms.clamp((sendNanos - intendedNanos) / 1000));
-        counters.get(StatsSnapshot.MESSAGES_SENT).add(messages);
-        counters.get(StatsSnapshot.BYTES_SENT).add(bytes);
+        recorders.get(Latency.PUBLISH_LATENCY).recordValueWithCount(Histograms.clamp(latencyMicros), messages);
+        recorders.get(Latency.INTENDED_PUBLISH_LATENCY).recordValueWithCount(Histograms.clamp(intendedMicros), messages);
+        recorders.get(Latency.PUBLISH_DELAY).recordValue(Histograms.clamp((sendNanos - intendedNanos) / 1000));
+        counters.get(Counter.MESSAGES_SENT).add(messages);
+        counters.get(Counter.BYTES_SENT).add(bytes);
     }
 
     /** Records one whole operation: its latency, its phases and its outcome. */
     public void recordOperation(OperationTimings timings, long startNanos, long endNanos) {
-        recorders.get(StatsSnapshot.OPERATION_LATENCY).recordValue(Histograms.clamp(timings.totalNanos() / 1000));
+        recorders.get(Latency.OPERATION_LATENCY).recordValue(Histograms.clamp(timings.totalNanos() / 1000));
         timings.phaseNanos().forEach((phase, nanos) -> {
             if (nanos >= 0) {
                 phases.get(phase).recordValue(Histograms.clamp(nanos / 1000));
             }
         });
-        counters.get(StatsSnapshot.OPERATIONS).increment();
-        counters.get(StatsSnapshot.ABORTED).add(timings.abortedAttempts());
-        counters.get(StatsSnapshot.FATAL_ERRORS).add(timings.fatalErrors());
+        counters.get(Counter.OPERATIONS).increment();
+        counters.get(Counter.ABORTED).add(timings.abortedAttempts());
+        counters.get(Counter.FATAL_ERRORS).add(timings.fatalErrors());
         switch (timings.outcome()) {
-            case COMMITTED -> counters.get(StatsSnapshot.COMMITTED).increment();
-            case FAILED -> counters.get(StatsSnapshot.FAILED).increment();
+            case COMMITTED -> counters.get(Counter.COMMITTED).increment();
+            case FAILED -> counters.get(Counter.FAILED).increment();
             default -> { }
         }
         markMeasured(startNanos, endNanos);
@@ -88,14 +84,13 @@ public final class WorkerStats {
     /** What was recorded since the previous call; counters are reset, the span is reported as it stands. */
     public StatsSnapshot drainInterval() {
         StatsSnapshot snapshot = new StatsSnapshot();
-        recorders.forEach((name, recorder) -> snapshot.putHistogram(name, recorder.getIntervalHistogram()));
-        phases.forEach((phase, recorder) -> snapshot.putHistogram(
-                StatsSnapshot.PHASE_PREFIX + phase.key(), recorder.getIntervalHistogram()));
-        counters.forEach((name, adder) -> snapshot.putCounter(name, adder.sumThenReset()));
+        recorders.forEach((latency, recorder) -> snapshot.put(latency, recorder.getIntervalHistogram()));
+        phases.forEach((phase, recorder) -> snapshot.put(phase, recorder.getIntervalHistogram()));
+        counters.forEach((counter, adder) -> snapshot.put(counter, adder.sumThenReset()));
         long first = firstMeasuredStartNanos.get();
         long last = lastMeasuredEndNanos.get();
         if (first != Long.MAX_VALUE && last >= first) {
-            snapshot.putCounter(StatsSnapshot.MEASURED_SPAN_NANOS, last - first);
+            snapshot.put(Counter.MEASURED_SPAN_NANOS, last - first);
         }
         return snapshot;
     }

@@ -1,12 +1,14 @@
 package io.ombtx.runner.worker;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Histograms;
+import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.StatsSnapshot;
+import io.ombtx.runner.worker.WorkerProtocol.Endpoint;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -16,9 +18,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,7 +27,7 @@ import java.util.Map;
  */
 public final class HttpWorkerClient implements Worker {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int NOT_FOUND = 404;
 
     private final String baseUrl;
     private final Duration timeout;
@@ -49,118 +48,94 @@ public final class HttpWorkerClient implements Worker {
     public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
         boolean plain = operation.kind() == OperationKind.PUBLISH && !operation.transactional();
         if (!plain) {
-            Map<String, Object> spec = new LinkedHashMap<>();
-            spec.put("kind", operation.kind().name());
-            spec.put("transactional", operation.transactional());
-            spec.put("messagesPerOperation", operation.messagesPerOperation());
-            spec.put("partitionsPerOperation", operation.partitionsPerOperation());
-            spec.put("sendOffsets", operation.sendOffsets());
-            spec.put("readCommitted", operation.readCommitted());
-            Reply reply = send(WorkerProtocol.CONFIGURE_OPERATION, JSON.writeValueAsBytes(spec), timeout);
-            if (reply.status() == 404) {
+            Reply reply = send(WorkerProtocol.CONFIGURE_OPERATION, operation, timeout);
+            if (reply.status() == NOT_FOUND) {
                 throw new WorkerException("worker " + baseUrl + " is a stock OMB worker: it can run plain publish"
                         + " workloads only, not " + operation.kind() + (operation.transactional() ? " (transactional)" : ""));
             }
             reply.check(WorkerProtocol.CONFIGURE_OPERATION);
         }
-        post(WorkerProtocol.INITIALIZE_DRIVER, driverYaml.getBytes(StandardCharsets.UTF_8));
-        speaksOmbTx = send(WorkerProtocol.PROGRESS, null, timeout).status() != 404;
+        call(WorkerProtocol.INITIALIZE_DRIVER, driverYaml);
+        speaksOmbTx = send(WorkerProtocol.PROGRESS, null, timeout).status() != NOT_FOUND;
     }
 
     @Override
     public List<String> createTopics(int count, int partitions) throws Exception {
-        JsonNode names = JSON.readTree(post(WorkerProtocol.CREATE_TOPICS,
-                json(Map.of("numberOfTopics", count, "numberOfPartitionsPerTopic", partitions))));
-        List<String> topics = new ArrayList<>();
-        names.forEach(n -> topics.add(n.asText()));
-        return topics;
+        return call(WorkerProtocol.CREATE_TOPICS, new WorkerProtocol.TopicsInfo(count, partitions));
     }
 
     @Override
     public void createProducers(List<String> topics) throws Exception {
-        post(WorkerProtocol.CREATE_PRODUCERS, json(topics));
+        call(WorkerProtocol.CREATE_PRODUCERS, topics);
     }
 
     @Override
     public void createConsumers(List<TopicSubscription> subscriptions) throws Exception {
-        List<Map<String, String>> list = new ArrayList<>();
-        subscriptions.forEach(s -> list.add(Map.of("topic", s.topic(), "subscription", s.subscription())));
-        post(WorkerProtocol.CREATE_CONSUMERS, json(Map.of("topicsSubscriptions", list)));
+        call(WorkerProtocol.CREATE_CONSUMERS, new WorkerProtocol.ConsumerAssignment(subscriptions));
     }
 
     @Override
     public void probeProducers() throws Exception {
-        post(WorkerProtocol.PROBE_PRODUCERS, new byte[0]);
+        call(WorkerProtocol.PROBE_PRODUCERS, null);
     }
 
     @Override
     public void prefill(long messages, byte[] payload) throws Exception {
-        send(WorkerProtocol.PREFILL, json(Map.of("messages", messages, "payload",
-                Base64.getEncoder().encodeToString(payload))), timeout.plusMinutes(5)).check(WorkerProtocol.PREFILL);
+        send(WorkerProtocol.PREFILL, new WorkerProtocol.PrefillRequest(messages, payload), timeout.plusMinutes(5))
+                .check(WorkerProtocol.PREFILL);
     }
 
     @Override
     public void startLoad(LoadSpec load) throws Exception {
-        if (!speaksOmbTx && (load.loop() == io.ombtx.runner.config.LoopMode.CLOSED || load.measureOperations() > 0
+        if (!speaksOmbTx && (load.loop() == LoopMode.CLOSED || load.measureOperations() > 0
                 || load.warmupOperations() > 0)) {
             // A stock OMB worker would ignore these and run something else than the workload says.
             throw new WorkerException("worker " + baseUrl + " is a stock OMB worker: it runs open-loop, time-based"
                     + " workloads only, not closed loops or counted runs");
         }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("payloadData", load.payloads()); // OMB: List<byte[]>, base64 in JSON
-        body.put("publishRate", load.messagesPerSecond());
-        body.put("keyDistributorType", load.keyDistributor().name());
-        body.put("loop", load.loop().name());
-        body.put("warmupOperations", load.warmupOperations());
-        body.put("measureOperations", load.measureOperations());
-        body.put("messagesPerOperation", load.messagesPerOperation());
-        body.put("waitForConsume", load.waitForConsume());
-        post(WorkerProtocol.START_LOAD, json(body));
+        call(WorkerProtocol.START_LOAD, load);
     }
 
     @Override
     public void adjustRate(double messagesPerSecond) throws Exception {
-        post(WorkerProtocol.ADJUST_PUBLISH_RATE, json(messagesPerSecond));
+        call(WorkerProtocol.ADJUST_PUBLISH_RATE, messagesPerSecond);
     }
 
     @Override
     public void pauseConsumers() throws Exception {
-        post(WorkerProtocol.PAUSE_CONSUMERS, new byte[0]);
+        call(WorkerProtocol.PAUSE_CONSUMERS, null);
     }
 
     @Override
     public void resumeConsumers() throws Exception {
-        post(WorkerProtocol.RESUME_CONSUMERS, new byte[0]);
+        call(WorkerProtocol.RESUME_CONSUMERS, null);
     }
 
     @Override
     public StatsSnapshot periodStats() throws Exception {
-        JsonNode body = JSON.readTree(get(WorkerProtocol.PERIOD_STATS));
-        if (body.has(WorkerProtocol.OMB_TX_STATS)) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> wire = JSON.convertValue(body.get(WorkerProtocol.OMB_TX_STATS), Map.class);
-            return StatsSnapshot.fromWire(wire);
+        WorkerProtocol.PeriodStats body = call(WorkerProtocol.PERIOD_STATS, null);
+        if (body.ombTx() != null) {
+            return StatsSnapshot.fromWire(body.ombTx());
         }
         // A stock OMB worker: its PeriodStats fields.
         StatsSnapshot s = new StatsSnapshot();
-        s.putCounter(StatsSnapshot.MESSAGES_SENT, body.path("messagesSent").asLong());
-        s.putCounter(StatsSnapshot.PUBLISH_ERRORS, body.path("messageSendErrors").asLong());
-        s.putCounter(StatsSnapshot.BYTES_SENT, body.path("bytesSent").asLong());
-        s.putCounter(StatsSnapshot.MESSAGES_RECEIVED, body.path("messagesReceived").asLong());
-        s.putCounter(StatsSnapshot.BYTES_RECEIVED, body.path("bytesReceived").asLong());
-        s.putCounter(StatsSnapshot.OPERATIONS, body.path("messagesSent").asLong());
-        putDecoded(s, StatsSnapshot.PUBLISH_LATENCY, body.path("publishLatency"));
-        putDecoded(s, StatsSnapshot.PUBLISH_DELAY, body.path("publishDelayLatency"));
-        putDecoded(s, StatsSnapshot.END_TO_END, body.path("endToEndLatency"));
+        s.put(Counter.MESSAGES_SENT, body.messagesSent());
+        s.put(Counter.PUBLISH_ERRORS, body.messageSendErrors());
+        s.put(Counter.BYTES_SENT, body.bytesSent());
+        s.put(Counter.MESSAGES_RECEIVED, body.messagesReceived());
+        s.put(Counter.BYTES_RECEIVED, body.bytesReceived());
+        s.put(Counter.OPERATIONS, body.messagesSent());
+        putDecoded(s, Latency.PUBLISH_LATENCY, body.publishLatency());
+        putDecoded(s, Latency.PUBLISH_DELAY, body.publishDelayLatency());
+        putDecoded(s, Latency.END_TO_END, body.endToEndLatency());
         return s;
     }
 
-    private static void putDecoded(StatsSnapshot s, String name, JsonNode data) {
-        if (data.isTextual() && !data.asText().isEmpty()) {
+    private static void putDecoded(StatsSnapshot s, Latency latency, String data) {
+        if (data != null && !data.isEmpty()) {
             // OMB histograms have a different range and precision; re-record into ours so they merge.
-            Histograms.decode(data.asText()).recordedValues().forEach(v ->
-                    s.histogram(name).recordValueWithCount(Histograms.clamp(v.getValueIteratedTo()), v.getCountAtValueIteratedTo()));
+            Histograms.decode(data).recordedValues().forEach(v -> s.histogram(latency).recordValueWithCount(
+                    Histograms.clamp(v.getValueIteratedTo()), v.getCountAtValueIteratedTo()));
         }
     }
 
@@ -168,75 +143,76 @@ public final class HttpWorkerClient implements Worker {
     public Progress progress() throws Exception {
         if (speaksOmbTx) {
             Reply reply = send(WorkerProtocol.PROGRESS, null, timeout);
-            if (reply.status() != 404) {
-                return JSON.readValue(reply.check(WorkerProtocol.PROGRESS), Progress.class);
+            if (reply.status() != NOT_FOUND) {
+                return reply.read(WorkerProtocol.PROGRESS);
             }
             speaksOmbTx = false;
         }
-        JsonNode counters = JSON.readTree(get(WorkerProtocol.COUNTERS_STATS));
-        long sent = counters.path("messagesSent").asLong();
-        return new Progress(sent, sent, sent, counters.path("messagesReceived").asLong(), null);
+        WorkerProtocol.CountersStats counters = call(WorkerProtocol.COUNTERS_STATS, null);
+        long sent = counters.messagesSent();
+        return new Progress(sent, sent, sent, counters.messagesReceived(), null);
     }
 
     @Override
     public void resetStats() throws Exception {
-        post(WorkerProtocol.RESET_STATS, new byte[0]);
+        call(WorkerProtocol.RESET_STATS, null);
     }
 
     @Override
     public void stopAll() throws Exception {
-        post(WorkerProtocol.STOP_ALL, new byte[0]);
+        call(WorkerProtocol.STOP_ALL, null);
     }
 
     @Override
     public Map<String, Object> environment() throws Exception {
         Reply reply = send(WorkerProtocol.ENVIRONMENT, null, timeout);
-        if (reply.status() == 404) {
-            return Map.of();
-        }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> env = JSON.readValue(reply.check(WorkerProtocol.ENVIRONMENT), Map.class);
-        return env;
+        return reply.status() == NOT_FOUND ? Map.of() : reply.read(WorkerProtocol.ENVIRONMENT);
     }
 
     @Override
     public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) throws Exception {
-        byte[] reply = send(WorkerProtocol.VERIFY_EXACTLY_ONCE, json(Map.of("topic", topic, "subscription", subscription)),
-                timeout.plusMinutes(5)).check(WorkerProtocol.VERIFY_EXACTLY_ONCE);
-        return JSON.readValue(reply, ExactlyOnceReport.class);
+        return send(WorkerProtocol.VERIFY_EXACTLY_ONCE, new TopicSubscription(topic, subscription),
+                timeout.plusMinutes(5)).read(WorkerProtocol.VERIFY_EXACTLY_ONCE);
     }
 
     @Override
     public void close() {
         try {
-            send(WorkerProtocol.CLOSE, new byte[0], Duration.ofSeconds(30));
+            send(WorkerProtocol.CLOSE, null, Duration.ofSeconds(30));
         } catch (Exception ignored) {
             // The worker may be gone already; nothing to release on this side.
         }
     }
 
     private record Reply(int status, byte[] body, String url) {
-        byte[] check(String path) throws WorkerException {
+        byte[] check(Endpoint<?, ?> endpoint) throws WorkerException {
             if (status != 200) {
-                throw new WorkerException("worker " + url + " failed " + path + " (HTTP " + status + "): "
+                throw new WorkerException("worker " + url + " failed " + endpoint.path() + " (HTTP " + status + "): "
                         + new String(body, StandardCharsets.UTF_8));
             }
             return body;
         }
+
+        <R> R read(Endpoint<?, R> endpoint) throws IOException, WorkerException {
+            byte[] data = check(endpoint);
+            return endpoint.reply() == null || data.length == 0 ? null : WorkerProtocol.JSON.readValue(data, endpoint.reply());
+        }
     }
 
-    private byte[] post(String path, byte[] body) throws Exception {
-        return send(path, body, timeout).check(path);
+    private <Q, R> R call(Endpoint<Q, R> endpoint, Q body) throws Exception {
+        return send(endpoint, body, timeout).read(endpoint);
     }
 
-    private byte[] get(String path) throws Exception {
-        return send(path, null, timeout).check(path);
-    }
-
-    private Reply send(String path, byte[] body, Duration requestTimeout) throws Exception {
+    private <Q> Reply send(Endpoint<Q, ?> endpoint, Q body, Duration requestTimeout) throws Exception {
+        String path = endpoint.path();
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(requestTimeout);
-        request = body == null ? request.GET()
-                : request.POST(HttpRequest.BodyPublishers.ofByteArray(body)).header("Content-Type", "application/json");
+        if (endpoint.get()) {
+            request.GET();
+        } else {
+            byte[] bytes = body == null ? new byte[0] : body instanceof String text
+                    ? text.getBytes(StandardCharsets.UTF_8) : WorkerProtocol.JSON.writeValueAsBytes(body);
+            request.POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).header("Content-Type", "application/json");
+        }
         try {
             HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Reply(response.statusCode(), response.body(), baseUrl);
@@ -248,9 +224,5 @@ public final class HttpWorkerClient implements Worker {
         } catch (IOException e) {
             throw new WorkerException("worker " + baseUrl + " failed " + path + ": " + e.getMessage());
         }
-    }
-
-    private static byte[] json(Object value) throws IOException {
-        return JSON.writeValueAsBytes(value);
     }
 }

@@ -1,11 +1,15 @@
 package io.ombtx.runner.worker;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.ombtx.runner.config.KeyDistributorType;
 import io.ombtx.runner.config.LoopMode;
 import java.util.List;
 
 /**
- * How a worker drives its producers (or, for STREAM, counts its consumers' operations).
+ * How a worker drives its producers (or, for STREAM, counts its consumers' operations); the body of
+ * {@code /start-load}, whose first three fields carry OMB's {@code ProducerWorkAssignment} names. A stock OMB
+ * coordinator sends only those: the rest then take their OMB meaning (open loop, one message per operation, run
+ * until stopped).
  *
  * @param loop closed (one operation outstanding per producer) or open (paced)
  * @param messagesPerSecond this worker's share of the target rate (open loop); 0 in closed loop
@@ -16,12 +20,24 @@ import java.util.List;
  * @param waitForConsume closed loop: the next operation starts once the consumer has seen the previous one
  */
 public record LoadSpec(
-        LoopMode loop,
-        double messagesPerSecond,
-        List<byte[]> payloads,
-        KeyDistributorType keyDistributor,
-        long warmupOperations,
-        long measureOperations,
-        int messagesPerOperation,
-        boolean waitForConsume) {
+        @JsonProperty("loop") LoopMode loop,
+        @JsonProperty("publishRate") double messagesPerSecond,
+        @JsonProperty("payloadData") List<byte[]> payloads,
+        @JsonProperty("keyDistributorType") KeyDistributorType keyDistributor,
+        @JsonProperty("warmupOperations") long warmupOperations,
+        @JsonProperty("measureOperations") long measureOperations,
+        @JsonProperty("messagesPerOperation") int messagesPerOperation,
+        @JsonProperty("waitForConsume") boolean waitForConsume) {
+
+    public LoadSpec {
+        loop = loop == null ? LoopMode.OPEN : loop;
+        payloads = payloads == null ? List.of() : payloads;
+        keyDistributor = keyDistributor == null ? KeyDistributorType.NO_KEY : keyDistributor;
+        messagesPerOperation = messagesPerOperation == 0 ? 1 : messagesPerOperation;
+    }
+
+    /** This load with another rate and other operation counts: one worker's share of it. */
+    public LoadSpec share(double rate, long warmup, long measure) {
+        return new LoadSpec(loop, rate, payloads, keyDistributor, warmup, measure, messagesPerOperation, waitForConsume);
+    }
 }

@@ -9,6 +9,8 @@ import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.PreciseConsumerCallback;
 import io.ombtx.driver.api.ScenarioDriver;
 import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.stats.Latency;
+import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.stats.WorkerStats;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
@@ -67,7 +69,7 @@ public final class LocalWorker implements Worker {
     public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
         driverFile = Files.createTempFile("omb-tx-driver-", ".yaml");
         Files.writeString(driverFile, driverYaml);
-        String driverClass = io.ombtx.runner.config.YamlFiles.parse(driverFile.toString(), driverYaml)
+        String driverClass = io.ombtx.driver.api.config.YamlFiles.parse(driverFile.toString(), driverYaml)
                 .path("driverClass").asText();
         Object instance;
         try {
@@ -241,8 +243,8 @@ public final class LocalWorker implements Worker {
                     return;
                 }
                 if (error != null) {
-                    stats.count(StatsSnapshot.PUBLISH_ERRORS, 1);
-                    stats.count(StatsSnapshot.FAILED, countsOperations ? 1 : 0);
+                    stats.count(Counter.PUBLISH_ERRORS, 1);
+                    stats.count(Counter.FAILED, countsOperations ? 1 : 0);
                 } else {
                     stats.recordPublish(1, payload.length, sendNanos, intendedNanos, ackNanos);
                     if (countsOperations) {
@@ -265,15 +267,15 @@ public final class LocalWorker implements Worker {
                 return;
             }
             if (error != null) {
-                stats.count(StatsSnapshot.PUBLISH_ERRORS, Math.max(1, messages));
-                stats.count(StatsSnapshot.FAILED, 1);
+                stats.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
+                stats.count(Counter.FAILED, 1);
             } else {
                 if (timings.outcome() == OperationTimings.Outcome.FAILED) {
-                    stats.count(StatsSnapshot.PUBLISH_ERRORS, Math.max(1, messages));
+                    stats.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
                 } else if (messages > 0) {
                     stats.recordPublish(messages, (long) messages * payload.length, sendNanos, intendedNanos, endNanos);
                 } else {
-                    stats.recordMicros(StatsSnapshot.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
+                    stats.recordMicros(Latency.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
                 }
                 stats.recordOperation(timings, sendNanos, endNanos);
             }
@@ -431,10 +433,10 @@ public final class LocalWorker implements Worker {
             if (spec == null || index <= warmupMessages) {
                 return;
             }
-            stats.count(StatsSnapshot.MESSAGES_RECEIVED, 1);
-            stats.count(StatsSnapshot.BYTES_RECEIVED, length);
+            stats.count(Counter.MESSAGES_RECEIVED, 1);
+            stats.count(Counter.BYTES_RECEIVED, length);
             if (recordEndToEnd) {
-                stats.recordMicros(StatsSnapshot.END_TO_END, endToEndMicros);
+                stats.recordMicros(Latency.END_TO_END, endToEndMicros);
             }
         }
 
@@ -448,7 +450,7 @@ public final class LocalWorker implements Worker {
             }
             long end = System.nanoTime();
             stats.recordOperation(timings, end - Math.max(0, timings.totalNanos()), end);
-            stats.count(StatsSnapshot.MESSAGES_PROCESSED, timings.messages());
+            stats.count(Counter.MESSAGES_PROCESSED, timings.messages());
             measuredDone.incrementAndGet();
         }
     }

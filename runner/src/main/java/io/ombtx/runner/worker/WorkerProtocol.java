@@ -1,38 +1,116 @@
 package io.ombtx.runner.worker;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.runner.stats.StatsSnapshot;
+import java.util.List;
+import java.util.Map;
+
 /**
- * OMB's worker HTTP endpoints, plus omb-tx's extensions under {@code /omb-tx/}. Bodies are JSON except
- * {@code /initialize-driver}, which carries the driver YAML as is. Extension fields in OMB's bodies are ignored by
- * stock OMB workers (they do not fail on unknown properties), so plain workloads run on either kind.
+ * OMB's worker HTTP endpoints, plus omb-tx's extensions under {@code /omb-tx/}, each with the types of its request
+ * and reply bodies. {@link HttpWorkerClient} and {@link WorkerServer} both use these, so a field name exists in one
+ * place. Bodies are JSON except {@code /initialize-driver}, which carries the driver YAML as is. Unknown fields are
+ * ignored, as stock OMB does, so plain workloads run with either kind of coordinator and worker.
  */
 public final class WorkerProtocol {
 
-    public static final String INITIALIZE_DRIVER = "/initialize-driver";
-    public static final String CREATE_TOPICS = "/create-topics";
-    public static final String CREATE_PRODUCERS = "/create-producers";
-    public static final String PROBE_PRODUCERS = "/probe-producers";
-    public static final String CREATE_CONSUMERS = "/create-consumers";
-    public static final String PAUSE_CONSUMERS = "/pause-consumers";
-    public static final String RESUME_CONSUMERS = "/resume-consumers";
-    public static final String START_LOAD = "/start-load";
-    public static final String ADJUST_PUBLISH_RATE = "/adjust-publish-rate";
-    public static final String STOP_ALL = "/stop-all";
-    public static final String PERIOD_STATS = "/period-stats";
-    public static final String CUMULATIVE_LATENCIES = "/cumulative-latencies";
-    public static final String COUNTERS_STATS = "/counters-stats";
-    public static final String RESET_STATS = "/reset-stats";
+    /** The JSON mapping both ends use. */
+    public static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    /**
+     * One endpoint.
+     *
+     * @param path the URL path
+     * @param get read with GET (no request body); otherwise POST
+     * @param request the request body's type (null: none; {@code String}: raw text)
+     * @param reply the reply body's type (null: none)
+     */
+    public record Endpoint<Q, R>(String path, boolean get, JavaType request, JavaType reply) {
+    }
+
+    /** The driver YAML travels as plain text: a {@code String} request body is never JSON-encoded. */
+    public static final Endpoint<String, Void> INITIALIZE_DRIVER =
+            new Endpoint<>("/initialize-driver", false, type(String.class), null);
+    public static final Endpoint<TopicsInfo, List<String>> CREATE_TOPICS =
+            post("/create-topics", type(TopicsInfo.class), type(new TypeReference<List<String>>() { }));
+    public static final Endpoint<List<String>, Void> CREATE_PRODUCERS =
+            post("/create-producers", type(new TypeReference<List<String>>() { }), null);
+    public static final Endpoint<Void, Void> PROBE_PRODUCERS = post("/probe-producers", null, null);
+    public static final Endpoint<ConsumerAssignment, Void> CREATE_CONSUMERS =
+            post("/create-consumers", type(ConsumerAssignment.class), null);
+    public static final Endpoint<Void, Void> PAUSE_CONSUMERS = post("/pause-consumers", null, null);
+    public static final Endpoint<Void, Void> RESUME_CONSUMERS = post("/resume-consumers", null, null);
+    public static final Endpoint<LoadSpec, Void> START_LOAD = post("/start-load", type(LoadSpec.class), null);
+    public static final Endpoint<Double, Void> ADJUST_PUBLISH_RATE =
+            post("/adjust-publish-rate", type(Double.class), null);
+    public static final Endpoint<Void, Void> STOP_ALL = post("/stop-all", null, null);
+    public static final Endpoint<Void, Void> RESET_STATS = post("/reset-stats", null, null);
+    public static final Endpoint<Void, PeriodStats> PERIOD_STATS = get("/period-stats", PeriodStats.class);
+    public static final Endpoint<Void, CumulativeLatencies> CUMULATIVE_LATENCIES =
+            get("/cumulative-latencies", CumulativeLatencies.class);
+    public static final Endpoint<Void, CountersStats> COUNTERS_STATS = get("/counters-stats", CountersStats.class);
 
     /** omb-tx: the operation to configure at the next {@code /initialize-driver}. */
-    public static final String CONFIGURE_OPERATION = "/omb-tx/configure-operation";
-    public static final String PREFILL = "/omb-tx/prefill";
-    public static final String PROGRESS = "/omb-tx/progress";
-    public static final String ENVIRONMENT = "/omb-tx/environment";
-    public static final String VERIFY_EXACTLY_ONCE = "/omb-tx/verify-exactly-once";
-    public static final String CLOSE = "/omb-tx/close";
+    public static final Endpoint<OperationSpec, Void> CONFIGURE_OPERATION =
+            post("/omb-tx/configure-operation", type(OperationSpec.class), null);
+    public static final Endpoint<PrefillRequest, Void> PREFILL = post("/omb-tx/prefill", type(PrefillRequest.class), null);
+    public static final Endpoint<Void, Worker.Progress> PROGRESS = get("/omb-tx/progress", Worker.Progress.class);
+    public static final Endpoint<Void, Map<String, Object>> ENVIRONMENT =
+            new Endpoint<>("/omb-tx/environment", true, null, type(new TypeReference<Map<String, Object>>() { }));
+    public static final Endpoint<Worker.TopicSubscription, ExactlyOnceReport> VERIFY_EXACTLY_ONCE =
+            post("/omb-tx/verify-exactly-once", type(Worker.TopicSubscription.class), type(ExactlyOnceReport.class));
+    public static final Endpoint<Void, Void> CLOSE = post("/omb-tx/close", null, null);
 
-    /** The key under which omb-tx's full statistics travel inside OMB's period-stats body. */
-    public static final String OMB_TX_STATS = "ombTx";
+    /** OMB's {@code TopicsInfo}. */
+    public record TopicsInfo(int numberOfTopics, int numberOfPartitionsPerTopic) {
+    }
+
+    /** OMB's {@code ConsumerAssignment}. */
+    public record ConsumerAssignment(List<Worker.TopicSubscription> topicsSubscriptions) {
+    }
+
+    /** omb-tx: fill a STREAM source. */
+    public record PrefillRequest(long messages, byte[] payload) {
+    }
+
+    /**
+     * OMB's {@code PeriodStats} (histograms as base64 compressed HdrHistograms), plus omb-tx's complete snapshot
+     * under {@code ombTx}, absent from a stock OMB worker's reply.
+     */
+    public record PeriodStats(long messagesSent, long messageSendErrors, long bytesSent, long messagesReceived,
+            long bytesReceived, long totalMessagesSent, long totalMessageSendErrors, long totalMessagesReceived,
+            String publishLatency, String publishDelayLatency, String endToEndLatency, StatsSnapshot.Wire ombTx) {
+    }
+
+    /** OMB's {@code CumulativeLatencies}. */
+    public record CumulativeLatencies(String publishLatency, String publishDelayLatency, String endToEndLatency) {
+    }
+
+    /** OMB's {@code CountersStats}. */
+    public record CountersStats(long messagesSent, long messagesReceived, long messageSendErrors) {
+    }
 
     private WorkerProtocol() {
+    }
+
+    private static JavaType type(Class<?> type) {
+        return JSON.constructType(type);
+    }
+
+    private static JavaType type(TypeReference<?> type) {
+        return JSON.getTypeFactory().constructType(type);
+    }
+
+    private static <Q, R> Endpoint<Q, R> post(String path, JavaType request, JavaType reply) {
+        return new Endpoint<>(path, false, request, reply);
+    }
+
+    private static <R> Endpoint<Void, R> get(String path, Class<R> reply) {
+        return new Endpoint<>(path, true, null, type(reply));
     }
 }

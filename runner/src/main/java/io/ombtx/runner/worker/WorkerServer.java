@@ -1,34 +1,23 @@
 package io.ombtx.runner.worker;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.ombtx.driver.api.ExactlyOnceReport;
-import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
-import io.ombtx.runner.config.KeyDistributorType;
-import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.stats.Counter;
+import io.ombtx.runner.stats.Histograms;
+import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
-import org.HdrHistogram.Histogram;
 
 /**
  * {@code bin/benchmark-worker}: serves OMB's worker protocol over HTTP for a {@link LocalWorker}, so an OMB or
  * omb-tx coordinator can drive it. One run at a time; a new {@code /initialize-driver} starts afresh.
  */
 public final class WorkerServer implements AutoCloseable {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServer server;
     private LocalWorker worker = new LocalWorker();
@@ -38,157 +27,126 @@ public final class WorkerServer implements AutoCloseable {
     public WorkerServer(String bindAddress, int port) throws IOException {
         server = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
         server.setExecutor(Executors.newFixedThreadPool(4));
-        route(WorkerProtocol.CONFIGURE_OPERATION, body -> {
-            JsonNode n = JSON.readTree(body);
-            pendingOperation = new OperationSpec(OperationKind.valueOf(n.path("kind").asText("PUBLISH")),
-                    n.path("transactional").asBoolean(), n.path("messagesPerOperation").asInt(1),
-                    n.path("partitionsPerOperation").asInt(1), n.path("sendOffsets").asBoolean(),
-                    n.path("readCommitted").asBoolean());
+        route(WorkerProtocol.CONFIGURE_OPERATION, operation -> {
+            pendingOperation = operation;
             return null;
         });
-        route(WorkerProtocol.INITIALIZE_DRIVER, body -> {
+        route(WorkerProtocol.INITIALIZE_DRIVER, yaml -> {
             worker.close();
             worker = new LocalWorker();
             cumulative.clear();
-            worker.initializeDriver(new String(body, StandardCharsets.UTF_8), pendingOperation);
+            worker.initializeDriver(yaml, pendingOperation);
             pendingOperation = OperationSpec.publish();
             return null;
         });
-        route(WorkerProtocol.CREATE_TOPICS, body -> {
-            JsonNode n = JSON.readTree(body);
-            return worker.createTopics(n.path("numberOfTopics").asInt(), n.path("numberOfPartitionsPerTopic").asInt());
-        });
-        route(WorkerProtocol.CREATE_PRODUCERS, body -> {
-            worker.createProducers(JSON.readValue(body, JSON.getTypeFactory().constructCollectionType(List.class, String.class)));
+        route(WorkerProtocol.CREATE_TOPICS, info ->
+                worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic()));
+        route(WorkerProtocol.CREATE_PRODUCERS, topics -> {
+            worker.createProducers(topics);
             return null;
         });
-        route(WorkerProtocol.PROBE_PRODUCERS, body -> {
+        route(WorkerProtocol.PROBE_PRODUCERS, none -> {
             worker.probeProducers();
             return null;
         });
-        route(WorkerProtocol.CREATE_CONSUMERS, body -> {
-            List<Worker.TopicSubscription> subscriptions = new ArrayList<>();
-            for (JsonNode s : JSON.readTree(body).path("topicsSubscriptions")) {
-                subscriptions.add(new Worker.TopicSubscription(s.path("topic").asText(), s.path("subscription").asText()));
-            }
-            worker.createConsumers(subscriptions);
+        route(WorkerProtocol.CREATE_CONSUMERS, assignment -> {
+            worker.createConsumers(assignment.topicsSubscriptions());
             return null;
         });
-        route(WorkerProtocol.PREFILL, body -> {
-            JsonNode n = JSON.readTree(body);
-            worker.prefill(n.path("messages").asLong(), Base64.getDecoder().decode(n.path("payload").asText()));
+        route(WorkerProtocol.PREFILL, prefill -> {
+            worker.prefill(prefill.messages(), prefill.payload());
             return null;
         });
-        route(WorkerProtocol.START_LOAD, body -> {
-            JsonNode n = JSON.readTree(body);
-            List<byte[]> payloads = new ArrayList<>();
-            for (JsonNode p : n.path("payloadData")) {
-                payloads.add(p.binaryValue());
-            }
-            worker.startLoad(new LoadSpec(
-                    LoopMode.valueOf(n.path("loop").asText("OPEN")),
-                    n.path("publishRate").asDouble(),
-                    payloads,
-                    KeyDistributorType.valueOf(n.path("keyDistributorType").asText("NO_KEY")),
-                    n.path("warmupOperations").asLong(0),
-                    n.path("measureOperations").asLong(0),
-                    n.path("messagesPerOperation").asInt(1),
-                    n.path("waitForConsume").asBoolean(false)));
+        route(WorkerProtocol.START_LOAD, load -> {
+            worker.startLoad(load);
             return null;
         });
-        route(WorkerProtocol.ADJUST_PUBLISH_RATE, body -> {
-            worker.adjustRate(JSON.readTree(body).asDouble());
+        route(WorkerProtocol.ADJUST_PUBLISH_RATE, rate -> {
+            worker.adjustRate(rate);
             return null;
         });
-        route(WorkerProtocol.PAUSE_CONSUMERS, body -> {
+        route(WorkerProtocol.PAUSE_CONSUMERS, none -> {
             worker.pauseConsumers();
             return null;
         });
-        route(WorkerProtocol.RESUME_CONSUMERS, body -> {
+        route(WorkerProtocol.RESUME_CONSUMERS, none -> {
             worker.resumeConsumers();
             return null;
         });
-        route(WorkerProtocol.STOP_ALL, body -> {
+        route(WorkerProtocol.STOP_ALL, none -> {
             worker.stopAll();
             return null;
         });
-        route(WorkerProtocol.RESET_STATS, body -> {
+        route(WorkerProtocol.RESET_STATS, none -> {
             worker.resetStats();
             cumulative.clear();
             return null;
         });
-        route(WorkerProtocol.PERIOD_STATS, body -> periodStats());
-        route(WorkerProtocol.CUMULATIVE_LATENCIES, body -> {
-            Map<String, Object> latencies = new LinkedHashMap<>();
-            putOmbHistograms(latencies, cumulative);
-            return latencies;
-        });
-        route(WorkerProtocol.COUNTERS_STATS, body -> {
+        route(WorkerProtocol.PERIOD_STATS, none -> periodStats());
+        route(WorkerProtocol.CUMULATIVE_LATENCIES, none -> new WorkerProtocol.CumulativeLatencies(
+                encoded(cumulative, Latency.PUBLISH_LATENCY), encoded(cumulative, Latency.PUBLISH_DELAY),
+                encoded(cumulative, Latency.END_TO_END)));
+        route(WorkerProtocol.COUNTERS_STATS, none -> {
             Worker.Progress p = worker.progress();
-            return Map.of("messagesSent", p.messagesSent(), "messagesReceived", p.messagesReceived(),
-                    "messageSendErrors", cumulative.counter(StatsSnapshot.PUBLISH_ERRORS));
+            return new WorkerProtocol.CountersStats(p.messagesSent(), p.messagesReceived(),
+                    cumulative.counter(Counter.PUBLISH_ERRORS));
         });
-        route(WorkerProtocol.PROGRESS, body -> worker.progress());
-        route(WorkerProtocol.ENVIRONMENT, body -> worker.environment());
-        route(WorkerProtocol.VERIFY_EXACTLY_ONCE, body -> {
-            JsonNode n = JSON.readTree(body);
-            ExactlyOnceReport r = worker.verifyExactlyOnce(n.path("topic").asText(), n.path("subscription").asText());
-            return r;
-        });
-        route(WorkerProtocol.CLOSE, body -> {
+        route(WorkerProtocol.PROGRESS, none -> worker.progress());
+        route(WorkerProtocol.ENVIRONMENT, none -> worker.environment());
+        route(WorkerProtocol.VERIFY_EXACTLY_ONCE, s -> worker.verifyExactlyOnce(s.topic(), s.subscription()));
+        route(WorkerProtocol.CLOSE, none -> {
             worker.close();
             worker = new LocalWorker();
             return null;
         });
     }
 
-    /** OMB's PeriodStats fields, plus omb-tx's complete snapshot under {@code ombTx}. */
-    private Map<String, Object> periodStats() {
+    /** OMB's PeriodStats fields, plus omb-tx's complete snapshot. */
+    private WorkerProtocol.PeriodStats periodStats() {
         StatsSnapshot s = worker.periodStats();
         cumulative.add(s);
         Worker.Progress totals = worker.progress();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("messagesSent", s.counter(StatsSnapshot.MESSAGES_SENT));
-        body.put("messageSendErrors", s.counter(StatsSnapshot.PUBLISH_ERRORS));
-        body.put("bytesSent", s.counter(StatsSnapshot.BYTES_SENT));
-        body.put("messagesReceived", s.counter(StatsSnapshot.MESSAGES_RECEIVED));
-        body.put("bytesReceived", s.counter(StatsSnapshot.BYTES_RECEIVED));
-        body.put("totalMessagesSent", totals.messagesSent());
-        body.put("totalMessageSendErrors", cumulative.counter(StatsSnapshot.PUBLISH_ERRORS));
-        body.put("totalMessagesReceived", totals.messagesReceived());
-        putOmbHistograms(body, s);
-        body.put(WorkerProtocol.OMB_TX_STATS, s.toWire());
-        return body;
+        return new WorkerProtocol.PeriodStats(s.counter(Counter.MESSAGES_SENT), s.counter(Counter.PUBLISH_ERRORS),
+                s.counter(Counter.BYTES_SENT), s.counter(Counter.MESSAGES_RECEIVED), s.counter(Counter.BYTES_RECEIVED),
+                totals.messagesSent(), cumulative.counter(Counter.PUBLISH_ERRORS), totals.messagesReceived(),
+                encoded(s, Latency.PUBLISH_LATENCY), encoded(s, Latency.PUBLISH_DELAY), encoded(s, Latency.END_TO_END),
+                s.toWire());
     }
 
-    private static void putOmbHistograms(Map<String, Object> body, StatsSnapshot s) {
-        body.put("publishLatency", encoded(s.histogram(StatsSnapshot.PUBLISH_LATENCY)));
-        body.put("publishDelayLatency", encoded(s.histogram(StatsSnapshot.PUBLISH_DELAY)));
-        body.put("endToEndLatency", encoded(s.histogram(StatsSnapshot.END_TO_END)));
+    private static String encoded(StatsSnapshot s, Latency latency) {
+        return Histograms.encode(s.histogram(latency));
     }
 
-    private static String encoded(Histogram h) {
-        return io.ombtx.runner.stats.Histograms.encode(h);
+    private interface Handler<Q, R> {
+        R handle(Q request) throws Exception;
     }
 
-    private interface Handler {
-        Object handle(byte[] body) throws Exception;
-    }
-
-    private void route(String path, Handler handler) {
-        server.createContext(path, exchange -> {
+    private <Q, R> void route(WorkerProtocol.Endpoint<Q, R> endpoint, Handler<Q, R> handler) {
+        server.createContext(endpoint.path(), exchange -> {
             try (exchange) {
                 byte[] body = exchange.getRequestBody().readAllBytes();
+                Q request = decode(endpoint, body);
                 Object reply;
                 synchronized (this) {
-                    reply = handler.handle(body);
+                    reply = handler.handle(request);
                 }
-                respond(exchange, 200, reply == null ? new byte[0] : JSON.writeValueAsBytes(reply));
+                respond(exchange, 200, reply == null ? new byte[0] : WorkerProtocol.JSON.writeValueAsBytes(reply));
             } catch (Exception e) {
                 String message = e.getMessage() == null ? e.toString() : e.getMessage();
                 respond(exchange, 500, message.getBytes(StandardCharsets.UTF_8));
             }
         });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <Q> Q decode(WorkerProtocol.Endpoint<Q, ?> endpoint, byte[] body) throws IOException {
+        if (endpoint.request() == null) {
+            return null;
+        }
+        if (endpoint.request().getRawClass() == String.class) {
+            return (Q) new String(body, StandardCharsets.UTF_8);
+        }
+        return WorkerProtocol.JSON.readValue(body, endpoint.request());
     }
 
     private static void respond(HttpExchange exchange, int status, byte[] body) throws IOException {

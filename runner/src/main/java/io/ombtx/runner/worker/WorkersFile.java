@@ -1,8 +1,8 @@
 package io.ombtx.runner.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ombtx.runner.config.ConfigException;
-import io.ombtx.runner.config.YamlFiles;
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.YamlFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.ombtx.runner.config;
 
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.YamlFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,34 +1,46 @@
-package io.ombtx.runner.config;
+package io.ombtx.driver.api.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.ombtx.driver.api.KeySuggestions;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.Collection;
+import java.util.Iterator;
 import java.util.Locale;
+import java.util.Properties;
 
-/** Typed reads from a YAML tree, each failure a {@link ConfigException} naming file, key and expectation. */
-final class Fields {
+/**
+ * Typed reads from one mapping of a YAML tree, each failure a {@link ConfigException} naming file, key and
+ * expectation. Shared by the runner (workloads, suites, driver files) and the drivers' own strict parsers, so
+ * a mistake reads the same wherever it is made.
+ */
+public final class ConfigFields {
 
     private final String file;
     private final JsonNode node;
     private final String prefix;
 
-    Fields(String file, JsonNode node, String prefix) {
+    /** @param prefix the dotted path of this mapping in the file ("" at the top level) */
+    public ConfigFields(String file, JsonNode node, String prefix) {
         this.file = file;
         this.node = node;
         this.prefix = prefix;
     }
 
-    boolean has(String key) {
+    public boolean has(String key) {
         return node.has(key) && !node.get(key).isNull();
     }
 
-    String path(String key) {
+    public String path(String key) {
         return prefix.isEmpty() ? key : prefix + "." + key;
     }
 
-    ConfigException error(String key, String problem) {
+    public ConfigException error(String key, String problem) {
         return new ConfigException(file, path(key), problem);
     }
 
-    long wholeNumber(String key, long fallback, long min, long max) {
+    public long wholeNumber(String key, long fallback, long min, long max) {
         if (!has(key)) {
             return fallback;
         }
@@ -47,11 +59,11 @@ final class Fields {
         return parsed;
     }
 
-    int wholeNumber(String key, int fallback, int min, int max) {
+    public int wholeNumber(String key, int fallback, int min, int max) {
         return (int) wholeNumber(key, (long) fallback, min, max);
     }
 
-    double number(String key, double fallback, double min, double max) {
+    public double number(String key, double fallback, double min, double max) {
         if (!has(key)) {
             return fallback;
         }
@@ -72,7 +84,7 @@ final class Fields {
         return parsed;
     }
 
-    boolean bool(String key, boolean fallback) {
+    public boolean bool(String key, boolean fallback) {
         if (!has(key)) {
             return fallback;
         }
@@ -87,7 +99,7 @@ final class Fields {
         throw error(key, "expected true or false, got " + show(value));
     }
 
-    String text(String key, String fallback) {
+    public String text(String key, String fallback) {
         if (!has(key)) {
             return fallback;
         }
@@ -98,7 +110,7 @@ final class Fields {
         return value.asText();
     }
 
-    <E extends Enum<E>> E choice(String key, Class<E> type, E fallback) {
+    public <E extends Enum<E>> E choice(String key, Class<E> type, E fallback) {
         if (!has(key)) {
             return fallback;
         }
@@ -116,16 +128,50 @@ final class Fields {
         throw error(key, "expected one of " + allowed + ", got '" + raw + "'");
     }
 
-    Fields block(String key) {
+    public ConfigFields block(String key) {
         JsonNode value = node.get(key);
         if (value != null && !value.isNull() && !value.isObject()) {
             throw error(key, "expected a mapping of keys to values, got " + show(value));
         }
-        return new Fields(file, value == null || value.isNull() ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode() : value, path(key));
+        return new ConfigFields(file, value == null || value.isNull() ? JsonNodeFactory.instance.objectNode() : value, path(key));
     }
 
-    JsonNode raw() {
+    public JsonNode raw() {
         return node;
+    }
+
+    public String file() {
+        return file;
+    }
+
+    /** Fails on the first key not in {@code known}, with a did-you-mean when one is close. */
+    public ConfigFields onlyKeys(Collection<String> known) {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            if (!known.contains(key)) {
+                throw error(key, KeySuggestions.unknownKey(key, known));
+            }
+        }
+        return this;
+    }
+
+    /** A Java-properties text block (OMB's Kafka convention: {@code key: |} then one {@code name=value} a line). */
+    public Properties properties(String key) {
+        Properties properties = new Properties();
+        if (!has(key)) {
+            return properties;
+        }
+        JsonNode value = node.get(key);
+        if (!value.isTextual()) {
+            throw error(key, "expected Java-properties text (write '" + key + ": |' and one name=value a line), got "
+                    + show(value));
+        }
+        try {
+            properties.load(new StringReader(value.asText()));
+        } catch (IOException | IllegalArgumentException e) {
+            throw error(key, "not valid Java-properties text: " + e.getMessage());
+        }
+        return properties;
     }
 
     private static String range(long min, long max) {
@@ -142,7 +188,8 @@ final class Fields {
         return "from " + min + " to " + max;
     }
 
-    private static String show(JsonNode value) {
+    /** How a value is shown in an error: quoted, or as 'a list' / 'a mapping'. */
+    public static String show(JsonNode value) {
         if (value.isArray()) {
             return "a list";
         }

@@ -1,5 +1,6 @@
 package io.ombtx.runner.config;
 
+import io.ombtx.driver.api.config.ConfigException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -12,26 +13,26 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class DriverConfigTest {
+class DriverFileTest {
 
     @TempDir
     Path dir;
 
-    private DriverConfig write(String yaml) throws Exception {
-        return DriverConfig.load(Files.writeString(dir.resolve("driver.yaml"), yaml));
+    private DriverFile write(String yaml) throws Exception {
+        return DriverFile.load(Files.writeString(dir.resolve("driver.yaml"), yaml));
     }
 
     @Test
     void noBootstrapOrEmbeddedMeansTheEmbeddedBroker() throws Exception {
         assertTrue(write("name: k\ndriverClass: a.B\n").wantsEmbeddedBroker());
         assertTrue(write("name: k\ndriverClass: a.B\ncommonConfig: |\n  bootstrap.servers=embedded\n").wantsEmbeddedBroker());
-        DriverConfig external = write("name: k\ndriverClass: a.B\ncommonConfig: |\n  bootstrap.servers=h1:9092,h2:9092\n");
+        DriverFile external = write("name: k\ndriverClass: a.B\ncommonConfig: |\n  bootstrap.servers=h1:9092,h2:9092\n");
         assertEquals("h1:9092,h2:9092", external.bootstrapServers());
     }
 
     @Test
     void effectiveCopyCarriesOverridesAndTheRealBootstrap() throws Exception {
-        DriverConfig base = write("""
+        DriverFile base = write("""
                 name: k
                 driverClass: a.B
                 replicationFactor: 1
@@ -41,7 +42,7 @@ class DriverConfigTest {
                 producerConfig: |
                   acks=1
                 """);
-        DriverConfig effective = base.effective(
+        DriverFile effective = base.effective(
                 new DriverOverrides(3, Map.of("producerConfig", "acks=all\n", "topicConfig", "min.insync.replicas=2\n")),
                 "127.0.0.1:1234");
         assertEquals(3, effective.replicationFactor());
@@ -54,7 +55,7 @@ class DriverConfigTest {
 
     @Test
     void secretsAreRedactedForResults() throws Exception {
-        DriverConfig config = write("""
+        DriverFile config = write("""
                 name: k
                 driverClass: a.B
                 commonConfig: |
@@ -68,7 +69,7 @@ class DriverConfigTest {
         assertFalse(text.contains("changeit"), text);
         assertFalse(text.contains("s3cret"), text);
         assertTrue(text.contains("bootstrap.servers=h:9092"), text);
-        assertTrue(text.contains("sasl.jaas.config=" + DriverConfig.REDACTED), text);
+        assertTrue(text.contains("sasl.jaas.config=" + DriverFile.REDACTED), text);
         assertEquals("k", config.redacted().get("name"), "plain values are kept as they are");
     }
 

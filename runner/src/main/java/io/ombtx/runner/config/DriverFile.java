@@ -1,11 +1,10 @@
 package io.ombtx.runner.config;
 
+import io.ombtx.driver.api.config.ConfigFields;
+import io.ombtx.driver.api.config.YamlFiles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.StringReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -20,7 +19,7 @@ import java.util.regex.Pattern;
  * The runner never changes the user's file: it writes an effective copy (real bootstrap servers, workload
  * overrides) and hands that to the driver.
  */
-public final class DriverConfig {
+public final class DriverFile {
 
     private static final String BOOTSTRAP = "bootstrap.servers";
     private static final Pattern SECRET_KEY = Pattern.compile(
@@ -30,33 +29,30 @@ public final class DriverConfig {
     private final Path file;
     private final ObjectNode root;
 
-    private DriverConfig(Path file, ObjectNode root) {
+    private DriverFile(Path file, ObjectNode root) {
         this.file = file;
         this.root = root;
     }
 
-    public static DriverConfig load(Path file) {
+    /** The most brokers a replication factor can ask for: Kafka stores the factor as a short. */
+    private static final int MAX_REPLICATION_FACTOR = Short.MAX_VALUE;
+
+    public static DriverFile load(Path file) {
         ObjectNode root = (ObjectNode) YamlFiles.read(file);
-        DriverConfig config = new DriverConfig(file, root);
-        config.requireText("name");
-        config.requireText("driverClass");
-        if (root.has("replicationFactor") && !root.get("replicationFactor").canConvertToInt()) {
-            throw new ConfigException(file.toString(), "replicationFactor", "expected a whole number, got '"
-                    + root.get("replicationFactor").asText() + "'");
-        }
+        ConfigFields fields = new ConfigFields(file.toString(), root, "");
+        requireText(fields, "name", "a name for the driver");
+        requireText(fields, "driverClass", "the driver's fully-qualified class name");
+        fields.wholeNumber("replicationFactor", 1, 1, MAX_REPLICATION_FACTOR);
         for (String block : DriverOverrides.BLOCKS) {
-            if (root.has(block) && root.get(block).isContainerNode()) {
-                throw new ConfigException(file.toString(), block, "expected Java-properties text (key=value lines)");
-            }
+            fields.properties(block);
         }
-        return config;
+        return new DriverFile(file, root);
     }
 
-    private void requireText(String key) {
-        JsonNode value = root.get(key);
-        if (value == null || value.isNull() || value.asText().isBlank() || value.isContainerNode()) {
-            throw new ConfigException(file.toString(), key, "required: "
-                    + (key.equals("driverClass") ? "the driver's fully-qualified class name" : "a name for the driver"));
+    private static void requireText(ConfigFields fields, String key, String expected) {
+        String value = fields.text(key, null);
+        if (value == null || value.isBlank()) {
+            throw fields.error(key, "required: " + expected);
         }
     }
 
@@ -90,17 +86,11 @@ public final class DriverConfig {
     }
 
     public Properties properties(String block) {
-        Properties props = new Properties();
-        try {
-            props.load(new StringReader(root.path(block).asText("")));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new ConfigException(file.toString(), block, "not valid Java-properties text: " + e.getMessage());
-        }
-        return props;
+        return new ConfigFields(file.toString(), root, "").properties(block);
     }
 
     /** A copy with the workload's overrides applied and, when given, the real bootstrap servers. */
-    public DriverConfig effective(DriverOverrides overrides, String bootstrapServers) {
+    public DriverFile effective(DriverOverrides overrides, String bootstrapServers) {
         ObjectNode copy = root.deepCopy();
         if (overrides.replicationFactor() != null) {
             copy.put("replicationFactor", overrides.replicationFactor());
@@ -111,7 +101,7 @@ public final class DriverConfig {
             String common = removeKey(copy.path("commonConfig").asText(""), BOOTSTRAP);
             copy.put("commonConfig", appendLines(common, BOOTSTRAP + "=" + bootstrapServers));
         }
-        return new DriverConfig(file, copy);
+        return new DriverFile(file, copy);
     }
 
     /** This configuration as YAML text, as handed to a driver (through a file, or a worker over HTTP). */

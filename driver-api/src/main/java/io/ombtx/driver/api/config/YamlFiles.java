@@ -1,5 +1,6 @@
-package io.ombtx.runner.config;
+package io.ombtx.driver.api.config;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,10 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** Reads a YAML file into a tree, turning every failure into a {@link ConfigException} naming the file. */
+/**
+ * Reads a YAML file into a tree, turning every failure into a {@link ConfigException} naming the file. A key given
+ * twice in one mapping is an error: YAML would silently keep the last one.
+ */
 public final class YamlFiles {
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private YamlFiles() {
     }

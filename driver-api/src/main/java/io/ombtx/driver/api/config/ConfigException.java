@@ -1,4 +1,4 @@
-package io.ombtx.runner.config;
+package io.ombtx.driver.api.config;
 
 /**
  * Bad input: names the file, the key and what was expected. The CLI prints the message alone and exits with

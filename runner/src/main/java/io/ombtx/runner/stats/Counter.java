@@ -1,0 +1,49 @@
+package io.ombtx.runner.stats;
+
+import java.util.function.LongBinaryOperator;
+
+/**
+ * A count a worker keeps, with its name in results and on the wire and the rule by which two values combine (two
+ * workers', or two periods'): most add up; a wall-clock span is the longest of them.
+ */
+public enum Counter {
+    MESSAGES_SENT("messagesSent", Long::sum),
+    BYTES_SENT("bytesSent", Long::sum),
+    PUBLISH_ERRORS("publishErrors", Long::sum),
+    MESSAGES_RECEIVED("messagesReceived", Long::sum),
+    BYTES_RECEIVED("bytesReceived", Long::sum),
+    OPERATIONS("operations", Long::sum),
+    /** Source records a STREAM operation consumed and wrote to its target topic. */
+    MESSAGES_PROCESSED("messagesProcessed", Long::sum),
+    COMMITTED("committed", Long::sum),
+    ABORTED("aborted", Long::sum),
+    FAILED("failed", Long::sum),
+    FATAL_ERRORS("fatalErrors", Long::sum),
+    /** Wall-clock nanoseconds from the first measured operation's start to the last one's end. */
+    MEASURED_SPAN_NANOS("measuredSpanNanos", Math::max);
+
+    private final String key;
+    private final LongBinaryOperator merge;
+
+    Counter(String key, LongBinaryOperator merge) {
+        this.key = key;
+        this.merge = merge;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public long merge(long a, long b) {
+        return merge.applyAsLong(a, b);
+    }
+
+    public static Counter ofKey(String key) {
+        for (Counter counter : values()) {
+            if (counter.key.equals(key)) {
+                return counter;
+            }
+        }
+        throw new IllegalArgumentException("unknown counter '" + key + "'");
+    }
+}
