@@ -6,6 +6,9 @@ import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.result.ResultWriter;
+import io.ombtx.runner.plan.PlanOptions;
+import io.ombtx.runner.plan.Planner;
+import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.LocalWorker;
@@ -82,10 +85,11 @@ public final class RunnerOverhead {
                 reportingIntervalSeconds: 3600
                 """, rate, rate, rate, messages));
         Workload workload = WorkloadLoader.load(workloadFile, null).get(0);
-        RunOptions options = new RunOptions(work, null, null, null, Map.of(), null, true);
+        RunOptions options = new RunOptions(work, null, true);
+        RunSpec spec = Planner.plan(List.of(driver), List.of(workload), PlanOptions.defaults()).get(0);
         long cpuBefore = OS.getProcessCpuTime();
-        Path result = new RunCoordinator(options, System.out, () -> List.of(new LocalWorker()),
-                new RunCoordinator.Interruption()).run(driver, workload).resultFile();
+        Path result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
+                new RunCoordinator.Interruption()).run(spec).resultFile();
         long cpuNanos = OS.getProcessCpuTime() - cpuBefore;
         Map<String, Object> r = ResultWriter.json().readValue(result.toFile(), Map.class);
         Map<String, Object> summary = (Map<String, Object>) r.get("summary");

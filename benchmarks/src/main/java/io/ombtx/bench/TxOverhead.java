@@ -6,6 +6,9 @@ import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.result.ResultWriter;
+import io.ombtx.runner.plan.PlanOptions;
+import io.ombtx.runner.plan.Planner;
+import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.LocalWorker;
@@ -77,9 +80,10 @@ public final class TxOverhead {
 
     @SuppressWarnings("unchecked")
     private static Figures run(DriverFile driver, Workload workload, Path work) throws Exception {
-        RunOptions options = new RunOptions(work, null, null, null, Map.of(), null, true);
-        Path result = new RunCoordinator(options, System.out, () -> List.of(new LocalWorker()),
-                new RunCoordinator.Interruption()).run(driver, workload).resultFile();
+        RunOptions options = new RunOptions(work, null, true);
+        RunSpec spec = Planner.plan(List.of(driver), List.of(workload), PlanOptions.defaults()).get(0);
+        Path result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
+                new RunCoordinator.Interruption()).run(spec).resultFile();
         Map<String, Object> r = ResultWriter.json().readValue(result.toFile(), Map.class);
         Map<String, Object> ops = (Map<String, Object>) r.get("operationLatency");
         return new Figures(((Number) ops.get("p50")).doubleValue(), ((Number) ops.get("totalMillis")).doubleValue(),

@@ -7,18 +7,22 @@ import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
-import io.ombtx.runner.plan.PlannedRun;
+import io.ombtx.runner.plan.PlanOptions;
+import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Planner;
+import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
+import io.ombtx.runner.worker.HttpWorkerClient;
 import io.ombtx.runner.worker.LocalWorker;
-import io.ombtx.runner.worker.Worker;
 import io.ombtx.runner.worker.WorkerException;
+import io.ombtx.runner.worker.WorkersFile;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import sun.misc.Signal;
 
 /** {@code bin/benchmark}: plans the runs, then executes them one after another. */
@@ -58,9 +62,12 @@ public final class Main {
                 throw new UsageException("--profile " + parsed.profile() + ": no workload defines it (its 'profiles:'"
                         + " block); the shipped workloads have quick and full");
             }
-            List<PlannedRun> plan = Planner.plan(drivers, workloads, parsed.brokers());
+            List<String> workerUrls = workerUrls(parsed);
+            PlanOptions planOptions = new PlanOptions(parsed.brokers(), parsed.brokerProfile(), parsed.brokerSettings(),
+                    parsed.reportingIntervalSeconds(), workerUrls, parsed.extraConsumers());
+            List<RunSpec> plan = Planner.plan(drivers, workloads, planOptions);
             if (parsed.dryRun()) {
-                out.print(Planner.describe(plan));
+                out.print(PlanText.describe(plan));
                 return OK;
             }
             Path outputDir = Path.of("results");
@@ -76,17 +83,18 @@ public final class Main {
                     outputDir = parsed.output();
                 }
             }
-            Supplier<List<Worker>> workers = workerFactory(parsed);
-            RunOptions options = new RunOptions(outputDir, outputFile, parsed.brokers(), parsed.brokerProfile(),
-                    parsed.brokerSettings(), parsed.reportingIntervalSeconds(), parsed.quiet());
+            Duration workerTimeout = Duration.ofSeconds(parsed.workerTimeoutSeconds());
+            RunCoordinator.WorkerFactory workers = worker -> worker.equals(WorkerAssignment.LOCAL)
+                    ? new LocalWorker() : new HttpWorkerClient(worker, workerTimeout);
+            RunOptions options = new RunOptions(outputDir, outputFile, parsed.quiet());
             installSignalHandlers(interruption);
             RunCoordinator coordinator = new RunCoordinator(options, out, workers, interruption);
             int status = OK;
-            for (PlannedRun run : plan) {
+            for (RunSpec run : plan) {
                 if (interruption.reason() != null) {
                     break;
                 }
-                if (coordinator.run(run.driver(), run.workload()).partial()) {
+                if (coordinator.run(run).partial()) {
                     status = FAILED;
                 }
             }
@@ -106,20 +114,12 @@ public final class Main {
         }
     }
 
-    private static Supplier<List<Worker>> workerFactory(BenchmarkArgs args) {
+    private static List<String> workerUrls(BenchmarkArgs args) {
         List<String> urls = new ArrayList<>(args.workers());
         if (args.workersFile() != null) {
-            urls.addAll(io.ombtx.runner.worker.WorkersFile.read(args.workersFile()));
+            urls.addAll(WorkersFile.read(args.workersFile()));
         }
-        if (urls.isEmpty()) {
-            return () -> List.of(new LocalWorker());
-        }
-        java.time.Duration timeout = java.time.Duration.ofSeconds(args.workerTimeoutSeconds());
-        return () -> {
-            List<Worker> remote = new ArrayList<>();
-            urls.forEach(url -> remote.add(new io.ombtx.runner.worker.HttpWorkerClient(url, timeout)));
-            return remote;
-        };
+        return urls;
     }
 
     private static void installSignalHandlers(RunCoordinator.Interruption interruption) {

@@ -104,6 +104,11 @@ public final class DriverFile {
         return new DriverFile(file, copy);
     }
 
+    /** A copy naming the given bootstrap servers (an embedded broker's, once it has started). */
+    public DriverFile withBootstrapServers(String bootstrapServers) {
+        return effective(DriverOverrides.none(), bootstrapServers);
+    }
+
     /** This configuration as YAML text, as handed to a driver (through a file, or a worker over HTTP). */
     public String toYaml() {
         try {

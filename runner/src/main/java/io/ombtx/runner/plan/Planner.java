@@ -1,87 +1,198 @@
 package io.ombtx.runner.plan;
 
+import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.broker.BrokerProfile;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
+import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
-/** Pure planning: drivers × workloads (sweeps already expanded) → the ordered list of runs, printable as text. */
+/**
+ * Planning: drivers × workloads (sweeps already expanded) → fully resolved {@link RunSpec}s. Every decision a run
+ * depends on is made here — the effective driver YAML (checked by the driver's own parser), the brokers, what each
+ * worker does, the rates and counts it gets — so a bad input fails before anything starts, and the dry run shows
+ * exactly what executes. Touches no broker and no worker.
+ */
 public final class Planner {
+
+    /** OMB's first target when searching for the maximum rate. */
+    public static final double MAX_RATE_SEARCH_START = 10_000;
 
     private Planner() {
     }
 
-    public static List<PlannedRun> plan(List<DriverFile> drivers, List<Workload> workloads, Integer brokersFlag) {
-        List<PlannedRun> runs = new ArrayList<>();
+    public static List<RunSpec> plan(List<DriverFile> drivers, List<Workload> workloads, PlanOptions options) {
+        List<RunSpec> runs = new ArrayList<>();
         for (Workload workload : workloads) {
             for (DriverFile driver : drivers) {
-                runs.add(new PlannedRun(driver, workload, brokersNeeded(driver, workload, brokersFlag),
-                        driver.wantsEmbeddedBroker()));
+                runs.add(planOne(runs.size() + 1, driver, workload, options));
             }
         }
         return runs;
     }
 
+    private static RunSpec planOne(int number, DriverFile userDriver, Workload w, PlanOptions options) {
+        DriverFile driver = userDriver.effective(w.driverOverrides(), null);
+        boolean checked = checkDriver(driver, w, !options.workerUrls().isEmpty());
+        BrokerPlan broker = brokers(driver, w, options);
+        boolean streaming = w.streaming();
+        boolean open = w.loop() == LoopMode.OPEN;
+        double initialRate = !open || (streaming && w.producerRate() == 0) ? 0
+                : w.producerRate() > 0 ? w.producerRate() : MAX_RATE_SEARCH_START;
+        boolean findMax = open && w.producerRate() == 0 && !streaming;
+        List<String> urls = options.workerUrls().isEmpty() ? List.of(WorkerAssignment.LOCAL) : options.workerUrls();
+        String note = null;
+        if (w.waitForConsume() && urls.size() > 1) {
+            note = "waitForConsume: producer and consumer both run on the first worker; the other "
+                    + (urls.size() - 1) + " stay idle";
+            urls = List.of(urls.get(0));
+        }
+        int interval = options.reportingIntervalSeconds() != null ? options.reportingIntervalSeconds()
+                : w.reportingIntervalSeconds();
+        return new RunSpec(number, w, driver, checked, broker, assign(w, urls, options.extraConsumers(), initialRate),
+                note, initialRate, findMax, interval);
+    }
+
     /**
-     * How many brokers the run needs: the workload's count, raised to the driver's replication factor. A
+     * OMB's split: one worker does everything; of several, the first half produce and the rest consume (with
+     * {@code -x}, a third produce). Producers and subscriptions are dealt round-robin over their workers; only
+     * workers given any take part, and rates and counts are split over those.
+     */
+    static List<WorkerAssignment> assign(Workload w, List<String> urls, boolean extraConsumers, double initialRate) {
+        int n = urls.size();
+        int producerWorkers = n == 1 ? 1 : extraConsumers ? (n + 2) / 3 : n / 2;
+        List<Integer> producerRole = new ArrayList<>();
+        List<Integer> consumerRole = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (n == 1 || i < producerWorkers) {
+                producerRole.add(i);
+            }
+            if (n == 1 || i >= producerWorkers) {
+                consumerRole.add(i);
+            }
+        }
+        int producerItems = w.topics() * w.producersPerTopic();
+        int consumerItems = w.topics() * w.subscriptionsPerTopic() * w.consumerPerSubscription();
+        int[] producers = new int[n];
+        int[] consumers = new int[n];
+        for (int r = 0; r < producerRole.size(); r++) {
+            producers[producerRole.get(r)] = WorkerAssignment.dealt(producerItems, producerRole.size(), r);
+        }
+        for (int r = 0; r < consumerRole.size(); r++) {
+            consumers[consumerRole.get(r)] = WorkerAssignment.dealt(consumerItems, consumerRole.size(), r);
+        }
+        List<Integer> producing = new ArrayList<>();
+        List<Integer> consuming = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (producers[i] > 0) {
+                producing.add(i);
+            }
+            if (consumers[i] > 0) {
+                consuming.add(i);
+            }
+        }
+        // The workers that perform operations: producers, or for STREAM the consumers. The others split the warm-up
+        // too, so their consumers know how many received messages belong to it.
+        List<Integer> operating = w.streaming() ? consuming : producing;
+        List<WorkerAssignment> assignments = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (producers[i] == 0 && consumers[i] == 0) {
+                continue;
+            }
+            List<Integer> sharing = operating.contains(i) ? operating : consuming;
+            int index = sharing.indexOf(i);
+            long warmup = index < 0 ? 0 : WorkerAssignment.share(w.warmupOperations(), sharing.size(), index);
+            long measure = operating.contains(i) ? WorkerAssignment.share(w.measureOperations(), sharing.size(), index) : 0;
+            int producerIndex = producing.indexOf(i);
+            double rate = producerIndex < 0 ? 0 : initialRate / producing.size();
+            long prefill = producerIndex < 0 || !w.streaming() ? 0
+                    : WorkerAssignment.share(w.prefillMessages(), producing.size(), producerIndex);
+            assignments.add(new WorkerAssignment(urls.get(i), producers[i], consumers[i], rate, warmup, measure, prefill));
+        }
+        return assignments;
+    }
+
+    /**
+     * The driver's own parser checks the effective YAML, naming the user's file. A class that is not on this class
+     * path is an error for a local run; remote workers may have it, so a distributed run goes on unchecked.
+     */
+    private static boolean checkDriver(DriverFile driver, Workload w, boolean distributed) {
+        String file = driver.file().toString();
+        Class<?> type;
+        try {
+            type = Class.forName(driver.driverClass(), false, Planner.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            if (distributed) {
+                return false;
+            }
+            throw new ConfigException(file, "driverClass", "class " + driver.driverClass() + " is not on the class"
+                    + " path (is the driver's jar built, or named in OMBTX_CLASSPATH?)");
+        }
+        if (!BenchmarkDriver.class.isAssignableFrom(type)) {
+            throw new ConfigException(file, "driverClass", driver.driverClass() + " is not an OMB driver: it does not"
+                    + " implement " + BenchmarkDriver.class.getName());
+        }
+        if (!CheckedConfiguration.class.isAssignableFrom(type)) {
+            return false;
+        }
+        CheckedConfiguration check;
+        try {
+            check = (CheckedConfiguration) type.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new ConfigException(file, "driverClass", "cannot create " + driver.driverClass() + ": it needs a"
+                    + " public no-argument constructor (" + e.getClass().getSimpleName() + ")");
+        }
+        try {
+            check.checkConfiguration(file, driver.toYaml());
+        } catch (ConfigException e) {
+            if (w.driverOverrides().isEmpty()) {
+                throw e;
+            }
+            throw new ConfigException(null, null, e.getMessage() + " (with the driverOverrides of "
+                    + w.sourceFile() + ")");
+        }
+        return true;
+    }
+
+    private static BrokerPlan brokers(DriverFile driver, Workload w, PlanOptions options) {
+        int needed = brokersNeeded(driver, w, options.brokers());
+        if (driver.wantsEmbeddedBroker()) {
+            if (needed > BrokerPlan.MAX_EMBEDDED) {
+                throw new ConfigException(driver.file().toString(), "replicationFactor", "replication factor "
+                        + driver.replicationFactor() + " needs " + needed + " brokers; the embedded cluster starts at most "
+                        + BrokerPlan.MAX_EMBEDDED + " (name a cluster in commonConfig's bootstrap.servers instead)");
+            }
+            BrokerProfile profile = options.brokerProfile() != null ? options.brokerProfile() : w.brokerProfile();
+            Map<String, String> settings = new LinkedHashMap<>(w.brokerSettings());
+            settings.putAll(options.brokerSettings());
+            return BrokerPlan.embedded(needed, profile, settings);
+        }
+        return BrokerPlan.external(needed, driver.bootstrapServers());
+    }
+
+    /**
+     * How many brokers the run needs: the workload's count, raised to the (effective) replication factor. A
      * replication factor above an explicitly requested count is impossible, and an error.
      */
-    public static int brokersNeeded(DriverFile driver, Workload workload, Integer brokersFlag) {
+    static int brokersNeeded(DriverFile effective, Workload workload, Integer brokersFlag) {
         Integer overrideRf = workload.driverOverrides().replicationFactor();
-        int replication = overrideRf != null ? overrideRf : driver.replicationFactor();
+        int replication = effective.replicationFactor();
         if (overrideRf != null && overrideRf > workload.brokers()) {
             throw new ConfigException(workload.sourceFile(), "driverOverrides.replicationFactor", "replication factor "
                     + overrideRf + " is above the broker count " + workload.brokers() + "; set brokers: " + overrideRf);
         }
         if (brokersFlag != null) {
             if (replication > brokersFlag) {
-                throw new ConfigException(driver.file().toString(), "replicationFactor", "replication factor "
+                throw new ConfigException(effective.file().toString(), "replicationFactor", "replication factor "
                         + replication + " is above the broker count " + brokersFlag + " given by --brokers");
             }
             return Math.max(brokersFlag, workload.brokers());
         }
         return Math.max(workload.brokers(), replication);
-    }
-
-    public static String describe(List<PlannedRun> runs) {
-        StringBuilder text = new StringBuilder();
-        text.append(String.format(Locale.ROOT, "Plan: %d run(s)%n", runs.size()));
-        int n = 1;
-        for (PlannedRun run : runs) {
-            Workload w = run.workload();
-            text.append(String.format(Locale.ROOT, "%3d. %s × %s%n", n++, w.name(), run.driver().name()));
-            text.append(String.format(Locale.ROOT, "     driver      %s (%s)%n", run.driver().file(), run.driver().driverClass()));
-            text.append(String.format(Locale.ROOT, "     broker      %s%n", run.embeddedBroker()
-                    ? "embedded Kafka, " + run.brokersNeeded() + " broker(s), profile " + w.brokerProfile().displayName()
-                            + (w.brokerSettings().isEmpty() ? "" : ", settings " + w.brokerSettings())
-                    : "external " + run.driver().bootstrapServers() + " (needs " + run.brokersNeeded() + " broker(s))"));
-            text.append(String.format(Locale.ROOT, "     operation   %s%s, %d message(s) over %d partition(s)%s%s%n",
-                    w.operation().kind(), w.operation().transactional() ? " (transactional)" : "",
-                    w.messagesPerOperation(), w.operation().partitionsPerOperation(),
-                    w.operation().sendOffsets() ? ", with sendOffsets" : "",
-                    w.verifyExactlyOnce() ? ", exactly-once check" : ""));
-            text.append(String.format(Locale.ROOT, "     topology    %d topic(s) × %d partition(s), %d producer(s), %d consumer(s), %d-byte messages%n",
-                    w.topics(), w.partitionsPerTopic(), w.producerCount(), w.consumerCount(), w.messageSize()));
-            String length = w.countBased()
-                    ? "warm-up " + w.warmupOperations() + " op(s), measure " + w.measureOperations() + " op(s)"
-                    : "warm-up " + w.warmupDuration().toSeconds() + " s, measure " + w.testDuration().toSeconds() + " s";
-            String rate = w.loop() == LoopMode.CLOSED ? "closed loop"
-                    : w.producerRate() > 0 ? "open loop at " + w.producerRate() + " msg/s"
-                    : w.streaming() ? "prefilled source" : "open loop, maximum sustainable rate";
-            text.append(String.format(Locale.ROOT, "     load        %s; %s%n", rate, length));
-            if (!w.driverOverrides().isEmpty()) {
-                Map<String, Object> overrides = w.driverOverrides().describe();
-                text.append(String.format(Locale.ROOT, "     overrides   %s%n", overrides.toString().replace("\n", "; ")));
-            }
-            if (w.sweep() != null) {
-                text.append(String.format(Locale.ROOT, "     sweep       %s: %s = %s%n", w.sweep().sweepName(),
-                        w.sweep().parameter(), w.sweep().value()));
-            }
-        }
-        return text.toString();
     }
 }

@@ -5,7 +5,6 @@ import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.ResultBuilder.Period;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.StatsSnapshot;
-import io.ombtx.runner.worker.Worker;
 import io.ombtx.runner.worker.Worker.Progress;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,9 +23,9 @@ final class MeasurementLoop {
     private static final long POLL_MILLIS = 50;
 
     private final Workload workload;
-    private final Ensemble ensemble;
+    private final WorkerGroup group;
     private final long intervalNanos;
-    private final RateController rateController;
+    private final RateRamp rateRamp;
     private final RunCoordinator.Interruption interruption;
     private final Consumer<String> log;
 
@@ -46,12 +45,12 @@ final class MeasurementLoop {
     private Backlog backlog = Backlog.NONE;
     private long drainedNanos;
 
-    MeasurementLoop(Workload workload, Ensemble ensemble, int intervalSeconds, RateController rateController,
+    MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds, RateRamp rateRamp,
             RunCoordinator.Interruption interruption, Consumer<String> log) {
         this.workload = workload;
-        this.ensemble = ensemble;
+        this.group = group;
         this.intervalNanos = TimeUnit.SECONDS.toNanos(intervalSeconds);
-        this.rateController = rateController;
+        this.rateRamp = rateRamp;
         this.interruption = interruption;
         this.log = log;
     }
@@ -77,10 +76,11 @@ final class MeasurementLoop {
             // A worker or the broker failed mid-run: keep what was measured and say why.
             partialReason = e.getMessage() == null ? e.toString() : e.getMessage();
         }
-        for (Worker worker : ensemble.all()) {
+        for (WorkerGroup.Member member : group.members()) {
+            // One by one, so a worker that fails here does not cost the others' last figures.
             try {
-                worker.stopAll();
-                StatsSnapshot tail = worker.periodStats();
+                member.worker().stopAll();
+                StatsSnapshot tail = member.worker().periodStats();
                 if (countsAsMeasured()) {
                     measured.add(tail);
                 }
@@ -112,9 +112,7 @@ final class MeasurementLoop {
         boolean warmupOver = workload.countBased() ? progress.measuredOperationsDone() > 0 : now >= measureStartNanos;
         if (warmingUp && warmupOver) {
             if (!workload.countBased()) {
-                for (Worker worker : ensemble.all()) {
-                    worker.resetStats();
-                }
+                group.resetStats();
             }
             measureStartNanos = now;
             warmingUp = false;
@@ -137,10 +135,7 @@ final class MeasurementLoop {
     }
 
     private void closePeriod(long now, Progress progress) throws Exception {
-        StatsSnapshot period = new StatsSnapshot();
-        for (Worker worker : ensemble.all()) {
-            period.add(worker.periodStats());
-        }
+        StatsSnapshot period = group.periodStats();
         double seconds = (now - lastPeriodNanos) / 1e9;
         totalSent += period.counter(Counter.MESSAGES_SENT);
         totalReceived += period.counter(Counter.MESSAGES_RECEIVED);
@@ -157,11 +152,8 @@ final class MeasurementLoop {
         if (!warmingUp) {
             periods.add(new Period(seconds, (now - measureStartNanos) / 1e9, period, backlog));
         }
-        if (rateController != null && workload.loop() == LoopMode.OPEN) {
-            double next = rateController.next(period.counter(Counter.MESSAGES_SENT) / seconds, backlog);
-            for (Worker worker : ensemble.producers()) {
-                worker.adjustRate(next / ensemble.producers().size());
-            }
+        if (rateRamp != null && workload.loop() == LoopMode.OPEN) {
+            group.adjustRate(rateRamp.next(period.counter(Counter.MESSAGES_SENT) / seconds, backlog));
         }
         lastPeriodNanos = now;
     }
@@ -171,17 +163,13 @@ final class MeasurementLoop {
         long current = workload.subscriptionsPerTopic() * progress.messagesSent() - progress.messagesReceived();
         switch (backlog) {
             case WAITING -> {
-                for (Worker worker : ensemble.consumers()) {
-                    worker.pauseConsumers();
-                }
+                group.pauseConsumers();
                 backlog = Backlog.BUILDING;
                 log.accept("Consumers paused to build a backlog of " + workload.consumerBacklogSizeGB() + " GB");
             }
             case BUILDING -> {
                 if (current >= capacityMessages) {
-                    for (Worker worker : ensemble.consumers()) {
-                        worker.resumeConsumers();
-                    }
+                    group.resumeConsumers();
                     backlog = Backlog.DRAINING;
                     log.accept("Backlog of " + current + " messages built; consumers resumed to drain it");
                 }
@@ -207,12 +195,7 @@ final class MeasurementLoop {
     }
 
     private Progress progress() throws Exception {
-        Progress total = null;
-        for (Worker worker : ensemble.all()) {
-            Progress p = worker.progress();
-            total = total == null ? p : total.plus(p);
-        }
-        return total;
+        return group.progress();
     }
 
     StatsSnapshot measured() {

@@ -1,11 +1,13 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
-import io.ombtx.runner.broker.BrokerProfile;
 import io.ombtx.runner.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.plan.BrokerPlan;
+import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.ResultBuilder;
 import io.ombtx.runner.result.ResultWriter;
@@ -26,7 +28,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.utils.AppInfoParser;
 
@@ -39,10 +40,10 @@ public final class RunCoordinator {
 
     private final RunOptions options;
     private final PrintStream out;
-    private final Supplier<List<Worker>> workerFactory;
+    private final WorkerFactory workerFactory;
     private final Interruption interruption;
 
-    public RunCoordinator(RunOptions options, PrintStream out, Supplier<List<Worker>> workerFactory,
+    public RunCoordinator(RunOptions options, PrintStream out, WorkerFactory workerFactory,
             Interruption interruption) {
         this.options = options;
         this.out = out;
@@ -67,38 +68,42 @@ public final class RunCoordinator {
     public record Outcome(Path resultFile, boolean partial) {
     }
 
-    /** Runs and returns the result file. */
-    public Outcome run(DriverFile driverConfig, Workload workload) throws Exception {
-        int brokersNeeded = io.ombtx.runner.plan.Planner.brokersNeeded(driverConfig, workload, options.brokers());
+    /** Creates the worker an assignment names: {@code local}, or a remote one by URL. */
+    public interface WorkerFactory {
+        Worker create(String worker);
+    }
+
+    /** Executes one planned run and returns where its result went. */
+    public Outcome run(RunSpec spec) throws Exception {
+        Workload workload = spec.workload();
+        BrokerPlan plan = spec.broker();
         EmbeddedKafkaCluster cluster = null;
         try {
-            String bootstrap = driverConfig.bootstrapServers();
             Map<String, Object> broker = new LinkedHashMap<>();
-            if (bootstrap == null) {
-                BrokerProfile profile = options.brokerProfile() != null ? options.brokerProfile() : workload.brokerProfile();
-                Map<String, String> settings = new LinkedHashMap<>(workload.brokerSettings());
-                settings.putAll(options.brokerSettings());
+            DriverFile driver = spec.driver();
+            if (plan.embedded()) {
                 say("Starting embedded Kafka %s: %d broker(s), profile %s%s", EmbeddedKafkaCluster.brokerVersion(),
-                        brokersNeeded, profile.displayName(), settings.isEmpty() ? "" : ", overrides " + settings);
-                cluster = EmbeddedKafkaCluster.builder().brokers(brokersNeeded).profile(profile).overrides(settings).start();
-                bootstrap = cluster.bootstrapServers();
+                        plan.brokers(), plan.profile().displayName(),
+                        plan.settings().isEmpty() ? "" : ", overrides " + plan.settings());
+                cluster = EmbeddedKafkaCluster.builder().brokers(plan.brokers()).profile(plan.profile())
+                        .overrides(plan.settings()).start();
+                driver = driver.withBootstrapServers(cluster.bootstrapServers());
                 broker.put("embedded", true);
-                broker.put("brokers", brokersNeeded);
+                broker.put("brokers", plan.brokers());
                 broker.put("version", EmbeddedKafkaCluster.brokerVersion());
-                broker.put("profile", profile.displayName());
+                broker.put("profile", plan.profile().displayName());
                 broker.put("settings", cluster.settings());
             } else {
-                int live = externalBrokerCount(driverConfig);
-                if (live < brokersNeeded) {
-                    throw new ConfigException(workload.sourceFile(), "brokers", "the workload needs " + brokersNeeded
-                            + " broker(s) but the cluster at " + bootstrap + " has " + live);
+                int live = externalBrokerCount(driver);
+                if (live < plan.brokers()) {
+                    throw new ConfigException(workload.sourceFile(), "brokers", "the workload needs " + plan.brokers()
+                            + " broker(s) but the cluster at " + plan.bootstrapServers() + " has " + live);
                 }
                 broker.put("embedded", false);
                 broker.put("brokers", live);
-                broker.put("bootstrapServers", bootstrap);
+                broker.put("bootstrapServers", plan.bootstrapServers());
             }
-            DriverFile effective = driverConfig.effective(workload.driverOverrides(), cluster != null ? bootstrap : null);
-            return execute(effective, workload, broker);
+            return execute(spec, driver, broker);
         } finally {
             if (cluster != null) {
                 cluster.close();
@@ -115,21 +120,18 @@ public final class RunCoordinator {
         }
     }
 
-    private Outcome execute(DriverFile driver, Workload w, Map<String, Object> broker) throws Exception {
-        List<Worker> workers = workerFactory.get();
-        Ensemble ensemble = Ensemble.of(workers);
-        if (w.waitForConsume() && workers.size() > 1) {
-            // The producer waits until its consumer has seen each write: both must live in one worker.
-            say("waitForConsume: producer and consumer both run on the first worker; the other %d stay idle",
-                    workers.size() - 1);
-            ensemble = Ensemble.of(List.of(workers.get(0)));
+    private Outcome execute(RunSpec spec, DriverFile driver, Map<String, Object> broker) throws Exception {
+        Workload w = spec.workload();
+        if (spec.workerNote() != null) {
+            say("%s", spec.workerNote());
         }
-        String driverYaml = driver.toYaml();
-        try {
-            for (Worker worker : ensemble.all()) {
-                worker.initializeDriver(driverYaml, w.operation());
-            }
-            List<String> topics = ensemble.producers().get(0).createTopics(w.topics(), w.partitionsPerTopic());
+        List<WorkerGroup.Member> members = new ArrayList<>();
+        for (WorkerAssignment assignment : spec.workers()) {
+            members.add(new WorkerGroup.Member(workerFactory.create(assignment.worker()), assignment));
+        }
+        try (WorkerGroup group = new WorkerGroup(members)) {
+            group.initializeDriver(driver.toYaml(), w.operation());
+            List<String> topics = group.createTopics(w.topics(), w.partitionsPerTopic());
             say("Created %d topic(s) with %d partition(s): %s", topics.size(), w.partitionsPerTopic(), topics);
             List<TopicSubscription> subscriptions = new ArrayList<>();
             String runTag = Long.toString(ThreadLocalRandom.current().nextLong(1L << 30), 36);
@@ -147,40 +149,27 @@ public final class RunCoordinator {
                     producerTopics.add(topic);
                 }
             }
-            // Only workers that were given producers or consumers take part: rate and counts are split over them.
-            List<Worker> producing = distribute(ensemble.producers(), producerTopics, Worker::createProducers);
+            group.createProducers(producerTopics);
             List<byte[]> payloads = Payloads.forWorkload(w);
             if (w.streaming() && w.prefillMessages() > 0) {
                 say("Prefilling %d message(s) into the source topic(s)", w.prefillMessages());
-                for (int i = 0; i < producing.size(); i++) {
-                    producing.get(i).prefill(Ensemble.share(w.prefillMessages(), producing.size(), i), payloads.get(0));
-                }
+                group.prefill(w.prefillMessages(), payloads.get(0));
             }
-            List<Worker> consuming = distribute(ensemble.consumers(), subscriptions, Worker::createConsumers);
+            group.createConsumers(subscriptions);
             say("Created %d producer(s) and %d consumer(s)", producerTopics.size(), subscriptions.size());
-            Ensemble active = new Ensemble(producing, consuming);
             if (!w.streaming() && !subscriptions.isEmpty() && !producerTopics.isEmpty()) {
-                awaitConsumersReady(active, (long) producerTopics.size() * w.subscriptionsPerTopic());
+                awaitConsumersReady(group, (long) producerTopics.size() * w.subscriptionsPerTopic());
             }
-            return measure(driver, w, broker, active, payloads, topics, subscriptions);
-        } finally {
-            for (Worker worker : workers) {
-                worker.close();
-            }
+            return measure(spec, driver, broker, group, payloads, topics, subscriptions);
         }
     }
 
     /** As OMB does: every producer sends one message; the load starts once every subscription has seen them. */
-    private void awaitConsumersReady(Ensemble ensemble, long expected) throws Exception {
-        for (Worker worker : ensemble.producers()) {
-            worker.probeProducers();
-        }
+    private void awaitConsumersReady(WorkerGroup group, long expected) throws Exception {
+        group.probeProducers();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
-            long received = 0;
-            for (Worker worker : ensemble.consumers()) {
-                received += worker.progress().messagesReceived();
-            }
+            long received = group.progress().messagesReceived();
             if (received >= expected) {
                 return;
             }
@@ -192,58 +181,19 @@ public final class RunCoordinator {
         }
     }
 
-    private interface Step<T> {
-        void apply(Worker worker, List<T> items) throws Exception;
-    }
-
-    /** Deals {@code items} round-robin to {@code workers}; returns the workers that were given any. */
-    private static <T> List<Worker> distribute(List<Worker> workers, List<T> items, Step<T> step) throws Exception {
-        List<Worker> used = new ArrayList<>();
-        for (int i = 0; i < workers.size(); i++) {
-            List<T> mine = new ArrayList<>();
-            for (int j = i; j < items.size(); j += workers.size()) {
-                mine.add(items.get(j));
-            }
-            if (!mine.isEmpty()) {
-                step.apply(workers.get(i), mine);
-                used.add(workers.get(i));
-            }
-        }
-        return used;
-    }
-
-    private Outcome measure(DriverFile driver, Workload w, Map<String, Object> broker, Ensemble ensemble,
+    private Outcome measure(RunSpec spec, DriverFile driver, Map<String, Object> broker, WorkerGroup group,
             List<byte[]> payloads, List<String> topics, List<TopicSubscription> subscriptions) throws Exception {
-        List<Worker> loadWorkers = w.streaming() ? ensemble.consumers() : ensemble.producers();
-        double initialRate = w.loop() == LoopMode.OPEN
-                ? (w.producerRate() > 0 ? w.producerRate() : RateController.INITIAL_RATE) : 0;
-        boolean findMaxRate = w.loop() == LoopMode.OPEN && w.producerRate() == 0 && !w.streaming();
-        if (w.streaming() && w.producerRate() == 0) {
-            initialRate = 0;
-        }
-        List<Worker> consumersFirst = new ArrayList<>(ensemble.all());
-        consumersFirst.sort(java.util.Comparator.comparing(worker -> ensemble.producers().contains(worker)));
-        for (Worker worker : consumersFirst) {
-            // Consumer-side workers start first so none of the load's messages arrive before they count.
-            // Counts are split across the workers that perform operations; the others split the warm-up too, so
-            // their consumers know how many received messages belong to it.
-            List<Worker> sharing = loadWorkers.contains(worker) ? loadWorkers : ensemble.consumers();
-            int index = sharing.indexOf(worker);
-            long warmup = index < 0 ? 0 : Ensemble.share(w.warmupOperations(), sharing.size(), index);
-            long measure = loadWorkers.contains(worker) ? Ensemble.share(w.measureOperations(), sharing.size(), index) : 0;
-            double rate = ensemble.producers().contains(worker) ? initialRate / ensemble.producers().size() : 0;
-            worker.startLoad(new LoadSpec(w.loop(), rate, payloads, w.keyDistributor(), warmup, measure,
-                    w.messagesPerOperation(), w.waitForConsume()));
-        }
-        int interval = options.reportingIntervalSeconds() != null ? options.reportingIntervalSeconds() : w.reportingIntervalSeconds();
-        RateController rateController = findMaxRate ? new RateController(initialRate) : null;
+        Workload w = spec.workload();
+        group.startLoad(new LoadSpec(w.loop(), spec.initialRate(), payloads, w.keyDistributor(), w.warmupOperations(),
+                w.measureOperations(), w.messagesPerOperation(), w.waitForConsume()));
+        int interval = spec.reportingIntervalSeconds();
+        RateRamp rateRamp = spec.findMaximumRate() ? new RateRamp(spec.initialRate()) : null;
         say("%s: %s, %s loop%s", w.name(), w.countBased()
                 ? "warm-up " + w.warmupOperations() + " then " + w.measureOperations() + " operation(s)"
                 : "warm-up " + w.warmupDuration().toSeconds() + " s then " + w.testDuration().toSeconds() + " s",
-                w.loop().key(), w.loop() == LoopMode.OPEN ? " at " + (findMaxRate ? "the maximum sustainable rate"
-                        : (long) initialRate + " msg/s") : "");
-        MeasurementLoop loop = new MeasurementLoop(w, ensemble, interval, rateController, interruption,
-                line -> say("%s", line));
+                w.loop().key(), spec.openLoop() ? " at " + (spec.findMaximumRate() ? "the maximum sustainable rate"
+                        : (long) spec.initialRate() + " msg/s") : "");
+        MeasurementLoop loop = new MeasurementLoop(w, group, interval, rateRamp, interruption, line -> say("%s", line));
         loop.run();
         StatsSnapshot measured = loop.measured();
         String partialReason = loop.partialReason();
@@ -253,7 +203,7 @@ public final class RunCoordinator {
         if (w.verifyExactlyOnce() && partialReason == null) {
             say("Verifying exactly-once delivery on %d topic(s)", topics.size());
             try {
-                exactlyOnce = verifyExactlyOnce(ensemble, subscriptions);
+                exactlyOnce = verifyExactlyOnce(group, subscriptions);
             } catch (Exception e) {
                 // The measurement stands; only the verdict is missing, and the result says why.
                 partialReason = "exactly-once check failed: " + e.getMessage();
@@ -266,7 +216,7 @@ public final class RunCoordinator {
         }
         Map<String, Object> environment;
         try {
-            environment = ensemble.all().get(0).environment();
+            environment = group.environment();
         } catch (Exception e) {
             environment = Map.of("error", String.valueOf(e.getMessage()));
         }
@@ -286,14 +236,14 @@ public final class RunCoordinator {
         return new Outcome(written, partialReason != null);
     }
 
-    private static ExactlyOnceReport verifyExactlyOnce(Ensemble ensemble, List<TopicSubscription> subscriptions)
+    private static ExactlyOnceReport verifyExactlyOnce(WorkerGroup group, List<TopicSubscription> subscriptions)
             throws Exception {
         long checked = 0;
         long duplicated = 0;
         long missing = 0;
         long unexpected = 0;
         for (TopicSubscription s : subscriptions.stream().distinct().toList()) {
-            ExactlyOnceReport one = ensemble.consumers().get(0).verifyExactlyOnce(s.topic(), s.subscription());
+            ExactlyOnceReport one = group.verifyExactlyOnce(s.topic(), s.subscription());
             checked += one.checked();
             duplicated += one.duplicated();
             missing += one.missing();

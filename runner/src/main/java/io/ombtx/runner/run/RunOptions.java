@@ -1,24 +1,13 @@
 package io.ombtx.runner.run;
 
-import io.ombtx.runner.broker.BrokerProfile;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
- * Run-wide choices from the command line.
+ * How runs are carried out and reported, from the command line (what runs is in the plan).
  *
+ * @param outputDir where results go under fresh names
  * @param outputFile where to write the result (null: a fresh name in outputDir)
- * @param brokers embedded broker count to start (null: what the workload and driver need)
- * @param brokerProfile overrides the workload's broker profile (null: the workload's)
- * @param brokerSettings embedded broker settings on top of profile and workload
- * @param reportingIntervalSeconds overrides the workload's progress interval (null: the workload's)
+ * @param quiet print nothing but errors
  */
-public record RunOptions(
-        Path outputDir,
-        Path outputFile,
-        Integer brokers,
-        BrokerProfile brokerProfile,
-        Map<String, String> brokerSettings,
-        Integer reportingIntervalSeconds,
-        boolean quiet) {
+public record RunOptions(Path outputDir, Path outputFile, boolean quiet) {
 }

@@ -32,8 +32,8 @@ class StatsTest {
         stats.recordOperation(t, 0, 3_300_000L);
         StatsSnapshot s = stats.drainInterval();
         assertEquals(3300, s.histogram(Latency.OPERATION_LATENCY).getMaxValue(), 4);
-        assertEquals(200, s.histogram("phase.send").getMaxValue(), 1);
-        assertEquals(0, s.histogram("phase.resolve").getTotalCount());
+        assertEquals(200, s.histogram(Phase.SEND).getMaxValue(), 1);
+        assertEquals(0, s.histogram(Phase.RESOLVE).getTotalCount());
         assertEquals(1, s.counter(Counter.COMMITTED));
         assertEquals(1, s.counter(Counter.ABORTED));
         assertEquals(3_300_000L, s.counter(Counter.MEASURED_SPAN_NANOS));
@@ -68,6 +68,29 @@ class StatsTest {
         StatsSnapshot back = StatsSnapshot.fromWire(s.toWire());
         assertEquals(s.histogram(Latency.END_TO_END), back.histogram(Latency.END_TO_END));
         assertEquals(1000, back.counter(Counter.MESSAGES_RECEIVED));
+    }
+
+    @Test
+    void wireFormCarriesPhasesByNameAndRejectsNamesNeitherSideKnows() {
+        StatsSnapshot s = new StatsSnapshot();
+        s.histogram(Phase.COMMIT).recordValue(4000);
+        StatsSnapshot.Wire wire = s.toWire();
+        assertEquals(java.util.Set.of("phase.commit"), wire.histograms().keySet());
+        assertEquals(4000, StatsSnapshot.fromWire(wire).histogram(Phase.COMMIT).getMaxValue(), 4);
+        assertEquals("unknown histogram 'publishLatncy'", org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> StatsSnapshot.fromWire(new StatsSnapshot.Wire(
+                        Map.of("publishLatncy", wire.histograms().get("phase.commit")), Map.of()))).getMessage());
+        assertEquals("unknown counter 'sent'", org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> StatsSnapshot.fromWire(new StatsSnapshot.Wire(
+                        Map.of(), Map.of("sent", 1L)))).getMessage());
+    }
+
+    @Test
+    void everyCounterDeclaresHowItMerges() {
+        for (Counter counter : Counter.values()) {
+            long merged = counter.merge(3, 5);
+            assertEquals(counter == Counter.MEASURED_SPAN_NANOS ? 5 : 8, merged, counter.key());
+        }
     }
 
     @Test

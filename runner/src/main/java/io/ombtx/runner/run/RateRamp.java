@@ -1,19 +1,18 @@
 package io.ombtx.runner.run;
 
 /**
- * OMB's "producerRate: 0": search for the highest rate the system sustains. Each period the target grows while
- * producers keep up and the backlog stays small, and falls back below the achieved rate when they do not.
+ * The rate ramp used for {@code producerRate: 0}: each reporting period the target grows by a quarter while
+ * producers keep up and the backlog stays small, and falls back below the achieved rate when they do not. It
+ * follows the system's capacity slowly (one step per period); it is not a search that converges.
  * Pure: the next target depends only on the current one and what the period measured.
  */
-public final class RateController {
-
-    static final double INITIAL_RATE = 10_000;
+public final class RateRamp {
     private static final double GROWTH = 1.25;
     private static final double BACKOFF = 0.9;
 
     private double target;
 
-    public RateController(double initialRate) {
+    public RateRamp(double initialRate) {
         this.target = initialRate;
     }
 

@@ -1,0 +1,28 @@
+package io.ombtx.runner.plan;
+
+import io.ombtx.runner.broker.BrokerProfile;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The command line's say in the plan.
+ *
+ * @param brokers embedded broker count (null: what workload and driver need)
+ * @param brokerProfile replaces the workload's broker profile (null: the workload's)
+ * @param brokerSettings embedded broker settings on top of profile and workload
+ * @param reportingIntervalSeconds replaces the workload's progress interval (null: the workload's)
+ * @param workerUrls remote workers (empty: one local worker)
+ * @param extraConsumers OMB's {@code -x}: two thirds of the workers consume instead of half
+ */
+public record PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
+        Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers) {
+
+    public PlanOptions {
+        brokerSettings = Map.copyOf(brokerSettings);
+        workerUrls = List.copyOf(workerUrls);
+    }
+
+    public static PlanOptions defaults() {
+        return new PlanOptions(null, null, Map.of(), null, List.of(), false);
+    }
+}

@@ -1,0 +1,63 @@
+package io.ombtx.runner.plan;
+
+import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.config.Workload;
+import java.util.List;
+import java.util.Locale;
+
+/** The plan as the dry run prints it: every field of every {@link RunSpec}, nothing recomputed. */
+public final class PlanText {
+
+    private PlanText() {
+    }
+
+    public static String describe(List<RunSpec> runs) {
+        StringBuilder text = new StringBuilder();
+        line(text, "Plan: %d run(s)", runs.size());
+        for (RunSpec run : runs) {
+            Workload w = run.workload();
+            BrokerPlan b = run.broker();
+            line(text, "%3d. %s × %s", run.number(), w.name(), run.driver().name());
+            line(text, "     driver      %s (%s)%s", run.driver().file(), run.driver().driverClass(),
+                    run.driverChecked() ? ", checked" : ", not checked here");
+            line(text, "     broker      %s", b.embedded()
+                    ? "embedded Kafka, " + b.brokers() + " broker(s), profile " + b.profile().displayName()
+                            + (b.settings().isEmpty() ? "" : ", settings " + b.settings())
+                    : "external " + b.bootstrapServers() + " (needs " + b.brokers() + " broker(s))");
+            line(text, "     operation   %s%s, %d message(s) over %d partition(s)%s%s", w.operation().kind(),
+                    w.operation().transactional() ? " (transactional)" : "", w.messagesPerOperation(),
+                    w.operation().partitionsPerOperation(), w.operation().sendOffsets() ? ", with sendOffsets" : "",
+                    w.verifyExactlyOnce() ? ", exactly-once check" : "");
+            line(text, "     topology    %d topic(s) × %d partition(s), %d producer(s), %d consumer(s), %d-byte messages",
+                    w.topics(), w.partitionsPerTopic(), w.producerCount(), w.consumerCount(), w.messageSize());
+            String length = w.countBased()
+                    ? "warm-up " + w.warmupOperations() + " op(s), measure " + w.measureOperations() + " op(s)"
+                    : "warm-up " + w.warmupDuration().toSeconds() + " s, measure " + w.testDuration().toSeconds() + " s";
+            String rate = w.loop() == LoopMode.CLOSED ? "closed loop"
+                    : run.findMaximumRate() ? "open loop, maximum sustainable rate (from "
+                            + (long) run.initialRate() + " msg/s)"
+                    : run.initialRate() > 0 ? "open loop at " + (long) run.initialRate() + " msg/s" : "prefilled source";
+            line(text, "     load        %s; %s; report every %d s", rate, length, run.reportingIntervalSeconds());
+            for (WorkerAssignment a : run.workers()) {
+                line(text, "     worker      %s: %d producer(s), %d consumer(s)%s%s%s", a.worker(), a.producers(),
+                        a.consumers(), a.publishRate() > 0 ? String.format(Locale.ROOT, ", %.0f msg/s", a.publishRate()) : "",
+                        w.countBased() ? ", warm-up " + a.warmupOperations() + " / measure " + a.measureOperations() + " op(s)" : "",
+                        a.prefillMessages() > 0 ? ", prefill " + a.prefillMessages() : "");
+            }
+            if (run.workerNote() != null) {
+                line(text, "     note        %s", run.workerNote());
+            }
+            if (!w.driverOverrides().isEmpty()) {
+                line(text, "     overrides   %s", w.driverOverrides().describe().toString().replace("\n", "; "));
+            }
+            if (w.sweep() != null) {
+                line(text, "     sweep       %s: %s = %s", w.sweep().sweepName(), w.sweep().parameter(), w.sweep().value());
+            }
+        }
+        return text.toString();
+    }
+
+    private static void line(StringBuilder text, String format, Object... args) {
+        text.append(String.format(Locale.ROOT, format, args)).append(System.lineSeparator());
+    }
+}

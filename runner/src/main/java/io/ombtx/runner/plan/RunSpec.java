@@ -1,0 +1,53 @@
+package io.ombtx.runner.plan;
+
+import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.config.Workload;
+import java.util.List;
+
+/**
+ * One run, fully resolved while planning; the dry run prints it and execution consumes it, nothing else.
+ *
+ * @param number position in the plan, from 1
+ * @param workload the workload (or sweep point)
+ * @param driver the effective driver YAML: the user's file with the workload's overrides applied and checked by the
+ *     driver's own parser; an embedded broker's address is added when it has started
+ * @param driverChecked whether the driver's own parser checked it (false: the driver has no check, or its class is
+ *     not on this class path and only remote workers load it)
+ * @param broker the brokers it runs on
+ * @param workers what each worker does; empty members (idle workers) are left out
+ * @param workerNote why some workers stay idle, or null
+ * @param initialRate the total target rate at the start, msg/s (0: closed loop, or a STREAM on a prefilled source)
+ * @param findMaximumRate whether the rate is searched for ({@code producerRate: 0} in open loop)
+ * @param reportingIntervalSeconds progress and period length
+ */
+public record RunSpec(
+        int number,
+        Workload workload,
+        DriverFile driver,
+        boolean driverChecked,
+        BrokerPlan broker,
+        List<WorkerAssignment> workers,
+        String workerNote,
+        double initialRate,
+        boolean findMaximumRate,
+        int reportingIntervalSeconds) {
+
+    public RunSpec {
+        workers = List.copyOf(workers);
+    }
+
+    public boolean openLoop() {
+        return workload.loop() == LoopMode.OPEN;
+    }
+
+    /** The workers that create producers, in plan order. */
+    public List<WorkerAssignment> producing() {
+        return workers.stream().filter(WorkerAssignment::producing).toList();
+    }
+
+    /** The workers that create consumers, in plan order. */
+    public List<WorkerAssignment> consuming() {
+        return workers.stream().filter(WorkerAssignment::consuming).toList();
+    }
+}

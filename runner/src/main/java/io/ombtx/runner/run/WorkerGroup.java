@@ -1,0 +1,243 @@
+package io.ombtx.runner.run;
+
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.runner.plan.WorkerAssignment;
+import io.ombtx.runner.stats.StatsSnapshot;
+import io.ombtx.runner.worker.LoadSpec;
+import io.ombtx.runner.worker.Worker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The workers of a run seen as one {@link Worker}, as OMB's distributed ensemble is: each step goes to the workers
+ * whose {@link WorkerAssignment} it concerns, in parallel, and their answers are merged (statistics by each
+ * metric's rule, progress summed). Rates, counts and producers are split exactly as the plan says.
+ */
+public final class WorkerGroup implements Worker {
+
+    /** One worker and what the plan gave it. */
+    public record Member(Worker worker, WorkerAssignment assignment) {
+    }
+
+    private interface Step {
+        void run(Member member) throws Exception;
+    }
+
+    private final List<Member> members;
+    private final ExecutorService calls;
+
+    public WorkerGroup(List<Member> members) {
+        if (members.isEmpty()) {
+            throw new IllegalArgumentException("a run needs at least one worker");
+        }
+        this.members = List.copyOf(members);
+        this.calls = members.size() == 1 ? null : Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "worker-call");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    public List<Member> members() {
+        return members;
+    }
+
+    private List<Member> producing() {
+        return members.stream().filter(m -> m.assignment().producing()).toList();
+    }
+
+    private List<Member> consuming() {
+        return members.stream().filter(m -> m.assignment().consuming()).toList();
+    }
+
+    /** Runs {@code step} on each member at once and waits for all; the first failure is rethrown as it was. */
+    private void each(List<Member> targets, Step step) throws Exception {
+        if (calls == null || targets.size() == 1) {
+            for (Member member : targets) {
+                step.run(member);
+            }
+            return;
+        }
+        List<Future<?>> pending = new ArrayList<>();
+        for (Member member : targets) {
+            pending.add(calls.submit(() -> {
+                step.run(member);
+                return null;
+            }));
+        }
+        Exception first = null;
+        for (Future<?> future : pending) {
+            try {
+                future.get();
+            } catch (ExecutionException e) {
+                if (first == null) {
+                    first = e.getCause() instanceof Exception cause ? cause : e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    @Override
+    public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
+        each(members, m -> m.worker().initializeDriver(driverYaml, operation));
+    }
+
+    /** As OMB: the first worker creates the topics for everyone. */
+    @Override
+    public List<String> createTopics(int count, int partitions) throws Exception {
+        return members.get(0).worker().createTopics(count, partitions);
+    }
+
+    @Override
+    public void createProducers(List<String> topics) throws Exception {
+        List<Member> targets = producing();
+        List<List<String>> dealt = deal(topics, targets, WorkerAssignment::producers);
+        each(targets, m -> m.worker().createProducers(dealt.get(targets.indexOf(m))));
+    }
+
+    @Override
+    public void createConsumers(List<TopicSubscription> subscriptions) throws Exception {
+        List<Member> targets = consuming();
+        List<List<TopicSubscription>> dealt = deal(subscriptions, targets, WorkerAssignment::consumers);
+        each(targets, m -> m.worker().createConsumers(dealt.get(targets.indexOf(m))));
+    }
+
+    /** Round-robin, as the plan counted; a different count means the plan and the run disagree, a bug. */
+    private static <T> List<List<T>> deal(List<T> items, List<Member> targets,
+            java.util.function.ToIntFunction<WorkerAssignment> planned) {
+        List<List<T>> dealt = new ArrayList<>();
+        for (int i = 0; i < targets.size(); i++) {
+            List<T> mine = new ArrayList<>();
+            for (int j = i; j < items.size(); j += targets.size()) {
+                mine.add(items.get(j));
+            }
+            if (mine.size() != planned.applyAsInt(targets.get(i).assignment())) {
+                throw new IllegalStateException("worker " + targets.get(i).assignment().worker() + " was planned "
+                        + planned.applyAsInt(targets.get(i).assignment()) + " item(s) but is dealt " + mine.size());
+            }
+            dealt.add(mine);
+        }
+        return dealt;
+    }
+
+    @Override
+    public void probeProducers() throws Exception {
+        each(producing(), m -> m.worker().probeProducers());
+    }
+
+    /** Each producing worker writes its planned share; {@code messages} is the total and must match the plan. */
+    @Override
+    public void prefill(long messages, byte[] payload) throws Exception {
+        long planned = producing().stream().mapToLong(m -> m.assignment().prefillMessages()).sum();
+        if (planned != messages) {
+            throw new IllegalStateException("prefill of " + messages + " message(s) but " + planned + " planned");
+        }
+        each(producing(), m -> m.worker().prefill(m.assignment().prefillMessages(), payload));
+    }
+
+    /**
+     * Starts each worker on its planned rate and counts, the workers that only consume first so none of the load's
+     * messages arrive before they count; {@code load} gives the rest (loop, payloads, keys).
+     */
+    @Override
+    public void startLoad(LoadSpec load) throws Exception {
+        List<Member> consumersOnly = members.stream().filter(m -> !m.assignment().producing()).toList();
+        Step start = m -> m.worker().startLoad(load.share(m.assignment().publishRate(),
+                m.assignment().warmupOperations(), m.assignment().measureOperations()));
+        each(consumersOnly, start);
+        each(producing(), start);
+    }
+
+    /** {@code messagesPerSecond} is the total; each producing worker gets an equal share. */
+    @Override
+    public void adjustRate(double messagesPerSecond) throws Exception {
+        List<Member> targets = producing();
+        each(targets, m -> m.worker().adjustRate(messagesPerSecond / targets.size()));
+    }
+
+    @Override
+    public void pauseConsumers() throws Exception {
+        each(consuming(), m -> m.worker().pauseConsumers());
+    }
+
+    @Override
+    public void resumeConsumers() throws Exception {
+        each(consuming(), m -> m.worker().resumeConsumers());
+    }
+
+    @Override
+    public StatsSnapshot periodStats() throws Exception {
+        StatsSnapshot merged = new StatsSnapshot();
+        List<StatsSnapshot> parts = collect(Worker::periodStats);
+        parts.forEach(merged::add);
+        return merged;
+    }
+
+    @Override
+    public Progress progress() throws Exception {
+        Progress total = null;
+        for (Progress p : collect(Worker::progress)) {
+            total = total == null ? p : total.plus(p);
+        }
+        return total;
+    }
+
+    private interface Query<T> {
+        T ask(Worker worker) throws Exception;
+    }
+
+    private <T> List<T> collect(Query<T> query) throws Exception {
+        List<T> answers = new ArrayList<>(members.size());
+        for (int i = 0; i < members.size(); i++) {
+            answers.add(null);
+        }
+        each(members, m -> {
+            T answer = query.ask(m.worker());
+            synchronized (answers) {
+                answers.set(members.indexOf(m), answer);
+            }
+        });
+        return answers;
+    }
+
+    @Override
+    public void resetStats() throws Exception {
+        each(members, m -> m.worker().resetStats());
+    }
+
+    @Override
+    public void stopAll() throws Exception {
+        each(members, m -> m.worker().stopAll());
+    }
+
+    /** The first worker's: its driver describes the brokers and clients for the result. */
+    @Override
+    public Map<String, Object> environment() throws Exception {
+        return members.get(0).worker().environment();
+    }
+
+    /** The first consuming worker checks: the verdict reads the committed output, whoever wrote it. */
+    @Override
+    public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) throws Exception {
+        return consuming().get(0).worker().verifyExactlyOnce(topic, subscription);
+    }
+
+    @Override
+    public void close() {
+        for (Member member : members) {
+            member.worker().close();
+        }
+        if (calls != null) {
+            calls.shutdownNow();
+        }
+    }
+}
