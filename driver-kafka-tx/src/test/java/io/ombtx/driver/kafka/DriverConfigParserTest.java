@@ -149,7 +149,7 @@ class DriverConfigParserTest {
         Files.writeString(file, "name: x\ncommonConfg: |\n  bootstrap.servers=127.0.0.1:1\n");
         IOException e = assertThrows(IOException.class,
                 () -> new KafkaTxBenchmarkDriver().initialize(file.toFile(), NullStatsLogger.INSTANCE));
-        assertTrue(e.getMessage().contains("unknown key 'commonConfg' (did you mean 'commonConfig'?)"), e.getMessage());
+        assertTrue(e.getMessage().contains("key 'commonConfg': unknown key (did you mean 'commonConfig'?)"), e.getMessage());
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     }
 

@@ -38,8 +38,8 @@ public final class Planner {
 
     private static RunSpec planOne(int number, DriverFile userDriver, Workload w, PlanOptions options) {
         DriverFile driver = userDriver.effective(w.driverOverrides(), null);
-        boolean checked = checkDriver(driver, w, !options.workerUrls().isEmpty());
         BrokerPlan broker = brokers(driver, w, options);
+        boolean checked = checkDriver(driver, w, !options.workerUrls().isEmpty());
         boolean streaming = w.streaming();
         boolean open = w.loop() == LoopMode.OPEN;
         double initialRate = !open || (streaming && w.producerRate() == 0) ? 0

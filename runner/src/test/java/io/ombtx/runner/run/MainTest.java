@@ -79,7 +79,7 @@ class MainTest {
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\ndriverOverrides: {replicationFactor: 3}\n");
         assertBadInput(run("-d", driver().toString(), workload.toString()), "w.yaml",
                 "driverOverrides.replicationFactor", "above the broker count 1");
-        Path rf3 = file("rf3.yaml", "name: t\ndriverClass: x.Y\nreplicationFactor: 3\n");
+        Path rf3 = file("rf3.yaml", "name: t\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\nreplicationFactor: 3\n");
         Path plain = file("p.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\n");
         assertBadInput(run("-d", rf3.toString(), "--brokers", "1", plain.toString()), "rf3.yaml", "replicationFactor",
                 "above the broker count 1");

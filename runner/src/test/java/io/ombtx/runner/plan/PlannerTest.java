@@ -1,0 +1,148 @@
+package io.ombtx.runner.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.config.WorkloadLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Planning resolves every decision a run depends on, before anything starts. */
+class PlannerTest {
+
+    private static final String SPI_DRIVER = "io.ombtx.runner.testdriver.SpiOnlyKafkaDriver";
+
+    @TempDir
+    Path dir;
+
+    private DriverFile driver(String yaml) throws Exception {
+        return DriverFile.load(Files.writeString(dir.resolve("driver.yaml"), yaml));
+    }
+
+    private Workload workload(String yaml) throws Exception {
+        String base = "messageSize: 100\n" + (yaml.contains("Operations") ? "" : "testDurationMinutes: 1\n");
+        return WorkloadLoader.load(Files.writeString(dir.resolve("w.yaml"), base + yaml), null).get(0);
+    }
+
+    private static PlanOptions workers(boolean extra, String... urls) {
+        return new PlanOptions(null, null, Map.of(), null, List.of(urls), extra);
+    }
+
+    @Test
+    void oneLocalWorkerDoesEverything() throws Exception {
+        RunSpec run = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
+                List.of(workload("name: w\ntopics: 2\nproducerRate: 3000\n")), PlanOptions.defaults()).get(0);
+        assertEquals(List.of(new WorkerAssignment(WorkerAssignment.LOCAL, 2, 2, 3000, 0, 0, 0)), run.workers());
+        assertEquals(3000, run.initialRate());
+        assertFalse(run.findMaximumRate());
+        assertTrue(run.broker().embedded());
+        assertEquals(1, run.broker().brokers());
+        assertEquals(10, run.reportingIntervalSeconds());
+    }
+
+    @Test
+    void severalWorkersSplitAsOmbDoesAndOnlyWorkersWithWorkShareTheRate() throws Exception {
+        Workload w = workload("name: w\ntopics: 1\nproducersPerTopic: 1\nproducerRate: 1000\n");
+        List<WorkerAssignment> four = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
+                List.of(w), workers(false, "http://a", "http://b", "http://c", "http://d")).get(0).workers();
+        // The first half produce, the rest consume; of two producing workers only one gets the single producer.
+        assertEquals(List.of(
+                new WorkerAssignment("http://a", 1, 0, 1000, 0, 0, 0),
+                new WorkerAssignment("http://c", 0, 1, 0, 0, 0, 0)), four);
+    }
+
+    @Test
+    void extraConsumersGiveTwoThirdsOfTheWorkersToConsumers() throws Exception {
+        Workload w = workload("name: w\ntopics: 6\nproducerRate: 600\n");
+        List<String> six = List.of("a", "b", "c", "d", "e", "f");
+        List<WorkerAssignment> plain = Planner.assign(w, six, false, 600);
+        List<WorkerAssignment> extra = Planner.assign(w, six, true, 600);
+        assertEquals(List.of(2, 2, 2, 0, 0, 0), plain.stream().map(WorkerAssignment::producers).toList());
+        assertEquals(List.of(0, 0, 0, 2, 2, 2), plain.stream().map(WorkerAssignment::consumers).toList());
+        assertEquals(List.of(3, 3, 0, 0, 0, 0), extra.stream().map(WorkerAssignment::producers).toList());
+        assertEquals(List.of(0, 0, 2, 2, 1, 1), extra.stream().map(WorkerAssignment::consumers).toList());
+        assertEquals(List.of(300.0, 300.0, 0.0, 0.0, 0.0, 0.0), extra.stream().map(WorkerAssignment::publishRate).toList());
+    }
+
+    @Test
+    void countsAreSplitOverTheWorkersThatOperate() throws Exception {
+        Workload w = workload("name: w\ntopics: 2\nloop: closed\nwarmupOperations: 5\nmeasureOperations: 11\n");
+        List<WorkerAssignment> a = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
+                List.of(w), workers(false, "p1", "p2", "c1", "c2")).get(0).workers();
+        assertEquals(List.of(3L, 2L, 3L, 2L), a.stream().map(WorkerAssignment::warmupOperations).toList());
+        assertEquals(List.of(6L, 5L, 0L, 0L), a.stream().map(WorkerAssignment::measureOperations).toList());
+        assertEquals(List.of(0.0, 0.0, 0.0, 0.0), a.stream().map(WorkerAssignment::publishRate).toList(), "closed loop");
+    }
+
+    @Test
+    void waitForConsumeKeepsProducerAndConsumerOnTheFirstWorker() throws Exception {
+        Workload w = workload("name: w\nloop: closed\nmeasureOperations: 10\noperation:\n  kind: WRITE\n"
+                + "  waitForConsume: true\n");
+        RunSpec run = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")), List.of(w),
+                workers(false, "a", "b")).get(0);
+        assertEquals(List.of(new WorkerAssignment("a", 1, 1, 0, 0, 10, 0)), run.workers());
+        assertTrue(run.workerNote().contains("the other 1 stay idle"), run.workerNote());
+    }
+
+    @Test
+    void aDriverClassThatIsNotThereOrNotADriverFailsWhilePlanning() throws Exception {
+        Workload w = workload("name: w\n");
+        ConfigException missing = assertThrows(ConfigException.class, () -> Planner.plan(
+                List.of(driver("name: d\ndriverClass: no.such.Driver\n")), List.of(w), PlanOptions.defaults()));
+        assertEquals("driverClass", missing.key());
+        assertTrue(missing.getMessage().startsWith(dir.resolve("driver.yaml") + ": key 'driverClass': class"
+                + " no.such.Driver is not on the class path"), missing.getMessage());
+        ConfigException notDriver = assertThrows(ConfigException.class, () -> Planner.plan(
+                List.of(driver("name: d\ndriverClass: java.lang.String\n")), List.of(w), PlanOptions.defaults()));
+        assertTrue(notDriver.getMessage().contains("java.lang.String is not an OMB driver"), notDriver.getMessage());
+        // Remote workers load the driver themselves: a class this JVM lacks is theirs to find.
+        RunSpec remote = Planner.plan(List.of(driver("name: d\ndriverClass: no.such.Driver\n")), List.of(w),
+                workers(false, "http://a")).get(0);
+        assertFalse(remote.driverChecked());
+    }
+
+    @Test
+    void replicationFactorsTheEmbeddedClusterCannotHostFailWhilePlanning() throws Exception {
+        Workload w = workload("name: w\n");
+        assertEquals(3, Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: 3\n")),
+                List.of(w), PlanOptions.defaults()).get(0).broker().brokers());
+        ConfigException fifty = assertThrows(ConfigException.class, () -> Planner.plan(
+                List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: 50\n")), List.of(w),
+                PlanOptions.defaults()));
+        assertEquals("replicationFactor", fifty.key());
+        for (String bad : new String[] {"0", "-1", "2.5", "three"}) {
+            ConfigException e = assertThrows(ConfigException.class,
+                    () -> driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: " + bad + "\n"), bad);
+            assertEquals("replicationFactor", e.key(), bad);
+        }
+    }
+
+    @Test
+    void anExternalClusterIsNamedAndNothingIsStartedForIt() throws Exception {
+        RunSpec run = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER
+                + "\ncommonConfig: |\n  bootstrap.servers=h1:9092\n")), List.of(workload("name: w\n")),
+                PlanOptions.defaults()).get(0);
+        assertFalse(run.broker().embedded());
+        assertEquals("h1:9092", run.broker().bootstrapServers());
+        assertNull(run.broker().profile());
+    }
+
+    @Test
+    void theDryRunPrintsWhatEachWorkerWillDo() throws Exception {
+        List<RunSpec> plan = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
+                List.of(workload("name: w\ntopics: 2\nproducerRate: 1000\n")), workers(false, "http://a", "http://b"));
+        String text = PlanText.describe(plan);
+        assertTrue(text.contains("worker      http://a: 2 producer(s), 0 consumer(s), 1000 msg/s"), text);
+        assertTrue(text.contains("worker      http://b: 0 producer(s), 2 consumer(s)"), text);
+    }
+}

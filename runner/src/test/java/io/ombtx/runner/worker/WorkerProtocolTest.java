@@ -1,0 +1,64 @@
+package io.ombtx.runner.worker;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.runner.config.KeyDistributorType;
+import io.ombtx.runner.config.LoopMode;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The protocol's bodies are one set of types: what the client writes is what the server reads. */
+class WorkerProtocolTest {
+
+    @Test
+    void startLoadUsesOmbsFieldNamesAndRoundTrips() throws Exception {
+        LoadSpec load = new LoadSpec(LoopMode.CLOSED, 250.5, List.of(new byte[] {1, 2, 3}),
+                KeyDistributorType.KEY_ROUND_ROBIN, 10, 20, 2, true);
+        byte[] json = WorkerProtocol.JSON.writeValueAsBytes(load);
+        JsonNode tree = WorkerProtocol.JSON.readTree(json);
+        assertEquals(250.5, tree.path("publishRate").asDouble());
+        assertEquals("KEY_ROUND_ROBIN", tree.path("keyDistributorType").asText());
+        assertEquals("AQID", tree.path("payloadData").get(0).asText(), "byte arrays travel as base64, as in OMB");
+        LoadSpec back = WorkerProtocol.JSON.readValue(json, WorkerProtocol.START_LOAD.request());
+        assertEquals(load.loop(), back.loop());
+        assertEquals(load.messagesPerSecond(), back.messagesPerSecond());
+        assertArrayEquals(load.payloads().get(0), back.payloads().get(0));
+        assertEquals(List.of(10L, 20L, 2, true), List.of(back.warmupOperations(), back.measureOperations(),
+                back.messagesPerOperation(), back.waitForConsume()));
+    }
+
+    @Test
+    void aStockOmbCoordinatorsStartLoadMeansOmbsOpenTimedLoad() throws Exception {
+        String ombBody = "{\"payloadData\":[\"AA==\"],\"publishRate\":1000.0,\"keyDistributorType\":\"NO_KEY\"}";
+        LoadSpec load = WorkerProtocol.JSON.readValue(ombBody.getBytes(StandardCharsets.UTF_8),
+                WorkerProtocol.START_LOAD.request());
+        assertEquals(LoopMode.OPEN, load.loop());
+        assertEquals(1000.0, load.messagesPerSecond());
+        assertEquals(1, load.messagesPerOperation());
+        assertEquals(0, load.measureOperations(), "until stopped");
+    }
+
+    @Test
+    void ombBodiesKeepOmbsNames() throws Exception {
+        assertEquals("{\"numberOfTopics\":2,\"numberOfPartitionsPerTopic\":3}",
+                WorkerProtocol.JSON.writeValueAsString(new WorkerProtocol.TopicsInfo(2, 3)));
+        assertEquals("{\"topicsSubscriptions\":[{\"topic\":\"t\",\"subscription\":\"s\"}]}",
+                WorkerProtocol.JSON.writeValueAsString(new WorkerProtocol.ConsumerAssignment(
+                        List.of(new Worker.TopicSubscription("t", "s")))));
+        String counters = WorkerProtocol.JSON.writeValueAsString(new WorkerProtocol.CountersStats(5, 4, 1));
+        assertTrue(counters.contains("\"messageSendErrors\":1"), counters);
+    }
+
+    @Test
+    void theOperationTravelsAsTheDriverApisOwnType() throws Exception {
+        OperationSpec spec = new OperationSpec(OperationKind.STREAM, true, 10, 1, false, true);
+        byte[] json = WorkerProtocol.JSON.writeValueAsBytes(spec);
+        assertEquals(spec, WorkerProtocol.JSON.readValue(json, WorkerProtocol.CONFIGURE_OPERATION.request()));
+    }
+}
