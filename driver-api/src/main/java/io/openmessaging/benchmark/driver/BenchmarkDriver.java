@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.bookkeeper.stats.StatsLogger;
 
@@ -57,15 +56,9 @@ public interface BenchmarkDriver extends AutoCloseable {
                 });
     }
 
-    final class TopicInfo {
-        private final String topic;
-        private final int partitions;
+    // OMB's value classes: its getters, content equality. Records supply equals, hashCode and toString.
 
-        public TopicInfo(String topic, int partitions) {
-            this.topic = topic;
-            this.partitions = partitions;
-        }
-
+    record TopicInfo(String topic, int partitions) {
         public String getTopic() {
             return topic;
         }
@@ -73,32 +66,9 @@ public interface BenchmarkDriver extends AutoCloseable {
         public int getPartitions() {
             return partitions;
         }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof TopicInfo other && Objects.equals(topic, other.topic) && partitions == other.partitions;
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(topic, partitions);
-        }
-
-        @Override
-        public String toString() {
-            return "TopicInfo(topic=" + topic + ", partitions=" + partitions + ")";
-        }
     }
 
-    final class ProducerInfo {
-        private final int id;
-        private final String topic;
-
-        public ProducerInfo(int id, String topic) {
-            this.id = id;
-            this.topic = topic;
-        }
-
+    record ProducerInfo(int id, String topic) {
         public int getId() {
             return id;
         }
@@ -106,36 +76,9 @@ public interface BenchmarkDriver extends AutoCloseable {
         public String getTopic() {
             return topic;
         }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof ProducerInfo other && id == other.id && Objects.equals(topic, other.topic);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(id, topic);
-        }
-
-        @Override
-        public String toString() {
-            return "ProducerInfo(id=" + id + ", topic=" + topic + ")";
-        }
     }
 
-    final class ConsumerInfo {
-        private final int id;
-        private final String topic;
-        private final String subscriptionName;
-        private final ConsumerCallback consumerCallback;
-
-        public ConsumerInfo(int id, String topic, String subscriptionName, ConsumerCallback consumerCallback) {
-            this.id = id;
-            this.topic = topic;
-            this.subscriptionName = subscriptionName;
-            this.consumerCallback = consumerCallback;
-        }
-
+    record ConsumerInfo(int id, String topic, String subscriptionName, ConsumerCallback consumerCallback) {
         public int getId() {
             return id;
         }
@@ -150,24 +93,6 @@ public interface BenchmarkDriver extends AutoCloseable {
 
         public ConsumerCallback getConsumerCallback() {
             return consumerCallback;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof ConsumerInfo other && id == other.id && Objects.equals(topic, other.topic)
-                    && Objects.equals(subscriptionName, other.subscriptionName)
-                    && Objects.equals(consumerCallback, other.consumerCallback);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(id, topic, subscriptionName, consumerCallback);
-        }
-
-        @Override
-        public String toString() {
-            return "ConsumerInfo(id=" + id + ", topic=" + topic + ", subscriptionName=" + subscriptionName
-                    + ", consumerCallback=" + consumerCallback + ")";
         }
     }
 }
