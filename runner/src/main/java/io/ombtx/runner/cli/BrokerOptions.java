@@ -11,16 +11,19 @@ import picocli.CommandLine.Option;
 /** The embedded broker's options, shared by bin/benchmark, bin/benchmark-suite and bin/kafka-local. */
 public class BrokerOptions {
 
-    @Option(names = "--brokers", paramLabel = "N", converter = Converters.Brokers.class, order = 30,
+    @Option(names = "--brokers", paramLabel = "N", converter = Converters.Brokers.class,
+            order = Cli.BROKER_SECTION,
             description = "embedded broker count, 1 to 9 (default: as many as the workload and driver need, else 1)")
     Integer brokers;
 
-    @Option(names = "--broker-profile", paramLabel = "NAME", converter = Converters.Profile.class, order = 31,
+    @Option(names = "--broker-profile", paramLabel = "NAME", converter = Converters.Profile.class,
+            order = Cli.BROKER_SECTION + 1,
             description = "embedded broker settings: default | max-consistency (seed 003: min ISR 2, fsync per"
                     + " message)")
     BrokerProfile profile;
 
-    @Option(names = "--broker-config", paramLabel = "KEY=VALUE", order = 32, converter = Converters.Setting.class,
+    @Option(names = "--broker-config", paramLabel = "KEY=VALUE", converter = Converters.Setting.class,
+            order = Cli.BROKER_SECTION + 2,
             description = "embedded broker setting, repeatable, e.g. group.coordinator.append.linger.ms=0 (Kafka's"
                     + " default 5 ms dominates naive streaming latency); applied on top of the profile")
     List<Map.Entry<String, String>> settings = new ArrayList<>();

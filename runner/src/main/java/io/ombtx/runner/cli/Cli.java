@@ -2,10 +2,14 @@ package io.ombtx.runner.cli;
 
 import io.ombtx.driver.api.KeySuggestions;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -21,6 +25,17 @@ public final class Cli {
     public static final int OK = 0;
     public static final int BAD_INPUT = 2;
     static final int USAGE_WIDTH = 110;
+
+    /**
+     * Help sections by option {@code order}: below 20 the command's own list (under its optionListHeading), from 20
+     * omb-tx's run options, from 30 the embedded broker's. Plain options rather than picocli arg groups, because a
+     * repeated option in a group starts a new group instance and drops the group's other values.
+     */
+    public static final int OMB_TX_SECTION = 20;
+    public static final int BROKER_SECTION = 30;
+    private static final int SECTION_END = 40;
+    private static final Map<Integer, String> SECTION_HEADINGS = Map.of(
+            OMB_TX_SECTION, "omb-tx options:", BROKER_SECTION, "Embedded broker:");
 
     /** Checks what picocli cannot express (required together, not both, ...); throws {@link UsageException}. */
     public interface Validated {
@@ -78,7 +93,29 @@ public final class Cli {
         line.setUsageHelpWidth(USAGE_WIDTH);
         line.setOverwrittenOptionsAllowed(true); // as before: the last --profile wins
         line.setExpandAtFiles(false); // an argument starting with @ is a path, not an argument file
+        line.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_OPTION_LIST, Cli::optionSections);
         return line;
+    }
+
+    private static String optionSections(CommandLine.Help help) {
+        Map<Integer, List<OptionSpec>> sections = new TreeMap<>();
+        for (OptionSpec option : help.commandSpec().options()) {
+            if (!option.hidden()) {
+                int order = option.order();
+                int section = order >= OMB_TX_SECTION && order < SECTION_END ? order / 10 * 10 : 0;
+                sections.computeIfAbsent(section, s -> new ArrayList<>()).add(option);
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        sections.forEach((section, options) -> {
+            options.sort(Comparator.comparingInt(OptionSpec::order));
+            if (section != 0) {
+                text.append(help.createHeading("%n" + SECTION_HEADINGS.get(section) + "%n"));
+            }
+            text.append(help.optionListExcludingGroups(options, help.createDefaultLayout(), null,
+                    help.createDefaultParamLabelRenderer()));
+        });
+        return text.toString();
     }
 
     /** One line, in the words the runner has always used where it had them. */

@@ -3,13 +3,13 @@ package io.ombtx.runner.cli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * The options bin/benchmark and bin/benchmark-suite share (a picocli mixin): where results go, which workers run
  * the load, the profile, the embedded broker and the console. The OMB ones are listed with the command's own
- * options; the omb-tx ones and the broker's in sections of their own.
+ * options; the omb-tx ones and the broker's in help sections of their own (see {@link Cli#OMB_TX_SECTION}).
  */
 public class CommonOptions {
 
@@ -37,31 +37,24 @@ public class CommonOptions {
                     + " and a partial result (default: ${DEFAULT-VALUE})")
     int workerTimeoutSeconds = 120;
 
-    @ArgGroup(validate = false, heading = "%nomb-tx options:%n", order = 20)
-    OmbTx ombTx = new OmbTx();
+    @Option(names = "--profile", paramLabel = "NAME", order = Cli.OMB_TX_SECTION,
+            description = "apply the workloads' 'profiles: NAME:' overrides: quick (short counts, minutes in all) or"
+                    + " full (the seeds' counts)")
+    String profile;
 
-    @ArgGroup(validate = false, heading = "%nEmbedded broker (drivers with no bootstrap.servers, or"
-            + " bootstrap.servers=embedded):%n", order = 30)
+    @Option(names = "--dry-run", order = Cli.OMB_TX_SECTION + 1,
+            description = "print the expanded plan (sweeps included) and exit; touches no broker")
+    boolean dryRun;
+
+    @Option(names = "--report-interval", paramLabel = "SECONDS", converter = Converters.ReportSeconds.class,
+            order = Cli.OMB_TX_SECTION + 2, description = "progress line interval (default: the workload's, else 10)")
+    Integer reportingIntervalSeconds;
+
+    @Option(names = {"-q", "--quiet"}, order = Cli.OMB_TX_SECTION + 3, description = "print nothing but errors")
+    boolean quiet;
+
+    @Mixin
     BrokerOptions broker = new BrokerOptions();
-
-    /** omb-tx's own run options. */
-    static class OmbTx {
-        @Option(names = "--profile", paramLabel = "NAME", order = 20,
-                description = "apply the workloads' 'profiles: NAME:' overrides: quick (short counts, minutes in"
-                        + " all) or full (the seeds' counts)")
-        String profile;
-
-        @Option(names = "--dry-run", order = 21,
-                description = "print the expanded plan (sweeps included) and exit; touches no broker")
-        boolean dryRun;
-
-        @Option(names = "--report-interval", paramLabel = "SECONDS", converter = Converters.ReportSeconds.class,
-                order = 22, description = "progress line interval (default: the workload's, else 10)")
-        Integer reportingIntervalSeconds;
-
-        @Option(names = {"-q", "--quiet"}, order = 23, description = "print nothing but errors")
-        boolean quiet;
-    }
 
     public List<String> workers() {
         return nonBlank(workers);
@@ -84,27 +77,23 @@ public class CommonOptions {
     }
 
     public String profile() {
-        return ombTx().profile;
+        return profile;
     }
 
     public boolean dryRun() {
-        return ombTx().dryRun;
+        return dryRun;
     }
 
     public Integer reportingIntervalSeconds() {
-        return ombTx().reportingIntervalSeconds;
+        return reportingIntervalSeconds;
     }
 
     public boolean quiet() {
-        return ombTx().quiet;
+        return quiet;
     }
 
     public BrokerOptions broker() {
-        return broker != null ? broker : new BrokerOptions();
-    }
-
-    private OmbTx ombTx() {
-        return ombTx != null ? ombTx : new OmbTx();
+        return broker;
     }
 
     /** Checks what picocli does not: -w and -wf together. */

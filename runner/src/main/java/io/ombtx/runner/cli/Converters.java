@@ -31,7 +31,8 @@ public final class Converters {
             } catch (NumberFormatException e) {
                 throw new TypeConversionException("expects a whole number, got '" + text + "'");
             }
-            throw new TypeConversionException("expects a whole number from " + min + " to " + max + ", got " + text);
+            throw new TypeConversionException("expects a whole number " + (max == Integer.MAX_VALUE ? "of at least " + min
+                    : "from " + min + " to " + max) + ", got " + text);
         }
     }
 
