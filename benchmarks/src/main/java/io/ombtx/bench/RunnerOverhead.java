@@ -1,6 +1,9 @@
 package io.ombtx.bench;
 
 import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.ombtx.runner.cli.Cli;
+import io.ombtx.runner.cli.Converters;
+import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
@@ -16,9 +19,11 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -26,6 +31,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * How much the runner costs and how well it keeps a target rate: at 1K, 10K and 50K msg/s it runs the omb-tx
@@ -39,6 +48,44 @@ public final class RunnerOverhead {
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
+    /** {@code bin/bench runner-overhead [RATE...]}. */
+    @Command(name = "bin/bench runner-overhead", sortOptions = false,
+            description = {"",
+                "How much the runner costs and how well it keeps a target rate: at each rate it runs the omb-tx runner"
+                    + " (kafka-tx driver, plain publish) and, as the baseline, a bare kafka-clients loop, both in this"
+                    + " JVM against the same embedded broker, and prints achieved rate, publish-delay p99 and CPU"
+                    + " seconds per million messages, with runner/baseline ratios."},
+            parameterListHeading = "%nArguments:%n",
+            optionListHeading = "%nOptions:%n",
+            footerHeading = "%n",
+            footer = {"Each point runs for 20 s (Java system property bench.seconds).", "",
+                "Example:", "  bin/bench runner-overhead 1000 10000"})
+    static final class Options implements Cli.Validated {
+        // Strings, converted in validate(): picocli leaves a variable-arity positional it cannot convert unmatched,
+        // which would read "unexpected argument" instead of what a rate must be.
+        @Parameters(paramLabel = "RATE", arity = "0..*", description = "target rates in msg/s (default: 1000 10000 50000)")
+        List<String> rates = new ArrayList<>();
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
+        boolean help;
+
+        @Override
+        public void validate() {
+            rates();
+        }
+
+        int[] rates() {
+            if (rates.isEmpty()) {
+                return new int[] {1_000, 10_000, 50_000};
+            }
+            try {
+                return rates.stream().mapToInt(new Converters.Positive()::convert).toArray();
+            } catch (TypeConversionException e) {
+                throw new UsageException("RATE " + e.getMessage());
+            }
+        }
+    }
+
     private RunnerOverhead() {
     }
 
@@ -46,8 +93,12 @@ public final class RunnerOverhead {
     }
 
     public static void main(String[] args) throws Exception {
-        int[] rates = args.length > 0 ? java.util.Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
-                : new int[] {1_000, 10_000, 50_000};
+        Options options = new Options();
+        OptionalInt done = Cli.parse(options, args, System.out, System.err);
+        if (done.isPresent()) {
+            System.exit(done.getAsInt());
+        }
+        int[] rates = options.rates();
         PrintStream out = System.out;
         Path home = io.ombtx.runner.OmbTxHome.locate();
         Path work = Files.createTempDirectory("omb-tx-bench-");

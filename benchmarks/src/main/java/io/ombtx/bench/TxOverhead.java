@@ -1,6 +1,7 @@
 package io.ombtx.bench;
 
 import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
@@ -19,18 +20,52 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * What a transaction costs over its non-transactional baseline on the embedded broker: tx-writes / base-writes
  * and tx-streaming / base-streaming, p50 and total time, with the client's default retry.backoff.ms and with 0
  * (seed 003's tuning), side by side. All eight runs share one broker and run in this JVM.
- * Arguments: [quick|full] (workload profile, default quick).
  */
 public final class TxOverhead {
 
     private static final List<String[]> PAIRS = List.of(
             new String[] {"writes", "base-writes", "tx-writes"},
             new String[] {"streaming", "base-streaming", "tx-streaming"});
+
+    /** {@code bin/bench tx-overhead [quick|full]}. */
+    @Command(name = "bin/bench tx-overhead", sortOptions = false,
+            description = {"",
+                "What a transaction costs over its non-transactional baseline on the embedded broker: tx-writes /"
+                    + " base-writes and tx-streaming / base-streaming, p50 and total time, with the client's default"
+                    + " retry.backoff.ms and with 0 (seed 003's tuning), side by side."},
+            parameterListHeading = "%nArguments:%n",
+            optionListHeading = "%nOptions:%n",
+            footerHeading = "%n",
+            footer = {"Example:", "  bin/bench tx-overhead full"})
+    static final class Options {
+        @Parameters(paramLabel = "PROFILE", arity = "0..1", converter = QuickOrFull.class,
+                description = "workload profile: quick (default) or full (the seeds' counts)")
+        String profile = "quick";
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
+        boolean help;
+    }
+
+    static final class QuickOrFull implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            if (!text.equals("quick") && !text.equals("full")) {
+                throw new TypeConversionException("expects quick or full, got '" + text + "'");
+            }
+            return text;
+        }
+    }
 
     private TxOverhead() {
     }
@@ -39,7 +74,12 @@ public final class TxOverhead {
     }
 
     public static void main(String[] args) throws Exception {
-        String profile = args.length > 0 ? args[0] : "quick";
+        Options options = new Options();
+        OptionalInt done = Cli.parse(options, args, System.out, System.err);
+        if (done.isPresent()) {
+            System.exit(done.getAsInt());
+        }
+        String profile = options.profile;
         PrintStream out = System.out;
         Path home = io.ombtx.runner.OmbTxHome.locate();
         Path work = Files.createTempDirectory("omb-tx-bench-");

@@ -1,14 +1,20 @@
 package io.ombtx.runner;
 
-import io.ombtx.runner.broker.BrokerProfile;
 import io.ombtx.runner.broker.BrokerStartException;
 import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.ombtx.runner.cli.BrokerOptions;
+import io.ombtx.runner.cli.Cli;
+import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.result.ResultWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The foreground half of {@code bin/kafka-local}: starts the embedded Kafka cluster, writes its state file
@@ -16,37 +22,55 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class KafkaLocalMain {
 
+    /** The options of {@code bin/kafka-local start}, which passes --state itself. */
+    @Command(name = "bin/kafka-local start", sortOptions = false,
+            description = {"",
+                "Starts real Apache Kafka (KRaft, from Maven Central) on loopback on free ports, writes the state"
+                    + " file (bootstrap servers, settings, pids) and keeps the brokers running until stopped"
+                    + " (bin/kafka-local stop)."},
+            optionListHeading = "%nOptions:%n",
+            footerHeading = "%n",
+            footer = {"Exit codes: 1 the brokers did not start; 2 bad input; otherwise it runs until stopped.",
+                "",
+                "Example:",
+                "  bin/kafka-local start --brokers 3 --broker-config group.coordinator.append.linger.ms=0"})
+    static final class Options implements Cli.Validated {
+        // Hidden: the script always passes it ($OMBTX_STATE_DIR/kafka-local.json) and waits for that file.
+        @Option(names = "--state", paramLabel = "FILE", hidden = true, description = "where to write the state")
+        Path state;
+
+        @Mixin
+        BrokerOptions broker = new BrokerOptions();
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, order = 40, description = "this text")
+        boolean help;
+
+        @Override
+        public void validate() {
+            if (state == null) {
+                throw new UsageException("--state FILE is required");
+            }
+        }
+    }
+
     private KafkaLocalMain() {
     }
 
     public static void main(String[] args) throws Exception {
+        Options options = new Options();
+        OptionalInt done = Cli.parse(options, args, System.out, System.err);
+        if (done.isPresent()) {
+            System.exit(done.getAsInt());
+        }
         EmbeddedKafkaCluster.Builder builder = EmbeddedKafkaCluster.builder();
-        Path stateFile = null;
-        try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--state" -> stateFile = Path.of(args[++i]);
-                    case "--brokers" -> builder.brokers(Integer.parseInt(args[++i]));
-                    case "--broker-profile" -> builder.profile(BrokerProfile.parse(args[++i]));
-                    case "--broker-config" -> {
-                        String setting = args[++i];
-                        int eq = setting.indexOf('=');
-                        if (eq <= 0) {
-                            throw new IllegalArgumentException("--broker-config expects KEY=VALUE, got '" + setting + "'");
-                        }
-                        builder.override(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i] + " (see bin/kafka-local --help)");
-                }
-            }
-        } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-            System.err.println("error: " + (e instanceof ArrayIndexOutOfBoundsException ? "an option needs a value" : e.getMessage()));
-            System.exit(Main.BAD_INPUT);
+        if (options.broker.brokers() != null) {
+            builder.brokers(options.broker.brokers());
         }
-        if (stateFile == null) {
-            System.err.println("error: --state FILE is required");
-            System.exit(Main.BAD_INPUT);
+        if (options.broker.profile() != null) {
+            builder.profile(options.broker.profile());
         }
+        options.broker.settings().forEach(builder::override);
+        Path stateFile = options.state;
         EmbeddedKafkaCluster cluster;
         try {
             cluster = builder.start();

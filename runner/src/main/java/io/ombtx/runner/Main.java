@@ -41,13 +41,24 @@ public final class Main {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        BenchmarkArgs parsed;
+        try {
+            parsed = BenchmarkArgs.parse(args);
+        } catch (UsageException e) {
+            err.println("error: " + e.getMessage());
+            return BAD_INPUT;
+        }
+        if (parsed.help()) {
+            out.print(BenchmarkArgs.USAGE);
+            return OK;
+        }
+        return run(parsed, out, err);
+    }
+
+    /** Runs already-parsed arguments (bin/benchmark-suite calls this once per suite entry). */
+    public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err) {
         RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
         try {
-            BenchmarkArgs parsed = BenchmarkArgs.parse(args);
-            if (parsed.help()) {
-                out.print(BenchmarkArgs.USAGE);
-                return OK;
-            }
             List<DriverFile> drivers = new ArrayList<>();
             parsed.drivers().forEach(d -> drivers.add(DriverFile.load(d)));
             List<Workload> workloads = new ArrayList<>();

@@ -1,9 +1,12 @@
 package io.ombtx.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ombtx.driver.api.KeySuggestions;
+import io.ombtx.runner.cli.BenchmarkArgs;
+import io.ombtx.runner.cli.Cli;
+import io.ombtx.runner.cli.CommonOptions;
 import io.ombtx.runner.cli.UsageException;
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.driver.api.config.YamlFiles;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -12,8 +15,12 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
+import java.util.OptionalInt;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code bin/benchmark-suite}: runs every (driver, workloads) entry of a suite file with one profile, each result
@@ -21,18 +28,49 @@ import java.util.List;
  */
 public final class SuiteMain {
 
-    static final String USAGE = """
-            Usage: bin/benchmark-suite [--profile quick|full] [-o DIR] [--dry-run] [--report-interval S] SUITE.yaml
+    /** bin/benchmark-suite's command line: the suite file, plus the options it shares with bin/benchmark. */
+    @Command(name = "bin/benchmark-suite", sortOptions = false,
+            customSynopsis = "bin/benchmark-suite [--profile quick|full] [-o DIR] [--dry-run] [options] SUITE.yaml",
+            description = {"",
+                "Runs a suite: a file listing driver YAMLs and the workloads to run with each (see suites/), each"
+                    + " result in its own file under one results folder, through the same code path as"
+                    + " bin/benchmark."},
+            parameterListHeading = "%nArguments:%n",
+            optionListHeading = "%nOptions (as bin/benchmark's):%n",
+            footerHeading = "%n",
+            footer = {
+                "In a suite, -o names the results folder (default results/<suite>-<profile>-<UTC time>/) and"
+                    + " --profile defaults to the suite's 'profile', else full.",
+                "Paths in a suite are relative to the omb-tx folder. Exit codes as bin/benchmark: 0 done; 1 a run"
+                    + " failed or ended early; 2 bad input; 130 interrupted.",
+                "",
+                "Examples:",
+                "  bin/benchmark-suite --profile quick suites/kafka-seeds.yaml",
+                "  bin/benchmark-suite --dry-run --profile full suites/kafka-seeds.yaml"})
+    static final class Options implements Cli.Validated {
+        @Parameters(paramLabel = "SUITE.yaml", arity = "0..1", description = "the suite file, e.g."
+                + " suites/kafka-seeds.yaml")
+        Path suite;
 
-            Runs a suite: a file listing driver YAMLs and the workloads to run with each (see suites/).
-              --profile NAME        workload profile: quick (short counts, minutes in all) or full (the seeds'
-                                    counts); default: the suite's 'profile', else full
-              -o, --output DIR      results folder (default results/<suite>-<profile>-<UTC time>/)
-              --dry-run             print the whole plan and exit
-              --report-interval S   progress line interval in seconds
-              -h, --help            this text
-            Paths in a suite are relative to the omb-tx folder. Exit codes as bin/benchmark.
-            """;
+        @Mixin
+        CommonOptions common = new CommonOptions();
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, order = 19, description = "this text")
+        boolean help;
+
+        @Override
+        public void validate() {
+            if (suite == null) {
+                throw new UsageException("missing SUITE.yaml (see --help)");
+            }
+            common.validate();
+        }
+    }
+
+    /** Runs one suite entry; {@link Main#run(BenchmarkArgs, PrintStream, PrintStream)} outside tests. */
+    interface Runner {
+        int run(BenchmarkArgs args, PrintStream out, PrintStream err);
+    }
 
     private static final List<String> SUITE_KEYS = List.of("name", "description", "profile", "runs");
     private static final List<String> RUN_KEYS = List.of("driver", "workloads");
@@ -48,59 +86,37 @@ public final class SuiteMain {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, Main::run);
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err, Runner runner) {
+        Options options = new Options();
+        OptionalInt done = Cli.parse(options, args, out, err);
+        if (done.isPresent()) {
+            return done.getAsInt();
+        }
+        CommonOptions common = options.common;
         try {
-            String profile = null;
-            Path output = null;
-            boolean dryRun = false;
-            String interval = null;
-            Path suiteFile = null;
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--profile" -> profile = next(args, ++i, "--profile");
-                    case "-o", "--output" -> output = Path.of(next(args, ++i, args[i - 1]));
-                    case "--dry-run" -> dryRun = true;
-                    case "--report-interval" -> interval = next(args, ++i, "--report-interval");
-                    case "-h", "--help" -> {
-                        out.print(USAGE);
-                        return Main.OK;
-                    }
-                    default -> {
-                        if (args[i].startsWith("-") || suiteFile != null) {
-                            throw new UsageException("unexpected argument " + args[i] + " (see --help)");
-                        }
-                        suiteFile = Path.of(args[i]);
-                    }
-                }
-            }
-            if (suiteFile == null) {
-                throw new UsageException("missing SUITE.yaml (see --help)");
-            }
+            Path suiteFile = options.suite;
             JsonNode suite = YamlFiles.read(suiteFile);
             String name = suite.path("name").asText(suiteFile.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
-            profile = profile != null ? profile : suite.path("profile").asText("full");
+            String profile = common.profile() != null ? common.profile() : suite.path("profile").asText("full");
             List<Entry> entries = entries(suiteFile, suite);
+            Path output = common.output();
             if (output == null) {
                 String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
                 output = Path.of("results", name + "-" + profile + "-" + stamp);
             }
             int status = Main.OK;
             for (Entry entry : entries) {
-                List<String> runArgs = new ArrayList<>(List.of("-d", entry.driver().toString(), "--profile", profile,
-                        "-o", output.toString()));
-                if (dryRun) {
-                    runArgs.add("--dry-run");
-                }
-                if (interval != null) {
-                    runArgs.addAll(List.of("--report-interval", interval));
-                }
-                entry.workloads().forEach(w -> runArgs.add(w.toString()));
-                int code = Main.run(runArgs.toArray(String[]::new), out, err);
+                BenchmarkArgs run = common.toArgs(List.of(entry.driver()), entry.workloads(), profile, output, false);
+                int code = runner.run(run, out, err);
                 if (code == Main.BAD_INPUT || code == Main.INTERRUPTED) {
                     return code;
                 }
                 status = Math.max(status, code);
             }
-            if (!dryRun) {
+            if (!common.dryRun()) {
                 out.println("Suite " + name + " (" + profile + ") done: results in " + output);
             }
             return status;
@@ -152,18 +168,6 @@ public final class SuiteMain {
     }
 
     private static void check(String file, String prefix, JsonNode node, List<String> known) {
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String key = it.next();
-            if (!known.contains(key)) {
-                throw new ConfigException(file, prefix.isEmpty() ? key : prefix + "." + key, KeySuggestions.unknownKey(key, known));
-            }
-        }
-    }
-
-    private static String next(String[] args, int i, String flag) {
-        if (i >= args.length) {
-            throw new UsageException(flag + " needs a value");
-        }
-        return args[i];
+        new ConfigFields(file, node, prefix).onlyKeys(known);
     }
 }

@@ -1,42 +1,56 @@
 package io.ombtx.runner;
 
+import io.ombtx.runner.cli.Cli;
+import io.ombtx.runner.cli.Converters;
 import io.ombtx.runner.worker.WorkerServer;
+import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code bin/benchmark-worker}: an HTTP worker for distributed runs, speaking OMB's worker protocol. */
 public final class WorkerMain {
 
-    static final String USAGE = """
-            Usage: bin/benchmark-worker [--port PORT] [--bind-address ADDRESS] [--stats-port PORT]
+    /** bin/benchmark-worker's command line (OMB's worker flags). */
+    @Command(name = "bin/benchmark-worker", sortOptions = false,
+            description = {"",
+                "Serves OMB's worker protocol over HTTP so that a coordinator (bin/benchmark -w URL,... or stock"
+                    + " OMB's) can run producers and consumers here. Drivers are loaded from this installation."},
+            optionListHeading = "%nOptions (OMB's):%n",
+            footerHeading = "%n",
+            footer = {"Exit codes: 2 bad input or the address cannot be listened on; otherwise it serves until stopped.",
+                "",
+                "Example:",
+                "  bin/benchmark-worker --port 8080 --stats-port 8081"})
+    static final class Options {
+        @Option(names = {"-p", "--port"}, paramLabel = "PORT", converter = Converters.Port.class,
+                description = "HTTP port (default ${DEFAULT-VALUE}; 0 picks a free one)")
+        int port = 8080;
 
-            Serves OMB's worker protocol over HTTP so that a coordinator (bin/benchmark -w URL,... or stock
-            OMB's) can run producers and consumers here. Drivers are loaded from this installation.
+        @Option(names = {"-b", "--bind-address"}, paramLabel = "ADDRESS",
+                description = "address to listen on (default ${DEFAULT-VALUE}: every interface)")
+        String bind = "0.0.0.0";
 
-              -p, --port PORT            HTTP port (default 8080)
-              -b, --bind-address ADDR    address to listen on (default 0.0.0.0: every interface)
-              -sp, --stats-port PORT     accepted for OMB compatibility (OMB serves Prometheus metrics there);
-                                         omb-tx reports everything through the HTTP protocol instead
-              -h, --help                 this text
-            """;
+        @Option(names = {"-sp", "--stats-port"}, paramLabel = "PORT", converter = Converters.Port.class,
+                description = "accepted for OMB compatibility (OMB serves Prometheus metrics there); omb-tx reports"
+                    + " everything through the HTTP protocol instead")
+        Integer statsPort;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
+        boolean help;
+    }
 
     private WorkerMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        int port = 8080;
-        String bind = "0.0.0.0";
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "-p", "--port" -> port = number(args, ++i);
-                case "-b", "--bind-address" -> bind = value(args, ++i);
-                case "-sp", "--stats-port" -> number(args, ++i);
-                case "-h", "--help" -> {
-                    System.out.print(USAGE);
-                    return;
-                }
-                default -> fail("unknown option " + args[i] + " (see --help)");
-            }
+        Options options = new Options();
+        OptionalInt done = Cli.parse(options, args, System.out, System.err);
+        if (done.isPresent()) {
+            System.exit(done.getAsInt());
         }
+        int port = options.port;
+        String bind = options.bind;
         WorkerServer server;
         try {
             server = new WorkerServer(bind, port).start();
@@ -51,27 +65,6 @@ public final class WorkerMain {
             stopped.countDown();
         }));
         stopped.await();
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            fail(args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int number(String[] args, int i) {
-        String text = value(args, i);
-        try {
-            int port = Integer.parseInt(text);
-            if (port < 0 || port > 65535) {
-                fail(args[i - 1] + " expects a port from 0 to 65535, got " + text);
-            }
-            return port;
-        } catch (NumberFormatException e) {
-            fail(args[i - 1] + " expects a port number, got '" + text + "'");
-            return -1;
-        }
     }
 
     private static void fail(String message) {

@@ -1,0 +1,65 @@
+package io.ombtx.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.runner.cli.Cli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+/** bin/bench's command lines, without running a benchmark. */
+class BenchCliTest {
+
+    record Outcome(OptionalInt code, String out, String err) {
+    }
+
+    private static Outcome parse(Object options, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        OptionalInt code = Cli.parse(options, args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static void assertError(Outcome o, String fragment) {
+        assertEquals(OptionalInt.of(2), o.code(), o.err());
+        assertEquals("", o.out());
+        assertEquals(1, o.err().strip().lines().count(), o.err());
+        assertTrue(o.err().startsWith("error: ") && o.err().contains(fragment), o.err());
+    }
+
+    @Test
+    void runnerOverhead() {
+        Outcome help = parse(new RunnerOverhead.Options(), "--help");
+        assertEquals(OptionalInt.of(0), help.code());
+        assertTrue(help.out().contains("bin/bench runner-overhead") && help.out().contains("RATE"), help.out());
+        assertError(parse(new RunnerOverhead.Options(), "fast"), "RATE expects a whole number, got 'fast'");
+        assertError(parse(new RunnerOverhead.Options(), "0"), "RATE expects a whole number of at least 1, got 0");
+        assertError(parse(new RunnerOverhead.Options(), "--seconds", "5"), "unknown option --seconds");
+        RunnerOverhead.Options rates = new RunnerOverhead.Options();
+        assertEquals(OptionalInt.empty(), parse(rates, "1000", "5000").code());
+        assertArrayEquals(new int[] {1000, 5000}, rates.rates());
+        RunnerOverhead.Options defaults = new RunnerOverhead.Options();
+        parse(defaults);
+        assertArrayEquals(new int[] {1_000, 10_000, 50_000}, defaults.rates());
+    }
+
+    @Test
+    void txOverhead() {
+        Outcome help = parse(new TxOverhead.Options(), "-h");
+        assertEquals(OptionalInt.of(0), help.code());
+        assertTrue(help.out().contains("bin/bench tx-overhead") && help.out().contains("quick"), help.out());
+        assertError(parse(new TxOverhead.Options(), "quik"), "PROFILE expects quick or full, got 'quik'");
+        assertError(parse(new TxOverhead.Options(), "quick", "full"), "unexpected argument full");
+        TxOverhead.Options full = new TxOverhead.Options();
+        parse(full, "full");
+        assertEquals("full", full.profile);
+        TxOverhead.Options defaults = new TxOverhead.Options();
+        parse(defaults);
+        assertEquals("quick", defaults.profile);
+    }
+}

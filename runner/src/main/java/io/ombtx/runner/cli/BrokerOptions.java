@@ -1,0 +1,47 @@
+package io.ombtx.runner.cli;
+
+import io.ombtx.runner.broker.BrokerProfile;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** The embedded broker's options, shared by bin/benchmark, bin/benchmark-suite and bin/kafka-local. */
+public class BrokerOptions {
+
+    @Option(names = "--brokers", paramLabel = "N", converter = Converters.Brokers.class,
+            order = Cli.BROKER_SECTION,
+            description = "embedded broker count, 1 to 9 (default: as many as the workload and driver need, else 1)")
+    Integer brokers;
+
+    @Option(names = "--broker-profile", paramLabel = "NAME", converter = Converters.Profile.class,
+            order = Cli.BROKER_SECTION + 1,
+            description = "embedded broker settings: default | max-consistency (seed 003: min ISR 2, fsync per"
+                    + " message)")
+    BrokerProfile profile;
+
+    @Option(names = "--broker-config", paramLabel = "KEY=VALUE", converter = Converters.Setting.class,
+            order = Cli.BROKER_SECTION + 2,
+            description = "embedded broker setting, repeatable, e.g. group.coordinator.append.linger.ms=0 (Kafka's"
+                    + " default 5 ms dominates naive streaming latency); applied on top of the profile")
+    List<Map.Entry<String, String>> settings = new ArrayList<>();
+
+    /** null: what the workload and driver need. */
+    public Integer brokers() {
+        return brokers;
+    }
+
+    /** null: the workload's. */
+    public BrokerProfile profile() {
+        return profile;
+    }
+
+    /** In the order given; a key given twice keeps its last value. */
+    public Map<String, String> settings() {
+        Map<String, String> map = new LinkedHashMap<>();
+        settings.forEach(entry -> map.put(entry.getKey(), entry.getValue()));
+        return Collections.unmodifiableMap(map);
+    }
+}
