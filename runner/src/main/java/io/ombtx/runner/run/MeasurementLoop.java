@@ -5,6 +5,7 @@ import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.ResultBuilder.Period;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.StatsSnapshot;
+import io.ombtx.runner.worker.Worker;
 import io.ombtx.runner.worker.Worker.Progress;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ final class MeasurementLoop {
         for (WorkerGroup.Member member : group.members()) {
             // One by one, so a worker that fails here does not cost the others' last figures.
             try {
-                member.worker().stopAll();
+                member.worker().run(Worker.Command.STOP_ALL);
                 StatsSnapshot tail = member.worker().periodStats();
                 if (countsAsMeasured()) {
                     measured.add(tail);
@@ -112,7 +113,7 @@ final class MeasurementLoop {
         boolean warmupOver = workload.countBased() ? progress.measuredOperationsDone() > 0 : now >= measureStartNanos;
         if (warmingUp && warmupOver) {
             if (!workload.countBased()) {
-                group.resetStats();
+                group.run(Worker.Command.RESET_STATS);
             }
             measureStartNanos = now;
             warmingUp = false;
@@ -163,13 +164,13 @@ final class MeasurementLoop {
         long current = workload.subscriptionsPerTopic() * progress.messagesSent() - progress.messagesReceived();
         switch (backlog) {
             case WAITING -> {
-                group.pauseConsumers();
+                group.run(Worker.Command.PAUSE_CONSUMERS);
                 backlog = Backlog.BUILDING;
                 log.accept("Consumers paused to build a backlog of " + workload.consumerBacklogSizeGB() + " GB");
             }
             case BUILDING -> {
                 if (current >= capacityMessages) {
-                    group.resumeConsumers();
+                    group.run(Worker.Command.RESUME_CONSUMERS);
                     backlog = Backlog.DRAINING;
                     log.accept("Backlog of " + current + " messages built; consumers resumed to drain it");
                 }

@@ -166,7 +166,7 @@ public final class RunCoordinator {
 
     /** As OMB does: every producer sends one message; the load starts once every subscription has seen them. */
     private void awaitConsumersReady(WorkerGroup group, long expected) throws Exception {
-        group.probeProducers();
+        group.run(Worker.Command.PROBE_PRODUCERS);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
             long received = group.progress().messagesReceived();

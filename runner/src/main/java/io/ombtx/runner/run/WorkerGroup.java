@@ -129,11 +129,6 @@ public final class WorkerGroup implements Worker {
         return dealt;
     }
 
-    @Override
-    public void probeProducers() throws Exception {
-        each(producing(), m -> m.worker().probeProducers());
-    }
-
     /** Each producing worker writes its planned share; {@code messages} is the total and must match the plan. */
     @Override
     public void prefill(long messages, byte[] payload) throws Exception {
@@ -157,21 +152,22 @@ public final class WorkerGroup implements Worker {
         each(producing(), start);
     }
 
+    /** To the workers a step concerns: probes to producers, pause and resume to consumers, the rest to all. */
+    @Override
+    public void run(Command command) throws Exception {
+        List<Member> targets = switch (command) {
+            case PROBE_PRODUCERS -> producing();
+            case PAUSE_CONSUMERS, RESUME_CONSUMERS -> consuming();
+            case RESET_STATS, STOP_ALL -> members;
+        };
+        each(targets, m -> m.worker().run(command));
+    }
+
     /** {@code messagesPerSecond} is the total; each producing worker gets an equal share. */
     @Override
     public void adjustRate(double messagesPerSecond) throws Exception {
         List<Member> targets = producing();
         each(targets, m -> m.worker().adjustRate(messagesPerSecond / targets.size()));
-    }
-
-    @Override
-    public void pauseConsumers() throws Exception {
-        each(consuming(), m -> m.worker().pauseConsumers());
-    }
-
-    @Override
-    public void resumeConsumers() throws Exception {
-        each(consuming(), m -> m.worker().resumeConsumers());
     }
 
     @Override
@@ -207,16 +203,6 @@ public final class WorkerGroup implements Worker {
             }
         });
         return answers;
-    }
-
-    @Override
-    public void resetStats() throws Exception {
-        each(members, m -> m.worker().resetStats());
-    }
-
-    @Override
-    public void stopAll() throws Exception {
-        each(members, m -> m.worker().stopAll());
     }
 
     /** The first worker's: its driver describes the brokers and clients for the result. */

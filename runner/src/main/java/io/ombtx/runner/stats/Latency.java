@@ -6,23 +6,33 @@ package io.ombtx.runner.stats;
  */
 public enum Latency {
     /** Ack time minus the actual send (OMB's publish latency). */
-    PUBLISH_LATENCY("publishLatency"),
+    PUBLISH_LATENCY,
     /** Actual send minus the intended send (OMB's publish delay). */
-    PUBLISH_DELAY("publishDelay"),
+    PUBLISH_DELAY,
     /** Consumer's clock minus the producer's timestamp. */
-    END_TO_END("endToEndLatency"),
+    END_TO_END,
     /** Ack time minus the intended send: publish latency with coordinated omission accounted for. */
-    INTENDED_PUBLISH_LATENCY("intendedPublishLatency"),
+    INTENDED_PUBLISH_LATENCY,
     /** One whole operation. */
-    OPERATION_LATENCY("operationLatency");
+    OPERATION_LATENCY;
 
-    private final String key;
-
-    Latency(String key) {
-        this.key = key;
+    /** The name in results and on the wire. */
+    public String key() {
+        return switch (this) {
+            case PUBLISH_LATENCY -> "publishLatency";
+            case PUBLISH_DELAY -> "publishDelay";
+            case END_TO_END -> "endToEndLatency";
+            case INTENDED_PUBLISH_LATENCY -> "intendedPublishLatency";
+            case OPERATION_LATENCY -> "operationLatency";
+        };
     }
 
-    public String key() {
-        return key;
+    public static Latency ofKey(String key) {
+        for (Latency latency : values()) {
+            if (latency.key().equals(key)) {
+                return latency;
+            }
+        }
+        throw new IllegalArgumentException("unknown histogram '" + key + "'");
     }
 }

@@ -98,7 +98,7 @@ public final class StatsSnapshot {
                 if (name.startsWith(PHASE_PREFIX)) {
                     snapshot.put(Phase.ofKey(name.substring(PHASE_PREFIX.length())), h);
                 } else {
-                    snapshot.put(latencyOfKey(name), h);
+                    snapshot.put(Latency.ofKey(name), h);
                 }
             });
         }
@@ -106,14 +106,5 @@ public final class StatsSnapshot {
             wire.counters().forEach((name, value) -> snapshot.put(Counter.ofKey(name), value));
         }
         return snapshot;
-    }
-
-    private static Latency latencyOfKey(String key) {
-        for (Latency latency : Latency.values()) {
-            if (latency.key().equals(key)) {
-                return latency;
-            }
-        }
-        throw new IllegalArgumentException("unknown histogram '" + key + "'");
     }
 }

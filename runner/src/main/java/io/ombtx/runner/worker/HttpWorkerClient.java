@@ -75,11 +75,6 @@ public final class HttpWorkerClient implements Worker {
     }
 
     @Override
-    public void probeProducers() throws Exception {
-        call(WorkerProtocol.PROBE_PRODUCERS, null);
-    }
-
-    @Override
     public void prefill(long messages, byte[] payload) throws Exception {
         send(WorkerProtocol.PREFILL, new WorkerProtocol.PrefillRequest(messages, payload), timeout.plusMinutes(5))
                 .check(WorkerProtocol.PREFILL);
@@ -97,18 +92,13 @@ public final class HttpWorkerClient implements Worker {
     }
 
     @Override
+    public void run(Command command) throws Exception {
+        call(WorkerProtocol.endpoint(command), null);
+    }
+
+    @Override
     public void adjustRate(double messagesPerSecond) throws Exception {
         call(WorkerProtocol.ADJUST_PUBLISH_RATE, messagesPerSecond);
-    }
-
-    @Override
-    public void pauseConsumers() throws Exception {
-        call(WorkerProtocol.PAUSE_CONSUMERS, null);
-    }
-
-    @Override
-    public void resumeConsumers() throws Exception {
-        call(WorkerProtocol.RESUME_CONSUMERS, null);
     }
 
     @Override
@@ -151,16 +141,6 @@ public final class HttpWorkerClient implements Worker {
         WorkerProtocol.CountersStats counters = call(WorkerProtocol.COUNTERS_STATS, null);
         long sent = counters.messagesSent();
         return new Progress(sent, sent, sent, counters.messagesReceived(), null);
-    }
-
-    @Override
-    public void resetStats() throws Exception {
-        call(WorkerProtocol.RESET_STATS, null);
-    }
-
-    @Override
-    public void stopAll() throws Exception {
-        call(WorkerProtocol.STOP_ALL, null);
     }
 
     @Override

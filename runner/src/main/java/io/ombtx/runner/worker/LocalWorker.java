@@ -131,7 +131,6 @@ public final class LocalWorker implements Worker {
         }
     }
 
-    @Override
     public void probeProducers() throws Exception {
         List<CompletableFuture<Void>> acks = new ArrayList<>();
         for (BenchmarkProducer producer : producers) {
@@ -296,6 +295,17 @@ public final class LocalWorker implements Worker {
     }
 
     @Override
+    public void run(Command command) throws Exception {
+        switch (command) {
+            case PROBE_PRODUCERS -> probeProducers();
+            case PAUSE_CONSUMERS -> pauseConsumers();
+            case RESUME_CONSUMERS -> resumeConsumers();
+            case RESET_STATS -> resetStats();
+            case STOP_ALL -> stopAll();
+        }
+    }
+
+    @Override
     public void adjustRate(double messagesPerSecond) {
         LoadSpec spec = load;
         if (spec == null || producers.isEmpty()) {
@@ -309,12 +319,10 @@ public final class LocalWorker implements Worker {
         });
     }
 
-    @Override
     public void pauseConsumers() {
         paused = true;
     }
 
-    @Override
     public void resumeConsumers() {
         paused = false;
     }
@@ -330,12 +338,10 @@ public final class LocalWorker implements Worker {
         return new Progress(started, measuredDone.get(), messagesAcked.get(), messagesReceived.get(), failure);
     }
 
-    @Override
     public void resetStats() {
         stats.reset();
     }
 
-    @Override
     public void stopAll() throws InterruptedException {
         stopping = true;
         paused = false;

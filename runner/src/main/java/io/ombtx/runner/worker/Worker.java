@@ -22,19 +22,15 @@ public interface Worker extends AutoCloseable {
 
     void createConsumers(List<TopicSubscription> subscriptions) throws Exception;
 
-    /** OMB's probe: each producer sends one message and waits for its ack, so consumers can be seen to be ready. */
-    void probeProducers() throws Exception;
-
     /** Writes {@code messages} messages to the producers' topics as fast as they go (a STREAM source). */
     void prefill(long messages, byte[] payload) throws Exception;
 
     void startLoad(LoadSpec load) throws Exception;
 
+    /** One of OMB's steps that carry no data. */
+    void run(Command command) throws Exception;
+
     void adjustRate(double messagesPerSecond) throws Exception;
-
-    void pauseConsumers() throws Exception;
-
-    void resumeConsumers() throws Exception;
 
     /** What was recorded since the previous call. */
     StatsSnapshot periodStats() throws Exception;
@@ -42,16 +38,25 @@ public interface Worker extends AutoCloseable {
     /** Running totals since the load started, for stop conditions and progress display. */
     Progress progress() throws Exception;
 
-    void resetStats() throws Exception;
-
-    void stopAll() throws Exception;
-
     Map<String, Object> environment() throws Exception;
 
     ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) throws Exception;
 
     @Override
     void close();
+
+    /** OMB's steps that carry no data, each its own endpoint. */
+    enum Command {
+        /** Each producer sends one message and waits for its ack, so consumers can be seen to be ready. */
+        PROBE_PRODUCERS,
+        /** Consumers stop taking messages (OMB's backlog mode builds a backlog this way). */
+        PAUSE_CONSUMERS,
+        RESUME_CONSUMERS,
+        /** Forget what was recorded so far (the end of a time-based warm-up). */
+        RESET_STATS,
+        /** Stop the load; sends under way complete and are recorded. */
+        STOP_ALL
+    }
 
     /** A subscription to create on a topic. */
     record TopicSubscription(String topic, String subscription) {

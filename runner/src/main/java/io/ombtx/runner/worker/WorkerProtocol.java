@@ -98,6 +98,17 @@ public final class WorkerProtocol {
     private WorkerProtocol() {
     }
 
+    /** The endpoint of a step that carries no data. */
+    public static Endpoint<Void, Void> endpoint(Worker.Command command) {
+        return switch (command) {
+            case PROBE_PRODUCERS -> PROBE_PRODUCERS;
+            case PAUSE_CONSUMERS -> PAUSE_CONSUMERS;
+            case RESUME_CONSUMERS -> RESUME_CONSUMERS;
+            case RESET_STATS -> RESET_STATS;
+            case STOP_ALL -> STOP_ALL;
+        };
+    }
+
     private static JavaType type(Class<?> type) {
         return JSON.constructType(type);
     }

@@ -27,10 +27,7 @@ public final class WorkerServer implements AutoCloseable {
     public WorkerServer(String bindAddress, int port) throws IOException {
         server = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
         server.setExecutor(Executors.newFixedThreadPool(4));
-        route(WorkerProtocol.CONFIGURE_OPERATION, operation -> {
-            pendingOperation = operation;
-            return null;
-        });
+        act(WorkerProtocol.CONFIGURE_OPERATION, operation -> pendingOperation = operation);
         route(WorkerProtocol.INITIALIZE_DRIVER, yaml -> {
             worker.close();
             worker = new LocalWorker();
@@ -41,47 +38,19 @@ public final class WorkerServer implements AutoCloseable {
         });
         route(WorkerProtocol.CREATE_TOPICS, info ->
                 worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic()));
-        route(WorkerProtocol.CREATE_PRODUCERS, topics -> {
-            worker.createProducers(topics);
-            return null;
-        });
-        route(WorkerProtocol.PROBE_PRODUCERS, none -> {
-            worker.probeProducers();
-            return null;
-        });
-        route(WorkerProtocol.CREATE_CONSUMERS, assignment -> {
-            worker.createConsumers(assignment.topicsSubscriptions());
-            return null;
-        });
-        route(WorkerProtocol.PREFILL, prefill -> {
-            worker.prefill(prefill.messages(), prefill.payload());
-            return null;
-        });
-        route(WorkerProtocol.START_LOAD, load -> {
-            worker.startLoad(load);
-            return null;
-        });
-        route(WorkerProtocol.ADJUST_PUBLISH_RATE, rate -> {
-            worker.adjustRate(rate);
-            return null;
-        });
-        route(WorkerProtocol.PAUSE_CONSUMERS, none -> {
-            worker.pauseConsumers();
-            return null;
-        });
-        route(WorkerProtocol.RESUME_CONSUMERS, none -> {
-            worker.resumeConsumers();
-            return null;
-        });
-        route(WorkerProtocol.STOP_ALL, none -> {
-            worker.stopAll();
-            return null;
-        });
-        route(WorkerProtocol.RESET_STATS, none -> {
-            worker.resetStats();
-            cumulative.clear();
-            return null;
-        });
+        act(WorkerProtocol.CREATE_PRODUCERS, topics -> worker.createProducers(topics));
+        act(WorkerProtocol.CREATE_CONSUMERS, assignment -> worker.createConsumers(assignment.topicsSubscriptions()));
+        act(WorkerProtocol.PREFILL, prefill -> worker.prefill(prefill.messages(), prefill.payload()));
+        act(WorkerProtocol.START_LOAD, load -> worker.startLoad(load));
+        act(WorkerProtocol.ADJUST_PUBLISH_RATE, rate -> worker.adjustRate(rate));
+        for (Worker.Command command : Worker.Command.values()) {
+            act(WorkerProtocol.endpoint(command), none -> {
+                worker.run(command);
+                if (command == Worker.Command.RESET_STATS) {
+                    cumulative.clear();
+                }
+            });
+        }
         route(WorkerProtocol.PERIOD_STATS, none -> periodStats());
         route(WorkerProtocol.CUMULATIVE_LATENCIES, none -> new WorkerProtocol.CumulativeLatencies(
                 encoded(cumulative, Latency.PUBLISH_LATENCY), encoded(cumulative, Latency.PUBLISH_DELAY),
@@ -119,6 +88,18 @@ public final class WorkerServer implements AutoCloseable {
 
     private interface Handler<Q, R> {
         R handle(Q request) throws Exception;
+    }
+
+    private interface Action<Q> {
+        void run(Q request) throws Exception;
+    }
+
+    /** An endpoint whose reply has no body. */
+    private <Q> void act(WorkerProtocol.Endpoint<Q, Void> endpoint, Action<Q> action) {
+        route(endpoint, request -> {
+            action.run(request);
+            return null;
+        });
     }
 
     private <Q, R> void route(WorkerProtocol.Endpoint<Q, R> endpoint, Handler<Q, R> handler) {
