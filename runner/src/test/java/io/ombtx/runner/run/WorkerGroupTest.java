@@ -1,0 +1,178 @@
+package io.ombtx.runner.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.runner.config.KeyDistributorType;
+import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.plan.WorkerAssignment;
+import io.ombtx.runner.stats.Counter;
+import io.ombtx.runner.stats.Latency;
+import io.ombtx.runner.stats.StatsSnapshot;
+import io.ombtx.runner.worker.LoadSpec;
+import io.ombtx.runner.worker.Worker;
+import io.ombtx.runner.worker.WorkerException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The group executes the plan's assignments: who gets which producers, rates and counts, and in parallel. */
+class WorkerGroupTest {
+
+    /** A worker that records what it was asked; {@code rendezvous} makes a step wait for the other workers. */
+    private static class Recording implements Worker {
+        final List<String> calls = new ArrayList<>();
+        final CountDownLatch rendezvous;
+        LoadSpec load;
+        double rate;
+        final long sent;
+
+        Recording(CountDownLatch rendezvous, long sent) {
+            this.rendezvous = rendezvous;
+            this.sent = sent;
+        }
+
+        private synchronized void note(String call) {
+            calls.add(call);
+        }
+
+        @Override
+        public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
+            note("initialize");
+            rendezvous.countDown();
+            if (!rendezvous.await(10, TimeUnit.SECONDS)) {
+                throw new WorkerException("the other workers were not asked at the same time");
+            }
+        }
+
+        @Override
+        public List<String> createTopics(int count, int partitions) {
+            note("createTopics");
+            return List.of("t0", "t1", "t2");
+        }
+
+        @Override
+        public void createProducers(List<String> topics) {
+            note("producers " + topics);
+        }
+
+        @Override
+        public void createConsumers(List<TopicSubscription> subscriptions) {
+            note("consumers " + subscriptions.size());
+        }
+
+        @Override
+        public void prefill(long messages, byte[] payload) {
+            note("prefill " + messages);
+        }
+
+        @Override
+        public void startLoad(LoadSpec spec) {
+            load = spec;
+        }
+
+        @Override
+        public void run(Command command) {
+            note(command.name());
+        }
+
+        @Override
+        public void adjustRate(double messagesPerSecond) {
+            rate = messagesPerSecond;
+        }
+
+        @Override
+        public StatsSnapshot periodStats() {
+            StatsSnapshot s = new StatsSnapshot().put(Counter.MESSAGES_SENT, sent);
+            s.histogram(Latency.PUBLISH_LATENCY).recordValueWithCount(1000, sent);
+            return s;
+        }
+
+        @Override
+        public Progress progress() {
+            return new Progress(sent, sent, sent, 0, null);
+        }
+
+        @Override
+        public Map<String, Object> environment() {
+            return Map.of();
+        }
+
+        @Override
+        public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) {
+            return new ExactlyOnceReport(1, 0, 0, 0);
+        }
+
+        @Override
+        public void close() {
+            note("close");
+        }
+    }
+
+    @Test
+    void stepsGoToTheWorkersTheyConcernWithThePlannedShares() throws Exception {
+        CountDownLatch together = new CountDownLatch(3);
+        Recording a = new Recording(together, 5);
+        Recording b = new Recording(together, 7);
+        Recording c = new Recording(together, 0);
+        try (WorkerGroup group = new WorkerGroup(List.of(
+                new WorkerGroup.Member(a, new WorkerAssignment("a", 2, 0, 600, 3, 10, 0)),
+                new WorkerGroup.Member(b, new WorkerAssignment("b", 1, 0, 400, 2, 9, 0)),
+                new WorkerGroup.Member(c, new WorkerAssignment("c", 0, 4, 0, 5, 0, 0))))) {
+            group.initializeDriver("name: d\n", OperationSpec.publish()); // each waits for the others: parallel
+            assertEquals(List.of("t0", "t1", "t2"), group.createTopics(3, 1));
+            group.createProducers(List.of("t0", "t1", "t2"));
+            group.createConsumers(List.of(new Worker.TopicSubscription("t0", "s"), new Worker.TopicSubscription("t1", "s"),
+                    new Worker.TopicSubscription("t2", "s"), new Worker.TopicSubscription("t2", "s2")));
+            group.run(Worker.Command.PROBE_PRODUCERS);
+            group.run(Worker.Command.PAUSE_CONSUMERS);
+            group.startLoad(new LoadSpec(LoopMode.OPEN, 1000, List.of(new byte[1]), KeyDistributorType.NO_KEY, 10, 19, 1,
+                    false));
+            group.adjustRate(2000);
+            StatsSnapshot merged = group.periodStats();
+            assertEquals(12, merged.counter(Counter.MESSAGES_SENT));
+            assertEquals(12, merged.histogram(Latency.PUBLISH_LATENCY).getTotalCount());
+            assertEquals(12, group.progress().messagesSent());
+        }
+        assertEquals(List.of("initialize", "createTopics", "producers [t0, t2]", "PROBE_PRODUCERS", "close"), a.calls);
+        assertEquals(List.of("initialize", "producers [t1]", "PROBE_PRODUCERS", "close"), b.calls);
+        assertEquals(List.of("initialize", "consumers 4", "PAUSE_CONSUMERS", "close"), c.calls);
+        assertEquals(600, a.load.messagesPerSecond());
+        assertEquals(List.of(3L, 10L), List.of(a.load.warmupOperations(), a.load.measureOperations()));
+        assertEquals(400, b.load.messagesPerSecond());
+        assertEquals(List.of(5L, 0L), List.of(c.load.warmupOperations(), c.load.measureOperations()));
+        assertEquals(1000, a.rate);
+        assertEquals(1000, b.rate);
+        assertEquals(0, c.rate);
+    }
+
+    @Test
+    void aDealThatDisagreesWithThePlanIsABugNotASilentChange() {
+        Recording a = new Recording(new CountDownLatch(0), 0);
+        WorkerGroup group = new WorkerGroup(List.of(new WorkerGroup.Member(a, new WorkerAssignment("a", 2, 0, 0, 0, 0, 0))));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> group.createProducers(List.of("t0")));
+        assertTrue(e.getMessage().contains("planned 2 item(s) but is dealt 1"), e.getMessage());
+    }
+
+    @Test
+    void aFailingWorkerFailsTheStepWithItsOwnError() {
+        WorkerException boom = new WorkerException("worker b is not reachable");
+        Recording a = new Recording(new CountDownLatch(0), 0);
+        Worker failing = new Recording(new CountDownLatch(0), 0) {
+            @Override
+            public void run(Command command) throws WorkerException {
+                throw boom;
+            }
+        };
+        WorkerGroup group = new WorkerGroup(List.of(new WorkerGroup.Member(a, new WorkerAssignment("a", 1, 0, 0, 0, 0, 0)),
+                new WorkerGroup.Member(failing, new WorkerAssignment("b", 1, 0, 0, 0, 0, 0))));
+        assertSame(boom, assertThrows(WorkerException.class, () -> group.run(Worker.Command.STOP_ALL)));
+    }
+}
