@@ -73,7 +73,7 @@ class ProducerOperationsTest {
             String topic = TestDrivers.topic("plain");
             driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
             RecordingCallback precise = new RecordingCallback();
-            RecordingCallback.OmbOnly omb = new RecordingCallback.OmbOnly();
+            OmbOnlyCallback omb = new OmbOnlyCallback();
             BenchmarkConsumer preciseConsumer = driver.createConsumer(topic, "precise", precise).get(WAIT_SECONDS, TimeUnit.SECONDS);
             BenchmarkConsumer ombConsumer = driver.createConsumer(topic, "omb", omb).get(WAIT_SECONDS, TimeUnit.SECONDS);
             BenchmarkProducer producer = driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
