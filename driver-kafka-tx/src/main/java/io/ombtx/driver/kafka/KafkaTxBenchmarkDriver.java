@@ -215,14 +215,13 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
             TransactionSettings tx = config.transactions();
             KafkaTxProducer producer;
             if (spec.transactional() && spec.kind() != OperationKind.STREAM) {
-                TransactionalSession session = new TransactionalSession(
-                        tx.transactionalIdPrefix() + "-" + runId + "-" + index, clients::producer, tx.maxRetries(), stats);
-                session.start();
+                TransactionFlow flow = TransactionFlow.start(
+                        tx.transactionalIdPrefix() + "-" + runId + "-" + index, clients::producer, tx, stats);
                 SyntheticOffsets offsets = new SyntheticOffsets(sendOffsetsGroupId(),
                         new TopicPartition(topic, index % partitions));
-                producer = KafkaTxProducer.transactional(topic, partitions, spec, session, tx, offsets, stats);
+                producer = KafkaTxProducer.transactional(topic, partitions, spec, flow, tx, offsets, stats);
             } else {
-                producer = KafkaTxProducer.plain(topic, partitions, spec, clients.producer(null), tx, stats);
+                producer = KafkaTxProducer.plain(topic, partitions, spec, clients.producer(null), stats);
             }
             track(producer);
             return producer;
@@ -265,18 +264,18 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         if (spec.transactional()) {
             String transactionalId = tx.transactionalIdPrefix() + "-" + runId + "-stream-" + group + "-"
                     + streamIndex.getAndIncrement();
-            TransactionalSession session = new TransactionalSession(transactionalId, clients::producer, tx.maxRetries(), stats);
+            TransactionFlow flow;
             try {
-                session.start();
+                flow = TransactionFlow.start(transactionalId, clients::producer, tx, stats);
             } catch (RuntimeException e) {
                 consumer.close(Duration.ZERO);
                 throw e;
             }
             return StreamProcessor.transactional(consumer, source, target, targetPartitions,
-                    spec.messagesPerOperation(), tx, session, dispatch, stats);
+                    spec.messagesPerOperation(), flow, dispatch);
         }
-        return StreamProcessor.naive(consumer, source, target, targetPartitions, spec.messagesPerOperation(), tx,
-                clients.producer(null), dispatch, stats);
+        return StreamProcessor.naive(consumer, source, target, targetPartitions, spec.messagesPerOperation(),
+                clients.producer(null), tx, dispatch, stats);
     }
 
     @Override

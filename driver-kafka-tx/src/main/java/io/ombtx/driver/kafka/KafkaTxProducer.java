@@ -33,49 +33,41 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final String topic;
-    private final OperationSpec spec;
-    private final TxStatsReporter stats;
+    private final OperationRunner operations;
     private final ProducerThread thread;
     private final Producer<String, byte[]> plain; // null when transactional
-    private final TransactionalSession session; // null when plain
+    private final TransactionFlow flow; // null when plain
     private final TransactionBatcher batcher; // null when plain
-    private final OperationRunner operations;
     private volatile boolean closed;
 
-    private KafkaTxProducer(String topic, OperationSpec spec, TxStatsReporter stats, ProducerThread thread,
-            Producer<String, byte[]> plain, TransactionalSession session, TransactionBatcher batcher,
-            OperationRunner operations) {
+    private KafkaTxProducer(String topic, OperationRunner operations, Producer<String, byte[]> plain,
+            TransactionFlow flow, int messagesPerTransaction, long commitIntervalMs) {
         this.topic = topic;
-        this.spec = spec;
-        this.stats = stats;
-        this.thread = thread;
-        this.plain = plain;
-        this.session = session;
-        this.batcher = batcher;
         this.operations = operations;
+        this.plain = plain;
+        this.flow = flow;
+        this.thread = new ProducerThread(flow == null ? "producer" : "tx-producer");
+        this.batcher = flow == null ? null
+                : new TransactionBatcher(flow, messagesPerTransaction, commitIntervalMs, thread);
     }
 
     static KafkaTxProducer plain(String topic, int partitionCount, OperationSpec spec, Producer<String, byte[]> producer,
-            TransactionSettings settings, TxStatsReporter stats) {
-        ProducerThread thread = new ProducerThread("producer");
-        OperationRunner operations = new OperationRunner(topic, partitionCount, spec, settings.resolveBeforeCommit(), null);
-        return new KafkaTxProducer(topic, spec, stats, thread, producer, null, null, operations);
+            TxStatsReporter stats) {
+        return new KafkaTxProducer(topic, new OperationRunner(topic, partitionCount, spec, null, stats), producer, null,
+                0, 0);
     }
 
-    /** @param session started (initTransactions done) */
-    static KafkaTxProducer transactional(String topic, int partitionCount, OperationSpec spec,
-            TransactionalSession session, TransactionSettings settings, SyntheticOffsets offsets, TxStatsReporter stats) {
-        ProducerThread thread = new ProducerThread("tx-producer");
+    /** @param flow started (initTransactions done) */
+    static KafkaTxProducer transactional(String topic, int partitionCount, OperationSpec spec, TransactionFlow flow,
+            TransactionSettings settings, SyntheticOffsets offsets, TxStatsReporter stats) {
         int perTransaction = spec.kind() == OperationKind.PUBLISH ? spec.messagesPerOperation() : 1;
-        TransactionBatcher batcher = new TransactionBatcher(session, perTransaction, settings.commitIntervalMs(),
-                settings.resolveBeforeCommit(), thread, stats);
-        OperationRunner operations = new OperationRunner(topic, partitionCount, spec, settings.resolveBeforeCommit(), offsets);
-        return new KafkaTxProducer(topic, spec, stats, thread, null, session, batcher, operations);
+        return new KafkaTxProducer(topic, new OperationRunner(topic, partitionCount, spec, offsets, stats), null, flow,
+                perTransaction, settings.commitIntervalMs());
     }
 
     /** The transactional id this producer holds, or null when it is plain. */
     String transactionalId() {
-        return session == null ? null : session.transactionalId();
+        return flow == null ? null : flow.transactionalId();
     }
 
     @Override
@@ -118,17 +110,13 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer {
 
     @Override
     public CompletableFuture<OperationTimings> runOperation(Optional<String> key, byte[] payload) {
-        if (spec.kind() == OperationKind.PUBLISH || spec.kind() == OperationKind.STREAM) {
+        if (!operations.runsWholeOperations()) {
             return publishOperation(key, payload); // STREAM's producers only feed the source topic
         }
         try {
-            return CompletableFuture.supplyAsync(() -> {
-                OperationTimings timings = session != null
-                        ? operations.runTransactional(session, key, payload)
-                        : operations.runPlain(plain, key, payload);
-                stats.report(timings);
-                return timings;
-            }, thread);
+            return CompletableFuture.supplyAsync(() -> flow != null
+                    ? operations.runTransactional(flow, key, payload)
+                    : operations.runPlain(plain, key, payload), thread);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new IllegalStateException("producer for " + topic + " is closed", e));
         }
@@ -140,7 +128,7 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer {
         return sendAsync(key, payload).handle((ignored, error) -> {
             Map<Phase, Long> phases = new EnumMap<>(Phase.class);
             phases.put(Phase.TRANSACTION, System.nanoTime() - start);
-            Outcome outcome = error != null ? Outcome.FAILED : session != null ? Outcome.COMMITTED : Outcome.ACKNOWLEDGED;
+            Outcome outcome = error != null ? Outcome.FAILED : flow != null ? Outcome.COMMITTED : Outcome.ACKNOWLEDGED;
             return new OperationTimings(phases, 1, outcome, 0, 0);
         });
     }
@@ -156,8 +144,8 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer {
             if (batcher != null) {
                 batcher.finishOnClose();
             }
-            if (session != null) {
-                session.close(CLOSE_TIMEOUT);
+            if (flow != null) {
+                flow.close(CLOSE_TIMEOUT);
             } else {
                 plain.close(CLOSE_TIMEOUT);
             }

@@ -16,12 +16,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one WRITE or SEND_OFFSETS operation on the producer's own thread and times it:
  * <ul>
- *   <li>transactional WRITE: begin [BEGIN], send N records round-robin over partitions 0..M-1 [SEND], wait for
- *       the acks [RESOLVE], optionally sendOffsetsToTransaction [SEND_OFFSETS], commit [COMMIT];</li>
+ *   <li>transactional WRITE: N records round-robin over partitions 0..M-1, plus sendOffsetsToTransaction if the spec
+ *       says so, in one {@link TransactionFlow} transaction;</li>
  *   <li>plain WRITE: send [SEND], wait for the acks [RESOLVE];</li>
- *   <li>SEND_OFFSETS: begin, sendOffsetsToTransaction, commit.</li>
+ *   <li>SEND_OFFSETS: a transaction holding only sendOffsetsToTransaction.</li>
  * </ul>
- * Failed transaction attempts are aborted or the producer replaced, and retried up to maxRetries.
  */
 final class OperationRunner {
 
@@ -30,54 +29,59 @@ final class OperationRunner {
     private final String topic;
     private final int[] partitions;
     private final OperationSpec spec;
-    private final boolean resolveBeforeCommit;
     private final SyntheticOffsets offsets;
+    private final TxStatsReporter stats;
 
     /**
      * @param partitionCount partitions of {@code topic}; the operation's partitions wrap around it
      * @param offsets where sendOffsetsToTransaction points, or null when the spec never calls it
+     * @param stats where plain writes are reported (a transaction's flow reports it)
      */
-    OperationRunner(String topic, int partitionCount, OperationSpec spec, boolean resolveBeforeCommit,
-            SyntheticOffsets offsets) {
+    OperationRunner(String topic, int partitionCount, OperationSpec spec, SyntheticOffsets offsets,
+            TxStatsReporter stats) {
         this.topic = topic;
         this.spec = spec;
-        this.resolveBeforeCommit = resolveBeforeCommit;
         this.offsets = offsets;
+        this.stats = stats;
         this.partitions = new int[spec.partitionsPerOperation()];
         for (int i = 0; i < partitions.length; i++) {
             partitions[i] = i % partitionCount;
         }
     }
 
-    OperationTimings runTransactional(TransactionalSession session, Optional<String> key, byte[] payload) {
+    /** PUBLISH and STREAM operations are single sends, not runs of this class. */
+    boolean runsWholeOperations() {
+        return spec.kind() != OperationKind.PUBLISH && spec.kind() != OperationKind.STREAM;
+    }
+
+    OperationTimings runTransactional(TransactionFlow flow, Optional<String> key, byte[] payload) {
         List<ProducerRecord<String, byte[]>> records = records(key, payload);
         boolean withOffsets = spec.kind() == OperationKind.SEND_OFFSETS || spec.sendOffsets();
-        TxBody body = new RecordBatchBody(records, resolveBeforeCommit, withOffsets ? offsets::next : null);
-        PhaseTimer timer = new PhaseTimer(); // after building the records: the operation starts at begin
-        Throwable failure = session.run(body, timer, session.maxRetries() + 1);
-        if (failure != null) {
-            LOG.warn("{} operation failed after retries: {}", spec.kind(), ErrorClassifier.describe(failure));
-            return timer.finish(records.size(), Outcome.FAILED);
+        OperationResult result = flow.run(records, withOffsets ? offsets::next : null);
+        if (result.failure() != null) {
+            LOG.warn("{} operation failed after retries: {}", spec.kind(), ErrorClassifier.describe(result.failure()));
         }
-        return timer.finish(records.size(), Outcome.COMMITTED);
+        return result.timings();
     }
 
     /** A plain write: kafka-clients already retries internally up to delivery.timeout.ms, so one attempt. */
     OperationTimings runPlain(Producer<String, byte[]> producer, Optional<String> key, byte[] payload) {
         List<ProducerRecord<String, byte[]>> records = records(key, payload);
         PhaseTimer timer = new PhaseTimer();
+        OperationTimings timings;
         try {
-            RecordBatchBody.sendAndResolve(producer, records, timer);
-            return timer.finish(records.size(), Outcome.ACKNOWLEDGED);
+            PendingAcks.send(producer, records, timer).await(timer);
+            timings = timer.finish(records.size(), Outcome.ACKNOWLEDGED);
         } catch (InterruptedException | InterruptException e) {
             Thread.currentThread().interrupt();
             throw new InterruptException("interrupted during a write", e instanceof InterruptedException ie ? ie : null);
         } catch (Exception e) {
             LOG.warn("plain write failed: {}", ErrorClassifier.describe(e));
-            return timer.finish(records.size(), Outcome.FAILED);
+            timings = timer.finish(records.size(), Outcome.FAILED);
         }
+        stats.report(timings);
+        return timings;
     }
-
     private List<ProducerRecord<String, byte[]>> records(Optional<String> key, byte[] payload) {
         int count = spec.kind() == OperationKind.SEND_OFFSETS ? 0 : spec.messagesPerOperation();
         List<ProducerRecord<String, byte[]>> records = new ArrayList<>(count);

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * number, key {@code "<partition>:<offset>"} of the input, which is what the exactly-once check reads back) and
  * advances the group's offsets:
  * <ul>
- *   <li>transactional: begin [BEGIN], send [SEND], wait for the acks [RESOLVE], sendOffsetsToTransaction with the
- *       consumer's group metadata [SEND_OFFSETS], commit [COMMIT] (seed 000 TxStreamingBench, seed 001 StreamBench);</li>
+ *   <li>transactional: the outputs and sendOffsetsToTransaction with the consumer's group metadata in one
+ *       {@link TransactionFlow} transaction (seed 000 TxStreamingBench, seed 001 StreamBench);</li>
  *   <li>naive: send [SEND], wait for the acks [RESOLVE], {@code commitSync} of the offsets, timed as COMMIT
  *       (seed 000 BaseStreamingBench).</li>
  * </ul>
@@ -45,41 +45,33 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     private final String targetTopic;
     private final int targetPartitions;
     private final int recordsPerTransaction;
-    private final TransactionSettings settings;
-    private final TransactionalSession session; // transactional mode
-    private final Producer<String, byte[]> naiveProducer; // naive mode
+    private final BatchWriter writer;
     private final CallbackDispatch dispatch;
-    private final TxStatsReporter stats;
 
     private StreamProcessor(Consumer<String, byte[]> consumer, String sourceTopic, String targetTopic,
-            int targetPartitions, int recordsPerTransaction, TransactionSettings settings, TransactionalSession session,
-            Producer<String, byte[]> naiveProducer, CallbackDispatch dispatch, TxStatsReporter stats) {
+            int targetPartitions, int recordsPerTransaction, BatchWriter writer, CallbackDispatch dispatch) {
         super(consumer, "ombtx-stream-" + sourceTopic);
         this.targetTopic = targetTopic;
         this.targetPartitions = targetPartitions;
         this.recordsPerTransaction = recordsPerTransaction;
-        this.settings = settings;
-        this.session = session;
-        this.naiveProducer = naiveProducer;
+        this.writer = writer;
         this.dispatch = dispatch;
-        this.stats = stats;
         consumer.subscribe(List.of(sourceTopic), new AbortOnRebalance());
         start();
     }
 
-    /** @param session started; its producer writes the outputs and the offsets in one transaction */
+    /** @param flow started; its producer writes the outputs and the offsets in one transaction */
     static StreamProcessor transactional(Consumer<String, byte[]> consumer, String sourceTopic, String targetTopic,
-            int targetPartitions, int recordsPerTransaction, TransactionSettings settings, TransactionalSession session,
-            CallbackDispatch dispatch, TxStatsReporter stats) {
+            int targetPartitions, int recordsPerTransaction, TransactionFlow flow, CallbackDispatch dispatch) {
         return new StreamProcessor(consumer, sourceTopic, targetTopic, targetPartitions, recordsPerTransaction,
-                settings, session, null, dispatch, stats);
+                new InTransaction(flow), dispatch);
     }
 
     static StreamProcessor naive(Consumer<String, byte[]> consumer, String sourceTopic, String targetTopic,
-            int targetPartitions, int recordsPerTransaction, TransactionSettings settings, Producer<String, byte[]> producer,
-            CallbackDispatch dispatch, TxStatsReporter stats) {
+            int targetPartitions, int recordsPerTransaction, Producer<String, byte[]> producer,
+            TransactionSettings settings, CallbackDispatch dispatch, TxStatsReporter stats) {
         return new StreamProcessor(consumer, sourceTopic, targetTopic, targetPartitions, recordsPerTransaction,
-                settings, null, producer, dispatch, stats);
+                new Naive(producer, settings.ackWait(), settings.maxRetries(), stats), dispatch);
     }
 
     @Override
@@ -88,66 +80,19 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
         records.forEach(all::add);
         for (int from = 0; from < all.size(); from += recordsPerTransaction) {
             List<ConsumerRecord<String, byte[]>> batch = all.subList(from, Math.min(all.size(), from + recordsPerTransaction));
-            boolean done = session != null ? processTransactionally(batch) : processNaively(batch);
-            if (!done) {
+            if (!process(batch)) {
                 rewindToCommitted(); // the rest of this poll is dropped and read again from the committed offsets
                 return;
             }
         }
     }
 
-    private boolean processTransactionally(List<ConsumerRecord<String, byte[]>> batch) {
-        List<ProducerRecord<String, byte[]>> outputs = transform(batch);
-        Map<TopicPartition, OffsetAndMetadata> offsets = nextOffsets(batch);
-        PhaseTimer timer = new PhaseTimer();
-        TxBody body = new RecordBatchBody(outputs, settings.resolveBeforeCommit(),
-                () -> new OffsetsToCommit(offsets, consumer.groupMetadata()));
-        Throwable failure = session.run(body, timer, settings.maxRetries() + 1);
-        return finish(batch, timer, failure, Outcome.COMMITTED);
-    }
-
-    private boolean processNaively(List<ConsumerRecord<String, byte[]>> batch) {
-        List<ProducerRecord<String, byte[]>> outputs = transform(batch);
-        Map<TopicPartition, OffsetAndMetadata> offsets = nextOffsets(batch);
-        PhaseTimer timer = new PhaseTimer();
-        Throwable failure = null;
-        for (int attempt = 0; attempt <= settings.maxRetries(); attempt++) {
-            try {
-                if (settings.resolveBeforeCommit()) {
-                    RecordBatchBody.sendAndResolve(naiveProducer, outputs, timer);
-                    consumer.commitSync(offsets);
-                    timer.lap(Phase.COMMIT);
-                } else {
-                    var acks = outputs.stream().map(naiveProducer::send).toList();
-                    timer.lap(Phase.SEND);
-                    consumer.commitSync(offsets);
-                    timer.lap(Phase.COMMIT);
-                    for (var ack : acks) {
-                        ack.get();
-                    }
-                    timer.lap(Phase.RESOLVE);
-                }
-                failure = null;
-                break;
-            } catch (InterruptedException | InterruptException e) {
-                Thread.currentThread().interrupt();
-                throw e instanceof InterruptException ie ? ie : new InterruptException((InterruptedException) e);
-            } catch (Exception e) {
-                failure = ErrorClassifier.unwrap(e);
-                timer.skip();
-            }
-        }
-        return finish(batch, timer, failure, Outcome.ACKNOWLEDGED);
-    }
-
-    private boolean finish(List<ConsumerRecord<String, byte[]>> batch, PhaseTimer timer, Throwable failure,
-            Outcome success) {
-        OperationTimings timings = timer.finish(batch.size(), failure == null ? success : Outcome.FAILED);
-        stats.report(timings);
-        dispatch.operationCompleted(timings);
-        if (failure != null) {
+    private boolean process(List<ConsumerRecord<String, byte[]>> batch) {
+        OperationResult result = writer.write(transform(batch), nextOffsets(batch), consumer);
+        dispatch.operationCompleted(result.timings());
+        if (result.failure() != null) {
             LOG.warn("stream batch of {} records failed after retries, re-reading from committed offsets: {}",
-                    batch.size(), ErrorClassifier.describe(failure));
+                    batch.size(), ErrorClassifier.describe(result.failure()));
             return false;
         }
         for (ConsumerRecord<String, byte[]> record : batch) {
@@ -198,24 +143,95 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
 
     @Override
     protected void shutdown() {
-        if (session != null) {
-            session.close(Duration.ofSeconds(30));
-        } else {
-            naiveProducer.close(Duration.ofSeconds(30));
-        }
+        writer.close(Duration.ofSeconds(30));
     }
 
     /** Batches are processed between polls, so none is open here; aborting is a guard, not a normal path. */
     private final class AbortOnRebalance implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            if (session != null) {
-                session.abortIfOpen();
-            }
+            writer.abortIfOpen();
         }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        }
+    }
+
+    /** The write path of one batch: its outputs and its input offsets, committed together or not at all. */
+    private interface BatchWriter {
+        OperationResult write(List<ProducerRecord<String, byte[]>> outputs,
+                Map<TopicPartition, OffsetAndMetadata> offsets, Consumer<String, byte[]> consumer);
+
+        void abortIfOpen();
+
+        void close(Duration timeout);
+    }
+
+    /** Outputs and offsets in one transaction of the flow, with the consumer's group metadata. */
+    private record InTransaction(TransactionFlow flow) implements BatchWriter {
+        @Override
+        public OperationResult write(List<ProducerRecord<String, byte[]>> outputs,
+                Map<TopicPartition, OffsetAndMetadata> offsets, Consumer<String, byte[]> consumer) {
+            return flow.run(outputs, () -> new OffsetsToCommit(offsets, consumer.groupMetadata()));
+        }
+
+        @Override
+        public void abortIfOpen() {
+            flow.abortIfOpen();
+        }
+
+        @Override
+        public void close(Duration timeout) {
+            flow.close(timeout);
+        }
+    }
+
+    /**
+     * Seed 000's BaseStreamingBench: send [SEND], then {@code commitSync} of the offsets [COMMIT], with the wait for
+     * the acks [RESOLVE] before the commitSync, or after it when the acks are awaited after the commit. A failed
+     * batch is sent again, up to maxRetries times.
+     */
+    private record Naive(Producer<String, byte[]> producer, AckWait ackWait, int maxRetries, TxStatsReporter stats)
+            implements BatchWriter {
+        @Override
+        public OperationResult write(List<ProducerRecord<String, byte[]>> outputs,
+                Map<TopicPartition, OffsetAndMetadata> offsets, Consumer<String, byte[]> consumer) {
+            PhaseTimer timer = new PhaseTimer();
+            Throwable failure = null;
+            for (int attempt = 0; attempt <= maxRetries; attempt++) {
+                try {
+                    PendingAcks acks = PendingAcks.send(producer, outputs, timer);
+                    if (ackWait != AckWait.AFTER_COMMIT) {
+                        acks.await(timer);
+                    }
+                    consumer.commitSync(offsets);
+                    timer.lap(Phase.COMMIT);
+                    if (ackWait == AckWait.AFTER_COMMIT) {
+                        acks.await(timer);
+                    }
+                    failure = null;
+                    break;
+                } catch (InterruptedException | InterruptException e) {
+                    Thread.currentThread().interrupt();
+                    throw e instanceof InterruptException ie ? ie : new InterruptException((InterruptedException) e);
+                } catch (Exception e) {
+                    failure = ErrorClassifier.unwrap(e);
+                    timer.skip();
+                }
+            }
+            OperationTimings timings = timer.finish(outputs.size(), failure == null ? Outcome.ACKNOWLEDGED : Outcome.FAILED);
+            stats.report(timings);
+            return new OperationResult(timings, failure);
+        }
+
+        @Override
+        public void abortIfOpen() {
+        }
+
+        @Override
+        public void close(Duration timeout) {
+            producer.close(timeout);
         }
     }
 }

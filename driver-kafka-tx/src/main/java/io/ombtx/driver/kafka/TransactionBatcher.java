@@ -1,18 +1,13 @@
 package io.ombtx.driver.kafka;
 
-import io.ombtx.driver.api.OperationTimings;
-import io.ombtx.driver.api.OperationTimings.Outcome;
-import io.ombtx.driver.api.Phase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.InterruptException;
 
 /**
  * OMB's {@code sendAsync} in transactional mode: each send joins the open transaction, which commits when it holds
@@ -23,29 +18,22 @@ import org.apache.kafka.common.errors.InterruptException;
  */
 final class TransactionBatcher {
 
-    private final TransactionalSession session;
+    private final TransactionFlow flow;
     private final int messagesPerTransaction;
     private final long commitIntervalMs;
-    private final boolean resolveBeforeCommit;
     private final ScheduledExecutorService producerThread;
-    private final TxStatsReporter stats;
 
-    private final List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
     private final List<CompletableFuture<Void>> completions = new ArrayList<>();
-    private final List<Future<?>> acks = new ArrayList<>();
-    private PhaseTimer timer; // non-null while a transaction is open
-    private Throwable firstFailure; // a begin or send of the open transaction failed
+    private TransactionFlow.Transaction open; // non-null while a transaction is open
     private long transactionSequence;
     private boolean closed; // finishOnClose ran: later sends are refused rather than left in a new transaction
 
-    TransactionBatcher(TransactionalSession session, int messagesPerTransaction, long commitIntervalMs,
-            boolean resolveBeforeCommit, ScheduledExecutorService producerThread, TxStatsReporter stats) {
-        this.session = session;
+    TransactionBatcher(TransactionFlow flow, int messagesPerTransaction, long commitIntervalMs,
+            ScheduledExecutorService producerThread) {
+        this.flow = flow;
         this.messagesPerTransaction = messagesPerTransaction;
         this.commitIntervalMs = commitIntervalMs;
-        this.resolveBeforeCommit = resolveBeforeCommit;
         this.producerThread = producerThread;
-        this.stats = stats;
     }
 
     void add(ProducerRecord<String, byte[]> record, CompletableFuture<Void> completion) {
@@ -53,44 +41,24 @@ final class TransactionBatcher {
             completion.completeExceptionally(new IllegalStateException("producer is closed"));
             return;
         }
-        if (timer == null) {
+        if (open == null) {
             open();
         }
-        records.add(record);
         completions.add(completion);
-        if (firstFailure == null) {
-            timer.skip(); // the idle time between sends belongs to no phase
-            try {
-                acks.add(session.producer().send(record));
-            } catch (KafkaException | IllegalStateException e) {
-                if (e instanceof InterruptException) {
-                    throw e;
-                }
-                firstFailure = e;
-            }
-            timer.lap(Phase.SEND);
-        }
-        if (records.size() >= messagesPerTransaction) {
-            commit();
+        open.send(record);
+        if (open.size() >= messagesPerTransaction) {
+            finish(TransactionFlow.Transaction::commit);
         }
     }
 
     private void open() {
-        timer = new PhaseTimer();
+        open = flow.begin();
         long sequence = ++transactionSequence;
-        try {
-            session.begin(timer);
-        } catch (KafkaException | IllegalStateException e) {
-            if (e instanceof InterruptException) {
-                throw e;
-            }
-            firstFailure = e;
-        }
         // A slow producer rate must not leave messages waiting for the transaction to fill up.
         try {
             producerThread.schedule(() -> {
-                if (timer != null && sequence == transactionSequence) {
-                    commit();
+                if (open != null && sequence == transactionSequence) {
+                    finish(TransactionFlow.Transaction::commit);
                 }
             }, commitIntervalMs, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
@@ -98,91 +66,33 @@ final class TransactionBatcher {
         }
     }
 
-    /** Commits the open transaction, retrying the whole batch after a failure. */
-    void commit() {
-        Batch batch = takeBatch();
-        Throwable failure = batch.failure;
-        if (failure == null) {
-            try {
-                if (resolveBeforeCommit) {
-                    resolve(batch);
-                }
-                session.commit(batch.timer);
-                if (!resolveBeforeCommit) {
-                    resolve(batch);
-                }
-                finish(batch, null);
-                return;
-            } catch (InterruptException e) {
-                throw e;
-            } catch (Exception e) {
-                failure = ErrorClassifier.unwrap(e);
-            }
-        }
-        session.recover(failure, batch.timer);
-        if (!(failure instanceof CommitOutcomeUnknownException) && session.maxRetries() > 0) {
-            TxBody resend = new RecordBatchBody(batch.records, resolveBeforeCommit, null);
-            failure = session.run(resend, batch.timer, session.maxRetries());
-        }
-        finish(batch, failure);
-    }
-
     /** On close: commit what is open if every send so far succeeded, otherwise abort it; never retry. */
     void finishOnClose() {
         closed = true;
-        if (timer == null) {
-            return;
-        }
-        if (firstFailure == null) {
-            Batch batch = takeBatch();
-            try {
-                if (resolveBeforeCommit) {
-                    resolve(batch);
-                }
-                session.commit(batch.timer);
-                finish(batch, null);
-            } catch (Exception e) {
-                session.abortIfOpen();
-                finish(batch, ErrorClassifier.unwrap(e));
-            }
-        } else {
-            Batch batch = takeBatch();
-            session.abortIfOpen();
-            finish(batch, batch.failure);
+        if (open != null) {
+            finish(TransactionFlow.Transaction::commitOnClose);
         }
     }
 
-    private void resolve(Batch batch) throws Exception {
-        for (Future<?> ack : batch.acks) {
-            ack.get();
+    /** Ends the open transaction and answers every send in it. */
+    private void finish(Function<TransactionFlow.Transaction, OperationResult> ending) {
+        TransactionFlow.Transaction transaction = open;
+        List<CompletableFuture<Void>> waiting = List.copyOf(completions);
+        open = null;
+        completions.clear();
+        OperationResult result;
+        try {
+            result = ending.apply(transaction);
+        } catch (RuntimeException | Error e) { // interrupted: still no send may be left without an answer
+            waiting.forEach(completion -> completion.completeExceptionally(e));
+            throw e;
         }
-        batch.timer.lap(Phase.RESOLVE);
-    }
-
-    private void finish(Batch batch, Throwable failure) {
-        OperationTimings timings = batch.timer.finish(batch.records.size(),
-                failure == null ? Outcome.COMMITTED : Outcome.FAILED);
-        stats.report(timings);
-        for (CompletableFuture<Void> completion : batch.completions) {
-            if (failure == null) {
+        for (CompletableFuture<Void> completion : waiting) {
+            if (result.failure() == null) {
                 completion.complete(null);
             } else {
-                completion.completeExceptionally(failure);
+                completion.completeExceptionally(result.failure());
             }
         }
-    }
-
-    private Batch takeBatch() {
-        Batch batch = new Batch(List.copyOf(records), List.copyOf(completions), List.copyOf(acks), timer, firstFailure);
-        records.clear();
-        completions.clear();
-        acks.clear();
-        timer = null;
-        firstFailure = null;
-        return batch;
-    }
-
-    private record Batch(List<ProducerRecord<String, byte[]>> records, List<CompletableFuture<Void>> completions,
-            List<Future<?>> acks, PhaseTimer timer, Throwable failure) {
     }
 }

@@ -23,4 +23,9 @@ public record TransactionSettings(
     public static TransactionSettings defaults() {
         return new TransactionSettings(false, 1, 100, "omb-tx", true, 3);
     }
+
+    /** Where transactions wait for their acks: before sendOffsets with {@code resolveBeforeCommit}, else after the commit. */
+    AckWait ackWait() {
+        return resolveBeforeCommit ? AckWait.BEFORE_SEND_OFFSETS : AckWait.AFTER_COMMIT;
+    }
 }

@@ -5,6 +5,7 @@ import static io.ombtx.driver.kafka.ErrorClassifier.Recovery.RECREATE_PRODUCER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
@@ -15,31 +16,35 @@ import org.apache.kafka.common.errors.TransactionAbortableException;
 import org.apache.kafka.common.errors.UnknownProducerIdException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ErrorClassifierTest {
 
-    @Test
-    void fatalErrorsNeedANewProducer() {
-        assertEquals(RECREATE_PRODUCER, ErrorClassifier.classify(new ProducerFencedException("fenced")));
-        assertEquals(RECREATE_PRODUCER, ErrorClassifier.classify(new OutOfOrderSequenceException("seq")));
-        assertEquals(RECREATE_PRODUCER, ErrorClassifier.classify(new UnknownProducerIdException("pid")));
-        assertEquals(RECREATE_PRODUCER, ErrorClassifier.classify(new TopicAuthorizationException("no")));
-        assertEquals(RECREATE_PRODUCER, ErrorClassifier.classify(new UnsupportedVersionException("old")));
+    static Stream<Throwable> fatal() {
+        return Stream.of(new ProducerFencedException("fenced"), new OutOfOrderSequenceException("seq"),
+                new UnknownProducerIdException("pid"), new TopicAuthorizationException("no"),
+                new UnsupportedVersionException("old"),
+                new ExecutionException(new KafkaException("send failed", new ProducerFencedException("f"))));
     }
 
-    @Test
-    void fatalCauseInsideAWrapperIsFound() {
-        Throwable wrapped = new ExecutionException(new KafkaException("send failed", new ProducerFencedException("f")));
-        assertEquals(RECREATE_PRODUCER, ErrorClassifier.classify(wrapped));
+    static Stream<Throwable> abortable() {
+        // InvalidProducerEpochException's javadoc: abortTransaction re-initialises the producer; only if that fails
+        // is it replaced.
+        return Stream.of(new TransactionAbortableException("abort me"), new TimeoutException("slow"),
+                new KafkaException("other"), new InvalidProducerEpochException("epoch"));
     }
 
-    @Test
-    void abortableErrorsAbortAndRetry() {
-        assertEquals(ABORT_AND_RETRY, ErrorClassifier.classify(new TransactionAbortableException("abort me")));
-        assertEquals(ABORT_AND_RETRY, ErrorClassifier.classify(new TimeoutException("slow")));
-        assertEquals(ABORT_AND_RETRY, ErrorClassifier.classify(new KafkaException("other")));
-        // Its javadoc: abortTransaction re-initialises the producer; only if that fails is it replaced.
-        assertEquals(ABORT_AND_RETRY, ErrorClassifier.classify(new InvalidProducerEpochException("epoch")));
+    @ParameterizedTest
+    @MethodSource("fatal")
+    void fatalErrorsNeedANewProducerEvenInsideAWrapper(Throwable error) {
+        assertEquals(RECREATE_PRODUCER, ErrorClassifier.classify(error));
+    }
+
+    @ParameterizedTest
+    @MethodSource("abortable")
+    void abortableErrorsAbortAndRetry(Throwable error) {
+        assertEquals(ABORT_AND_RETRY, ErrorClassifier.classify(error));
     }
 
     @Test

@@ -10,7 +10,6 @@ import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
 import io.ombtx.driver.api.Phase;
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
 import java.nio.charset.StandardCharsets;
@@ -33,34 +32,35 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The driver's producer side through the SPI, against one real embedded Kafka broker. */
 class ProducerOperationsTest {
 
     private static final long WAIT_SECONDS = 60;
-    private static EmbeddedKafkaCluster kafka;
+
+    @RegisterExtension
+    static final EmbeddedBroker kafka = new EmbeddedBroker();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = EmbeddedKafkaCluster.builder().brokers(1).start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
-
     private KafkaTxBenchmarkDriver driver(String transactionsBlock) throws Exception {
         return TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), transactionsBlock));
+    }
+
+    /** Configures the driver for {@code spec}, creates a topic and a producer for it. */
+    private static Target target(KafkaTxBenchmarkDriver driver, OperationSpec spec, String name, int partitions)
+            throws Exception {
+        driver.configureOperation(spec);
+        String topic = TestDrivers.topic(name);
+        driver.createTopic(topic, partitions).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        return new Target(topic, (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS));
+    }
+
+    private record Target(String topic, KafkaTxProducer producer) {
     }
 
     private static byte[] bytes(String text) {
@@ -73,7 +73,7 @@ class ProducerOperationsTest {
             String topic = TestDrivers.topic("plain");
             driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
             RecordingCallback precise = new RecordingCallback();
-            RecordingCallback.OmbOnly omb = new RecordingCallback.OmbOnly();
+            OmbOnlyCallback omb = new OmbOnlyCallback();
             BenchmarkConsumer preciseConsumer = driver.createConsumer(topic, "precise", precise).get(WAIT_SECONDS, TimeUnit.SECONDS);
             BenchmarkConsumer ombConsumer = driver.createConsumer(topic, "omb", omb).get(WAIT_SECONDS, TimeUnit.SECONDS);
             BenchmarkProducer producer = driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -114,10 +114,9 @@ class ProducerOperationsTest {
     @Test
     void transactionalWriteOfTwoMessagesOverTwoPartitionsTimesEveryPhaseAndIsVisibleOnce() throws Exception {
         try (KafkaTxBenchmarkDriver driver = driver(null)) {
-            driver.configureOperation(new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true));
-            String topic = TestDrivers.topic("txwrite");
-            driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            Target target = target(driver, new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true), "txwrite", 2);
+            String topic = target.topic();
+            KafkaTxProducer producer = target.producer();
             assertTrue(producer.transactionalId().startsWith("omb-tx-"), producer.transactionalId());
 
             int operations = 200;
@@ -155,12 +154,32 @@ class ProducerOperationsTest {
     }
 
     @Test
+    void withTheAcksAwaitedAfterTheCommitAWriteResolvesLastAndItsPhasesAddUp() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver("transactions:\n  resolveBeforeCommit: false\n")) {
+            OperationSpec spec = new OperationSpec(OperationKind.WRITE, true, 2, 2, true, true);
+            Target target = target(driver, spec, "aftercommit", 2);
+            for (int i = 0; i < 20; i++) {
+                OperationTimings timings = target.producer().runOperation(Optional.empty(), bytes("a" + i))
+                        .get(WAIT_SECONDS, TimeUnit.SECONDS);
+                assertEquals(Outcome.COMMITTED, timings.outcome());
+                for (Phase phase : List.of(Phase.BEGIN, Phase.SEND, Phase.SEND_OFFSETS, Phase.COMMIT, Phase.RESOLVE)) {
+                    assertTrue(timings.nanos(phase) >= 0, phase + " missing in " + timings);
+                }
+                if (timings.fatalErrors() == 0) { // replacing a producer is the one time in no phase
+                    assertEquals(timings.totalNanos(), TestDrivers.sumOfPhases(timings), "phases add up: " + timings);
+                }
+            }
+            target.producer().close();
+            assertEquals(40, TestDrivers.readCommitted(kafka.bootstrapServers(), target.topic(), 40).size());
+        }
+    }
+
+    @Test
     void plainWriteSendsAndResolvesWithoutTransactionPhases() throws Exception {
         try (KafkaTxBenchmarkDriver driver = driver(null)) {
-            driver.configureOperation(new OperationSpec(OperationKind.WRITE, false, 2, 2, false, false));
-            String topic = TestDrivers.topic("write");
-            driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            Target target = target(driver, new OperationSpec(OperationKind.WRITE, false, 2, 2, false, false), "write", 2);
+            String topic = target.topic();
+            KafkaTxProducer producer = target.producer();
             assertEquals(null, producer.transactionalId());
             for (int i = 0; i < 20; i++) {
                 OperationTimings timings = producer.runOperation(Optional.empty(), bytes("w" + i)).get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -178,10 +197,9 @@ class ProducerOperationsTest {
     @Test
     void sendOffsetsTransactionsCommitTheRunsGroupOffsets() throws Exception {
         try (KafkaTxBenchmarkDriver driver = driver(null)) {
-            driver.configureOperation(new OperationSpec(OperationKind.SEND_OFFSETS, true, 0, 1, true, true));
-            String topic = TestDrivers.topic("offsets");
-            driver.createTopic(topic, 1).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            Target target = target(driver, new OperationSpec(OperationKind.SEND_OFFSETS, true, 0, 1, true, true), "offsets", 1);
+            String topic = target.topic();
+            KafkaTxProducer producer = target.producer();
             for (int i = 0; i < 5; i++) {
                 OperationTimings timings = producer.runOperation(Optional.empty(), new byte[0]).get(WAIT_SECONDS, TimeUnit.SECONDS);
                 assertEquals(Outcome.COMMITTED, timings.outcome());
@@ -261,10 +279,9 @@ class ProducerOperationsTest {
     void aFencedProducerIsReplacedCountedAsFatalAndLosesNothing() throws Exception {
         CountingStatsLogger stats = new CountingStatsLogger();
         try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null), stats)) {
-            driver.configureOperation(new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true));
-            String topic = TestDrivers.topic("fenced");
-            driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            Target target = target(driver, new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true), "fenced", 2);
+            String topic = target.topic();
+            KafkaTxProducer producer = target.producer();
             List<OperationTimings> results = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 results.add(producer.runOperation(Optional.empty(), bytes("before-" + i)).get(WAIT_SECONDS, TimeUnit.SECONDS));

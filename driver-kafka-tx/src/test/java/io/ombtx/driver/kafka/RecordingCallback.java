@@ -9,19 +9,11 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A runner-like callback that keeps what it was told. */
-class RecordingCallback implements PreciseConsumerCallback, OperationListener {
+class RecordingCallback extends OmbOnlyCallback implements PreciseConsumerCallback, OperationListener {
 
-    final List<byte[]> payloads = new CopyOnWriteArrayList<>();
-    final List<Long> publishMillis = new CopyOnWriteArrayList<>();
     final List<Long> publishMicros = new CopyOnWriteArrayList<>();
     final List<Integer> preciseLengths = new CopyOnWriteArrayList<>();
     final List<OperationTimings> operations = new CopyOnWriteArrayList<>();
-
-    @Override
-    public void messageReceived(byte[] payload, long publishTimestamp) {
-        payloads.add(payload);
-        publishMillis.add(publishTimestamp);
-    }
 
     @Override
     public void messageReceived(ByteBuffer payload, long publishTimestamp) {
@@ -49,23 +41,6 @@ class RecordingCallback implements PreciseConsumerCallback, OperationListener {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (received() < count && System.nanoTime() < deadline) {
             Thread.sleep(20);
-        }
-    }
-
-    /** Only OMB's interface: what stock OMB's callback looks like. */
-    static class OmbOnly implements io.openmessaging.benchmark.driver.ConsumerCallback {
-        final List<byte[]> payloads = new CopyOnWriteArrayList<>();
-        final List<Long> publishMillis = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void messageReceived(byte[] payload, long publishTimestamp) {
-            payloads.add(payload);
-            publishMillis.add(publishTimestamp);
-        }
-
-        @Override
-        public void messageReceived(ByteBuffer payload, long publishTimestamp) {
-            throw new UnsupportedOperationException();
         }
     }
 }

@@ -9,7 +9,6 @@ import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
 import io.ombtx.driver.api.Phase;
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
 import java.nio.charset.StandardCharsets;
@@ -26,31 +25,22 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Consume-transform-produce through the SPI, and the exactly-once checker, against one real embedded broker. */
 class StreamProcessingTest {
 
     private static final long WAIT_SECONDS = 120;
-    private static EmbeddedKafkaCluster kafka;
+
+    @RegisterExtension
+    static final EmbeddedBroker kafka = new EmbeddedBroker();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = EmbeddedKafkaCluster.builder().brokers(1).start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     /** Creates source and target topics and fills the source through the driver's (plain) STREAM producer. */
     private static String prefilledSource(KafkaTxBenchmarkDriver driver, String name, int partitions, int records)
@@ -69,23 +59,32 @@ class StreamProcessingTest {
         return source;
     }
 
-    private static void awaitOperations(RecordingCallback callback, int records) throws InterruptedException {
+    /** A driver on the test broker, configured for {@code spec}. */
+    private KafkaTxBenchmarkDriver driver(OperationSpec spec, String transactionsBlock) throws Exception {
+        KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), transactionsBlock));
+        driver.configureOperation(spec);
+        return driver;
+    }
+
+    /** Runs one processor in {@code group} until it has processed {@code records} source records, then closes it. */
+    private static RecordingCallback process(KafkaTxBenchmarkDriver driver, String source, String group, int records)
+            throws Exception {
+        RecordingCallback callback = new RecordingCallback();
+        BenchmarkConsumer processor = driver.createConsumer(source, group, callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
         while (callback.operations.stream().filter(t -> t.outcome() != Outcome.FAILED).mapToInt(OperationTimings::messages)
                 .sum() < records && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
+        processor.close();
+        return callback;
     }
 
     @Test
     void transactionalStreamingProcessesEveryRecordExactlyOnce() throws Exception {
-        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null))) {
-            driver.configureOperation(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true));
+        try (KafkaTxBenchmarkDriver driver = driver(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true), null)) {
             String source = prefilledSource(driver, "txstream", 2, 500);
-            RecordingCallback callback = new RecordingCallback();
-            BenchmarkConsumer processor = driver.createConsumer(source, "processors", callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            awaitOperations(callback, 500);
-            processor.close();
+            RecordingCallback callback = process(driver, source, "processors", 500);
 
             assertEquals(500, callback.operations.size(), "one transaction per record");
             for (OperationTimings timings : callback.operations) {
@@ -110,13 +109,9 @@ class StreamProcessingTest {
 
     @Test
     void naiveStreamingSendsWaitsAndCommitsSync() throws Exception {
-        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null))) {
-            driver.configureOperation(new OperationSpec(OperationKind.STREAM, false, 1, 1, false, true));
+        try (KafkaTxBenchmarkDriver driver = driver(new OperationSpec(OperationKind.STREAM, false, 1, 1, false, true), null)) {
             String source = prefilledSource(driver, "naive", 1, 200);
-            RecordingCallback callback = new RecordingCallback();
-            BenchmarkConsumer processor = driver.createConsumer(source, "naive-group", callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            awaitOperations(callback, 200);
-            processor.close();
+            RecordingCallback callback = process(driver, source, "naive-group", 200);
 
             assertEquals(200, callback.operations.size());
             for (OperationTimings timings : callback.operations) {
@@ -130,17 +125,27 @@ class StreamProcessingTest {
         }
     }
 
-    @Test
-    void batchesOfSeveralRecordsShareOneTransaction() throws Exception {
-        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null))) {
-            driver.configureOperation(new OperationSpec(OperationKind.STREAM, true, 10, 1, true, true));
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void batchesOfSeveralRecordsShareOneTransactionWhereverTheAcksAreAwaited(boolean resolveBeforeCommit)
+            throws Exception {
+        OperationSpec spec = new OperationSpec(OperationKind.STREAM, true, 10, 1, true, true);
+        try (KafkaTxBenchmarkDriver driver = driver(spec, "transactions:\n  resolveBeforeCommit: " + resolveBeforeCommit)) {
             String source = prefilledSource(driver, "batched", 1, 100);
-            RecordingCallback callback = new RecordingCallback();
-            BenchmarkConsumer processor = driver.createConsumer(source, "batched", callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            awaitOperations(callback, 100);
-            processor.close();
+            RecordingCallback callback = process(driver, source, "batched", 100);
+
             assertEquals(100, callback.operations.stream().mapToInt(OperationTimings::messages).sum());
             assertTrue(callback.operations.size() < 100, "several records per transaction");
+            for (OperationTimings timings : callback.operations) {
+                assertEquals(Outcome.COMMITTED, timings.outcome());
+                for (Phase phase : List.of(Phase.BEGIN, Phase.SEND, Phase.RESOLVE, Phase.SEND_OFFSETS, Phase.COMMIT)) {
+                    assertTrue(timings.nanos(phase) >= 0, phase + " missing in " + timings);
+                }
+                if (timings.fatalErrors() == 0) { // replacing a producer is the one time in no phase
+                    assertEquals(timings.totalNanos(), TestDrivers.sumOfPhases(timings), "phases add up: " + timings);
+                }
+            }
+            assertEquals(100, callback.received());
             assertEquals(new ExactlyOnceReport(100, 0, 0, 0),
                     driver.verifyExactlyOnce(source, "batched").get(WAIT_SECONDS, TimeUnit.SECONDS));
         }
@@ -148,8 +153,7 @@ class StreamProcessingTest {
 
     @Test
     void theCheckerCountsDuplicatesMissingAndUnexpectedOutputs() throws Exception {
-        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null))) {
-            driver.configureOperation(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true));
+        try (KafkaTxBenchmarkDriver driver = driver(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true), null)) {
             String source = prefilledSource(driver, "checker", 1, 10);
             String target = driver.streamTargetTopic(source);
             // Pretend a processor committed offsets up to 10 but wrote 0:0 twice, skipped 0:1, and wrote 0:42.

@@ -1,5 +1,7 @@
 package io.ombtx.driver.kafka;
 
+import io.ombtx.driver.api.OperationTimings;
+import io.ombtx.driver.api.Phase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -7,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.bookkeeper.stats.NullStatsLogger;
@@ -61,6 +64,12 @@ final class TestDrivers {
         KafkaTxBenchmarkDriver driver = new KafkaTxBenchmarkDriver();
         driver.initialize(yaml.toFile(), stats);
         return driver;
+    }
+
+    /** Every phase but the whole ({@code TRANSACTION}), summed. */
+    static long sumOfPhases(OperationTimings timings) {
+        return timings.phaseNanos().entrySet().stream()
+                .filter(e -> e.getKey() != Phase.TRANSACTION).mapToLong(Map.Entry::getValue).sum();
     }
 
     static String topic(String name) {

@@ -2,6 +2,7 @@ package io.ombtx.driver.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.driver.api.OperationKind;
@@ -9,6 +10,7 @@ import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
 import io.ombtx.driver.api.Phase;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -16,12 +18,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.bookkeeper.stats.NullStatsLogger;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
-/** Retry and recovery rules, on kafka-clients' MockProducer (the broker-backed tests cover the real protocol). */
+/**
+ * A transactional WRITE through OperationRunner and the flow, and the session's producer handling, on kafka-clients'
+ * MockProducer (the broker-backed tests cover the real protocol).
+ */
 class TransactionalSessionTest {
 
     private static final OperationSpec TX_WRITE = new OperationSpec(OperationKind.WRITE, true, 2, 2, false, false);
@@ -34,21 +40,20 @@ class TransactionalSessionTest {
         return producer;
     }
 
-    private TransactionalSession session(java.util.function.Supplier<MockProducer<String, byte[]>> factory, int maxRetries) {
-        TransactionalSession session = new TransactionalSession("tx-1", id -> factory.get(), maxRetries,
-                new TxStatsReporter(NullStatsLogger.INSTANCE));
-        session.start();
-        return session;
+    private TransactionFlow flow(java.util.function.Supplier<MockProducer<String, byte[]>> factory, int maxRetries) {
+        TransactionSettings settings = new TransactionSettings(false, 1, 100, "omb-tx", true, maxRetries);
+        return TransactionFlow.start("tx-1", id -> factory.get(), settings, new TxStatsReporter(NullStatsLogger.INSTANCE));
     }
 
-    private static OperationTimings write(TransactionalSession session) {
-        return new OperationRunner("t", 2, TX_WRITE, true, null).runTransactional(session, Optional.empty(), new byte[10]);
+    private static OperationTimings write(TransactionFlow flow) {
+        TxStatsReporter stats = new TxStatsReporter(NullStatsLogger.INSTANCE);
+        return new OperationRunner("t", 2, TX_WRITE, null, stats).runTransactional(flow, Optional.empty(), new byte[10]);
     }
 
     @Test
     void aCleanWriteCommitsWithEveryPhaseAndPhasesAddUpToTheWhole() {
-        TransactionalSession session = session(this::mock, 3);
-        OperationTimings timings = write(session);
+        TransactionFlow flow = flow(this::mock, 3);
+        OperationTimings timings = write(flow);
         assertEquals(Outcome.COMMITTED, timings.outcome());
         for (Phase phase : List.of(Phase.BEGIN, Phase.SEND, Phase.RESOLVE, Phase.COMMIT, Phase.TRANSACTION)) {
             assertTrue(timings.nanos(phase) >= 0, phase + " timed");
@@ -65,7 +70,7 @@ class TransactionalSessionTest {
     @Test
     void anAbortableCommitFailureIsAbortedAndRetriedOnTheSameProducer() {
         AtomicInteger commits = new AtomicInteger();
-        TransactionalSession session = session(() -> {
+        TransactionFlow flow = flow(() -> {
             MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
                     new ByteArraySerializer()) {
                 @Override
@@ -79,7 +84,7 @@ class TransactionalSessionTest {
             created.add(producer);
             return producer;
         }, 3);
-        OperationTimings timings = write(session);
+        OperationTimings timings = write(flow);
         assertEquals(Outcome.COMMITTED, timings.outcome());
         assertEquals(1, timings.abortedAttempts());
         assertEquals(0, timings.fatalErrors());
@@ -90,9 +95,9 @@ class TransactionalSessionTest {
 
     @Test
     void aFencedProducerIsReplacedAndTheOperationCommitsOnTheNewOne() {
-        TransactionalSession session = session(this::mock, 3);
+        TransactionFlow flow = flow(this::mock, 3);
         created.get(0).fenceProducer();
-        OperationTimings timings = write(session);
+        OperationTimings timings = write(flow);
         assertEquals(Outcome.COMMITTED, timings.outcome());
         assertEquals(1, timings.fatalErrors());
         assertEquals(2, created.size());
@@ -103,12 +108,12 @@ class TransactionalSessionTest {
 
     @Test
     void retriesAreBoundedAndTheOperationReportsFailed() {
-        TransactionalSession session = session(() -> {
+        TransactionFlow flow = flow(() -> {
             MockProducer<String, byte[]> producer = mock();
             producer.commitTransactionException = new TransactionAbortableException("always");
             return producer;
         }, 2);
-        OperationTimings timings = write(session);
+        OperationTimings timings = write(flow);
         assertEquals(Outcome.FAILED, timings.outcome());
         assertEquals(3, timings.abortedAttempts(), "first attempt plus maxRetries, each aborted");
         assertFalse(created.get(0).transactionCommitted());
@@ -116,11 +121,32 @@ class TransactionalSessionTest {
 
     @Test
     void closeAbortsAnOpenTransaction() {
-        TransactionalSession session = session(this::mock, 1);
-        session.begin(new PhaseTimer());
+        TransactionalSession session = new TransactionalSession("tx-1", id -> mock());
+        session.start();
+        session.begin();
         assertTrue(session.transactionOpen());
-        session.close();
+        session.close(Duration.ofSeconds(1));
+        assertFalse(session.transactionOpen());
         assertTrue(created.get(0).transactionAborted());
         assertTrue(created.get(0).closed());
+    }
+
+    @Test
+    void aFailedReplacementLeavesNoProducerUntilTheNextBeginCreatesOne() {
+        AtomicInteger creations = new AtomicInteger();
+        TransactionalSession session = new TransactionalSession("tx-1", id -> {
+            if (creations.incrementAndGet() == 2) {
+                throw new KafkaException("broker unreachable");
+            }
+            return mock();
+        });
+        session.start();
+        session.replaceProducer();
+        assertNull(session.producer(), "the second creation failed");
+        assertTrue(created.get(0).closed(), "the replaced producer is closed");
+        assertTrue(session.ensureProducer(), "a producer is created again");
+        assertFalse(session.ensureProducer(), "and then kept");
+        assertEquals(2, created.size());
+        assertTrue(created.get(1).transactionInitialized());
     }
 }

@@ -1,0 +1,295 @@
+package io.ombtx.driver.kafka;
+
+import io.ombtx.driver.api.OperationTimings;
+import io.ombtx.driver.api.OperationTimings.Outcome;
+import io.ombtx.driver.api.Phase;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The control flow of every transaction the driver runs (WRITE and SEND_OFFSETS operations, stock OMB's sendAsync
+ * batches, STREAM). The caller gives the records and, optionally, the offsets; the flow runs
+ * <pre>
+ *   begin [BEGIN], send [SEND], sendOffsetsToTransaction [SEND_OFFSETS], commit [COMMIT]
+ * </pre>
+ * with the wait for the sends' acks [RESOLVE] where {@link AckWait} puts it. Phases are laps of one clock, so in
+ * every order they add up to the whole transaction [TRANSACTION], except for time deliberately in no phase: replacing
+ * a producer, and the waits between records that join a transaction one at a time.
+ *
+ * <p>A failed attempt is aborted [ABORT] and retried; after a fatal error, or a failed abort, the producer is
+ * replaced and the attempt retried. Retries stop after {@code maxRetries}. A commit that times out is repeated, as
+ * kafka-clients requires, up to {@code maxRetries} times; after that its outcome is unknown and it is never retried,
+ * since that could write it twice. Each transaction ends as one operation, COMMITTED or FAILED, reported to the
+ * stats. Not thread-safe: one thread at a time.
+ */
+final class TransactionFlow {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionFlow.class);
+
+    private final TransactionalSession session;
+    private final AckWait ackWait;
+    private final int maxRetries;
+    private final TxStatsReporter stats;
+    private final Supplier<PhaseTimer> timers;
+
+    /** @param timers a new timer per transaction, started when the transaction begins */
+    TransactionFlow(TransactionalSession session, AckWait ackWait, int maxRetries, TxStatsReporter stats,
+            Supplier<PhaseTimer> timers) {
+        this.session = session;
+        this.ackWait = ackWait;
+        this.maxRetries = maxRetries;
+        this.stats = stats;
+        this.timers = timers;
+    }
+
+    /** Starts a session for {@code transactionalId} and runs transactions as {@code settings} say. */
+    static TransactionFlow start(String transactionalId, Function<String, Producer<String, byte[]>> producerFactory,
+            TransactionSettings settings, TxStatsReporter stats) {
+        TransactionalSession session = new TransactionalSession(transactionalId, producerFactory);
+        session.start();
+        return new TransactionFlow(session, settings.ackWait(), settings.maxRetries(), stats, PhaseTimer::new);
+    }
+
+    String transactionalId() {
+        return session.transactionalId();
+    }
+
+    /**
+     * Runs one transaction of {@code records} and commits it, retrying as needed. The records are built once by the
+     * caller, so a retry resends them with their original publish time.
+     *
+     * @param offsets what each attempt passes to sendOffsetsToTransaction, or null for no such call
+     */
+    OperationResult run(List<ProducerRecord<String, byte[]>> records, Supplier<OffsetsToCommit> offsets) {
+        Transaction transaction = new Transaction(records, offsets, false);
+        transaction.sendAll();
+        return transaction.commit();
+    }
+
+    /** Begins a transaction that records join one at a time ({@link Transaction#send}), without offsets. */
+    Transaction begin() {
+        return new Transaction(new ArrayList<>(), null, true);
+    }
+
+    /** Aborts an open transaction, best effort (e.g. when a consumer's partitions are revoked). */
+    void abortIfOpen() {
+        if (session.abortIfOpen()) {
+            stats.aborted();
+        }
+    }
+
+    /** Aborts an open transaction and closes the producer within {@code timeout}. */
+    void close(Duration timeout) {
+        abortIfOpen();
+        session.close(timeout);
+    }
+
+    /** One transaction over its attempts. Its timer starts at the first begin. */
+    final class Transaction {
+
+        private final PhaseTimer timer = timers.get();
+        private final List<ProducerRecord<String, byte[]>> records;
+        private final Supplier<OffsetsToCommit> offsets;
+        private final boolean joinedOneByOne;
+        private PendingAcks acks;
+        private Throwable failure; // the first error of the attempt in progress
+
+        private Transaction(List<ProducerRecord<String, byte[]>> records, Supplier<OffsetsToCommit> offsets,
+                boolean joinedOneByOne) {
+            this.records = records;
+            this.offsets = offsets;
+            this.joinedOneByOne = joinedOneByOne;
+            beginAttempt();
+        }
+
+        /** Records in this transaction so far. */
+        int size() {
+            return records.size();
+        }
+
+        /**
+         * Adds a record and sends it in the current attempt, timed as SEND; the time since the last phase ended is
+         * idle (waiting for the caller) and in no phase. After a failed begin or send the record is only kept, for
+         * the retry.
+         */
+        void send(ProducerRecord<String, byte[]> record) {
+            records.add(record);
+            if (failure == null) {
+                timer.skip();
+                try {
+                    acks.add(session.producer().send(record));
+                } catch (InterruptException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    failure = e;
+                }
+                timer.lap(Phase.SEND);
+            }
+        }
+
+        /** Finishes the attempt in progress and commits, retrying whole attempts up to the budget. */
+        OperationResult commit() {
+            skipIdle();
+            for (int retry = 0; ; retry++) {
+                if (failure == null) {
+                    try {
+                        return finishAttempt();
+                    } catch (InterruptedException | InterruptException e) {
+                        throw interrupted(e);
+                    } catch (Exception e) {
+                        failure = ErrorClassifier.unwrap(e);
+                    }
+                }
+                recover();
+                if (retry >= maxRetries || failure instanceof CommitOutcomeUnknownException) {
+                    return done(failure);
+                }
+                beginAttempt();
+                sendAll();
+            }
+        }
+
+        /**
+         * For a closing producer: commits the attempt in progress if nothing in it failed, else aborts it. Never
+         * retries and never replaces the producer.
+         */
+        OperationResult commitOnClose() {
+            skipIdle();
+            if (failure == null) {
+                try {
+                    return finishAttempt();
+                } catch (Exception e) {
+                    failure = ErrorClassifier.unwrap(e);
+                }
+            }
+            abortIfOpen();
+            return done(failure);
+        }
+
+        private void beginAttempt() {
+            failure = null;
+            acks = new PendingAcks();
+            try {
+                if (session.ensureProducer()) {
+                    timer.skip(); // an earlier replacement failed; creating the producer is in no phase
+                }
+                session.begin();
+                timer.lap(Phase.BEGIN);
+            } catch (InterruptException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+
+        private void sendAll() {
+            if (failure != null) {
+                return;
+            }
+            try {
+                acks = PendingAcks.send(session.producer(), records, timer);
+            } catch (InterruptException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+
+        private void skipIdle() {
+            if (joinedOneByOne) {
+                timer.skip(); // waiting for more records, or for the commit interval, is in no phase
+            }
+        }
+
+        /** Sends the offsets, commits and waits for the acks in the flow's order. */
+        private OperationResult finishAttempt() throws ExecutionException, InterruptedException {
+            if (ackWait == AckWait.BEFORE_SEND_OFFSETS) {
+                acks.await(timer);
+            }
+            if (offsets != null) {
+                OffsetsToCommit next = offsets.get();
+                session.producer().sendOffsetsToTransaction(next.offsets(), next.groupMetadata());
+                timer.lap(Phase.SEND_OFFSETS);
+            }
+            if (ackWait == AckWait.BEFORE_COMMIT) {
+                acks.await(timer);
+            }
+            commitTransaction();
+            if (ackWait == AckWait.AFTER_COMMIT) {
+                try {
+                    acks.await(timer);
+                } catch (ExecutionException e) {
+                    // A commit fails when a send did, so this cannot happen; the transaction is committed regardless.
+                    LOG.warn("{} committed, but reading an ack failed: {}", session.transactionalId(),
+                            ErrorClassifier.describe(e));
+                }
+            }
+            return done(null);
+        }
+
+        private void commitTransaction() {
+            for (int timeouts = 0; ; timeouts++) {
+                try {
+                    session.commit();
+                    timer.lap(Phase.COMMIT);
+                    return;
+                } catch (TimeoutException e) {
+                    if (timeouts >= maxRetries) {
+                        timer.lap(Phase.COMMIT);
+                        throw new CommitOutcomeUnknownException("commit of " + session.transactionalId()
+                                + " timed out " + (timeouts + 1) + " times; its outcome is unknown", e);
+                    }
+                } catch (RuntimeException e) {
+                    timer.lap(Phase.COMMIT);
+                    throw e;
+                }
+            }
+        }
+
+        /** Clears a failed attempt: aborts it, or replaces the producer when the error requires that. */
+        private void recover() {
+            Throwable cause = failure;
+            if (session.producer() != null && !(cause instanceof CommitOutcomeUnknownException)
+                    && ErrorClassifier.classify(cause) == ErrorClassifier.Recovery.ABORT_AND_RETRY) {
+                try {
+                    session.abort();
+                    timer.lap(Phase.ABORT);
+                    timer.abortedAttempt();
+                    stats.aborted();
+                    return;
+                } catch (InterruptException e) {
+                    throw e;
+                } catch (RuntimeException abortFailed) {
+                    timer.lap(Phase.ABORT);
+                    cause = abortFailed; // e.g. fenced while aborting: replace the producer
+                }
+            }
+            LOG.warn("replacing producer {} after {}", session.transactionalId(), ErrorClassifier.describe(cause));
+            timer.fatalError();
+            stats.fatal();
+            session.replaceProducer();
+            timer.skip();
+        }
+
+        private OperationResult done(Throwable error) {
+            OperationTimings timings = timer.finish(records.size(), error == null ? Outcome.COMMITTED : Outcome.FAILED);
+            stats.report(timings);
+            return new OperationResult(timings, error);
+        }
+    }
+
+    private static RuntimeException interrupted(Exception e) {
+        Thread.currentThread().interrupt();
+        return e instanceof InterruptException ie ? ie : new InterruptException((InterruptedException) e);
+    }
+}
