@@ -79,7 +79,7 @@ class WorkerGroupTest {
         }
 
         @Override
-        public void run(Command command) {
+        public void run(Command command) throws Exception {
             note(command.name());
         }
 
