@@ -4,6 +4,7 @@ import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.stats.Histograms;
+import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,10 +19,6 @@ import org.HdrHistogram.Histogram;
  * then omb-tx's (docs/result-format.md). Pure: the same inputs give the same map.
  */
 public final class ResultBuilder {
-
-    /** One reporting period of the measured phase. */
-    public record Period(double seconds, double elapsedSeconds, StatsSnapshot stats, long backlog) {
-    }
 
     /** Everything about a run that is not a statistic. */
     public record RunFacts(
