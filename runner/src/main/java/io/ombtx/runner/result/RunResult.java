@@ -265,16 +265,38 @@ public record RunResult(
     }
 
     /**
-     * The seeds' run summary: duration, msg/s and operations/s over the measured phase, and duration ÷ messages
-     * (seed 002's "average latency", which is a cost per message, not a latency); null when there were no messages.
-     * A STREAM run's messages are the records it processed.
+     * The seeds' run summary over the measured phase: duration, msg/s, operations/s, and {@code millisPerMessage},
+     * duration ÷ messages (what seed 002 calls "average latency": a cost per message, not a latency), null when
+     * there were no messages. A STREAM run's messages are the records it processed.
+     *
+     * <p>Files of schema version 1 carry the same value under its first name, {@code averageLatencyMillisPerMessage},
+     * too (deprecated, see docs/result-format.md); reading takes the new name and falls back to the old.
      */
-    @JsonPropertyOrder({"durationSeconds", "messagesPerSecond", "operationsPerSecond", "averageLatencyMillisPerMessage"})
+    @JsonPropertyOrder({"durationSeconds", "messagesPerSecond", "operationsPerSecond", "millisPerMessage",
+            "averageLatencyMillisPerMessage"})
     public record Summary(
             double durationSeconds,
             double messagesPerSecond,
             double operationsPerSecond,
-            @JsonProperty("averageLatencyMillisPerMessage") Double millisPerMessage) {
+            Double millisPerMessage) {
+
+        @JsonCreator
+        static Summary read(
+                @JsonProperty("durationSeconds") double durationSeconds,
+                @JsonProperty("messagesPerSecond") double messagesPerSecond,
+                @JsonProperty("operationsPerSecond") double operationsPerSecond,
+                @JsonProperty("millisPerMessage") Double millisPerMessage,
+                @JsonProperty("averageLatencyMillisPerMessage") Double averageLatencyMillisPerMessage) {
+            return new Summary(durationSeconds, messagesPerSecond, operationsPerSecond,
+                    millisPerMessage != null ? millisPerMessage : averageLatencyMillisPerMessage);
+        }
+
+        /** The deprecated JSON name of {@link #millisPerMessage()}, written only for readers of schema version 1. */
+        @Deprecated
+        @JsonProperty("averageLatencyMillisPerMessage")
+        private Double averageLatencyMillisPerMessage() {
+            return millisPerMessage;
+        }
     }
 
     /** The verdict of the exactly-once check of a STREAM run. */

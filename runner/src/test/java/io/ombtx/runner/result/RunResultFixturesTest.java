@@ -60,9 +60,21 @@ class RunResultFixturesTest {
         return matches.get(0);
     }
 
-    /** {@code node} with the objects at {@link #UNORDERED} paths rebuilt in the documented key order. */
-    private static JsonNode documentedOrder(JsonNode node) {
+    /**
+     * A file of the map-based builder as the typed model writes it: the objects at {@link #UNORDERED} paths in the
+     * documented key order, and {@code summary.millisPerMessage} (the same value as the deprecated
+     * {@code averageLatencyMillisPerMessage}) added just before the deprecated name.
+     */
+    private static JsonNode asTheModelWritesIt(JsonNode node) {
         ObjectNode copy = node.deepCopy();
+        ObjectNode summary = JSON.createObjectNode();
+        copy.get("summary").fields().forEachRemaining(field -> {
+            if (field.getKey().equals("averageLatencyMillisPerMessage")) {
+                summary.set("millisPerMessage", field.getValue());
+            }
+            summary.set(field.getKey(), field.getValue());
+        });
+        copy.set("summary", summary);
         UNORDERED.forEach((path, order) -> {
             JsonNode at = copy.at(path);
             if (at.isObject()) {
@@ -88,8 +100,9 @@ class RunResultFixturesTest {
 
             RunResult result = ResultReader.read(file);
             String rewritten = JSON.writeValueAsString(result);
-            assertEquals(originalTree, JSON.readTree(rewritten), file + ": same JSON tree");
-            assertEquals(JSON.writeValueAsString(documentedOrder(originalTree)), rewritten,
+            JsonNode expected = asTheModelWritesIt(originalTree);
+            assertEquals(expected, JSON.readTree(rewritten), file + ": same JSON tree");
+            assertEquals(JSON.writeValueAsString(expected), rewritten,
                     file + ": same bytes once Map.of's varying key order is put in the documented order");
         }
     }
@@ -149,6 +162,31 @@ class RunResultFixturesTest {
         assertEquals("5", partial.broker().settings().get("group.coordinator.append.linger.ms"));
     }
 
+    @Test
+    void theSummaryReadsTheNewNameAndFallsBackToTheDeprecatedOne() throws Exception {
+        String both = "{\"durationSeconds\": 2.0, \"messagesPerSecond\": 500.0, \"operationsPerSecond\": 250.0,"
+                + " \"millisPerMessage\": 2.0, \"averageLatencyMillisPerMessage\": 9.0}";
+        assertEquals(2.0, JSON.readValue(both, RunResult.Summary.class).millisPerMessage(), "the new name wins");
+        String oldOnly = "{\"durationSeconds\": 2.0, \"messagesPerSecond\": 500.0, \"operationsPerSecond\": 250.0,"
+                + " \"averageLatencyMillisPerMessage\": 2.0}";
+        assertEquals(2.0, JSON.readValue(oldOnly, RunResult.Summary.class).millisPerMessage());
+        String newOnly = "{\"durationSeconds\": 2.0, \"messagesPerSecond\": 500.0, \"operationsPerSecond\": 250.0,"
+                + " \"millisPerMessage\": 2.0}";
+        RunResult.Summary summary = JSON.readValue(newOnly, RunResult.Summary.class);
+        assertEquals(new RunResult.Summary(2.0, 500.0, 250.0, 2.0), summary);
+        assertEquals(List.of("durationSeconds", "messagesPerSecond", "operationsPerSecond", "millisPerMessage",
+                "averageLatencyMillisPerMessage"), fieldNames(JSON.readTree(JSON.writeValueAsString(summary))));
+        assertNull(JSON.readValue("{\"durationSeconds\": 2.0, \"messagesPerSecond\": 0.0, \"operationsPerSecond\": 0.0,"
+                + " \"millisPerMessage\": null, \"averageLatencyMillisPerMessage\": null}", RunResult.Summary.class)
+                .millisPerMessage());
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
     /** Equal, numbers compared by value: the older runner wrote publish delay's average as a whole number. */
     private static final Comparator<JsonNode> NUMERIC = (a, b) -> a.isNumber() && b.isNumber()
             ? Double.compare(a.doubleValue(), b.doubleValue()) : a.equals(b) ? 0 : 1;
@@ -167,9 +205,12 @@ class RunResultFixturesTest {
             JsonNode original = JSON.readTree(file.toFile());
             RunResult result = ResultReader.read(file);
             ObjectNode rewritten = (ObjectNode) JSON.readTree(JSON.writeValueAsString(result));
-            // The one field that runner did not write yet, read as 0.
+            // Fields that runner did not write yet: messagesProcessed reads as 0, millisPerMessage from its old name.
             assertFalse(original.at("/counts").has("messagesProcessed"), file.toString());
             assertEquals(0, ((ObjectNode) rewritten.get("counts")).remove("messagesProcessed").asLong());
+            assertFalse(original.at("/summary").has("millisPerMessage"), file.toString());
+            assertEquals(original.at("/summary/averageLatencyMillisPerMessage"),
+                    ((ObjectNode) rewritten.get("summary")).remove("millisPerMessage"));
             assertTrue(original.equals(NUMERIC, rewritten), file + ":\n" + original + "\n" + rewritten);
             assertEquals(original.at("/operationLatency/p50").asDouble(Double.NaN),
                     result.operationLatency().count() == 0 ? Double.NaN : result.operationLatency().p50());
