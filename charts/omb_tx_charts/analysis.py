@@ -325,7 +325,7 @@ def _acks_row(result: Result) -> AcksRow:
         min_insync_replicas=isr if isr is not None else "?",
         acks=acks if acks is not None else "?",
         duration_ms=None if duration_seconds is None else duration_seconds * 1000.0,
-        message_latency_ms=summary.average_latency_millis_per_message if summary else None,
+        message_latency_ms=summary.millis_per_message if summary else None,
         messages_per_second=summary.messages_per_second if summary else None,
         result=result,
     )

@@ -107,9 +107,7 @@ def parse_result(path: Path, document: Any) -> Result:
             duration_seconds=_number(summary.get("durationSeconds"), "summary.durationSeconds"),
             messages_per_second=_number(summary.get("messagesPerSecond"), "summary.messagesPerSecond"),
             operations_per_second=_number(summary.get("operationsPerSecond"), "summary.operationsPerSecond"),
-            average_latency_millis_per_message=_number(
-                summary.get("averageLatencyMillisPerMessage"), "summary.averageLatencyMillisPerMessage"
-            ),
+            millis_per_message=_millis_per_message(summary),
         )
         if summary
         else None,
@@ -149,6 +147,14 @@ def _number(value: Any, where: str) -> float | None:
     if isinstance(value, str) and value in ("NaN", "Infinity", "-Infinity"):
         return None
     raise _FieldError(f"'{where}' should be a number, got {_kind(value)}")
+
+
+def _millis_per_message(summary: dict[str, Any]) -> float | None:
+    """``summary.millisPerMessage``; files written before it existed have it only under its deprecated first name."""
+    value = _number(summary.get("millisPerMessage"), "summary.millisPerMessage")
+    if value is None:
+        value = _number(summary.get("averageLatencyMillisPerMessage"), "summary.averageLatencyMillisPerMessage")
+    return value
 
 
 def _int(value: Any, where: str) -> int | None:

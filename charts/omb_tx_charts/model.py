@@ -62,7 +62,8 @@ class RunSummary:
     duration_seconds: float | None
     messages_per_second: float | None
     operations_per_second: float | None
-    average_latency_millis_per_message: float | None
+    # duration ÷ messages (seed 002's "average latency": a cost per message, not a latency)
+    millis_per_message: float | None
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,21 @@ def test_partial_result_is_flagged() -> None:
     assert result.label == "redpanda-tx [PARTIAL]"
 
 
+def test_millis_per_message_is_read_by_its_name_else_by_its_deprecated_first_name() -> None:
+    def summary(**fields: float | None) -> dict[str, object]:
+        return {"workload": "w", "driver": "d", "schemaVersion": 1,
+                "summary": {"durationSeconds": 2.0, "messagesPerSecond": 500.0, **fields}}
+
+    both = parse_result(Path("both.json"), summary(millisPerMessage=2.0, averageLatencyMillisPerMessage=9.0))
+    assert both.summary is not None and both.summary.millis_per_message == 2.0
+    new_only = parse_result(Path("new.json"), summary(millisPerMessage=4.0))
+    assert new_only.summary is not None and new_only.summary.millis_per_message == 4.0
+    old_only = parse_result(Path("old.json"), summary(averageLatencyMillisPerMessage=0.5))
+    assert old_only.summary is not None and old_only.summary.millis_per_message == 0.5
+    no_messages = parse_result(Path("none.json"), summary(millisPerMessage=None, averageLatencyMillisPerMessage=None))
+    assert no_messages.summary is not None and no_messages.summary.millis_per_message is None
+
+
 def test_only_workload_and_driver_are_required() -> None:
     result = parse_result(Path("minimal.json"), {"workload": "w", "driver": "d", "somethingNew": {"x": 1}})
     assert (result.workload, result.driver, result.status) == ("w", "d", "unknown")

@@ -8,10 +8,10 @@ import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
-import io.ombtx.runner.result.ResultWriter;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.Planner;
 import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.LocalWorker;
@@ -123,7 +123,6 @@ public final class RunnerOverhead {
     }
 
     /** The omb-tx runner end to end (plan, worker, driver, stats, result file) at {@code rate}. */
-    @SuppressWarnings("unchecked")
     private static Figures runner(DriverFile driver, Path work, int rate) throws Exception {
         long messages = (long) rate * SECONDS;
         Path workloadFile = Files.writeString(work.resolve("bench-" + rate + ".yaml"), String.format(Locale.ROOT, """
@@ -141,12 +140,11 @@ public final class RunnerOverhead {
         long cpuBefore = OS.getProcessCpuTime();
         Path result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
                 new RunCoordinator.Interruption()).run(spec).resultFile();
+        RunResult result = new RunCoordinator(options, System.out, () -> List.of(new LocalWorker()),
+                new RunCoordinator.Interruption()).run(driver, workload).result();
         long cpuNanos = OS.getProcessCpuTime() - cpuBefore;
-        Map<String, Object> r = ResultWriter.json().readValue(result.toFile(), Map.class);
-        Map<String, Object> summary = (Map<String, Object>) r.get("summary");
-        Map<String, Number> delays = (Map<String, Number>) r.get("aggregatedPublishDelayLatencyQuantiles");
-        return new Figures(((Number) summary.get("messagesPerSecond")).doubleValue(),
-                delays.get("99.0").doubleValue(), cpuNanos / 1e9 / ((messages + rate) / 1e6));
+        return new Figures(result.summary().messagesPerSecond(), result.aggregatedPublishDelayLatency().p99(),
+                cpuNanos / 1e9 / ((messages + rate) / 1e6));
     }
 
     /** The baseline: a bare paced loop over KafkaProducer.send, nothing else. */

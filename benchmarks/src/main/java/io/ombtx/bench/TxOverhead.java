@@ -6,10 +6,11 @@ import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
-import io.ombtx.runner.result.ResultWriter;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.Planner;
 import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.result.LatencySummary;
+import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.LocalWorker;
@@ -118,15 +119,15 @@ public final class TxOverhead {
         out.println("(total = sum of per-operation latencies over the measured operations, seed 001's \"N txes in T ms\")");
     }
 
-    @SuppressWarnings("unchecked")
     private static Figures run(DriverFile driver, Workload workload, Path work) throws Exception {
         RunOptions options = new RunOptions(work, null, true);
         RunSpec spec = Planner.plan(List.of(driver), List.of(workload), PlanOptions.defaults()).get(0);
-        Path result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
-                new RunCoordinator.Interruption()).run(spec).resultFile();
-        Map<String, Object> r = ResultWriter.json().readValue(result.toFile(), Map.class);
-        Map<String, Object> ops = (Map<String, Object>) r.get("operationLatency");
-        return new Figures(((Number) ops.get("p50")).doubleValue(), ((Number) ops.get("totalMillis")).doubleValue(),
-                ((Number) ops.get("count")).longValue());
+        RunResult result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
+                new RunCoordinator.Interruption()).run(spec).result();
+        LatencySummary ops = result.operationLatency();
+        if (ops.count() == 0) {
+            throw new IllegalStateException(workload.name() + " measured no operations (" + result.status().key() + ")");
+        }
+        return new Figures(ops.p50(), ops.totalMillis(), ops.count());
     }
 }

@@ -3,9 +3,20 @@ package io.ombtx.runner.result;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.result.RunResult.Broker;
+import io.ombtx.runner.result.RunResult.Counts;
+import io.ombtx.runner.result.RunResult.ExactlyOnce;
+import io.ombtx.runner.result.RunResult.PeriodSeries;
+import io.ombtx.runner.result.RunResult.RunMode;
+import io.ombtx.runner.result.RunResult.Scenario;
+import io.ombtx.runner.result.RunResult.Status;
+import io.ombtx.runner.result.RunResult.Summary;
+import io.ombtx.runner.result.RunResult.Sweep;
+import io.ombtx.runner.result.RunResult.Versions;
 import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Histograms;
+import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,143 +27,119 @@ import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 
 /**
- * Turns a run's measured statistics into result JSON: OMB's {@code TestResult} fields with OMB's names and units,
- * then omb-tx's (docs/result-format.md). Pure: the same inputs give the same map.
+ * Turns a run's measured statistics and facts into its {@link RunResult}: OMB's {@code TestResult} fields with
+ * OMB's names and units, then omb-tx's (docs/result-format.md). Pure: the same inputs give the same result.
  */
 public final class ResultBuilder {
 
-    /** One reporting period of the measured phase. */
-    public record Period(double seconds, double elapsedSeconds, StatsSnapshot stats, long backlog) {
-    }
-
-    /** Everything about a run that is not a statistic. */
+    /**
+     * Everything about a run that is not a statistic.
+     *
+     * @param partialReason why the run ended early, or null when it completed
+     * @param exactlyOnce the exactly-once verdict, or null when it was not checked
+     */
     public record RunFacts(
             Workload workload,
             String driverName,
             Instant startTime,
             Instant endTime,
-            String status,
             String partialReason,
-            Map<String, Object> runMode,
-            Map<String, Object> versions,
-            Map<String, Object> broker,
+            RunMode runMode,
+            Versions versions,
+            Broker broker,
             Map<String, Object> driverConfig,
             Map<String, Object> environment,
             ExactlyOnceReport exactlyOnce) {
-    }
 
-    private static final String[] OMB_STATS = {"Avg", "50pct", "75pct", "95pct", "99pct", "999pct", "9999pct", "Max"};
+        public Status status() {
+            return partialReason == null ? Status.COMPLETE : Status.PARTIAL;
+        }
+    }
 
     private ResultBuilder() {
     }
 
-    public static Map<String, Object> build(RunFacts facts, StatsSnapshot measured, List<Period> periods) {
+    public static RunResult build(RunFacts facts, StatsSnapshot measured, List<Period> periods) {
         Workload w = facts.workload();
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("workload", w.name());
-        r.put("driver", facts.driverName());
-        r.put("messageSize", w.messageSize());
-        r.put("topics", w.topics());
-        r.put("partitions", w.partitionsPerTopic());
-        r.put("producersPerTopic", w.producersPerTopic());
-        r.put("consumersPerTopic", w.consumerPerSubscription()); // OMB's meaning: consumers per subscription
-
-        r.put("publishRate", perPeriod(periods, p -> rate(p, Counter.MESSAGES_SENT)));
-        r.put("publishErrorRate", perPeriod(periods, p -> rate(p, Counter.PUBLISH_ERRORS)));
-        r.put("consumeRate", perPeriod(periods, p -> rate(p, Counter.MESSAGES_RECEIVED)));
-        r.put("backlog", perPeriod(periods, Period::backlog));
-        putPeriodLatencies(r, "publishLatency", periods, Latency.PUBLISH_LATENCY, true);
-        putPeriodLatencies(r, "publishDelayLatency", periods, Latency.PUBLISH_DELAY, false);
-        putPeriodLatencies(r, "endToEndLatency", periods, Latency.END_TO_END, true);
-
         Histogram publish = measured.histogram(Latency.PUBLISH_LATENCY);
         Histogram delay = measured.histogram(Latency.PUBLISH_DELAY);
         Histogram endToEnd = measured.histogram(Latency.END_TO_END);
-        putAggregated(r, "aggregatedPublishLatency", publish, true);
-        putAggregated(r, "aggregatedPublishDelayLatency", delay, false);
-        putAggregated(r, "aggregatedEndToEndLatency", endToEnd, true);
-        r.put("aggregatedPublishLatencyQuantiles", Histograms.quantiles(publish, true));
-        r.put("aggregatedPublishDelayLatencyQuantiles", Histograms.quantiles(delay, false));
-        r.put("aggregatedEndToEndLatencyQuantiles", Histograms.quantiles(endToEnd, true));
+        return new RunResult(
+                w.name(),
+                facts.driverName(),
+                w.messageSize(),
+                w.topics(),
+                w.partitionsPerTopic(),
+                w.producersPerTopic(),
+                w.consumerPerSubscription(), // OMB's consumersPerTopic: consumers per subscription
+                perPeriod(periods, p -> rate(p, Counter.MESSAGES_SENT)),
+                perPeriod(periods, p -> rate(p, Counter.PUBLISH_ERRORS)),
+                perPeriod(periods, p -> rate(p, Counter.MESSAGES_RECEIVED)),
+                perPeriod(periods, Period::backlog),
+                perPeriodLatency(periods, Latency.PUBLISH_LATENCY, OmbLatency::millis),
+                perPeriodLatency(periods, Latency.PUBLISH_DELAY, OmbLatency::micros),
+                perPeriodLatency(periods, Latency.END_TO_END, OmbLatency::millis),
+                OmbLatency.millis(publish),
+                OmbLatency.micros(delay),
+                OmbLatency.millis(endToEnd),
+                Quantiles.millis(publish),
+                Quantiles.micros(delay),
+                Quantiles.millis(endToEnd),
+                RunResult.SCHEMA_VERSION,
+                facts.startTime(),
+                facts.endTime(),
+                facts.status(),
+                facts.partialReason(),
+                w.description(),
+                facts.runMode(),
+                Scenario.of(w),
+                w.sweep() == null ? null : Sweep.of(w.sweep()),
+                facts.versions(),
+                facts.broker(),
+                facts.driverConfig(),
+                facts.environment(),
+                Counts.of(measured),
+                summary(measured, facts),
+                LatencySummary.of(measured.histogram(Latency.OPERATION_LATENCY)),
+                LatencySummary.of(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)),
+                phases(measured, w),
+                facts.exactlyOnce() == null ? null : ExactlyOnce.of(facts.exactlyOnce()),
+                encodedHistograms(measured, w),
+                new PeriodSeries(
+                        perPeriod(periods, Period::elapsedSeconds),
+                        perPeriod(periods, p -> rate(p, Counter.OPERATIONS)),
+                        perPeriod(periods, p -> operationLatencyMillis(p, 50)),
+                        perPeriod(periods, p -> operationLatencyMillis(p, 99))));
+    }
 
-        // omb-tx's fields
-        r.put("schemaVersion", 1);
-        r.put("startTime", facts.startTime().toString());
-        r.put("endTime", facts.endTime().toString());
-        r.put("status", facts.status());
-        if (facts.partialReason() != null) {
-            r.put("partialReason", facts.partialReason());
-        }
-        r.put("description", w.description());
-        r.put("runMode", facts.runMode());
-        r.put("scenario", scenario(w));
-        if (w.sweep() != null) {
-            r.put("sweep", Map.of("name", w.sweep().sweepName(), "parameter", w.sweep().parameter(),
-                    "value", numberOrText(w.sweep().value())));
-        }
-        r.put("versions", facts.versions());
-        r.put("broker", facts.broker());
-        r.put("driverConfig", facts.driverConfig());
-        r.put("environment", facts.environment());
-        r.put("counts", counts(measured));
-        r.put("summary", summary(measured, facts));
-        Histogram operations = measured.histogram(Latency.OPERATION_LATENCY);
-        r.put("operationLatency", Histograms.summaryMillis(operations));
-        r.put("intendedPublishLatency", Histograms.summaryMillis(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)));
-        Map<String, Object> phases = new LinkedHashMap<>();
+    /** The phases that occurred; the whole of a non-transactional operation is operationLatency, not a transaction. */
+    private static Map<Phase, LatencySummary> phases(StatsSnapshot measured, Workload w) {
+        Map<Phase, LatencySummary> phases = new LinkedHashMap<>();
         for (Phase phase : Phase.values()) {
-            if (phase == Phase.TRANSACTION && !w.operation().transactional()) {
-                continue; // the whole of a non-transactional operation is operationLatency, not a transaction
+            if (countsAsPhase(phase, w)) {
+                measured.recorded(phase).ifPresent(h -> phases.put(phase, LatencySummary.of(h)));
             }
-            measured.recorded(phase).ifPresent(h -> phases.put(phase.key(), Histograms.summaryMillis(h)));
         }
-        r.put("transactionPhases", phases);
-        if (facts.exactlyOnce() != null) {
-            ExactlyOnceReport e = facts.exactlyOnce();
-            Map<String, Object> check = new LinkedHashMap<>();
-            check.put("checked", e.checked());
-            check.put("duplicated", e.duplicated());
-            check.put("missing", e.missing());
-            check.put("unexpected", e.unexpected());
-            check.put("passed", e.passed());
-            r.put("exactlyOnce", check);
-        }
-        Map<String, String> histograms = new LinkedHashMap<>();
+        return phases;
+    }
+
+    private static boolean countsAsPhase(Phase phase, Workload w) {
+        return phase != Phase.TRANSACTION || w.operation().transactional();
+    }
+
+    /** Every histogram with values, by its result name ({@code publishLatencyMicros}, {@code phase.commit}, …). */
+    private static Map<String, String> encodedHistograms(StatsSnapshot measured, Workload w) {
+        Map<String, String> encoded = new LinkedHashMap<>();
         String wholePhase = StatsSnapshot.PHASE_PREFIX + Phase.TRANSACTION.key();
         measured.histogramsByName().forEach((name, h) -> {
-            if (h.getTotalCount() > 0 && !(name.equals(wholePhase) && !w.operation().transactional())) {
-                histograms.put(name.startsWith(StatsSnapshot.PHASE_PREFIX) ? name : name + "Micros", Histograms.encode(h));
+            if (h.getTotalCount() > 0 && !(name.equals(wholePhase) && !countsAsPhase(Phase.TRANSACTION, w))) {
+                encoded.put(name.startsWith(StatsSnapshot.PHASE_PREFIX) ? name : name + "Micros", Histograms.encode(h));
             }
         });
-        r.put("histograms", histograms);
-        r.put("periods", periodDetails(periods));
-        return r;
+        return encoded;
     }
 
-    private static Map<String, Object> scenario(Workload w) {
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("kind", w.operation().kind().name());
-        s.put("transactional", w.operation().transactional());
-        s.put("messagesPerOperation", w.operation().messagesPerOperation());
-        s.put("partitionsPerOperation", w.operation().partitionsPerOperation());
-        s.put("sendOffsets", w.operation().sendOffsets());
-        s.put("readCommitted", w.operation().readCommitted());
-        s.put("waitForConsume", w.waitForConsume());
-        s.put("prefillMessages", w.prefillMessages());
-        return s;
-    }
-
-    private static Map<String, Object> counts(StatsSnapshot s) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        for (Counter key : new Counter[] {Counter.MESSAGES_SENT, Counter.MESSAGES_RECEIVED,
-                Counter.PUBLISH_ERRORS, Counter.OPERATIONS, Counter.MESSAGES_PROCESSED, Counter.COMMITTED,
-                Counter.ABORTED, Counter.FAILED, Counter.FATAL_ERRORS}) {
-            c.put(key.key(), s.counter(key));
-        }
-        return c;
-    }
-
-    private static Map<String, Object> summary(StatsSnapshot s, RunFacts facts) {
+    private static Summary summary(StatsSnapshot s, RunFacts facts) {
         double seconds = s.counter(Counter.MEASURED_SPAN_NANOS) > 0
                 ? s.counter(Counter.MEASURED_SPAN_NANOS) / 1e9
                 : Math.max(1e-9, (facts.endTime().toEpochMilli() - facts.startTime().toEpochMilli()) / 1000.0);
@@ -160,23 +147,18 @@ public final class ResultBuilder {
         long messages = facts.workload().streaming() ? s.counter(Counter.MESSAGES_PROCESSED)
                 : s.counter(Counter.MESSAGES_SENT);
         long operations = s.counter(Counter.OPERATIONS);
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("durationSeconds", seconds);
-        m.put("messagesPerSecond", messages / seconds);
-        m.put("operationsPerSecond", operations / seconds);
-        m.put("averageLatencyMillisPerMessage", messages == 0 ? null : seconds * 1000.0 / messages);
-        return m;
+        return new Summary(seconds, messages / seconds, operations / seconds,
+                messages == 0 ? null : seconds * 1000.0 / messages);
     }
 
-    private static Map<String, Object> periodDetails(List<Period> periods) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("elapsedSeconds", perPeriod(periods, Period::elapsedSeconds));
-        m.put("operationRate", perPeriod(periods, p -> rate(p, Counter.OPERATIONS)));
-        m.put("operationLatency50pctMillis", perPeriod(periods,
-                p -> Histograms.millis(p.stats().histogram(Latency.OPERATION_LATENCY).getValueAtPercentile(50))));
-        m.put("operationLatency99pctMillis", perPeriod(periods,
-                p -> Histograms.millis(p.stats().histogram(Latency.OPERATION_LATENCY).getValueAtPercentile(99))));
-        return m;
+    /** OMB's per-period arrays of one histogram's statistics. */
+    private static <A, V> OmbLatency<List<A>, List<V>> perPeriodLatency(List<Period> periods, Latency histogram,
+            Function<Histogram, OmbLatency<A, V>> statistics) {
+        return OmbLatency.series(perPeriod(periods, p -> statistics.apply(p.stats().histogram(histogram))));
+    }
+
+    private static double operationLatencyMillis(Period p, double percentile) {
+        return Histograms.millis(p.stats().histogram(Latency.OPERATION_LATENCY).getValueAtPercentile(percentile));
     }
 
     private static double rate(Period p, Counter counter) {
@@ -187,52 +169,5 @@ public final class ResultBuilder {
         List<T> values = new ArrayList<>(periods.size());
         periods.forEach(p -> values.add(value.apply(p)));
         return values;
-    }
-
-    private static void putPeriodLatencies(Map<String, Object> r, String prefix, List<Period> periods, Latency histogram,
-            boolean millis) {
-        for (String stat : OMB_STATS) {
-            r.put(prefix + stat, perPeriod(periods, p -> statValue(p.stats().histogram(histogram), stat, millis)));
-        }
-    }
-
-    private static void putAggregated(Map<String, Object> r, String prefix, Histogram h, boolean millis) {
-        for (String stat : OMB_STATS) {
-            r.put(prefix + stat, statValue(h, stat, millis));
-        }
-    }
-
-    /** OMB's statistic names: Avg, 50pct … 9999pct, Max. In ms as doubles; in µs (publish delay) OMB writes the
-     * average as a double and the percentiles and maximum as longs. */
-    private static Number statValue(Histogram h, String stat, boolean millis) {
-        double micros = switch (stat) {
-            case "Avg" -> h.getTotalCount() == 0 ? 0 : h.getMean();
-            case "Max" -> h.getTotalCount() == 0 ? 0 : h.getMaxValue();
-            default -> h.getValueAtPercentile(percentile(stat));
-        };
-        if (millis) {
-            return Histograms.millis(micros);
-        }
-        return stat.equals("Avg") ? (Number) micros : (Number) Math.round(micros);
-    }
-
-    private static double percentile(String stat) {
-        return switch (stat) {
-            case "50pct" -> 50;
-            case "75pct" -> 75;
-            case "95pct" -> 95;
-            case "99pct" -> 99;
-            case "999pct" -> 99.9;
-            case "9999pct" -> 99.99;
-            default -> throw new IllegalArgumentException(stat);
-        };
-    }
-
-    private static Object numberOrText(String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            return value;
-        }
     }
 }

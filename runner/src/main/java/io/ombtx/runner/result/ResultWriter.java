@@ -9,9 +9,11 @@ import java.nio.file.StandardOpenOption;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Map;
 
-/** Writes result JSON. A default name carries workload, driver and time, and never overwrites an earlier file. */
+/**
+ * Writes a {@link RunResult} as result JSON. A default name carries workload, driver and time, and never overwrites
+ * an earlier file.
+ */
 public final class ResultWriter {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -35,7 +37,7 @@ public final class ResultWriter {
     }
 
     /** Writes {@code result}; creates the folder; refuses to replace an existing file by taking the next free name. */
-    public static Path write(Path target, Map<String, Object> result) throws IOException {
+    public static Path write(Path target, RunResult result) throws IOException {
         if (target.getParent() != null) {
             Files.createDirectories(target.getParent());
         }

@@ -2,8 +2,8 @@ package io.ombtx.runner.run;
 
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
-import io.ombtx.runner.result.ResultBuilder.Period;
 import io.ombtx.runner.stats.Counter;
+import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.Worker;
 import io.ombtx.runner.worker.Worker.Progress;

@@ -1,6 +1,7 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.DriverFile;
@@ -9,8 +10,10 @@ import io.ombtx.runner.plan.BrokerPlan;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.result.LatencySummary;
 import io.ombtx.runner.result.ResultBuilder;
 import io.ombtx.runner.result.ResultWriter;
+import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.LoadSpec;
 import io.ombtx.runner.worker.Payloads;
@@ -29,7 +32,6 @@ import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.utils.AppInfoParser;
 
 /**
  * Runs one (driver, workload) pair end to end: brings up the broker it needs, drives the workers through OMB's
@@ -64,8 +66,13 @@ public final class RunCoordinator {
         }
     }
 
-    /** What a run left behind: its result file, and whether it ended early. */
-    public record Outcome(Path resultFile, boolean partial) {
+    /** What a run left behind: its result file and the result written to it. */
+    public record Outcome(Path resultFile, RunResult result) {
+
+        /** Whether the run ended early (its result is marked partial). */
+        public boolean partial() {
+            return result.status() == RunResult.Status.PARTIAL;
+        }
     }
 
     /** Creates the worker an assignment names: {@code local}, or a remote one by URL. */
@@ -220,10 +227,12 @@ public final class RunCoordinator {
         } catch (Exception e) {
             environment = Map.of("error", String.valueOf(e.getMessage()));
         }
-        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime,
-                partialReason == null ? "complete" : "partial", partialReason, runMode(w, interval),
-                versions(broker), broker, driver.redacted(), environment, exactlyOnce);
-        Map<String, Object> result = ResultBuilder.build(facts, measured, loop.periods());
+        // The broker facts come from the start of the run as a map of the result's "broker" fields.
+        RunResult.Broker brokerFacts = ResultWriter.json().convertValue(broker, RunResult.Broker.class);
+        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime, partialReason,
+                RunResult.RunMode.of(w, interval), RunResult.Versions.of(brokerFacts), brokerFacts, driver.redacted(),
+                environment, exactlyOnce);
+        RunResult result = ResultBuilder.build(facts, measured, loop.periods());
         Path target = options.outputFile() != null ? options.outputFile()
                 : ResultWriter.defaultPath(options.outputDir(), w.name(), driver.name(), ZonedDateTime.now());
         Path written = ResultWriter.write(target, result);
@@ -233,7 +242,7 @@ public final class RunCoordinator {
             say("Result written to %s", written);
         }
         printSummary(result);
-        return new Outcome(written, partialReason != null);
+        return new Outcome(written, result);
     }
 
     private static ExactlyOnceReport verifyExactlyOnce(WorkerGroup group, List<TopicSubscription> subscriptions)
@@ -252,50 +261,16 @@ public final class RunCoordinator {
         return new ExactlyOnceReport(checked, duplicated, missing, unexpected);
     }
 
-    private static Map<String, Object> runMode(Workload w, int interval) {
-        Map<String, Object> mode = new LinkedHashMap<>();
-        mode.put("loop", w.loop().key());
-        mode.put("targetRate", w.loop() == LoopMode.OPEN && w.producerRate() > 0 ? w.producerRate() : null);
-        mode.put("findMaximumRate", w.loop() == LoopMode.OPEN && w.producerRate() == 0 && !w.streaming());
-        if (w.countBased()) {
-            mode.put("warmup", Map.of("operations", w.warmupOperations(),
-                    "messages", w.warmupOperations() * w.messagesPerOperation()));
-            mode.put("measure", Map.of("operations", w.measureOperations(),
-                    "messages", w.measureOperations() * w.messagesPerOperation()));
-        } else {
-            mode.put("warmup", Map.of("seconds", w.warmupDuration().toSeconds()));
-            mode.put("measure", Map.of("seconds", w.testDuration().toSeconds()));
+    private void printSummary(RunResult result) {
+        LatencySummary ops = result.operationLatency();
+        if (ops.count() > 0) {
+            say("Operations: %d in %.3f s | min %.3f ms | p50 %.3f ms | p99 %.3f ms | max %.3f ms", ops.count(),
+                    result.summary().durationSeconds(), ops.min(), ops.p50(), ops.p99(), ops.max());
         }
-        mode.put("reportingIntervalSeconds", interval);
-        return mode;
-    }
-
-    private static Map<String, Object> versions(Map<String, Object> broker) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("ombTx", RunCoordinator.class.getPackage().getImplementationVersion() == null
-                ? "0.1.0-SNAPSHOT" : RunCoordinator.class.getPackage().getImplementationVersion());
-        v.put("java", System.getProperty("java.version"));
-        v.put("kafkaClients", AppInfoParser.getVersion());
-        // An external cluster's version is whatever its driver reports in "environment"; it is not guessed here.
-        v.put("broker", broker.get("version"));
-        return v;
-    }
-
-    @SuppressWarnings("unchecked")
-    private void printSummary(Map<String, Object> result) {
-        Map<String, Object> ops = (Map<String, Object>) result.get("operationLatency");
-        Map<String, Object> summary = (Map<String, Object>) result.get("summary");
-        if (ops != null && ((Number) ops.get("count")).longValue() > 0) {
-            say("Operations: %s in %.3f s | min %.3f ms | p50 %.3f ms | p99 %.3f ms | max %.3f ms",
-                    ops.get("count"), ((Number) summary.get("durationSeconds")).doubleValue(),
-                    ((Number) ops.get("min")).doubleValue(), ((Number) ops.get("p50")).doubleValue(),
-                    ((Number) ops.get("p99")).doubleValue(), ((Number) ops.get("max")).doubleValue());
-        }
-        Map<String, Object> phases = (Map<String, Object>) result.get("transactionPhases");
-        if (phases != null && phases.size() > 1) {
+        Map<Phase, LatencySummary> phases = result.transactionPhases();
+        if (phases.size() > 1) {
             StringBuilder line = new StringBuilder("Phases p50 (ms):");
-            phases.forEach((name, s) -> line.append(String.format(Locale.ROOT, " %s %.3f", name,
-                    ((Number) ((Map<String, Object>) s).get("p50")).doubleValue())));
+            phases.forEach((phase, s) -> line.append(String.format(Locale.ROOT, " %s %.3f", phase.key(), s.p50())));
             say("%s", line);
         }
     }

@@ -94,25 +94,6 @@ class StatsTest {
     }
 
     @Test
-    void summaryIsInMillisecondsWithTheSeedsPercentiles() {
-        Histogram h = Histograms.create();
-        for (int v = 1; v <= 100; v++) {
-            h.recordValue(v * 1000L); // 1..100 ms
-        }
-        Map<String, Object> s = Histograms.summaryMillis(h);
-        assertEquals(100L, s.get("count"));
-        assertEquals(1.0, (double) s.get("min"), 0.01);
-        assertEquals(25.0, (double) s.get("p25"), 0.05);
-        assertEquals(50.0, (double) s.get("p50"), 0.05);
-        assertEquals(90.0, (double) s.get("p90"), 0.1);
-        assertEquals(100.0, (double) s.get("max"), 0.1);
-        assertEquals(5050.0, (double) s.get("totalMillis"), 5);
-        Map<String, Number> q = Histograms.quantiles(h, true);
-        assertEquals(25.0, q.get("25.0").doubleValue(), 0.05);
-        assertEquals(100.0, q.get("100.0").doubleValue(), 0.1);
-    }
-
-    @Test
     void valuesBeyondTheRangeAreClampedNotLost() {
         WorkerStats stats = new WorkerStats();
         stats.recordMicros(Latency.END_TO_END, Long.MAX_VALUE / 2);

@@ -1,0 +1,323 @@
+package io.ombtx.runner.result;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.Phase;
+import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.config.SweepPoint;
+import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.stats.Counter;
+import io.ombtx.runner.stats.StatsSnapshot;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.utils.AppInfoParser;
+
+/**
+ * One run's result, as written to result JSON (docs/result-format.md): OMB's {@code TestResult} fields with OMB's
+ * names, units and number types first, then omb-tx's. {@link ResultBuilder} makes it from measured statistics,
+ * {@link ResultWriter} writes it, {@link ResultReader} reads a file back into it. The component order is the file's
+ * field order.
+ *
+ * <p>OMB's latency statistics are written flat ({@code publishLatency50pct}, {@code aggregatedEndToEndLatencyMax},
+ * …): each group of eight is one {@link OmbLatency}, unwrapped under its prefix. Quantile maps are keyed by
+ * percentile. Members that are absent from a file are null: {@code partialReason} (complete runs), {@code sweep}
+ * (not a sweep point), {@code exactlyOnce} (not checked).
+ */
+@JsonPropertyOrder({"workload", "driver", "messageSize", "topics", "partitions", "producersPerTopic",
+        "consumersPerTopic", "publishRate", "publishErrorRate", "consumeRate", "backlog", "publishLatency",
+        "publishDelayLatency", "endToEndLatency", "aggregatedPublishLatency", "aggregatedPublishDelayLatency",
+        "aggregatedEndToEndLatency", "aggregatedPublishLatencyQuantiles", "aggregatedPublishDelayLatencyQuantiles",
+        "aggregatedEndToEndLatencyQuantiles", "schemaVersion", "startTime", "endTime", "status", "partialReason",
+        "description", "runMode", "scenario", "sweep", "versions", "broker", "driverConfig", "environment", "counts",
+        "summary", "operationLatency", "intendedPublishLatency", "transactionPhases", "exactlyOnce", "histograms",
+        "periods"})
+public record RunResult(
+        // OMB's fields
+        String workload,
+        String driver,
+        int messageSize,
+        int topics,
+        int partitions,
+        int producersPerTopic,
+        // OMB's meaning: consumers per subscription.
+        int consumersPerTopic,
+        // msg/s per reporting period.
+        List<Double> publishRate,
+        List<Double> publishErrorRate,
+        List<Double> consumeRate,
+        // Messages per reporting period.
+        List<Long> backlog,
+        // ms per reporting period.
+        @JsonUnwrapped(prefix = "publishLatency") OmbLatency<List<Double>, List<Double>> publishLatency,
+        // µs per reporting period.
+        @JsonUnwrapped(prefix = "publishDelayLatency") OmbLatency<List<Double>, List<Long>> publishDelayLatency,
+        // ms per reporting period.
+        @JsonUnwrapped(prefix = "endToEndLatency") OmbLatency<List<Double>, List<Double>> endToEndLatency,
+        // ms over the measured phase.
+        @JsonUnwrapped(prefix = "aggregatedPublishLatency") OmbLatency<Double, Double> aggregatedPublishLatency,
+        // µs over the measured phase.
+        @JsonUnwrapped(prefix = "aggregatedPublishDelayLatency") OmbLatency<Double, Long> aggregatedPublishDelayLatency,
+        // ms over the measured phase.
+        @JsonUnwrapped(prefix = "aggregatedEndToEndLatency") OmbLatency<Double, Double> aggregatedEndToEndLatency,
+        // Percentile → ms, see Quantiles.
+        Map<Double, Double> aggregatedPublishLatencyQuantiles,
+        // Percentile → µs.
+        Map<Double, Long> aggregatedPublishDelayLatencyQuantiles,
+        // Percentile → ms.
+        Map<Double, Double> aggregatedEndToEndLatencyQuantiles,
+        // omb-tx's fields
+        int schemaVersion,
+        @JsonSerialize(using = JsonCodecs.InstantWriter.class) @JsonDeserialize(using = JsonCodecs.InstantReader.class)
+        Instant startTime,
+        @JsonSerialize(using = JsonCodecs.InstantWriter.class) @JsonDeserialize(using = JsonCodecs.InstantReader.class)
+        Instant endTime,
+        Status status,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String partialReason,
+        String description,
+        RunMode runMode,
+        Scenario scenario,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Sweep sweep,
+        Versions versions,
+        Broker broker,
+        // The driver YAML, secrets redacted.
+        Map<String, Object> driverConfig,
+        // What the driver reported about itself and the cluster.
+        Map<String, Object> environment,
+        Counts counts,
+        Summary summary,
+        LatencySummary operationLatency,
+        LatencySummary intendedPublishLatency,
+        // The phases that occurred, in Phase order; no 'transaction' for non-transactional runs.
+        @JsonSerialize(keyUsing = JsonCodecs.PhaseKeyWriter.class)
+        @JsonDeserialize(keyUsing = JsonCodecs.PhaseKeyReader.class)
+        Map<Phase, LatencySummary> transactionPhases,
+        @JsonInclude(JsonInclude.Include.NON_NULL) ExactlyOnce exactlyOnce,
+        // Full histograms of the measured phase (µs), compressed and base64-encoded, by name.
+        Map<String, String> histograms,
+        PeriodSeries periods) {
+
+    /** The result format's version, written as {@code schemaVersion}. */
+    public static final int SCHEMA_VERSION = 1;
+
+    /** Whether the run completed or was ended early (Ctrl-C, a broker fault, a lost worker). */
+    public enum Status {
+        COMPLETE("complete"),
+        PARTIAL("partial");
+
+        private final String key;
+
+        Status(String key) {
+            this.key = key;
+        }
+
+        @JsonValue
+        public String key() {
+            return key;
+        }
+
+        @JsonCreator
+        public static Status ofKey(String key) {
+            for (Status status : values()) {
+                if (status.key.equals(key)) {
+                    return status;
+                }
+            }
+            throw new IllegalArgumentException("status is 'complete' or 'partial', not '" + key + "'");
+        }
+    }
+
+    /** How the load was driven and for how long. */
+    @JsonPropertyOrder({"loop", "targetRate", "findMaximumRate", "warmup", "measure", "reportingIntervalSeconds"})
+    public record RunMode(
+            @JsonSerialize(using = JsonCodecs.LoopWriter.class) @JsonDeserialize(using = JsonCodecs.LoopReader.class)
+            LoopMode loop,
+            // msg/s; null in closed loop and when the maximum rate is searched for.
+            Long targetRate,
+            boolean findMaximumRate,
+            RunLength warmup,
+            RunLength measure,
+            int reportingIntervalSeconds) {
+
+        /** The run mode of {@code w} with progress reported every {@code reportingIntervalSeconds}. */
+        public static RunMode of(Workload w, int reportingIntervalSeconds) {
+            boolean open = w.loop() == LoopMode.OPEN;
+            RunLength warmup = w.countBased()
+                    ? RunLength.operations(w.warmupOperations(), w.warmupOperations() * w.messagesPerOperation())
+                    : RunLength.seconds(w.warmupDuration().toSeconds());
+            RunLength measure = w.countBased()
+                    ? RunLength.operations(w.measureOperations(), w.measureOperations() * w.messagesPerOperation())
+                    : RunLength.seconds(w.testDuration().toSeconds());
+            return new RunMode(w.loop(), open && w.producerRate() > 0 ? w.producerRate() : null,
+                    open && w.producerRate() == 0 && !w.streaming(), warmup, measure, reportingIntervalSeconds);
+        }
+    }
+
+    /** The length of warm-up or measurement: seconds, or operations and the messages they write. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({"seconds", "operations", "messages"})
+    public record RunLength(Long seconds, Long operations, Long messages) {
+
+        public static RunLength seconds(long seconds) {
+            return new RunLength(seconds, null, null);
+        }
+
+        public static RunLength operations(long operations, long messages) {
+            return new RunLength(null, operations, messages);
+        }
+    }
+
+    /** The measured operation. */
+    @JsonPropertyOrder({"kind", "transactional", "messagesPerOperation", "partitionsPerOperation", "sendOffsets",
+            "readCommitted", "waitForConsume", "prefillMessages"})
+    public record Scenario(
+            OperationKind kind,
+            boolean transactional,
+            int messagesPerOperation,
+            int partitionsPerOperation,
+            boolean sendOffsets,
+            boolean readCommitted,
+            boolean waitForConsume,
+            long prefillMessages) {
+
+        public static Scenario of(Workload w) {
+            return new Scenario(w.operation().kind(), w.operation().transactional(),
+                    w.operation().messagesPerOperation(), w.operation().partitionsPerOperation(),
+                    w.operation().sendOffsets(), w.operation().readCommitted(), w.waitForConsume(), w.prefillMessages());
+        }
+    }
+
+    /** Which point of a sweep this run is; the value is written as a number when it is a whole number. */
+    @JsonPropertyOrder({"name", "parameter", "value"})
+    public record Sweep(
+            String name,
+            String parameter,
+            @JsonSerialize(using = JsonCodecs.NumberOrTextWriter.class) String value) {
+
+        public static Sweep of(SweepPoint point) {
+            return new Sweep(point.sweepName(), point.parameter(), point.value());
+        }
+    }
+
+    /** Software versions; {@code broker} is the embedded broker's, null for an external cluster. */
+    @JsonPropertyOrder({"ombTx", "java", "kafkaClients", "broker"})
+    public record Versions(String ombTx, String java, String kafkaClients, String broker) {
+
+        /** This runner's versions with {@code broker}'s; an external cluster's version is not guessed here. */
+        public static Versions of(Broker broker) {
+            String ombTx = RunResult.class.getPackage().getImplementationVersion();
+            return new Versions(ombTx == null ? "0.1.0-SNAPSHOT" : ombTx, System.getProperty("java.version"),
+                    AppInfoParser.getVersion(), broker.version());
+        }
+    }
+
+    /**
+     * The broker the run used. Embedded: count, version, settings profile and every setting omb-tx chose. External:
+     * count and bootstrap servers (the driver reads the broker's own settings back into {@code environment}).
+     */
+    @JsonPropertyOrder({"embedded", "brokers", "version", "profile", "settings", "bootstrapServers"})
+    public record Broker(
+            boolean embedded,
+            int brokers,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String version,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String profile,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> settings,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String bootstrapServers) {
+
+        public static Broker embedded(int brokers, String version, String profile, Map<String, String> settings) {
+            return new Broker(true, brokers, version, profile, settings, null);
+        }
+
+        public static Broker external(int brokers, String bootstrapServers) {
+            return new Broker(false, brokers, null, null, null, bootstrapServers);
+        }
+    }
+
+    /** Counters over the measured phase. */
+    @JsonPropertyOrder({"messagesSent", "messagesReceived", "publishErrors", "operations", "messagesProcessed",
+            "committed", "aborted", "failed", "fatalErrors"})
+    public record Counts(
+            long messagesSent,
+            long messagesReceived,
+            long publishErrors,
+            long operations,
+            // Source records STREAM operations consumed and wrote on.
+            long messagesProcessed,
+            long committed,
+            long aborted,
+            long failed,
+            long fatalErrors) {
+
+        public static Counts of(StatsSnapshot s) {
+            return new Counts(s.counter(Counter.MESSAGES_SENT), s.counter(Counter.MESSAGES_RECEIVED),
+                    s.counter(Counter.PUBLISH_ERRORS), s.counter(Counter.OPERATIONS),
+                    s.counter(Counter.MESSAGES_PROCESSED), s.counter(Counter.COMMITTED),
+                    s.counter(Counter.ABORTED), s.counter(Counter.FAILED),
+                    s.counter(Counter.FATAL_ERRORS));
+        }
+    }
+
+    /**
+     * The seeds' run summary over the measured phase: duration, msg/s, operations/s, and {@code millisPerMessage},
+     * duration ÷ messages (what seed 002 calls "average latency": a cost per message, not a latency), null when
+     * there were no messages. A STREAM run's messages are the records it processed.
+     *
+     * <p>Files of schema version 1 carry the same value under its first name, {@code averageLatencyMillisPerMessage},
+     * too (deprecated, see docs/result-format.md); reading takes the new name and falls back to the old.
+     */
+    @JsonPropertyOrder({"durationSeconds", "messagesPerSecond", "operationsPerSecond", "millisPerMessage",
+            "averageLatencyMillisPerMessage"})
+    public record Summary(
+            double durationSeconds,
+            double messagesPerSecond,
+            double operationsPerSecond,
+            Double millisPerMessage) {
+
+        @JsonCreator
+        static Summary read(
+                @JsonProperty("durationSeconds") double durationSeconds,
+                @JsonProperty("messagesPerSecond") double messagesPerSecond,
+                @JsonProperty("operationsPerSecond") double operationsPerSecond,
+                @JsonProperty("millisPerMessage") Double millisPerMessage,
+                @JsonProperty("averageLatencyMillisPerMessage") Double averageLatencyMillisPerMessage) {
+            return new Summary(durationSeconds, messagesPerSecond, operationsPerSecond,
+                    millisPerMessage != null ? millisPerMessage : averageLatencyMillisPerMessage);
+        }
+
+        /** The deprecated JSON name of {@link #millisPerMessage()}, written only for readers of schema version 1. */
+        @Deprecated
+        @JsonProperty("averageLatencyMillisPerMessage")
+        private Double averageLatencyMillisPerMessage() {
+            return millisPerMessage;
+        }
+    }
+
+    /** The verdict of the exactly-once check of a STREAM run. */
+    @JsonPropertyOrder({"checked", "duplicated", "missing", "unexpected", "passed"})
+    public record ExactlyOnce(long checked, long duplicated, long missing, long unexpected, boolean passed) {
+
+        public static ExactlyOnce of(ExactlyOnceReport report) {
+            return new ExactlyOnce(report.checked(), report.duplicated(), report.missing(), report.unexpected(),
+                    report.passed());
+        }
+    }
+
+    /** omb-tx's per-period series, one element per reporting period. */
+    @JsonPropertyOrder({"elapsedSeconds", "operationRate", "operationLatency50pctMillis", "operationLatency99pctMillis"})
+    public record PeriodSeries(
+            // Seconds from the start of the measurement to the end of each period.
+            List<Double> elapsedSeconds,
+            // Operations/s.
+            List<Double> operationRate,
+            List<Double> operationLatency50pctMillis,
+            List<Double> operationLatency99pctMillis) {
+    }
+}
