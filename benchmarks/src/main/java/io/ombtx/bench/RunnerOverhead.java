@@ -138,10 +138,8 @@ public final class RunnerOverhead {
         RunOptions options = new RunOptions(work, null, true);
         RunSpec spec = Planner.plan(List.of(driver), List.of(workload), PlanOptions.defaults()).get(0);
         long cpuBefore = OS.getProcessCpuTime();
-        Path result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
-                new RunCoordinator.Interruption()).run(spec).resultFile();
-        RunResult result = new RunCoordinator(options, System.out, () -> List.of(new LocalWorker()),
-                new RunCoordinator.Interruption()).run(driver, workload).result();
+        RunResult result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
+                new RunCoordinator.Interruption()).run(spec).result();
         long cpuNanos = OS.getProcessCpuTime() - cpuBefore;
         return new Figures(result.summary().messagesPerSecond(), result.aggregatedPublishDelayLatency().p99(),
                 cpuNanos / 1e9 / ((messages + rate) / 1e6));
