@@ -86,7 +86,7 @@ public final class RunCoordinator {
         BrokerPlan plan = spec.broker();
         EmbeddedKafkaCluster cluster = null;
         try {
-            Map<String, Object> broker = new LinkedHashMap<>();
+            RunResult.Broker broker;
             DriverFile driver = spec.driver();
             if (plan.embedded()) {
                 say("Starting embedded Kafka %s: %d broker(s), profile %s%s", EmbeddedKafkaCluster.brokerVersion(),
@@ -95,20 +95,15 @@ public final class RunCoordinator {
                 cluster = EmbeddedKafkaCluster.builder().brokers(plan.brokers()).profile(plan.profile())
                         .overrides(plan.settings()).start();
                 driver = driver.withBootstrapServers(cluster.bootstrapServers());
-                broker.put("embedded", true);
-                broker.put("brokers", plan.brokers());
-                broker.put("version", EmbeddedKafkaCluster.brokerVersion());
-                broker.put("profile", plan.profile().displayName());
-                broker.put("settings", cluster.settings());
+                broker = RunResult.Broker.embedded(plan.brokers(), EmbeddedKafkaCluster.brokerVersion(),
+                        plan.profile().displayName(), cluster.settings());
             } else {
                 int live = externalBrokerCount(driver);
                 if (live < plan.brokers()) {
                     throw new ConfigException(workload.sourceFile(), "brokers", "the workload needs " + plan.brokers()
                             + " broker(s) but the cluster at " + plan.bootstrapServers() + " has " + live);
                 }
-                broker.put("embedded", false);
-                broker.put("brokers", live);
-                broker.put("bootstrapServers", plan.bootstrapServers());
+                broker = RunResult.Broker.external(live, plan.bootstrapServers());
             }
             return execute(spec, driver, broker);
         } finally {
@@ -127,7 +122,7 @@ public final class RunCoordinator {
         }
     }
 
-    private Outcome execute(RunSpec spec, DriverFile driver, Map<String, Object> broker) throws Exception {
+    private Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker) throws Exception {
         Workload w = spec.workload();
         if (spec.workerNote() != null) {
             say("%s", spec.workerNote());
@@ -188,7 +183,7 @@ public final class RunCoordinator {
         }
     }
 
-    private Outcome measure(RunSpec spec, DriverFile driver, Map<String, Object> broker, WorkerGroup group,
+    private Outcome measure(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group,
             List<byte[]> payloads, List<String> topics, List<TopicSubscription> subscriptions) throws Exception {
         Workload w = spec.workload();
         group.startLoad(new LoadSpec(w.loop(), spec.initialRate(), payloads, w.keyDistributor(), w.warmupOperations(),
@@ -228,9 +223,8 @@ public final class RunCoordinator {
             environment = Map.of("error", String.valueOf(e.getMessage()));
         }
         // The broker facts come from the start of the run as a map of the result's "broker" fields.
-        RunResult.Broker brokerFacts = ResultWriter.json().convertValue(broker, RunResult.Broker.class);
         ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime, partialReason,
-                RunResult.RunMode.of(w, interval), RunResult.Versions.of(brokerFacts), brokerFacts, driver.redacted(),
+                RunResult.RunMode.of(w, interval), RunResult.Versions.of(broker), broker, driver.redacted(),
                 environment, exactlyOnce);
         RunResult result = ResultBuilder.build(facts, measured, loop.periods());
         Path target = options.outputFile() != null ? options.outputFile()
