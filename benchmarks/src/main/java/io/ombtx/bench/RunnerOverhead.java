@@ -8,22 +8,12 @@ import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
-import io.ombtx.runner.plan.PlanOptions;
-import io.ombtx.runner.plan.Planner;
-import io.ombtx.runner.plan.RunSpec;
-import io.ombtx.runner.result.RunResult;
-import io.ombtx.runner.run.RunCoordinator;
-import io.ombtx.runner.run.RunOptions;
-import io.ombtx.runner.worker.LocalWorker;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -32,7 +22,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
 
@@ -45,19 +34,13 @@ import picocli.CommandLine.TypeConversionException;
 public final class RunnerOverhead {
 
     private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
-    private static final com.sun.management.OperatingSystemMXBean OS =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** {@code bin/bench runner-overhead [RATE...]}. */
-    @Command(name = "bin/bench runner-overhead", sortOptions = false,
-            description = {"",
-                "How much the runner costs and how well it keeps a target rate: at each rate it runs the omb-tx runner"
-                    + " (kafka-tx driver, plain publish) and, as the baseline, a bare kafka-clients loop, both in this"
-                    + " JVM against the same embedded broker, and prints achieved rate, publish-delay p99 and CPU"
-                    + " seconds per million messages, with runner/baseline ratios."},
-            parameterListHeading = "%nArguments:%n",
-            optionListHeading = "%nOptions:%n",
-            footerHeading = "%n",
+    @Command(name = "bin/bench runner-overhead",
+            description = "How much the runner costs and how well it keeps a target rate: at each rate it runs the"
+                    + " omb-tx runner (kafka-tx driver, plain publish) and, as the baseline, a bare kafka-clients loop,"
+                    + " both in this JVM against the same embedded broker, and prints achieved rate, publish-delay p99"
+                    + " and CPU seconds per million messages, with runner/baseline ratios.",
             footer = {"Each point runs for 20 s (Java system property bench.seconds).", "",
                 "Example:", "  bin/bench runner-overhead 1000 10000"})
     static final class Options implements Cli.Validated {
@@ -65,9 +48,6 @@ public final class RunnerOverhead {
         // which would read "unexpected argument" instead of what a rate must be.
         @Parameters(paramLabel = "RATE", arity = "0..*", description = "target rates in msg/s (default: 1000 10000 50000)")
         List<String> rates = new ArrayList<>();
-
-        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
-        boolean help;
 
         @Override
         public void validate() {
@@ -79,7 +59,7 @@ public final class RunnerOverhead {
                 return new int[] {1_000, 10_000, 50_000};
             }
             try {
-                return rates.stream().mapToInt(new Converters.Positive()::convert).toArray();
+                return rates.stream().mapToInt(new Converters.WholeNumber(1, Integer.MAX_VALUE)::convert).toArray();
             } catch (TypeConversionException e) {
                 throw new UsageException("RATE " + e.getMessage());
             }
@@ -93,18 +73,15 @@ public final class RunnerOverhead {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options();
-        OptionalInt done = Cli.parse(options, args, System.out, System.err);
-        if (done.isPresent()) {
-            System.exit(done.getAsInt());
-        }
+        Cli.main(new Options(), args, RunnerOverhead::run);
+    }
+
+    private static int run(Options options) throws Exception {
         int[] rates = options.rates();
         PrintStream out = System.out;
-        Path home = io.ombtx.runner.OmbTxHome.locate();
-        Path work = Files.createTempDirectory("omb-tx-bench-");
+        Bench bench = Bench.create();
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
-            DriverFile driver = DriverFile.load(home.resolve("driver-kafka-tx/kafka-tx.yaml"))
-                    .effective(DriverOverrides.none(), cluster.bootstrapServers());
+            DriverFile driver = bench.kafkaTx(DriverOverrides.none(), cluster);
             out.printf(Locale.ROOT, "Runner overhead, %d s per point, embedded Kafka %s, %d cores%n", SECONDS,
                     EmbeddedKafkaCluster.brokerVersion(), Runtime.getRuntime().availableProcessors());
             out.printf(Locale.ROOT, "%8s | %21s | %21s | %14s | %27s%n", "target", "achieved msg/s",
@@ -113,19 +90,21 @@ public final class RunnerOverhead {
                     "runner", "bare", "rate ratio", "runner", "bare", "ratio");
             for (int rate : rates) {
                 Figures bare = bare(cluster.bootstrapServers(), rate);
-                Figures runner = runner(driver, work, rate);
+                Figures runner = runner(bench, driver, rate);
                 out.printf(Locale.ROOT, "%8d | %10.0f %10.0f | %10.0f %10.0f | %14.3f | %8.2f %8.2f %9.2f%n", rate,
                         runner.achievedRate(), bare.achievedRate(), runner.delayP99Micros(), bare.delayP99Micros(),
                         runner.achievedRate() / bare.achievedRate(), runner.cpuSecondsPerMillion(),
                         bare.cpuSecondsPerMillion(), runner.cpuSecondsPerMillion() / bare.cpuSecondsPerMillion());
             }
         }
+        return Cli.OK;
     }
 
     /** The omb-tx runner end to end (plan, worker, driver, stats, result file) at {@code rate}. */
-    private static Figures runner(DriverFile driver, Path work, int rate) throws Exception {
+    private static Figures runner(Bench bench, DriverFile driver, int rate) throws Exception {
         long messages = (long) rate * SECONDS;
-        Path workloadFile = Files.writeString(work.resolve("bench-" + rate + ".yaml"), String.format(Locale.ROOT, """
+        Path file = bench.work().resolve("bench-" + rate + ".yaml");
+        Path workloadFile = Files.writeString(file, String.format(Locale.ROOT, """
                 name: runner-overhead-%d
                 messageSize: 100
                 subscriptionsPerTopic: 0
@@ -135,14 +114,9 @@ public final class RunnerOverhead {
                 reportingIntervalSeconds: 3600
                 """, rate, rate, rate, messages));
         Workload workload = WorkloadLoader.load(workloadFile, null).get(0);
-        RunOptions options = new RunOptions(work, null, true);
-        RunSpec spec = Planner.plan(List.of(driver), List.of(workload), PlanOptions.defaults()).get(0);
-        long cpuBefore = OS.getProcessCpuTime();
-        RunResult result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
-                new RunCoordinator.Interruption()).run(spec).result();
-        long cpuNanos = OS.getProcessCpuTime() - cpuBefore;
-        return new Figures(result.summary().messagesPerSecond(), result.aggregatedPublishDelayLatency().p99(),
-                cpuNanos / 1e9 / ((messages + rate) / 1e6));
+        Bench.Run run = bench.run(driver, workload);
+        return new Figures(run.result().summary().messagesPerSecond(), run.result().aggregatedPublishDelayLatency().p99(),
+                run.cpuNanos() / 1e9 / ((messages + rate) / 1e6));
     }
 
     /** The baseline: a bare paced loop over KafkaProducer.send, nothing else. */
@@ -165,7 +139,7 @@ public final class RunnerOverhead {
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(topic, payload)).get();
-            long cpuBefore = OS.getProcessCpuTime();
+            long cpuBefore = Bench.cpuNanos();
             long start = System.nanoTime();
             for (int i = 0; i < messages; i++) {
                 long intended = start + i * interval;
@@ -178,7 +152,7 @@ public final class RunnerOverhead {
             }
             producer.flush();
             double seconds = (System.nanoTime() - start) / 1e9;
-            long cpuNanos = OS.getProcessCpuTime() - cpuBefore;
+            long cpuNanos = Bench.cpuNanos() - cpuBefore;
             java.util.Arrays.sort(delays);
             return new Figures(acked.get() / seconds, delays[(int) (messages * 0.99)], cpuNanos / 1e9 / (messages / 1e6));
         }

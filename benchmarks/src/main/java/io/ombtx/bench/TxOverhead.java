@@ -6,25 +6,15 @@ import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
-import io.ombtx.runner.plan.PlanOptions;
-import io.ombtx.runner.plan.Planner;
-import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.LatencySummary;
-import io.ombtx.runner.result.RunResult;
-import io.ombtx.runner.run.RunCoordinator;
-import io.ombtx.runner.run.RunOptions;
-import io.ombtx.runner.worker.LocalWorker;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalInt;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
 
@@ -40,22 +30,15 @@ public final class TxOverhead {
             new String[] {"streaming", "base-streaming", "tx-streaming"});
 
     /** {@code bin/bench tx-overhead [quick|full]}. */
-    @Command(name = "bin/bench tx-overhead", sortOptions = false,
-            description = {"",
-                "What a transaction costs over its non-transactional baseline on the embedded broker: tx-writes /"
-                    + " base-writes and tx-streaming / base-streaming, p50 and total time, with the client's default"
-                    + " retry.backoff.ms and with 0 (seed 003's tuning), side by side."},
-            parameterListHeading = "%nArguments:%n",
-            optionListHeading = "%nOptions:%n",
-            footerHeading = "%n",
+    @Command(name = "bin/bench tx-overhead",
+            description = "What a transaction costs over its non-transactional baseline on the embedded broker:"
+                    + " tx-writes / base-writes and tx-streaming / base-streaming, p50 and total time, with the"
+                    + " client's default retry.backoff.ms and with 0 (seed 003's tuning), side by side.",
             footer = {"Example:", "  bin/bench tx-overhead full"})
     static final class Options {
         @Parameters(paramLabel = "PROFILE", arity = "0..1", converter = QuickOrFull.class,
                 description = "workload profile: quick (default) or full (the seeds' counts)")
         String profile = "quick";
-
-        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
-        boolean help;
     }
 
     static final class QuickOrFull implements ITypeConverter<String> {
@@ -75,28 +58,26 @@ public final class TxOverhead {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options();
-        OptionalInt done = Cli.parse(options, args, System.out, System.err);
-        if (done.isPresent()) {
-            System.exit(done.getAsInt());
-        }
+        Cli.main(new Options(), args, TxOverhead::run);
+    }
+
+    private static int run(Options options) throws Exception {
         String profile = options.profile;
         PrintStream out = System.out;
-        Path home = io.ombtx.runner.OmbTxHome.locate();
-        Path work = Files.createTempDirectory("omb-tx-bench-");
+        Bench bench = Bench.create();
         Map<String, DriverOverrides> clients = new LinkedHashMap<>();
         clients.put("default retry.backoff.ms", DriverOverrides.none());
         clients.put("retry.backoff.ms=0", new DriverOverrides(null, Map.of("producerConfig", "retry.backoff.ms=0\n")));
         Map<String, Map<String, Figures>> figures = new LinkedHashMap<>();
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
             for (Map.Entry<String, DriverOverrides> client : clients.entrySet()) {
-                DriverFile driver = DriverFile.load(home.resolve("driver-kafka-tx/kafka-tx.yaml"))
-                        .effective(client.getValue(), cluster.bootstrapServers());
+                DriverFile driver = bench.kafkaTx(client.getValue(), cluster);
                 Map<String, Figures> byWorkload = new LinkedHashMap<>();
                 for (String[] pair : PAIRS) {
                     for (String name : new String[] {pair[1], pair[2]}) {
-                        Workload workload = WorkloadLoader.load(home.resolve("workloads/" + name + ".yaml"), profile).get(0);
-                        byWorkload.put(name, run(driver, workload, work));
+                        Path file = bench.home().resolve("workloads/" + name + ".yaml");
+                        Workload workload = WorkloadLoader.load(file, profile).get(0);
+                        byWorkload.put(name, figures(bench.run(driver, workload), workload));
                     }
                 }
                 figures.put(client.getKey(), byWorkload);
@@ -117,16 +98,14 @@ public final class TxOverhead {
             }
         }
         out.println("(total = sum of per-operation latencies over the measured operations, seed 001's \"N txes in T ms\")");
+        return Cli.OK;
     }
 
-    private static Figures run(DriverFile driver, Workload workload, Path work) throws Exception {
-        RunOptions options = new RunOptions(work, null, true);
-        RunSpec spec = Planner.plan(List.of(driver), List.of(workload), PlanOptions.defaults()).get(0);
-        RunResult result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
-                new RunCoordinator.Interruption()).run(spec).result();
-        LatencySummary ops = result.operationLatency();
+    private static Figures figures(Bench.Run run, Workload workload) {
+        LatencySummary ops = run.result().operationLatency();
         if (ops.count() == 0) {
-            throw new IllegalStateException(workload.name() + " measured no operations (" + result.status().key() + ")");
+            throw new IllegalStateException(workload.name() + " measured no operations ("
+                    + run.result().status().key() + ")");
         }
         return new Figures(ops.p50(), ops.totalMillis(), ops.count());
     }

@@ -4,13 +4,11 @@ import io.ombtx.runner.broker.BrokerStartException;
 import io.ombtx.runner.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.cli.BrokerOptions;
 import io.ombtx.runner.cli.Cli;
-import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.result.ResultWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,45 +21,33 @@ import picocli.CommandLine.Option;
 public final class KafkaLocalMain {
 
     /** The options of {@code bin/kafka-local start}, which passes --state itself. */
-    @Command(name = "bin/kafka-local start", sortOptions = false,
-            description = {"",
-                "Starts real Apache Kafka (KRaft, from Maven Central) on loopback on free ports, writes the state"
-                    + " file (bootstrap servers, settings, pids) and keeps the brokers running until stopped"
-                    + " (bin/kafka-local stop)."},
-            optionListHeading = "%nOptions:%n",
-            footerHeading = "%n",
+    @Command(name = "bin/kafka-local start",
+            description = "Starts real Apache Kafka (KRaft, from Maven Central) on loopback on free ports, writes the"
+                    + " state file (bootstrap servers, settings, pids) and keeps the brokers running until stopped"
+                    + " (bin/kafka-local stop).",
             footer = {"Exit codes: 1 the brokers did not start; 2 bad input; otherwise it runs until stopped.",
                 "",
                 "Example:",
                 "  bin/kafka-local start --brokers 3 --broker-config group.coordinator.append.linger.ms=0"})
-    static final class Options implements Cli.Validated {
+    static final class Options {
         // Hidden: the script always passes it ($OMBTX_STATE_DIR/kafka-local.json) and waits for that file.
         @Option(names = "--state", paramLabel = "FILE", hidden = true, description = "where to write the state")
+        @Cli.Required("--state FILE is required")
         Path state;
 
         @Mixin
         BrokerOptions broker = new BrokerOptions();
-
-        @Option(names = {"-h", "--help"}, usageHelp = true, order = 40, description = "this text")
-        boolean help;
-
-        @Override
-        public void validate() {
-            if (state == null) {
-                throw new UsageException("--state FILE is required");
-            }
-        }
     }
 
     private KafkaLocalMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options();
-        OptionalInt done = Cli.parse(options, args, System.out, System.err);
-        if (done.isPresent()) {
-            System.exit(done.getAsInt());
-        }
+        Cli.main(new Options(), args, KafkaLocalMain::start);
+    }
+
+    /** Runs until the JVM is told to stop; returns 1 when the brokers do not start. */
+    private static int start(Options options) throws Exception {
         EmbeddedKafkaCluster.Builder builder = EmbeddedKafkaCluster.builder();
         if (options.broker.brokers() != null) {
             builder.brokers(options.broker.brokers());
@@ -76,8 +62,7 @@ public final class KafkaLocalMain {
             cluster = builder.start();
         } catch (BrokerStartException e) {
             System.err.println("error: " + e.getMessage());
-            System.exit(Main.FAILED);
-            return;
+            return Main.FAILED;
         }
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("pid", ProcessHandle.current().pid());
@@ -100,5 +85,6 @@ public final class KafkaLocalMain {
             stop.countDown();
         }));
         stop.await();
+        return Main.OK;
     }
 }

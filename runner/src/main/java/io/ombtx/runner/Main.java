@@ -2,6 +2,8 @@ package io.ombtx.runner;
 
 import io.ombtx.runner.broker.BrokerStartException;
 import io.ombtx.runner.cli.BenchmarkArgs;
+import io.ombtx.runner.cli.BenchmarkCommand;
+import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.DriverFile;
@@ -41,18 +43,7 @@ public final class Main {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        BenchmarkArgs parsed;
-        try {
-            parsed = BenchmarkArgs.parse(args);
-        } catch (UsageException e) {
-            err.println("error: " + e.getMessage());
-            return BAD_INPUT;
-        }
-        if (parsed.help()) {
-            out.print(BenchmarkArgs.USAGE);
-            return OK;
-        }
-        return run(parsed, out, err);
+        return Cli.execute(new BenchmarkCommand(), args, out, err, command -> run(command.toArgs(false), out, err));
     }
 
     /** Runs already-parsed arguments (bin/benchmark-suite calls this once per suite entry). */

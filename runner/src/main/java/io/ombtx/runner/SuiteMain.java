@@ -16,10 +16,8 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -29,15 +27,12 @@ import picocli.CommandLine.Parameters;
 public final class SuiteMain {
 
     /** bin/benchmark-suite's command line: the suite file, plus the options it shares with bin/benchmark. */
-    @Command(name = "bin/benchmark-suite", sortOptions = false,
+    @Command(name = "bin/benchmark-suite",
             customSynopsis = "bin/benchmark-suite [--profile quick|full] [-o DIR] [--dry-run] [options] SUITE.yaml",
-            description = {"",
-                "Runs a suite: a file listing driver YAMLs and the workloads to run with each (see suites/), each"
-                    + " result in its own file under one results folder, through the same code path as"
-                    + " bin/benchmark."},
-            parameterListHeading = "%nArguments:%n",
+            description = "Runs a suite: a file listing driver YAMLs and the workloads to run with each (see"
+                    + " suites/), each result in its own file under one results folder, through the same code path"
+                    + " as bin/benchmark.",
             optionListHeading = "%nOptions (as bin/benchmark's):%n",
-            footerHeading = "%n",
             footer = {
                 "In a suite, -o names the results folder (default results/<suite>-<profile>-<UTC time>/) and"
                     + " --profile defaults to the suite's 'profile', else full.",
@@ -47,24 +42,14 @@ public final class SuiteMain {
                 "Examples:",
                 "  bin/benchmark-suite --profile quick suites/kafka-seeds.yaml",
                 "  bin/benchmark-suite --dry-run --profile full suites/kafka-seeds.yaml"})
-    static final class Options implements Cli.Validated {
+    static final class Options {
         @Parameters(paramLabel = "SUITE.yaml", arity = "0..1", description = "the suite file, e.g."
                 + " suites/kafka-seeds.yaml")
+        @Cli.Required("missing SUITE.yaml (see --help)")
         Path suite;
 
         @Mixin
         CommonOptions common = new CommonOptions();
-
-        @Option(names = {"-h", "--help"}, usageHelp = true, order = 19, description = "this text")
-        boolean help;
-
-        @Override
-        public void validate() {
-            if (suite == null) {
-                throw new UsageException("missing SUITE.yaml (see --help)");
-            }
-            common.validate();
-        }
     }
 
     /** Runs one suite entry; {@link Main#run(BenchmarkArgs, PrintStream, PrintStream)} outside tests. */
@@ -90,19 +75,19 @@ public final class SuiteMain {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err, Runner runner) {
-        Options options = new Options();
-        OptionalInt done = Cli.parse(options, args, out, err);
-        if (done.isPresent()) {
-            return done.getAsInt();
-        }
+        return Cli.execute(new Options(), args, out, err, options -> run(options, out, err, runner));
+    }
+
+    private static int run(Options options, PrintStream out, PrintStream err, Runner runner) {
         CommonOptions common = options.common;
+        BenchmarkArgs given = common.toArgs(List.of(), List.of(), null, null, false); // the options as given
         try {
             Path suiteFile = options.suite;
             JsonNode suite = YamlFiles.read(suiteFile);
             String name = suite.path("name").asText(suiteFile.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
-            String profile = common.profile() != null ? common.profile() : suite.path("profile").asText("full");
+            String profile = given.profile() != null ? given.profile() : suite.path("profile").asText("full");
             List<Entry> entries = entries(suiteFile, suite);
-            Path output = common.output();
+            Path output = given.output();
             if (output == null) {
                 String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
                 output = Path.of("results", name + "-" + profile + "-" + stamp);
@@ -116,7 +101,7 @@ public final class SuiteMain {
                 }
                 status = Math.max(status, code);
             }
-            if (!common.dryRun()) {
+            if (!given.dryRun()) {
                 out.println("Suite " + name + " (" + profile + ") done: results in " + output);
             }
             return status;

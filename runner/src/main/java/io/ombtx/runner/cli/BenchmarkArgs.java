@@ -39,7 +39,6 @@ public record BenchmarkArgs(
      */
     public static BenchmarkArgs parse(String[] args) {
         BenchmarkCommand command = new BenchmarkCommand();
-        Cli.parse(command, args);
-        return command.toArgs();
+        return command.toArgs(Cli.parse(command, args));
     }
 }

@@ -9,15 +9,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code bin/benchmark}'s command line: OMB's flags, plus omb-tx's (picocli; read into {@link BenchmarkArgs}). */
-@Command(name = "bin/benchmark", sortOptions = false,
+@Command(name = "bin/benchmark",
         customSynopsis = "bin/benchmark -d DRIVER.yaml[,DRIVER.yaml...] [options] WORKLOAD.yaml...",
-        description = {"",
-            "Runs each workload against each driver and writes one result JSON per run. With no bootstrap servers"
-                + " in a driver's commonConfig (or bootstrap.servers=embedded), a real Apache Kafka broker is started"
-                + " on loopback for the run and removed afterwards."},
-        parameterListHeading = "%nArguments:%n",
+        description = "Runs each workload against each driver and writes one result JSON per run. With no bootstrap"
+                + " servers in a driver's commonConfig (or bootstrap.servers=embedded), a real Apache Kafka broker is"
+                + " started on loopback for the run and removed afterwards.",
         optionListHeading = "%nOMB options (same names and meaning as OMB's bin/benchmark):%n",
-        footerHeading = "%n",
         footer = {
             "Exit codes: 0 done; 1 a run failed or ended early (its partial result is still written); 2 bad input"
                 + " (file, key and expectation are named); 130 interrupted (partial result written).",
@@ -42,9 +39,6 @@ public final class BenchmarkCommand implements Cli.Validated {
     @Mixin
     CommonOptions common = new CommonOptions();
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, order = 19, description = "this text")
-    boolean help;
-
     @Override
     public void validate() {
         if (drivers().isEmpty()) {
@@ -53,14 +47,14 @@ public final class BenchmarkCommand implements Cli.Validated {
         if (workloads.isEmpty()) {
             throw new UsageException("missing workload file(s): give one or more WORKLOAD.yaml (see --help)");
         }
-        common.validate();
     }
 
     List<Path> drivers() {
         return CommonOptions.nonBlank(drivers).stream().map(Path::of).toList();
     }
 
-    BenchmarkArgs toArgs() {
+    /** The typed arguments; {@code help}: whether -h/--help was given ({@link Cli#parse(Object, String[])}). */
+    public BenchmarkArgs toArgs(boolean help) {
         return common.toArgs(drivers(), workloads, null, null, help);
     }
 }

@@ -11,9 +11,10 @@ import picocli.CommandLine.Option;
 /** The embedded broker's options, shared by bin/benchmark, bin/benchmark-suite and bin/kafka-local. */
 public class BrokerOptions {
 
-    @Option(names = "--brokers", paramLabel = "N", converter = Converters.Brokers.class,
+    @Option(names = "--brokers", paramLabel = "N", converter = Converters.WholeNumber.class,
             order = Cli.BROKER_SECTION,
             description = "embedded broker count, 1 to 9 (default: as many as the workload and driver need, else 1)")
+    @Converters.Bounds(min = 1, max = 9)
     Integer brokers;
 
     @Option(names = "--broker-profile", paramLabel = "NAME", converter = Converters.Profile.class,

@@ -2,6 +2,12 @@ package io.ombtx.runner.cli;
 
 import io.ombtx.driver.api.KeySuggestions;
 import java.io.PrintStream;
+import java.lang.annotation.Annotation;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.lang.reflect.AnnotatedElement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -11,14 +17,19 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.TreeMap;
 import picocli.CommandLine;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
  * How every omb-tx entry point reads its command line: picocli parses into an annotated options object; bad input
- * becomes one {@code error: ...} line (exit 2) and {@code --help} the generated usage (exit 0).
+ * becomes one {@code error: ...} line (exit 2) and {@code --help} the generated usage (exit 0). Every command gets
+ * {@code -h/--help} and the same help layout from here; its {@code @Command} gives the name, synopsis, description,
+ * option list heading (default "Options:") and footer.
  */
 public final class Cli {
 
@@ -37,9 +48,32 @@ public final class Cli {
     private static final Map<Integer, String> SECTION_HEADINGS = Map.of(
             OMB_TX_SECTION, "omb-tx options:", BROKER_SECTION, "Embedded broker:");
 
-    /** Checks what picocli cannot express (required together, not both, ...); throws {@link UsageException}. */
+    /** -h/--help: last in the command's own option list. */
+    private static final int HELP_ORDER = OMB_TX_SECTION - 1;
+
+    /**
+     * Checks what picocli cannot express (required together, not both, ...); throws {@link UsageException}. Run
+     * after parsing, for the command and for each of its mixins that implements it, in that order.
+     */
     public interface Validated {
         void validate();
+    }
+
+    /**
+     * An option or parameter that must be given, with the error line when it is not. Checked after parsing, before
+     * {@link Validated}, so that a mistyped option is still named first (picocli's own {@code required} is checked
+     * before unmatched arguments).
+     */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.FIELD)
+    public @interface Required {
+        String value();
+    }
+
+    /** What a main does once its command line is read: returns the exit code. */
+    @FunctionalInterface
+    public interface Body<T, E extends Exception> {
+        int run(T command) throws E;
     }
 
     private Cli() {
@@ -59,10 +93,28 @@ public final class Cli {
         } catch (ParameterException e) {
             throw new UsageException(message(e));
         }
-        if (!help && command instanceof Validated validated) {
-            validated.validate();
+        if (!help) {
+            for (ArgSpec arg : line.getCommandSpec().args()) {
+                Required required = annotation(arg, Required.class);
+                if (required != null && arg.getValue() == null) {
+                    throw new UsageException(required.value());
+                }
+            }
+            validate(line.getCommandSpec());
         }
         return help;
+    }
+
+    private static void validate(CommandSpec spec) {
+        if (spec.userObject() instanceof Validated validated) {
+            validated.validate();
+        }
+        spec.mixins().values().forEach(Cli::validate);
+    }
+
+    /** The annotation on the field behind {@code arg}, if any. */
+    static <A extends Annotation> A annotation(ArgSpec arg, Class<A> type) {
+        return arg.userObject() instanceof AnnotatedElement field ? field.getAnnotation(type) : null;
     }
 
     /**
@@ -83,6 +135,21 @@ public final class Cli {
         }
     }
 
+    /**
+     * A main's whole life: parses {@code args} into {@code command} (help: the usage on {@code out}, exit 0; bad
+     * input: one error line on {@code err}, exit 2), else runs {@code body}; returns the exit code.
+     */
+    public static <T, E extends Exception> int execute(T command, String[] args, PrintStream out, PrintStream err,
+            Body<T, E> body) throws E {
+        OptionalInt done = parse(command, args, out, err);
+        return done.isPresent() ? done.getAsInt() : body.run(command);
+    }
+
+    /** {@link #execute} on the console, then exits the JVM with its code. */
+    public static <T, E extends Exception> void main(T command, String[] args, Body<T, E> body) throws E {
+        System.exit(execute(command, args, System.out, System.err, body));
+    }
+
     /** The generated usage text of {@code command}. */
     public static String usage(Object command) {
         return commandLine(command).getUsageMessage(CommandLine.Help.Ansi.OFF);
@@ -90,10 +157,25 @@ public final class Cli {
 
     private static CommandLine commandLine(Object command) {
         CommandLine line = new CommandLine(command);
+        CommandSpec spec = line.getCommandSpec();
+        spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).type(boolean.class).order(HELP_ORDER)
+                .description("this text").build());
+        for (ArgSpec arg : spec.args()) {
+            for (ITypeConverter<?> converter : arg.converters()) {
+                if (converter instanceof Converters.WholeNumber number) {
+                    number.bound(arg);
+                }
+            }
+        }
+        UsageMessageSpec usage = spec.usageMessage();
+        usage.sortOptions(false).descriptionHeading("%n").parameterListHeading("%nArguments:%n").footerHeading("%n");
+        if (usage.optionListHeading().isEmpty()) {
+            usage.optionListHeading("%nOptions:%n");
+        }
         line.setUsageHelpWidth(USAGE_WIDTH);
         line.setOverwrittenOptionsAllowed(true); // as before: the last --profile wins
         line.setExpandAtFiles(false); // an argument starting with @ is a path, not an argument file
-        line.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_OPTION_LIST, Cli::optionSections);
+        line.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_OPTION_LIST, Cli::optionSections);
         return line;
     }
 

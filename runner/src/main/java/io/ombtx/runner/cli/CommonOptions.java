@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
  * the load, the profile, the embedded broker and the console. The OMB ones are listed with the command's own
  * options; the omb-tx ones and the broker's in help sections of their own (see {@link Cli#OMB_TX_SECTION}).
  */
-public class CommonOptions {
+public class CommonOptions implements Cli.Validated {
 
     @Option(names = {"-w", "--workers"}, split = ",", paramLabel = "URL", order = 10,
             description = "remote workers, e.g. http://host:8080 (bin/benchmark-worker or stock OMB's); as in"
@@ -32,9 +32,10 @@ public class CommonOptions {
                     + " than produce, so a backlog drains faster)")
     boolean extraConsumers;
 
-    @Option(names = "--worker-timeout", paramLabel = "SECONDS", converter = Converters.TimeoutSeconds.class,
+    @Option(names = "--worker-timeout", paramLabel = "SECONDS", converter = Converters.WholeNumber.class,
             order = 14, description = "how long to wait for a worker's answer before ending the run with an error"
                     + " and a partial result (default: ${DEFAULT-VALUE})")
+    @Converters.Bounds(min = 1, max = 86_400)
     int workerTimeoutSeconds = 120;
 
     @Option(names = "--profile", paramLabel = "NAME", order = Cli.OMB_TX_SECTION,
@@ -46,8 +47,9 @@ public class CommonOptions {
             description = "print the expanded plan (sweeps included) and exit; touches no broker")
     boolean dryRun;
 
-    @Option(names = "--report-interval", paramLabel = "SECONDS", converter = Converters.ReportSeconds.class,
+    @Option(names = "--report-interval", paramLabel = "SECONDS", converter = Converters.WholeNumber.class,
             order = Cli.OMB_TX_SECTION + 2, description = "progress line interval (default: the workload's, else 10)")
+    @Converters.Bounds(min = 1, max = 3600)
     Integer reportingIntervalSeconds;
 
     @Option(names = {"-q", "--quiet"}, order = Cli.OMB_TX_SECTION + 3, description = "print nothing but errors")
@@ -56,62 +58,24 @@ public class CommonOptions {
     @Mixin
     BrokerOptions broker = new BrokerOptions();
 
-    public List<String> workers() {
-        return nonBlank(workers);
-    }
-
-    public Path workersFile() {
-        return workersFile;
-    }
-
-    public Path output() {
-        return output;
-    }
-
-    public boolean extraConsumers() {
-        return extraConsumers;
-    }
-
-    public int workerTimeoutSeconds() {
-        return workerTimeoutSeconds;
-    }
-
-    public String profile() {
-        return profile;
-    }
-
-    public boolean dryRun() {
-        return dryRun;
-    }
-
-    public Integer reportingIntervalSeconds() {
-        return reportingIntervalSeconds;
-    }
-
-    public boolean quiet() {
-        return quiet;
-    }
-
-    public BrokerOptions broker() {
-        return broker;
-    }
-
     /** Checks what picocli does not: -w and -wf together. */
+    @Override
     public void validate() {
-        if (!workers().isEmpty() && workersFile != null) {
+        if (!nonBlank(workers).isEmpty() && workersFile != null) {
             throw new UsageException("give -w/--workers or -wf/--workers-file, not both");
         }
     }
 
     /**
-     * The typed arguments of one bin/benchmark invocation: these options, with the given drivers and workloads
-     * and, where not null, {@code profile} and {@code output} in place of the options'.
+     * How these options are read (they have no getters of their own): the typed arguments of one bin/benchmark
+     * invocation, with the given drivers and workloads and, where not null, {@code profile} and {@code output} in
+     * place of the options'.
      */
     public BenchmarkArgs toArgs(List<Path> drivers, List<Path> workloads, String profile, Path output, boolean help) {
-        return new BenchmarkArgs(List.copyOf(drivers), workers(), workersFile, output != null ? output : this.output,
-                extraConsumers, List.copyOf(workloads), profile != null ? profile : profile(), dryRun(),
-                broker().brokers(), broker().profile(), broker().settings(), reportingIntervalSeconds(),
-                workerTimeoutSeconds, quiet(), help);
+        return new BenchmarkArgs(List.copyOf(drivers), nonBlank(workers), workersFile,
+                output != null ? output : this.output, extraConsumers, List.copyOf(workloads),
+                profile != null ? profile : this.profile, dryRun, broker.brokers(), broker.profile(), broker.settings(),
+                reportingIntervalSeconds, workerTimeoutSeconds, quiet, help);
     }
 
     static List<String> nonBlank(List<String> items) {

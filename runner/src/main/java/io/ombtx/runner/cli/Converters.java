@@ -1,8 +1,13 @@
 package io.ombtx.runner.cli;
 
 import io.ombtx.runner.broker.BrokerProfile;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.util.Map;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.TypeConversionException;
 
 /** picocli converters whose messages complete "OPTION ...": "--brokers expects a whole number from 1 to 9, got 0". */
@@ -11,14 +16,42 @@ public final class Converters {
     private Converters() {
     }
 
-    /** A whole number in [min, max]. */
-    public abstract static class Range implements ITypeConverter<Integer> {
-        private final int min;
-        private final int max;
+    /**
+     * The bounds of a whole-number option, read by {@link WholeNumber}: {@code @Bounds(min = 1, max = 9)} next to
+     * {@code @Option(converter = Converters.WholeNumber.class)}.
+     */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.FIELD)
+    public @interface Bounds {
+        int min();
 
-        protected Range(int min, int max) {
+        int max() default Integer.MAX_VALUE;
+    }
+
+    /**
+     * A whole number within its option's {@link Bounds}. picocli creates one per option, unbounded; {@link Cli}
+     * gives each the bounds of the field it converts for ({@link #bound(ArgSpec)}).
+     */
+    public static final class WholeNumber implements ITypeConverter<Integer> {
+        private int min = Integer.MIN_VALUE;
+        private int max = Integer.MAX_VALUE;
+
+        public WholeNumber() {
+        }
+
+        public WholeNumber(int min, int max) {
             this.min = min;
             this.max = max;
+        }
+
+        /** Takes the {@link Bounds} of the field behind {@code arg}; an option without them is a mistake here. */
+        void bound(ArgSpec arg) {
+            Bounds bounds = Cli.annotation(arg, Bounds.class);
+            if (bounds == null) {
+                throw new IllegalStateException(arg + ": a WholeNumber option needs @Converters.Bounds");
+            }
+            min = bounds.min();
+            max = bounds.max();
         }
 
         @Override
@@ -33,41 +66,6 @@ public final class Converters {
             }
             throw new TypeConversionException("expects a whole number " + (max == Integer.MAX_VALUE ? "of at least " + min
                     : "from " + min + " to " + max) + ", got " + text);
-        }
-    }
-
-    /** Embedded broker count. */
-    public static final class Brokers extends Range {
-        public Brokers() {
-            super(1, 9);
-        }
-    }
-
-    /** Progress line interval. */
-    public static final class ReportSeconds extends Range {
-        public ReportSeconds() {
-            super(1, 3600);
-        }
-    }
-
-    /** Worker answer timeout. */
-    public static final class TimeoutSeconds extends Range {
-        public TimeoutSeconds() {
-            super(1, 86_400);
-        }
-    }
-
-    /** A TCP port; 0 picks a free one. */
-    public static final class Port extends Range {
-        public Port() {
-            super(0, 65_535);
-        }
-    }
-
-    /** A positive rate or count. */
-    public static final class Positive extends Range {
-        public Positive() {
-            super(1, Integer.MAX_VALUE);
         }
     }
 

@@ -1,0 +1,61 @@
+package io.ombtx.bench;
+
+import io.ombtx.runner.OmbTxHome;
+import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.DriverOverrides;
+import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.plan.PlanOptions;
+import io.ombtx.runner.plan.Planner;
+import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.result.RunResult;
+import io.ombtx.runner.run.RunCoordinator;
+import io.ombtx.runner.run.RunOptions;
+import io.ombtx.runner.worker.LocalWorker;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What the benchmarks share: the omb-tx folder, a scratch folder for workload and result files, the shipped kafka-tx
+ * driver on the embedded broker, and one run through the omb-tx runner in this JVM.
+ *
+ * @param home the omb-tx folder (drivers, workloads)
+ * @param work a fresh temporary folder
+ */
+record Bench(Path home, Path work) {
+
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** One run's result and the CPU time this process spent running it. */
+    record Run(RunResult result, long cpuNanos) {
+    }
+
+    static Bench create() throws IOException {
+        return new Bench(OmbTxHome.locate(), Files.createTempDirectory("omb-tx-bench-"));
+    }
+
+    /** CPU time of this process so far. */
+    static long cpuNanos() {
+        return OS.getProcessCpuTime();
+    }
+
+    /** driver-kafka-tx/kafka-tx.yaml with {@code overrides}, against {@code cluster}. */
+    DriverFile kafkaTx(DriverOverrides overrides, EmbeddedKafkaCluster cluster) {
+        return DriverFile.load(home.resolve("driver-kafka-tx/kafka-tx.yaml"))
+                .effective(overrides, cluster.bootstrapServers());
+    }
+
+    /** The omb-tx runner end to end (plan, local worker, driver, stats, result file) on one workload, quietly. */
+    Run run(DriverFile driver, Workload workload) throws Exception {
+        RunOptions options = new RunOptions(work, null, true);
+        RunSpec spec = Planner.plan(List.of(driver), List.of(workload), PlanOptions.defaults()).get(0);
+        long cpuBefore = cpuNanos();
+        RunResult result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
+                new RunCoordinator.Interruption()).run(spec).result();
+        return new Run(result, cpuNanos() - cpuBefore);
+    }
+}
