@@ -1,6 +1,6 @@
 package io.ombtx.bench;
 
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.config.DriverConfig;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;

@@ -1,8 +1,8 @@
 package io.ombtx.runner;
 
-import io.ombtx.runner.broker.BrokerProfile;
-import io.ombtx.runner.broker.BrokerStartException;
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.BrokerProfile;
+import io.ombtx.broker.BrokerStartException;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.result.ResultWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,10 +2,10 @@ package io.ombtx.runner.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ombtx.broker.BrokerProfile;
 import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
-import io.ombtx.runner.broker.BrokerProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

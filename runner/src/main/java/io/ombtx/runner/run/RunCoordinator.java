@@ -1,8 +1,9 @@
 package io.ombtx.runner.run;
 
+import io.ombtx.broker.BrokerClassPath;
+import io.ombtx.broker.BrokerProfile;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.ExactlyOnceReport;
-import io.ombtx.runner.broker.BrokerProfile;
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.config.ConfigException;
 import io.ombtx.runner.config.DriverConfig;
 import io.ombtx.runner.config.LoopMode;
@@ -78,13 +79,15 @@ public final class RunCoordinator {
                 BrokerProfile profile = options.brokerProfile() != null ? options.brokerProfile() : workload.brokerProfile();
                 Map<String, String> settings = new LinkedHashMap<>(workload.brokerSettings());
                 settings.putAll(options.brokerSettings());
-                say("Starting embedded Kafka %s: %d broker(s), profile %s%s", EmbeddedKafkaCluster.brokerVersion(),
+                // Finding the broker's class path first: when it is missing, the error says so before anything else.
+                String version = BrokerClassPath.locate().kafkaVersion();
+                say("Starting embedded Kafka %s: %d broker(s), profile %s%s", version,
                         brokersNeeded, profile.displayName(), settings.isEmpty() ? "" : ", overrides " + settings);
                 cluster = EmbeddedKafkaCluster.builder().brokers(brokersNeeded).profile(profile).overrides(settings).start();
                 bootstrap = cluster.bootstrapServers();
                 broker.put("embedded", true);
                 broker.put("brokers", brokersNeeded);
-                broker.put("version", EmbeddedKafkaCluster.brokerVersion());
+                broker.put("version", version);
                 broker.put("profile", profile.displayName());
                 broker.put("settings", cluster.settings());
             } else {

@@ -124,7 +124,7 @@ class LocalRunIntegrationTest {
 
     @Test
     void anExternalClusterWithTooFewBrokersIsRefusedAtOnce() throws Exception {
-        try (io.ombtx.runner.broker.EmbeddedKafkaCluster external = io.ombtx.runner.broker.EmbeddedKafkaCluster.builder().start()) {
+        try (io.ombtx.broker.EmbeddedKafkaCluster external = io.ombtx.broker.EmbeddedKafkaCluster.builder().start()) {
             Path driver = Files.writeString(dir.resolve("external.yaml"), "name: spi-only\n"
                     + "driverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"
                     + "commonConfig: |\n  bootstrap.servers=" + external.bootstrapServers() + "\n");
