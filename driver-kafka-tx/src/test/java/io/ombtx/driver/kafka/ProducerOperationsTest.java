@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.junit.EmbeddedKafkaExtension;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
@@ -33,31 +33,19 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The driver's producer side through the SPI, against one real embedded Kafka broker. */
 class ProducerOperationsTest {
 
     private static final long WAIT_SECONDS = 60;
-    private static EmbeddedKafkaCluster kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension kafka = new EmbeddedKafkaExtension();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = EmbeddedKafkaCluster.builder().brokers(1).start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     private KafkaTxBenchmarkDriver driver(String transactionsBlock) throws Exception {
         return TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), transactionsBlock));
@@ -308,7 +296,7 @@ class ProducerOperationsTest {
             assertNotNull(environment.get("clusterId"));
             @SuppressWarnings("unchecked")
             Map<String, String> broker = (Map<String, String>) environment.get("brokerSettings");
-            assertEquals(kafka.settings().get("group.coordinator.append.linger.ms"), broker.get("group.coordinator.append.linger.ms"));
+            assertEquals(kafka.cluster().settings().get("group.coordinator.append.linger.ms"), broker.get("group.coordinator.append.linger.ms"));
             assertEquals("1", broker.get("transaction.state.log.replication.factor"));
             @SuppressWarnings("unchecked")
             Map<String, String> producer = (Map<String, String>) environment.get("producerSettings");

@@ -3,7 +3,7 @@ package io.ombtx.driver.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.junit.EmbeddedKafkaExtension;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
@@ -26,31 +26,19 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Consume-transform-produce through the SPI, and the exactly-once checker, against one real embedded broker. */
 class StreamProcessingTest {
 
     private static final long WAIT_SECONDS = 120;
-    private static EmbeddedKafkaCluster kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension kafka = new EmbeddedKafkaExtension();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = EmbeddedKafkaCluster.builder().brokers(1).start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     /** Creates source and target topics and fills the source through the driver's (plain) STREAM producer. */
     private static String prefilledSource(KafkaTxBenchmarkDriver driver, String name, int partitions, int records)
