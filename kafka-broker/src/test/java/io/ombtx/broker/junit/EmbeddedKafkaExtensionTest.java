@@ -118,8 +118,10 @@ class EmbeddedKafkaExtensionTest {
     private static TestExecutionSummary run(Class<?> testClass) {
         Launcher launcher = LauncherFactory.create();
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
-        launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass)).build(), listener);
-        return listener.getSummary();
+        return ExtensionFixtures.launched(() -> {
+            launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass)).build(), listener);
+            return listener.getSummary();
+        });
     }
 
     private static String failures(TestExecutionSummary summary) {

@@ -14,15 +14,34 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Test classes that {@link EmbeddedKafkaExtensionTest} runs through the JUnit launcher, to look at them from
- * outside: they record the clusters they were given. Surefire skips them (nested classes are not picked up).
+ * outside: they record the clusters they were given. Run any other way (an IDE, {@code -Dtest=!Some}), they are
+ * skipped before their cluster starts: one of them fails on purpose.
  */
 final class ExtensionFixtures {
 
+    private static volatile boolean launchedByTheirTest;
+
     private ExtensionFixtures() {
+    }
+
+    /** Runs {@code action} with the fixtures enabled. */
+    static <T> T launched(java.util.function.Supplier<T> action) {
+        launchedByTheirTest = true;
+        try {
+            return action.get();
+        } finally {
+            launchedByTheirTest = false;
+        }
+    }
+
+    /** The fixtures' execution condition. */
+    static boolean launchedByTheirTest() {
+        return launchedByTheirTest;
     }
 
     static void record(Set<String> bootstraps, List<Long> pids, EmbeddedKafkaCluster kafka) throws Exception {
@@ -34,6 +53,7 @@ final class ExtensionFixtures {
         }
     }
 
+    @EnabledIf("io.ombtx.broker.junit.ExtensionFixtures#launchedByTheirTest")
     @EmbeddedKafka(brokers = 2, profile = BrokerProfile.MAX_CONSISTENCY)
     static class Declared {
         static final Set<String> bootstraps = new LinkedHashSet<>();
@@ -65,6 +85,7 @@ final class ExtensionFixtures {
     }
 
     /** The extension in a static field, as it comes: one broker, default profile. */
+    @EnabledIf("io.ombtx.broker.junit.ExtensionFixtures#launchedByTheirTest")
     static class InField {
         @RegisterExtension
         static final EmbeddedKafkaExtension kafka = new EmbeddedKafkaExtension();
@@ -100,6 +121,7 @@ final class ExtensionFixtures {
     }
 
     /** The extension in a static field, configured in code. */
+    @EnabledIf("io.ombtx.broker.junit.ExtensionFixtures#launchedByTheirTest")
     static class InFieldConfigured {
         @RegisterExtension
         static final EmbeddedKafkaExtension kafka = new EmbeddedKafkaExtension()
@@ -121,6 +143,7 @@ final class ExtensionFixtures {
         }
     }
 
+    @EnabledIf("io.ombtx.broker.junit.ExtensionFixtures#launchedByTheirTest")
     @EmbeddedKafka(settings = "no-equals-sign")
     static class BadSetting {
         @Test
