@@ -2,6 +2,26 @@
 OMBTX_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export OMBTX_HOME
 
+# The embedded broker's launcher jar. The launcher runs the broker from the broker-lib/ folder beside this jar
+# (kafka-broker/target/broker-lib, also in the deploy tarball), unless OMBTX_BROKER_LIB or -Dombtx.broker.lib
+# names another folder.
+ombtx_broker_jar() {
+  local jar
+  for jar in "$OMBTX_HOME"/kafka-broker/target/kafka-broker-*.jar; do
+    case "$jar" in *-sources.jar|*-tests.jar) continue ;; esac
+    [ -f "$jar" ] && { echo "$jar"; return 0; }
+  done
+  return 1
+}
+
+# Whether the broker's class path is where the launcher will look for it.
+ombtx_broker_lib_present() {
+  local jar
+  [ -n "${OMBTX_BROKER_LIB:-}" ] && return 0
+  jar="$(ombtx_broker_jar)" || return 1
+  [ -d "$(dirname "$jar")/broker-lib" ]
+}
+
 # Builds the Java modules (tests skipped) when a jar or the broker's class path is missing, or any source is
 # newer than the last build.
 ombtx_ensure_built() {
@@ -9,7 +29,7 @@ ombtx_ensure_built() {
   local stale=""
   if [ ! -f "$stamp" ] || ! ls "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/driver-kafka-tx/target/driver-kafka-tx-*.jar \
       "$OMBTX_HOME"/driver-redpanda-tx/target/driver-redpanda-tx-*.jar >/dev/null 2>&1 \
-      || [ ! -d "$OMBTX_HOME/kafka-broker/target/broker-lib" ]; then
+      || ! ombtx_broker_jar >/dev/null || ! ombtx_broker_lib_present; then
     stale="yes"
   elif [ -n "$(find "$OMBTX_HOME" -path "$OMBTX_HOME/charts" -prune -o -path "$OMBTX_HOME/deploy" -prune -o \
         \( -name pom.xml -o -path '*/src/main/*' \) -newer "$stamp" -print -quit 2>/dev/null)" ]; then
@@ -25,7 +45,8 @@ ombtx_ensure_built() {
 
 ombtx_classpath() {
   local cp="" jar
-  for jar in "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/driver-*/target/driver-*.jar; do
+  for jar in "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/kafka-broker/target/kafka-broker-*.jar \
+      "$OMBTX_HOME"/driver-*/target/driver-*.jar; do
     case "$jar" in *-sources.jar|*-tests.jar) continue ;; esac
     [ -f "$jar" ] && cp="$cp:$jar"
   done

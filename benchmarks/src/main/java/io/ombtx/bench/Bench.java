@@ -1,7 +1,7 @@
 package io.ombtx.bench;
 
 import io.ombtx.runner.OmbTxHome;
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;

@@ -1,6 +1,6 @@
 package io.ombtx.bench;
 
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.Converters;
 import io.ombtx.runner.cli.UsageException;

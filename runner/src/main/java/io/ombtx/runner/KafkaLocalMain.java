@@ -1,7 +1,7 @@
 package io.ombtx.runner;
 
-import io.ombtx.runner.broker.BrokerStartException;
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.BrokerStartException;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.cli.BrokerOptions;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.result.ResultWriter;

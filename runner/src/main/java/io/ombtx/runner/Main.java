@@ -1,6 +1,6 @@
 package io.ombtx.runner;
 
-import io.ombtx.runner.broker.BrokerStartException;
+import io.ombtx.broker.BrokerStartException;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.BenchmarkCommand;
 import io.ombtx.runner.cli.Cli;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.runner.broker.BrokerProfile;
+import io.ombtx.broker.BrokerProfile;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;

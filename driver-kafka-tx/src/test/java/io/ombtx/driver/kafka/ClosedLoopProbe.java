@@ -1,10 +1,10 @@
 package io.ombtx.driver.kafka;
 
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.Phase;
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
 import io.ombtx.driver.api.OperationProducer;
 import java.nio.file.Files;

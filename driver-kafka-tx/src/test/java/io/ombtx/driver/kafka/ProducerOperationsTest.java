@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ombtx.broker.junit.EmbeddedKafkaExtension;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
@@ -42,7 +43,7 @@ class ProducerOperationsTest {
     private static final long WAIT_SECONDS = 60;
 
     @RegisterExtension
-    static final EmbeddedBroker kafka = new EmbeddedBroker();
+    static final EmbeddedKafkaExtension kafka = new EmbeddedKafkaExtension();
 
     @TempDir
     Path dir;
@@ -325,7 +326,7 @@ class ProducerOperationsTest {
             assertNotNull(environment.get("clusterId"));
             @SuppressWarnings("unchecked")
             Map<String, String> broker = (Map<String, String>) environment.get("brokerSettings");
-            assertEquals(kafka.settings().get("group.coordinator.append.linger.ms"), broker.get("group.coordinator.append.linger.ms"));
+            assertEquals(kafka.cluster().settings().get("group.coordinator.append.linger.ms"), broker.get("group.coordinator.append.linger.ms"));
             assertEquals("1", broker.get("transaction.state.log.replication.factor"));
             @SuppressWarnings("unchecked")
             Map<String, String> producer = (Map<String, String>) environment.get("producerSettings");

@@ -3,6 +3,7 @@ package io.ombtx.driver.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ombtx.broker.junit.EmbeddedKafkaExtension;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
@@ -37,7 +38,7 @@ class StreamProcessingTest {
     private static final long WAIT_SECONDS = 120;
 
     @RegisterExtension
-    static final EmbeddedBroker kafka = new EmbeddedBroker();
+    static final EmbeddedKafkaExtension kafka = new EmbeddedKafkaExtension();
 
     @TempDir
     Path dir;

@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import io.ombtx.broker.junit.BootstrapServers;
+import io.ombtx.broker.junit.EmbeddedKafka;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
 import io.ombtx.driver.api.OperationProducer;
 import java.io.IOException;
@@ -26,29 +27,20 @@ import java.util.concurrent.TimeUnit;
 import org.apache.bookkeeper.stats.NullStatsLogger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.config.ConfigResource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Redpanda flavour against the embedded Kafka broker, and against a fake Redpanda Admin API on loopback. */
+@EmbeddedKafka
 class RedpandaDriverTest {
 
-    private static EmbeddedKafkaCluster kafka;
+    private final String bootstrap;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = EmbeddedKafkaCluster.builder().brokers(1).start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
+    RedpandaDriverTest(@BootstrapServers String bootstrap) {
+        this.bootstrap = bootstrap;
     }
 
     private Path yaml(String adminApiUrl) throws IOException {
@@ -63,7 +55,7 @@ class RedpandaDriverTest {
                 "  flush.messages=1",
                 "  retention.ms=3600000",
                 "commonConfig: |",
-                "  bootstrap.servers=" + kafka.bootstrapServers(),
+                "  bootstrap.servers=" + bootstrap,
                 "producerConfig: |",
                 "  acks=all",
                 "  linger.ms=0",
@@ -112,7 +104,7 @@ class RedpandaDriverTest {
             Path file = yaml(url(api));
             IOException e = assertThrows(IOException.class,
                     () -> new RedpandaTxBenchmarkDriver().initialize(file.toFile(), NullStatsLogger.INSTANCE));
-            assertTrue(e.getMessage().startsWith(file + ": the cluster at " + kafka.bootstrapServers()
+            assertTrue(e.getMessage().startsWith(file + ": the cluster at " + bootstrap
                     + " cannot run transactional benchmarks: enable_transactions=false (read from " + url(api)
                     + "/v1/cluster_config)"), e.getMessage());
         } finally {
@@ -140,7 +132,7 @@ class RedpandaDriverTest {
             driver.configureOperation(new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true));
             String topic = "rp-" + UUID.randomUUID().toString().substring(0, 8);
             driver.createTopic(topic, 2).get(60, TimeUnit.SECONDS);
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
                 ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
                 var config = admin.describeConfigs(Set.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
                 assertEquals("3600000", config.get("retention.ms").value(), "supported key applied");

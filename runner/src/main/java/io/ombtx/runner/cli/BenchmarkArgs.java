@@ -1,6 +1,6 @@
 package io.ombtx.runner.cli;
 
-import io.ombtx.runner.broker.BrokerProfile;
+import io.ombtx.broker.BrokerProfile;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

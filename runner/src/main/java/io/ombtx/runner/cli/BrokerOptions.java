@@ -1,6 +1,6 @@
 package io.ombtx.runner.cli;
 
-import io.ombtx.runner.broker.BrokerProfile;
+import io.ombtx.broker.BrokerProfile;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package io.ombtx.runner.config;
 
+import io.ombtx.broker.BrokerProfile;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
-import io.ombtx.runner.broker.BrokerProfile;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

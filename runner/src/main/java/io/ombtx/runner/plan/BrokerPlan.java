@@ -1,6 +1,6 @@
 package io.ombtx.runner.plan;
 
-import io.ombtx.runner.broker.BrokerProfile;
+import io.ombtx.broker.BrokerProfile;
 import java.util.Map;
 
 /**

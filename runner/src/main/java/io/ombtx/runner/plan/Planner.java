@@ -2,7 +2,7 @@ package io.ombtx.runner.plan;
 
 import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.config.ConfigException;
-import io.ombtx.runner.broker.BrokerProfile;
+import io.ombtx.broker.BrokerProfile;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;

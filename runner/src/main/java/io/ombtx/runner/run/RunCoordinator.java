@@ -1,8 +1,9 @@
 package io.ombtx.runner.run;
 
+import io.ombtx.broker.BrokerClassPath;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.Phase;
-import io.ombtx.runner.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
@@ -89,13 +90,15 @@ public final class RunCoordinator {
             RunResult.Broker broker;
             DriverFile driver = spec.driver();
             if (plan.embedded()) {
-                say("Starting embedded Kafka %s: %d broker(s), profile %s%s", EmbeddedKafkaCluster.brokerVersion(),
+                // Finding the broker's class path first: when it is missing, the error says so before anything else.
+                String version = BrokerClassPath.locate().kafkaVersion();
+                say("Starting embedded Kafka %s: %d broker(s), profile %s%s", version,
                         plan.brokers(), plan.profile().displayName(),
                         plan.settings().isEmpty() ? "" : ", overrides " + plan.settings());
                 cluster = EmbeddedKafkaCluster.builder().brokers(plan.brokers()).profile(plan.profile())
                         .overrides(plan.settings()).start();
                 driver = driver.withBootstrapServers(cluster.bootstrapServers());
-                broker = RunResult.Broker.embedded(plan.brokers(), EmbeddedKafkaCluster.brokerVersion(),
+                broker = RunResult.Broker.embedded(plan.brokers(), version,
                         plan.profile().displayName(), cluster.settings());
             } else {
                 int live = externalBrokerCount(driver);

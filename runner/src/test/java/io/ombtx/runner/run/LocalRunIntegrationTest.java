@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ombtx.broker.junit.BootstrapServers;
+import io.ombtx.broker.junit.EmbeddedKafka;
 import io.ombtx.runner.Main;
 import io.ombtx.runner.stats.Histograms;
 import java.io.ByteArrayOutputStream;
@@ -14,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -122,12 +125,16 @@ class LocalRunIntegrationTest {
                 "the backlog was drained: " + r.at("/counts"));
     }
 
-    @Test
-    void anExternalClusterWithTooFewBrokersIsRefusedAtOnce() throws Exception {
-        try (io.ombtx.runner.broker.EmbeddedKafkaCluster external = io.ombtx.runner.broker.EmbeddedKafkaCluster.builder().start()) {
+    /** Against a cluster the runner did not start (the driver names its bootstrap servers). */
+    @Nested
+    @EmbeddedKafka
+    class OnAnExternalCluster {
+
+        @Test
+        void aClusterWithTooFewBrokersIsRefusedAtOnce(@BootstrapServers String external) throws Exception {
             Path driver = Files.writeString(dir.resolve("external.yaml"), "name: spi-only\n"
                     + "driverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"
-                    + "commonConfig: |\n  bootstrap.servers=" + external.bootstrapServers() + "\n");
+                    + "commonConfig: |\n  bootstrap.servers=" + external + "\n");
             Path workload = Files.writeString(dir.resolve("three.yaml"),
                     "name: needs-three\nbrokers: 3\nmessageSize: 10\nproducerRate: 100\ntestDurationSeconds: 5\n");
             ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -138,7 +145,7 @@ class LocalRunIntegrationTest {
             String message = err.toString(StandardCharsets.UTF_8);
             assertEquals(2, code, message);
             assertTrue(message.contains("three.yaml: key 'brokers': the workload needs 3 broker(s) but the cluster at "
-                    + external.bootstrapServers() + " has 1"), message);
+                    + external + " has 1"), message);
             assertTrue(System.nanoTime() - start < 30_000_000_000L, "refused before any load");
             assertTrue(!Files.exists(dir.resolve("none")), "no result for a run that never started");
         }

@@ -13,7 +13,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The command line without a broker: help, dry runs and every kind of bad input. */
+/** The command line without a broker: help, dry runs, every kind of bad input, and a missing broker class path. */
 class MainTest {
 
     @TempDir
@@ -107,5 +107,29 @@ class MainTest {
         assertBadInput(run("-d", driver().toString(), "--profile", "quik", "--dry-run", workload.toString()),
                 "--profile quik: no workload defines it");
         assertEquals(0, run("-d", driver().toString(), "--profile", "quick", "--dry-run", workload.toString()).code());
+    }
+
+    @Test
+    void aMissingBrokerClassPathIsAClearErrorWithExitCodeOne() throws Exception {
+        Path missing = dir.resolve("no-broker-lib");
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
+        String before = System.getProperty("ombtx.broker.lib");
+        System.setProperty("ombtx.broker.lib", missing.toString());
+        try {
+            Outcome o = run("-d", driver().toString(), "-o", dir.resolve("results").toString(), workload.toString());
+            assertEquals(1, o.code(), o.err());
+            assertTrue(o.err().startsWith("error: the Kafka broker's class path was not found. Tried:\n  " + missing
+                    + " (-Dombtx.broker.lib=" + missing + "): no such folder\n"), o.err());
+            assertTrue(o.err().contains("-Dombtx.broker.lib=DIR or OMBTX_BROKER_LIB=DIR"), o.err());
+            assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
+            assertFalse(o.err().contains("Exception"), "no exception class names: " + o.err());
+            assertFalse(o.out().contains("Starting embedded Kafka"), "said before trying to start: " + o.out());
+        } finally {
+            if (before == null) {
+                System.clearProperty("ombtx.broker.lib");
+            } else {
+                System.setProperty("ombtx.broker.lib", before);
+            }
+        }
     }
 }

@@ -1,8 +1,6 @@
-package io.ombtx.runner.broker;
+package io.ombtx.broker;
 
-import io.ombtx.runner.OmbTxHome;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +24,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * Real Apache Kafka brokers (KRaft, combined broker and controller) running as child processes on loopback,
  * on free ports, with a temporary data folder. Each broker watches its standard input and exits when this
  * process goes away, and {@link #close()} (also run by a shutdown hook) stops them and deletes the data.
+ * The brokers run with their own class path, found by {@link BrokerClassPath}, not this process's.
  */
 public final class EmbeddedKafkaCluster implements AutoCloseable {
 
@@ -33,6 +32,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     private final int brokerCount;
     private final BrokerProfile profile;
+    private final BrokerClassPath classPath;
     private final Map<String, String> settings;
     private final Path workDir;
     private final boolean keepWorkDir;
@@ -42,8 +42,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private String bootstrapServers;
     private volatile boolean closed;
 
-    private EmbeddedKafkaCluster(Builder builder) throws IOException {
+    private EmbeddedKafkaCluster(Builder builder, BrokerClassPath classPath) throws IOException {
         this.brokerCount = builder.brokers;
+        this.classPath = classPath;
         this.profile = builder.profile;
         this.settings = new LinkedHashMap<>(profile.settings(brokerCount));
         this.settings.putAll(builder.overrides);
@@ -73,17 +74,21 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         return Map.copyOf(settings);
     }
 
-    /** The Kafka version of the broker jars, read from {@code kafka_2.13-<version>.jar}. */
+    /**
+     * The Kafka version of the broker jars, read from {@code kafka_2.13-<version>.jar}; "unknown" when the broker's
+     * class path cannot be found (starting a cluster then says why).
+     */
     public static String brokerVersion() {
-        try (Stream<Path> jars = Files.list(brokerLibDir())) {
-            return jars.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith("kafka_2.13-") && n.endsWith(".jar"))
-                    .map(n -> n.substring("kafka_2.13-".length(), n.length() - ".jar".length()))
-                    .findFirst()
-                    .orElse("unknown");
-        } catch (IOException e) {
+        try {
+            return BrokerClassPath.locate().kafkaVersion();
+        } catch (BrokerStartException e) {
             return "unknown";
         }
+    }
+
+    /** The class path the brokers run with. */
+    public BrokerClassPath classPath() {
+        return classPath;
     }
 
     private EmbeddedKafkaCluster start(Duration timeout) throws BrokerStartException {
@@ -184,7 +189,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         processes.add(process);
     }
 
-    private static List<String> javaCommand(Path nodeDir, List<String> mainAndArgs) {
+    private List<String> javaCommand(Path nodeDir, List<String> mainAndArgs) {
         List<String> command = new ArrayList<>();
         // In a session of its own, a broker does not get the terminal's Ctrl-C: the runner handles that and
         // stops the brokers itself after writing its partial result. (They still stop when the runner dies.)
@@ -199,23 +204,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         command.add("-Djava.awt.headless=true");
         command.add("-Dlog4j2.configurationFile=" + nodeDir.resolve("log4j2.properties"));
         command.add("-cp");
-        command.add(brokerClassPath());
+        command.add(classPath.classPath());
         command.addAll(mainAndArgs);
         return command;
-    }
-
-    private static Path brokerLibDir() {
-        return OmbTxHome.locate().resolve("kafka-broker/target/broker-lib");
-    }
-
-    private static String brokerClassPath() {
-        Path module = OmbTxHome.locate().resolve("kafka-broker/target");
-        Path lib = module.resolve("broker-lib");
-        if (!Files.isDirectory(lib)) {
-            throw new UncheckedIOException(new IOException(
-                    "broker jars not found at " + lib + ": build first (mvn -q -DskipTests package)"));
-        }
-        return module.resolve("classes") + java.io.File.pathSeparator + lib.resolve("*");
     }
 
     private void awaitReady(Duration timeout) throws BrokerStartException {
@@ -382,9 +373,11 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             return this;
         }
 
+        /** Starts the brokers and waits until all are serving, or throws saying why not. */
         public EmbeddedKafkaCluster start() throws BrokerStartException {
+            BrokerClassPath classPath = BrokerClassPath.locate();
             try {
-                return new EmbeddedKafkaCluster(this).start(startTimeout);
+                return new EmbeddedKafkaCluster(this, classPath).start(startTimeout);
             } catch (IOException e) {
                 throw new BrokerStartException("could not prepare the embedded broker folder: " + e.getMessage(), e);
             }

@@ -1,4 +1,4 @@
-package io.ombtx.runner.broker;
+package io.ombtx.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.ombtx.runner.broker;
+package io.ombtx.broker;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.ombtx.runner.broker;
+package io.ombtx.broker;
 
 /** The embedded broker could not be started; the message says why, with the broker's last log lines. */
 public final class BrokerStartException extends Exception {
