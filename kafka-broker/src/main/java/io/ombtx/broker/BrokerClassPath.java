@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * A folder named by the property or the variable is used as given: when it is not usable the launcher says so
  * rather than quietly falling back to another broker.
  */
-public final class BrokerClassPath {
+public record BrokerClassPath(Path launcher, Path brokerLib, String kafkaVersion) {
 
     /** System property naming the broker folder. */
     public static final String PROPERTY = "ombtx.broker.lib";
@@ -34,16 +34,6 @@ public final class BrokerClassPath {
 
     private static final String BROKER_JAR_PREFIX = "kafka_2.13-";
     private static final String JAR = ".jar";
-
-    private final Path launcher;
-    private final Path brokerLib;
-    private final String kafkaVersion;
-
-    private BrokerClassPath(Path launcher, Path brokerLib, String kafkaVersion) {
-        this.launcher = launcher;
-        this.brokerLib = brokerLib;
-        this.kafkaVersion = kafkaVersion;
-    }
 
     /** Finds the broker folder by the rule above, for the launcher this class was loaded from. */
     public static BrokerClassPath locate() throws BrokerStartException {
@@ -116,21 +106,6 @@ public final class BrokerClassPath {
         } catch (IOException e) {
             return Optional.empty();
         }
-    }
-
-    /** The broker folder in use. */
-    public Path brokerLib() {
-        return brokerLib;
-    }
-
-    /** The jar or class folder holding {@link ChildKafkaMain}. */
-    public Path launcher() {
-        return launcher;
-    }
-
-    /** The broker's Kafka version, from the name of {@code kafka_2.13-<version>.jar}. */
-    public String kafkaVersion() {
-        return kafkaVersion;
     }
 
     /** The {@code -cp} value for a broker JVM: the launcher, then every jar in the broker folder. */

@@ -61,17 +61,17 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         return bootstrapServers;
     }
 
+    /** Every broker setting omb-tx chose (profile and overrides), as recorded in results. */
+    public Map<String, String> settings() {
+        return Map.copyOf(settings);
+    }
+
     public int brokerCount() {
         return brokerCount;
     }
 
     public BrokerProfile profile() {
         return profile;
-    }
-
-    /** Every broker setting omb-tx chose (profile and overrides), as recorded in results. */
-    public Map<String, String> settings() {
-        return Map.copyOf(settings);
     }
 
     /**

@@ -1,11 +1,29 @@
 package io.ombtx.runner.config;
 
-/** Closed loop: one operation outstanding per producer. Open loop: operations paced by a target rate. */
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/**
+ * Closed loop: one operation outstanding per producer. Open loop: operations paced by a target rate. Written as its
+ * key ({@code open}, {@code closed}) in results and on the wire.
+ */
 public enum LoopMode {
     OPEN,
     CLOSED;
 
+    @JsonValue
     public String key() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    @JsonCreator
+    public static LoopMode ofKey(String key) {
+        for (LoopMode mode : values()) {
+            if (mode.key().equalsIgnoreCase(key)) {
+                return mode;
+            }
+        }
+        throw new IllegalArgumentException("expected 'open' or 'closed', got '" + key + "'");
     }
 }

@@ -158,7 +158,7 @@ public final class WorkloadLoader {
         KeyDistributorType keys = f.choice("keyDistributor", KeyDistributorType.class, KeyDistributorType.NO_KEY);
 
         ConfigFields op = f.block("operation");
-        checkKeys(file, "operation", op.raw(), OPERATION_KEYS);
+        checkKeys(file, "operation", op.node(), OPERATION_KEYS);
         OperationKind kind = op.choice("kind", OperationKind.class, OperationKind.PUBLISH);
         boolean transactional = op.bool("transactional", false);
         int messagesPerOperation = op.wholeNumber("messagesPerOperation",
@@ -339,14 +339,14 @@ public final class WorkloadLoader {
     }
 
     private static DriverOverrides overrides(String file, ConfigFields block, int brokers) {
-        checkKeys(file, "driverOverrides", block.raw(), OVERRIDE_KEYS);
+        checkKeys(file, "driverOverrides", block.node(), OVERRIDE_KEYS);
         Integer rf = block.has("replicationFactor") ? block.wholeNumber("replicationFactor", 1, 1, 9) : null;
         Map<String, String> blocks = new LinkedHashMap<>();
         for (String key : DriverOverrides.BLOCKS) {
             if (!block.has(key)) {
                 continue;
             }
-            JsonNode value = block.raw().get(key);
+            JsonNode value = block.node().get(key);
             if (value.isObject()) {
                 StringBuilder text = new StringBuilder();
                 value.fields().forEachRemaining(e -> text.append(e.getKey()).append('=').append(e.getValue().asText()).append('\n'));
@@ -360,7 +360,7 @@ public final class WorkloadLoader {
 
     private static Map<String, String> stringMap(ConfigFields block) {
         Map<String, String> map = new LinkedHashMap<>();
-        block.raw().fields().forEachRemaining(e -> {
+        block.node().fields().forEachRemaining(e -> {
             if (e.getValue().isContainerNode()) {
                 throw block.error(e.getKey(), "expected a single value for a broker setting");
             }

@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.KeyDeserializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import io.ombtx.driver.api.Phase;
-import io.ombtx.runner.config.LoopMode;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.function.Function;
 
 /**
  * The few result values whose JSON form is not Jackson's default, as annotations on the model use them, so that
@@ -22,43 +22,58 @@ final class JsonCodecs {
     private JsonCodecs() {
     }
 
+    /** Writes a value as the text a function gives. */
+    abstract static class TextWriter<T> extends JsonSerializer<T> {
+        private final Function<T, String> text;
+
+        TextWriter(Function<T, String> text) {
+            this.text = text;
+        }
+
+        @Override
+        public void serialize(T value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+            gen.writeString(text.apply(value));
+        }
+    }
+
+    /** Reads a value from text; text the parser rejects (null) is reported as {@code expected} says. */
+    abstract static class TextReader<T> extends JsonDeserializer<T> {
+        private final Class<T> type;
+        private final String expected;
+        private final Function<String, T> parse;
+
+        TextReader(Class<T> type, String expected, Function<String, T> parse) {
+            this.type = type;
+            this.expected = expected;
+            this.parse = parse;
+        }
+
+        @Override
+        public T deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            String text = p.getValueAsString();
+            T value = text == null ? null : parse.apply(text);
+            return value != null ? value : type.cast(ctxt.handleWeirdStringValue(type, text, expected));
+        }
+    }
+
     /** An instant as ISO-8601 text ({@link Instant#toString()}), e.g. {@code 2026-11-22T03:28:59.815877383Z}. */
-    static final class InstantWriter extends JsonSerializer<Instant> {
-        @Override
-        public void serialize(Instant value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-            gen.writeString(value.toString());
+    static final class InstantWriter extends TextWriter<Instant> {
+        InstantWriter() {
+            super(Instant::toString);
         }
     }
 
-    static final class InstantReader extends JsonDeserializer<Instant> {
-        @Override
-        public Instant deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-            try {
-                return Instant.parse(p.getValueAsString());
-            } catch (DateTimeParseException e) {
-                return (Instant) ctxt.handleWeirdStringValue(Instant.class, p.getText(), "not an ISO-8601 instant");
-            }
+    static final class InstantReader extends TextReader<Instant> {
+        InstantReader() {
+            super(Instant.class, "not an ISO-8601 instant", JsonCodecs::instantOrNull);
         }
     }
 
-    /** A loop mode by its key: {@code "open"} or {@code "closed"}. */
-    static final class LoopWriter extends JsonSerializer<LoopMode> {
-        @Override
-        public void serialize(LoopMode value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-            gen.writeString(value.key());
-        }
-    }
-
-    static final class LoopReader extends JsonDeserializer<LoopMode> {
-        @Override
-        public LoopMode deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-            String key = p.getValueAsString();
-            for (LoopMode mode : LoopMode.values()) {
-                if (mode.key().equals(key)) {
-                    return mode;
-                }
-            }
-            return (LoopMode) ctxt.handleWeirdStringValue(LoopMode.class, key, "expected 'open' or 'closed'");
+    private static Instant instantOrNull(String text) {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            return null;
         }
     }
 

@@ -138,7 +138,6 @@ public record RunResult(
     /** How the load was driven and for how long. */
     @JsonPropertyOrder({"loop", "targetRate", "findMaximumRate", "warmup", "measure", "reportingIntervalSeconds"})
     public record RunMode(
-            @JsonSerialize(using = JsonCodecs.LoopWriter.class) @JsonDeserialize(using = JsonCodecs.LoopReader.class)
             LoopMode loop,
             // msg/s; null in closed loop and when the maximum rate is searched for.
             Long targetRate,

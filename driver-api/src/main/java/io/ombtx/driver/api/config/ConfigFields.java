@@ -14,19 +14,12 @@ import java.util.Properties;
  * Typed reads from one mapping of a YAML tree, each failure a {@link ConfigException} naming file, key and
  * expectation. Shared by the runner (workloads, suites, driver files) and the drivers' own strict parsers, so
  * a mistake reads the same wherever it is made.
+ *
+ * @param file the file's name, for messages
+ * @param node the mapping
+ * @param prefix the dotted path of this mapping in the file ("" at the top level)
  */
-public final class ConfigFields {
-
-    private final String file;
-    private final JsonNode node;
-    private final String prefix;
-
-    /** @param prefix the dotted path of this mapping in the file ("" at the top level) */
-    public ConfigFields(String file, JsonNode node, String prefix) {
-        this.file = file;
-        this.node = node;
-        this.prefix = prefix;
-    }
+public record ConfigFields(String file, JsonNode node, String prefix) {
 
     public boolean has(String key) {
         return node.has(key) && !node.get(key).isNull();
@@ -134,14 +127,6 @@ public final class ConfigFields {
             throw error(key, "expected a mapping of keys to values, got " + show(value));
         }
         return new ConfigFields(file, value == null || value.isNull() ? JsonNodeFactory.instance.objectNode() : value, path(key));
-    }
-
-    public JsonNode raw() {
-        return node;
-    }
-
-    public String file() {
-        return file;
     }
 
     /** Fails on the first key not in {@code known}, with a did-you-mean when one is close. */
