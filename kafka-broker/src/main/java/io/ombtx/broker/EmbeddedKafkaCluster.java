@@ -28,6 +28,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  */
 public final class EmbeddedKafkaCluster implements AutoCloseable {
 
+    /** The most brokers one machine's embedded cluster starts. */
+    public static final int MAX_BROKERS = 9;
     private static final String LOOPBACK = "127.0.0.1";
 
     private final int brokerCount;
@@ -340,8 +342,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         private Duration startTimeout = Duration.ofSeconds(90);
 
         public Builder brokers(int count) {
-            if (count < 1 || count > 9) {
-                throw new IllegalArgumentException("embedded broker count must be 1..9, got " + count);
+            if (count < 1 || count > MAX_BROKERS) {
+                throw new IllegalArgumentException("embedded broker count must be 1.." + MAX_BROKERS + ", got " + count);
             }
             this.brokers = count;
             return this;

@@ -51,7 +51,7 @@ class EmbeddedKafkaClusterTest {
             assertEquals(3, admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size());
             admin.createTopics(Set.of(new NewTopic("rf3", 2, (short) 3).configs(Map.of("min.insync.replicas", "2"))))
                     .all().get(30, TimeUnit.SECONDS);
-            var partitions = admin.describeTopics(Set.of("rf3")).allTopicNames().get().get("rf3").partitions();
+            var partitions = describeWhenVisible(admin, "rf3").partitions();
             assertTrue(partitions.stream().allMatch(p -> p.replicas().size() == 3));
             assertEquals("1", cluster.settings().get("log.flush.interval.messages"));
             assertEquals("3", cluster.settings().get("transaction.state.log.replication.factor"));
@@ -61,6 +61,26 @@ class EmbeddedKafkaClusterTest {
     @Test
     void brokerVersionIsReadFromTheJars() {
         assertTrue(EmbeddedKafkaCluster.brokerVersion().startsWith("4.1."), EmbeddedKafkaCluster.brokerVersion());
+    }
+
+    /**
+     * A broker that has not yet applied a creation the controller committed answers UnknownTopicOrPartition; with
+     * three brokers the admin client may ask that one. The topic exists, so that answer means "not yet".
+     */
+    private static org.apache.kafka.clients.admin.TopicDescription describeWhenVisible(Admin admin, String topic)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                return admin.describeTopics(Set.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                        || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            Thread.sleep(20);
+        }
     }
 
     private static Admin admin(EmbeddedKafkaCluster cluster) {

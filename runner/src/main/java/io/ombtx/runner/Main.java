@@ -46,45 +46,49 @@ public final class Main {
         return Cli.execute(new BenchmarkCommand(), args, out, err, command -> run(command.toArgs(false), out, err));
     }
 
+    /**
+     * Reads, checks and plans everything the arguments name, touching no broker and no worker: what a dry run prints
+     * and a real run executes. Bad input throws {@link ConfigException} or {@link UsageException}.
+     */
+    public static List<RunSpec> plan(BenchmarkArgs parsed) {
+        List<DriverFile> drivers = new ArrayList<>();
+        parsed.drivers().forEach(d -> drivers.add(DriverFile.load(d)));
+        List<Workload> workloads = new ArrayList<>();
+        boolean profileDefined = false;
+        for (Path file : parsed.workloads()) {
+            WorkloadLoader.Loaded loaded = WorkloadLoader.read(file, parsed.profile());
+            workloads.addAll(loaded.runs());
+            profileDefined |= loaded.definesProfile();
+        }
+        if (parsed.profile() != null && !parsed.profile().equals("full") && !profileDefined) {
+            // A typo here would silently run the seeds' full counts, which can take hours.
+            throw new UsageException("--profile " + parsed.profile() + ": no workload defines it (its 'profiles:'"
+                    + " block); the shipped workloads have quick and full");
+        }
+        PlanOptions planOptions = new PlanOptions(parsed.brokers(), parsed.brokerProfile(), parsed.brokerSettings(),
+                parsed.reportingIntervalSeconds(), workerUrls(parsed), parsed.extraConsumers());
+        List<RunSpec> plan = Planner.plan(drivers, workloads, planOptions);
+        if (singleFileOutput(parsed) && plan.size() > 1) {
+            throw new UsageException("-o names one file but the plan has " + plan.size() + " runs: give a folder instead");
+        }
+        return plan;
+    }
+
+    private static boolean singleFileOutput(BenchmarkArgs parsed) {
+        return parsed.output() != null && parsed.output().toString().endsWith(".json");
+    }
+
     /** Runs already-parsed arguments (bin/benchmark-suite calls this once per suite entry). */
     public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err) {
         RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
         try {
-            List<DriverFile> drivers = new ArrayList<>();
-            parsed.drivers().forEach(d -> drivers.add(DriverFile.load(d)));
-            List<Workload> workloads = new ArrayList<>();
-            boolean profileDefined = false;
-            for (Path file : parsed.workloads()) {
-                WorkloadLoader.Loaded loaded = WorkloadLoader.read(file, parsed.profile());
-                workloads.addAll(loaded.runs());
-                profileDefined |= loaded.definesProfile();
-            }
-            if (parsed.profile() != null && !parsed.profile().equals("full") && !profileDefined) {
-                // A typo here would silently run the seeds' full counts, which can take hours.
-                throw new UsageException("--profile " + parsed.profile() + ": no workload defines it (its 'profiles:'"
-                        + " block); the shipped workloads have quick and full");
-            }
-            List<String> workerUrls = workerUrls(parsed);
-            PlanOptions planOptions = new PlanOptions(parsed.brokers(), parsed.brokerProfile(), parsed.brokerSettings(),
-                    parsed.reportingIntervalSeconds(), workerUrls, parsed.extraConsumers());
-            List<RunSpec> plan = Planner.plan(drivers, workloads, planOptions);
+            List<RunSpec> plan = plan(parsed);
             if (parsed.dryRun()) {
                 out.print(PlanText.describe(plan));
                 return OK;
             }
-            Path outputDir = Path.of("results");
-            Path outputFile = null;
-            if (parsed.output() != null) {
-                if (parsed.output().toString().endsWith(".json")) {
-                    if (plan.size() > 1) {
-                        throw new UsageException("-o names one file but the plan has " + plan.size()
-                                + " runs: give a folder instead");
-                    }
-                    outputFile = parsed.output();
-                } else {
-                    outputDir = parsed.output();
-                }
-            }
+            Path outputDir = parsed.output() == null || singleFileOutput(parsed) ? Path.of("results") : parsed.output();
+            Path outputFile = singleFileOutput(parsed) ? parsed.output() : null;
             Duration workerTimeout = Duration.ofSeconds(parsed.workerTimeoutSeconds());
             RunCoordinator.WorkerFactory workers = worker -> worker.equals(WorkerAssignment.LOCAL)
                     ? new LocalWorker() : new HttpWorkerClient(worker, workerTimeout);

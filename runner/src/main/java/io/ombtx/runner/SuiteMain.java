@@ -92,9 +92,15 @@ public final class SuiteMain {
                 String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
                 output = Path.of("results", name + "-" + profile + "-" + stamp);
             }
-            int status = Main.OK;
+            List<BenchmarkArgs> runs = new ArrayList<>();
             for (Entry entry : entries) {
-                BenchmarkArgs run = common.toArgs(List.of(entry.driver()), entry.workloads(), profile, output, false);
+                runs.add(common.toArgs(List.of(entry.driver()), entry.workloads(), profile, output, false));
+            }
+            for (BenchmarkArgs run : runs) {
+                Main.plan(run); // every entry's mistakes before the first entry runs
+            }
+            int status = Main.OK;
+            for (BenchmarkArgs run : runs) {
                 int code = runner.run(run, out, err);
                 if (code == Main.BAD_INPUT || code == Main.INTERRUPTED) {
                     return code;

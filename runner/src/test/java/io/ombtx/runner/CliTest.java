@@ -188,15 +188,21 @@ class CliTest {
 
     @Test
     void suitePassesTypedOptionsToEveryRun() throws Exception {
+        // The runner module's own SPI-only test driver: the Kafka drivers are not on this module's class path, and
+        // the suite plans every entry before it runs the first.
+        Path first = Files.writeString(dir.resolve("first.yaml"),
+                "name: first\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
+        Path second = Files.writeString(dir.resolve("second.yaml"),
+                "name: second\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
         Path suite = Files.writeString(dir.resolve("s.yaml"), """
                 name: s
                 profile: quick
                 runs:
-                  - driver: driver-kafka-tx/kafka-tx.yaml
-                    workloads: [workloads/tx-writes.yaml, workloads/base-writes.yaml]
-                  - driver: driver-redpanda-tx/redpanda-tx.yaml
-                    workloads: [workloads/tx-writes.yaml]
-                """);
+                  - driver: %s
+                    workloads: [workloads/base-writes.yaml, workloads/rps-sweep.yaml]
+                  - driver: %s
+                    workloads: [workloads/base-writes.yaml]
+                """.formatted(first, second));
         List<BenchmarkArgs> runs = new ArrayList<>();
         SuiteMain.Runner capture = (args, out, err) -> {
             runs.add(args);
@@ -210,10 +216,10 @@ class CliTest {
         assertEquals(0, o.code(), o.err());
         assertEquals(2, runs.size());
         Path home = OmbTxHome.locate();
-        assertEquals(List.of(home.resolve("driver-kafka-tx/kafka-tx.yaml")), runs.get(0).drivers());
-        assertEquals(List.of(home.resolve("workloads/tx-writes.yaml"), home.resolve("workloads/base-writes.yaml")),
+        assertEquals(List.of(first), runs.get(0).drivers());
+        assertEquals(List.of(home.resolve("workloads/base-writes.yaml"), home.resolve("workloads/rps-sweep.yaml")),
                 runs.get(0).workloads());
-        assertEquals(List.of(home.resolve("driver-redpanda-tx/redpanda-tx.yaml")), runs.get(1).drivers());
+        assertEquals(List.of(second), runs.get(1).drivers());
         for (BenchmarkArgs run : runs) {
             assertEquals("full", run.profile(), "--profile beats the suite's");
             assertEquals(Map.of("group.coordinator.append.linger.ms", "0"), run.brokerSettings());
@@ -234,6 +240,27 @@ class CliTest {
         assertTrue(runs.get(0).dryRun());
         assertTrue(runs.get(0).output().toString().startsWith(Path.of("results", "s-quick-").toString()),
                 runs.get(0).output().toString());
+    }
+
+    @Test
+    void aSuiteWithABadEntryRunsNothing() throws Exception {
+        Path good = Files.writeString(dir.resolve("good.yaml"),
+                "name: good\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
+        Path bad = Files.writeString(dir.resolve("bad.yaml"), "name: bad\ndriverClass: no.such.Driver\n");
+        Path suite = Files.writeString(dir.resolve("s.yaml"), """
+                runs:
+                  - driver: %s
+                    workloads: [workloads/base-writes.yaml]
+                  - driver: %s
+                    workloads: [workloads/base-writes.yaml]
+                """.formatted(good, bad));
+        List<BenchmarkArgs> runs = new ArrayList<>();
+        Outcome o = run((args, out, err) -> SuiteMain.run(args, out, err, (a, out2, err2) -> {
+            runs.add(a);
+            return Main.OK;
+        }), "--profile", "quick", suite.toString());
+        assertOneLineError(o, "bad.yaml: key 'driverClass': class no.such.Driver is not on the class path");
+        assertEquals(List.of(), runs, "the good first entry did not run either");
     }
 
     @Test

@@ -22,11 +22,7 @@ public enum Phase {
     }
 
     public static Phase ofKey(String key) {
-        for (Phase phase : values()) {
-            if (phase.key.equals(key)) {
-                return phase;
-            }
-        }
-        throw new IllegalArgumentException("unknown phase '" + key + "'");
+        return EnumKeys.find(values(), Phase::key, key)
+                .orElseThrow(() -> new IllegalArgumentException("unknown phase '" + key + "'"));
     }
 }

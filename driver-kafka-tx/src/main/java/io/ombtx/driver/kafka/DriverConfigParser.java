@@ -3,10 +3,10 @@ package io.ombtx.driver.kafka;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
+import io.ombtx.driver.api.config.KafkaDriverYaml;
 import io.ombtx.driver.api.config.YamlFiles;
 import java.io.File;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +15,8 @@ import java.util.Set;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * Reads a driver YAML strictly: an unknown key, a value of the wrong type, an out-of-range number or a client
@@ -34,8 +32,6 @@ public final class DriverConfigParser {
     static final List<String> TRANSACTION_KEYS = List.of(
             "enabled", "messagesPerTransaction", "commitIntervalMs", "transactionalIdPrefix",
             "resolveBeforeCommit", "maxRetries");
-    /** The most replicas a topic can have: Kafka stores the factor as a short. */
-    private static final int MAX_REPLICATION_FACTOR = Short.MAX_VALUE;
 
     private final Set<String> extraRootKeys;
 
@@ -56,7 +52,7 @@ public final class DriverConfigParser {
         ConfigFields fields = new ConfigFields(source, root, "").onlyKeys(rootKeys());
         String name = fields.text("name", "kafka-tx");
         String driverClass = fields.text("driverClass", KafkaTxBenchmarkDriver.class.getName());
-        int replicationFactor = fields.wholeNumber("replicationFactor", 1, 1, MAX_REPLICATION_FACTOR);
+        int replicationFactor = fields.wholeNumber("replicationFactor", 1, 1, KafkaDriverYaml.MAX_REPLICATION_FACTOR);
         Properties topicConfig = fields.properties("topicConfig");
         Properties commonConfig = fields.properties("commonConfig");
         Properties producerConfig = fields.properties("producerConfig");
@@ -95,53 +91,35 @@ public final class DriverConfigParser {
     }
 
     /**
-     * Lets kafka-clients check the values it knows (e.g. {@code acks=maybe}) the way it would when the first client
-     * is created, so the mistake is reported now and against the block it came from.
+     * Lets kafka-clients' own config definitions check the values they know (e.g. {@code acks=maybe}): types and
+     * allowed values only, block by block, so the message names the block to fix. Not checked: keys kafka-clients
+     * does not know (it ignores them too), class names (they may exist only on the workers), and the rules that
+     * combine several settings (the driver sets the serializers, the group and the transactional id itself).
      */
     private static void checkClientSettings(DriverConfig config) {
-        Map<String, Object> producer = asMap(config.producerProperties());
-        producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        Map<String, Object> consumer = asMap(config.consumerProperties());
-        consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        check(config, "commonConfig", config.commonConfig(), () -> new AdminClientConfig(withBootstrap(asMap(config.commonConfig()))));
-        check(config, "producerConfig", config.producerConfig(), () -> new ProducerConfig(withBootstrap(producer)));
-        check(config, "consumerConfig", config.consumerConfig(), () -> new ConsumerConfig(withBootstrap(consumer)));
-    }
-
-    private static void check(DriverConfig config, String block, Properties own, Runnable parse) {
-        try {
-            parse.run();
-        } catch (org.apache.kafka.common.config.ConfigException e) {
-            // kafka-clients names the setting; say which block to fix (the common one when it came from there).
-            String where = blockOf(e.getMessage(), own) ? block : "commonConfig";
-            throw new ConfigException(config.source(), where, "kafka-clients rejects a setting: " + e.getMessage());
+        for (ConfigDef definitions : List.of(AdminClientConfig.configDef(), ProducerConfig.configDef(),
+                ConsumerConfig.configDef())) {
+            check(config, "commonConfig", config.commonConfig(), definitions);
         }
+        check(config, "producerConfig", config.producerConfig(), ProducerConfig.configDef());
+        check(config, "consumerConfig", config.consumerConfig(), ConsumerConfig.configDef());
     }
 
-    private static boolean blockOf(String message, Properties own) {
-        for (String key : own.stringPropertyNames()) {
-            if (message != null && message.contains(key)) {
-                return true;
+    private static void check(DriverConfig config, String block, Properties properties, ConfigDef definitions) {
+        for (String key : properties.stringPropertyNames()) {
+            ConfigDef.ConfigKey definition = definitions.configKeys().get(key);
+            if (definition == null || definition.type == ConfigDef.Type.CLASS) {
+                continue;
+            }
+            try {
+                Object value = ConfigDef.parseType(key, properties.getProperty(key).trim(), definition.type);
+                if (definition.validator != null) {
+                    definition.validator.ensureValid(key, value);
+                }
+            } catch (KafkaException e) {
+                throw new ConfigException(config.source(), block, "kafka-clients rejects " + key + ": " + e.getMessage());
             }
         }
-        return false;
-    }
-
-    private static Map<String, Object> asMap(Properties properties) {
-        Map<String, Object> map = new HashMap<>();
-        properties.stringPropertyNames().forEach(k -> map.put(k, properties.getProperty(k)));
-        return map;
-    }
-
-    /** The runner fills in the embedded broker's address later; the check needs a syntactically valid one. */
-    private static Map<String, Object> withBootstrap(Map<String, Object> map) {
-        Object bootstrap = map.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
-        if (bootstrap == null || bootstrap.toString().isBlank() || bootstrap.toString().trim().equalsIgnoreCase("embedded")) {
-            map.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
-        }
-        return map;
     }
 
     List<String> rootKeys() {

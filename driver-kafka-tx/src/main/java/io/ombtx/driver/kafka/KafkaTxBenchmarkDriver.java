@@ -3,6 +3,7 @@ package io.ombtx.driver.kafka;
 import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.KafkaDriverYaml;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.ScenarioDriver;
@@ -29,8 +30,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.bookkeeper.stats.StatsLogger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,7 +78,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
             throw new IOException(e.getMessage()); // OMB's contract; the message names the file and the key
         }
         String bootstrap = config.bootstrapServers();
-        if (bootstrap == null || bootstrap.isBlank() || bootstrap.trim().equalsIgnoreCase("embedded")) {
+        if (KafkaDriverYaml.namesNoCluster(bootstrap)) {
             throw new IOException(config.source() + ": commonConfig has no bootstrap.servers (the omb-tx runner fills it "
                     + "in when it starts the embedded broker; for an existing cluster write e.g. bootstrap.servers=host:9092)");
         }
@@ -186,21 +189,34 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
      * here keeps that moment (NOT_LEADER_OR_FOLLOWER retries) out of the first measured operation.
      */
     private Void awaitLeaders(String topic, int partitions) throws Exception {
+        describeWhenVisible(topic, d -> d.partitions().size() == partitions
+                && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()),
+                "partitions of " + topic + " have no leader");
+        return null;
+    }
+
+    /**
+     * The topic's description once {@code ready} holds for it. On a cluster of several brokers the admin client asks
+     * any of them, and one that has not yet applied the topic's creation answers UnknownTopicOrPartition: the topic
+     * exists (it was created before this call), so that answer means "not yet", never "no".
+     */
+    private TopicDescription describeWhenVisible(String topic, java.util.function.Predicate<TopicDescription> ready,
+            String notReady) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_SECONDS);
         while (true) {
             try {
-                var description = admin.describeTopics(List.of(topic)).allTopicNames()
+                TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
                         .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
-                if (description.partitions().size() == partitions
-                        && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-                    return null;
+                if (ready.test(description)) {
+                    return description;
                 }
-            } catch (java.util.concurrent.ExecutionException notYetVisible) {
-                // UnknownTopicOrPartition until the broker's metadata catches up
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("partitions of " + topic + " have no leader after "
-                        + ADMIN_TIMEOUT_SECONDS + " s");
+                throw new IllegalStateException(notReady + " after " + ADMIN_TIMEOUT_SECONDS + " s");
             }
             Thread.sleep(20);
         }
@@ -313,8 +329,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     }
 
     private int partitionCount(String topic) {
-        return await(() -> admin.describeTopics(List.of(topic)).allTopicNames()
-                .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic).partitions().size(),
+        return await(() -> describeWhenVisible(topic, d -> true, "topic " + topic + " is not visible").partitions().size(),
                 "describe topic " + topic);
     }
 

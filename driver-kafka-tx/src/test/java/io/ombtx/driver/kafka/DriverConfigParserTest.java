@@ -119,6 +119,28 @@ class DriverConfigParserTest {
     }
 
     @Test
+    void validClientSettingsThatOnlyMakeSenseWithTheDriversOwnAreAccepted() {
+        // Each ran before the plan-time check existed: the driver adds the group, the transactional id, the
+        // serializers; interceptor classes may exist on the workers only.
+        parser.parse("k.yaml", """
+                commonConfig: |
+                  bootstrap.servers=h1:9092,h2:9092
+                  security.protocol=SASL_SSL
+                  sasl.mechanism=PLAIN
+                  sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="p";
+                  ssl.truststore.password=secret
+                producerConfig: |
+                  transactional.id=mine
+                  acks=1
+                  enable.idempotence=false
+                  interceptor.classes=com.example.OnlyOnTheWorkers
+                consumerConfig: |
+                  enable.auto.commit=true
+                  auto.offset.reset=earliest
+                """);
+    }
+
+    @Test
     void duplicateKeysAndBrokenYamlAreErrors() {
         assertTrue(assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "name: a\nname: b\n"))
                 .getMessage().startsWith("k.yaml: not valid YAML"));

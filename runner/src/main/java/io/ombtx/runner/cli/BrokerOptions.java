@@ -1,6 +1,7 @@
 package io.ombtx.runner.cli;
 
 import io.ombtx.broker.BrokerProfile;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -14,7 +15,7 @@ public class BrokerOptions {
     @Option(names = "--brokers", paramLabel = "N", converter = Converters.WholeNumber.class,
             order = Cli.BROKER_SECTION,
             description = "embedded broker count, 1 to 9 (default: as many as the workload and driver need, else 1)")
-    @Converters.Bounds(min = 1, max = 9)
+    @Converters.Bounds(min = 1, max = EmbeddedKafkaCluster.MAX_BROKERS)
     Integer brokers;
 
     @Option(names = "--broker-profile", paramLabel = "NAME", converter = Converters.Profile.class,

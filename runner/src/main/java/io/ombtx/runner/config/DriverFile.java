@@ -1,6 +1,7 @@
 package io.ombtx.runner.config;
 
 import io.ombtx.driver.api.config.ConfigFields;
+import io.ombtx.driver.api.config.KafkaDriverYaml;
 import io.ombtx.driver.api.config.YamlFiles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,15 +35,13 @@ public final class DriverFile {
         this.root = root;
     }
 
-    /** The most brokers a replication factor can ask for: Kafka stores the factor as a short. */
-    private static final int MAX_REPLICATION_FACTOR = Short.MAX_VALUE;
 
     public static DriverFile load(Path file) {
         ObjectNode root = (ObjectNode) YamlFiles.read(file);
         ConfigFields fields = new ConfigFields(file.toString(), root, "");
         requireText(fields, "name", "a name for the driver");
         requireText(fields, "driverClass", "the driver's fully-qualified class name");
-        fields.wholeNumber("replicationFactor", 1, 1, MAX_REPLICATION_FACTOR);
+        fields.wholeNumber("replicationFactor", 1, 1, KafkaDriverYaml.MAX_REPLICATION_FACTOR);
         for (String block : DriverOverrides.BLOCKS) {
             fields.properties(block);
         }
@@ -75,7 +74,7 @@ public final class DriverFile {
     /** The bootstrap servers named in commonConfig, or null when none (or {@code embedded}) is named. */
     public String bootstrapServers() {
         String value = properties("commonConfig").getProperty(BOOTSTRAP);
-        if (value == null || value.isBlank() || value.trim().equalsIgnoreCase("embedded")) {
+        if (KafkaDriverYaml.namesNoCluster(value)) {
             return null;
         }
         return value.trim();

@@ -9,8 +9,7 @@ import java.util.Map;
  */
 public record DriverOverrides(Integer replicationFactor, Map<String, String> propertyBlocks) {
 
-    public static final java.util.List<String> BLOCKS =
-            java.util.List.of("topicConfig", "commonConfig", "producerConfig", "consumerConfig");
+    public static final java.util.List<String> BLOCKS = io.ombtx.driver.api.config.KafkaDriverYaml.BLOCKS;
 
     public DriverOverrides {
         propertyBlocks = Map.copyOf(propertyBlocks);

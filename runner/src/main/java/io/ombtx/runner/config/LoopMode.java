@@ -2,6 +2,7 @@ package io.ombtx.runner.config;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.ombtx.driver.api.EnumKeys;
 import java.util.Locale;
 
 /**
@@ -19,11 +20,7 @@ public enum LoopMode {
 
     @JsonCreator
     public static LoopMode ofKey(String key) {
-        for (LoopMode mode : values()) {
-            if (mode.key().equalsIgnoreCase(key)) {
-                return mode;
-            }
-        }
-        throw new IllegalArgumentException("expected 'open' or 'closed', got '" + key + "'");
+        return EnumKeys.find(values(), LoopMode::key, key == null ? null : key.toLowerCase(Locale.ROOT))
+                .orElseThrow(() -> new IllegalArgumentException("expected 'open' or 'closed', got '" + key + "'"));
     }
 }

@@ -6,6 +6,7 @@ import io.ombtx.driver.api.config.ConfigFields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ombtx.broker.BrokerProfile;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import java.io.IOException;
@@ -39,7 +40,7 @@ public final class WorkloadLoader {
             "readCommitted", "waitForConsume", "prefillMessages", "verifyExactlyOnce");
     static final List<String> OVERRIDE_KEYS = List.of(
             "replicationFactor", "topicConfig", "commonConfig", "producerConfig", "consumerConfig");
-    /** ConfigFields that may be given as a list to sweep over. */
+    /** Fields that may be given as a list to sweep over. */
     static final Set<String> SWEEPABLE = Set.of(
             "producerRate", "messageSize", "topics", "partitionsPerTopic", "producersPerTopic",
             "subscriptionsPerTopic", "consumerPerSubscription", "warmupOperations", "measureOperations",
@@ -310,7 +311,7 @@ public final class WorkloadLoader {
             throw op.error("verifyExactlyOnce", "the exactly-once check applies to STREAM operations");
         }
 
-        int brokers = f.wholeNumber("brokers", 1, 1, 9);
+        int brokers = f.wholeNumber("brokers", 1, 1, EmbeddedKafkaCluster.MAX_BROKERS);
         BrokerProfile profile;
         try {
             profile = f.has("brokerProfile") ? BrokerProfile.parse(f.text("brokerProfile", null)) : BrokerProfile.DEFAULT;
@@ -340,7 +341,7 @@ public final class WorkloadLoader {
 
     private static DriverOverrides overrides(String file, ConfigFields block, int brokers) {
         checkKeys(file, "driverOverrides", block.node(), OVERRIDE_KEYS);
-        Integer rf = block.has("replicationFactor") ? block.wholeNumber("replicationFactor", 1, 1, 9) : null;
+        Integer rf = block.has("replicationFactor") ? block.wholeNumber("replicationFactor", 1, 1, EmbeddedKafkaCluster.MAX_BROKERS) : null;
         Map<String, String> blocks = new LinkedHashMap<>();
         for (String key : DriverOverrides.BLOCKS) {
             if (!block.has(key)) {

@@ -10,9 +10,6 @@ import java.util.Map;
 public record BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, Map<String, String> settings,
         String bootstrapServers) {
 
-    /** The most brokers the embedded cluster starts on one machine. */
-    public static final int MAX_EMBEDDED = 9;
-
     public BrokerPlan {
         settings = Map.copyOf(settings);
     }

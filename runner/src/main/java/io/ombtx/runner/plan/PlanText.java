@@ -1,11 +1,16 @@
 package io.ombtx.runner.plan;
 
+import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
-/** The plan as the dry run prints it: every field of every {@link RunSpec}, nothing recomputed. */
+/**
+ * The plan as the dry run prints it: every {@link RunSpec}, including the effective driver settings (secrets
+ * redacted) and what each worker will do.
+ */
 public final class PlanText {
 
     private PlanText() {
@@ -20,6 +25,10 @@ public final class PlanText {
             line(text, "%3d. %s × %s", run.number(), w.name(), run.driver().name());
             line(text, "     driver      %s (%s)%s", run.driver().file(), run.driver().driverClass(),
                     run.driverChecked() ? ", checked" : ", not checked here");
+            String settings = effectiveSettings(run);
+            if (!settings.isEmpty()) {
+                line(text, "     settings    %s", settings);
+            }
             line(text, "     broker      %s", b.embedded()
                     ? "embedded Kafka, " + b.brokers() + " broker(s), profile " + b.profile().displayName()
                             + (b.settings().isEmpty() ? "" : ", settings " + b.settings())
@@ -55,6 +64,20 @@ public final class PlanText {
             }
         }
         return text.toString();
+    }
+
+    /** The effective driver YAML's Kafka settings, one line: replication factor and each non-empty block. */
+    private static String effectiveSettings(RunSpec run) {
+        StringBuilder settings = new StringBuilder("replicationFactor " + run.driver().replicationFactor());
+        Map<String, Object> redacted = run.driver().redacted();
+        for (String block : DriverOverrides.BLOCKS) {
+            Object value = redacted.get(block);
+            String lines = value == null ? "" : value.toString().strip().replaceAll("\\s*\\n\\s*", ", ");
+            if (!lines.isEmpty()) {
+                settings.append("; ").append(block).append(": ").append(lines);
+            }
+        }
+        return settings.toString();
     }
 
     private static void line(StringBuilder text, String format, Object... args) {

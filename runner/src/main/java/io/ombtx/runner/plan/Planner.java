@@ -3,6 +3,7 @@ package io.ombtx.runner.plan;
 import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.broker.BrokerProfile;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
@@ -54,8 +55,12 @@ public final class Planner {
         }
         int interval = options.reportingIntervalSeconds() != null ? options.reportingIntervalSeconds()
                 : w.reportingIntervalSeconds();
-        return new RunSpec(number, w, driver, checked, broker, assign(w, urls, options.extraConsumers(), initialRate),
-                note, initialRate, findMax, interval);
+        List<WorkerAssignment> workers = assign(w, urls, options.extraConsumers(), initialRate);
+        if (workers.isEmpty()) {
+            throw new ConfigException(w.sourceFile(), "producersPerTopic", "nothing to run: the workload has no"
+                    + " producers and no consumers (producersPerTopic and subscriptionsPerTopic are both 0)");
+        }
+        return new RunSpec(number, w, driver, checked, broker, workers, note, initialRate, findMax, interval);
     }
 
     /**
@@ -143,18 +148,17 @@ public final class Planner {
         CheckedConfiguration check;
         try {
             check = (CheckedConfiguration) type.getDeclaredConstructor().newInstance();
-        } catch (ReflectiveOperationException | RuntimeException e) {
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             throw new ConfigException(file, "driverClass", "cannot create " + driver.driverClass() + ": it needs a"
                     + " public no-argument constructor (" + e.getClass().getSimpleName() + ")");
         }
         try {
             check.checkConfiguration(file, driver.toYaml());
         } catch (ConfigException e) {
-            if (w.driverOverrides().isEmpty()) {
-                throw e;
-            }
-            throw new ConfigException(null, null, e.getMessage() + " (with the driverOverrides of "
-                    + w.sourceFile() + ")");
+            throw w.driverOverrides().isEmpty() ? e : e.withNote("with the driverOverrides of " + w.sourceFile());
+        } catch (RuntimeException e) {
+            // A driver's check should say what is wrong as a ConfigException; anything else still stops the plan.
+            throw new ConfigException(file, null, driver.driverClass() + " rejects this configuration: " + e);
         }
         return true;
     }
@@ -162,10 +166,10 @@ public final class Planner {
     private static BrokerPlan brokers(DriverFile driver, Workload w, PlanOptions options) {
         int needed = brokersNeeded(driver, w, options.brokers());
         if (driver.wantsEmbeddedBroker()) {
-            if (needed > BrokerPlan.MAX_EMBEDDED) {
+            if (needed > EmbeddedKafkaCluster.MAX_BROKERS) {
                 throw new ConfigException(driver.file().toString(), "replicationFactor", "replication factor "
                         + driver.replicationFactor() + " needs " + needed + " brokers; the embedded cluster starts at most "
-                        + BrokerPlan.MAX_EMBEDDED + " (name a cluster in commonConfig's bootstrap.servers instead)");
+                        + EmbeddedKafkaCluster.MAX_BROKERS + " (name a cluster in commonConfig's bootstrap.servers instead)");
             }
             BrokerProfile profile = options.brokerProfile() != null ? options.brokerProfile() : w.brokerProfile();
             Map<String, String> settings = new LinkedHashMap<>(w.brokerSettings());

@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.KeyDeserializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import io.ombtx.driver.api.EnumKeys;
 import io.ombtx.driver.api.Phase;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -88,12 +90,8 @@ final class JsonCodecs {
     static final class PhaseKeyReader extends KeyDeserializer {
         @Override
         public Object deserializeKey(String key, DeserializationContext ctxt) throws IOException {
-            for (Phase phase : Phase.values()) {
-                if (phase.key().equals(key)) {
-                    return phase;
-                }
-            }
-            return ctxt.handleWeirdKey(Phase.class, key, "not a transaction phase");
+            Optional<Phase> phase = EnumKeys.find(Phase.values(), Phase::key, key);
+            return phase.isPresent() ? phase.get() : ctxt.handleWeirdKey(Phase.class, key, "not a transaction phase");
         }
     }
 

@@ -136,7 +136,15 @@ final class MeasurementLoop {
     }
 
     private void closePeriod(long now, Progress progress) throws Exception {
-        StatsSnapshot period = group.periodStats();
+        StatsSnapshot period;
+        try {
+            period = group.periodStats();
+        } catch (WorkerGroup.PartialStats e) {
+            if (countsAsMeasured()) {
+                measured.add(e.reported()); // the workers that answered keep their figures
+            }
+            throw e;
+        }
         double seconds = (now - lastPeriodNanos) / 1e9;
         totalSent += period.counter(Counter.MESSAGES_SENT);
         totalReceived += period.counter(Counter.MESSAGES_RECEIVED);

@@ -131,8 +131,13 @@ public final class RunCoordinator {
             say("%s", spec.workerNote());
         }
         List<WorkerGroup.Member> members = new ArrayList<>();
-        for (WorkerAssignment assignment : spec.workers()) {
-            members.add(new WorkerGroup.Member(workerFactory.create(assignment.worker()), assignment));
+        try {
+            for (WorkerAssignment assignment : spec.workers()) {
+                members.add(new WorkerGroup.Member(workerFactory.create(assignment.worker()), assignment));
+            }
+        } catch (RuntimeException e) {
+            members.forEach(m -> m.worker().close());
+            throw e;
         }
         try (WorkerGroup group = new WorkerGroup(members)) {
             group.initializeDriver(driver.toYaml(), w.operation());

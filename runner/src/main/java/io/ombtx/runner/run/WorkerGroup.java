@@ -56,7 +56,10 @@ public final class WorkerGroup implements Worker {
         return members.stream().filter(m -> m.assignment().consuming()).toList();
     }
 
-    /** Runs {@code step} on each member at once and waits for all; the first failure is rethrown as it was. */
+    /**
+     * Runs {@code step} on each member at once and waits for all. The first failure is rethrown as it was, later ones
+     * ride along as suppressed; if this thread is interrupted, the calls still under way are cancelled.
+     */
     private void each(List<Member> targets, Step step) throws Exception {
         if (calls == null || targets.size() == 1) {
             for (Member member : targets) {
@@ -75,9 +78,19 @@ public final class WorkerGroup implements Worker {
         for (Future<?> future : pending) {
             try {
                 future.get();
+            } catch (InterruptedException e) {
+                pending.forEach(f -> f.cancel(true));
+                throw e;
             } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof Error error) {
+                    throw error;
+                }
+                Exception failure = cause instanceof Exception exception ? exception : e;
                 if (first == null) {
-                    first = e.getCause() instanceof Exception cause ? cause : e;
+                    first = failure;
+                } else {
+                    first.addSuppressed(failure);
                 }
             }
         }
@@ -170,12 +183,38 @@ public final class WorkerGroup implements Worker {
         each(targets, m -> m.worker().adjustRate(messagesPerSecond / targets.size()));
     }
 
+    /**
+     * Every worker's period, merged. A worker that fails does not cost the others' figures, which were drained
+     * already: they travel with the failure in a {@link PartialStats}.
+     */
     @Override
     public StatsSnapshot periodStats() throws Exception {
         StatsSnapshot merged = new StatsSnapshot();
-        List<StatsSnapshot> parts = collect(Worker::periodStats);
-        parts.forEach(merged::add);
+        try {
+            each(members, m -> {
+                StatsSnapshot one = m.worker().periodStats();
+                synchronized (merged) {
+                    merged.add(one);
+                }
+            });
+        } catch (Exception e) {
+            throw new PartialStats(merged, e);
+        }
         return merged;
+    }
+
+    /** A period that some workers could not report: what the others reported, and why. */
+    public static final class PartialStats extends Exception {
+        private final transient StatsSnapshot reported;
+
+        PartialStats(StatsSnapshot reported, Exception cause) {
+            super(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+            this.reported = reported;
+        }
+
+        public StatsSnapshot reported() {
+            return reported;
+        }
     }
 
     @Override
@@ -219,11 +258,18 @@ public final class WorkerGroup implements Worker {
 
     @Override
     public void close() {
-        for (Member member : members) {
-            member.worker().close();
-        }
-        if (calls != null) {
-            calls.shutdownNow();
+        try {
+            for (Member member : members) {
+                try {
+                    member.worker().close();
+                } catch (RuntimeException e) {
+                    // Closing is best effort: the others still get closed.
+                }
+            }
+        } finally {
+            if (calls != null) {
+                calls.shutdownNow();
+            }
         }
     }
 }

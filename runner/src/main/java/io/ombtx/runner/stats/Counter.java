@@ -1,5 +1,6 @@
 package io.ombtx.runner.stats;
 
+import io.ombtx.driver.api.EnumKeys;
 import java.util.function.LongBinaryOperator;
 
 /**
@@ -39,11 +40,7 @@ public enum Counter {
     }
 
     public static Counter ofKey(String key) {
-        for (Counter counter : values()) {
-            if (counter.key.equals(key)) {
-                return counter;
-            }
-        }
-        throw new IllegalArgumentException("unknown counter '" + key + "'");
+        return EnumKeys.find(values(), Counter::key, key)
+                .orElseThrow(() -> new IllegalArgumentException("unknown counter '" + key + "'"));
     }
 }

@@ -1,5 +1,7 @@
 package io.ombtx.runner.stats;
 
+import io.ombtx.driver.api.EnumKeys;
+
 /**
  * A latency a worker records into a histogram (µs). Histograms merge by adding their counts, never by averaging
  * percentiles. Transaction phases have histograms of their own, keyed by {@link io.ombtx.driver.api.Phase}.
@@ -28,11 +30,7 @@ public enum Latency {
     }
 
     public static Latency ofKey(String key) {
-        for (Latency latency : values()) {
-            if (latency.key().equals(key)) {
-                return latency;
-            }
-        }
-        throw new IllegalArgumentException("unknown histogram '" + key + "'");
+        return EnumKeys.find(values(), Latency::key, key)
+                .orElseThrow(() -> new IllegalArgumentException("unknown histogram '" + key + "'"));
     }
 }

@@ -175,7 +175,13 @@ public final class HttpWorkerClient implements Worker {
 
         <R> R read(Endpoint<?, R> endpoint) throws IOException, WorkerException {
             byte[] data = check(endpoint);
-            return endpoint.reply() == null || data.length == 0 ? null : WorkerProtocol.JSON.readValue(data, endpoint.reply());
+            if (endpoint.reply() == null) {
+                return null;
+            }
+            if (data.length == 0) {
+                throw new WorkerException("worker " + url + " sent an empty reply to " + endpoint.path());
+            }
+            return WorkerProtocol.JSON.readValue(data, endpoint.reply());
         }
     }
 

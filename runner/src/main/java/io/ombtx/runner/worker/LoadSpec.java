@@ -1,6 +1,8 @@
 package io.ombtx.runner.worker;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import io.ombtx.runner.config.KeyDistributorType;
 import io.ombtx.runner.config.LoopMode;
 import java.util.List;
@@ -20,7 +22,8 @@ import java.util.List;
  * @param waitForConsume closed loop: the next operation starts once the consumer has seen the previous one
  */
 public record LoadSpec(
-        @JsonProperty("loop") LoopMode loop,
+        // The enum's name ("OPEN") on the wire, as workers before the result's lower-case key expect.
+        @JsonProperty("loop") @JsonSerialize(using = ToStringSerializer.class) LoopMode loop,
         @JsonProperty("publishRate") double messagesPerSecond,
         @JsonProperty("payloadData") List<byte[]> payloads,
         @JsonProperty("keyDistributorType") KeyDistributorType keyDistributor,

@@ -131,7 +131,7 @@ public final class LocalWorker implements Worker {
         }
     }
 
-    public void probeProducers() throws Exception {
+    private void probeProducers() throws Exception {
         List<CompletableFuture<Void>> acks = new ArrayList<>();
         for (BenchmarkProducer producer : producers) {
             acks.add(producer.sendAsync(Optional.empty(), new byte[] {0}));
@@ -319,11 +319,11 @@ public final class LocalWorker implements Worker {
         });
     }
 
-    public void pauseConsumers() {
+    private void pauseConsumers() {
         paused = true;
     }
 
-    public void resumeConsumers() {
+    private void resumeConsumers() {
         paused = false;
     }
 
@@ -338,11 +338,11 @@ public final class LocalWorker implements Worker {
         return new Progress(started, measuredDone.get(), messagesAcked.get(), messagesReceived.get(), failure);
     }
 
-    public void resetStats() {
+    private void resetStats() {
         stats.reset();
     }
 
-    public void stopAll() throws InterruptedException {
+    private void stopAll() throws InterruptedException {
         stopping = true;
         paused = false;
         for (Thread thread : producerThreads) {

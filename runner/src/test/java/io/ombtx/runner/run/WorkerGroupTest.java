@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Test;
 /** The group executes the plan's assignments: who gets which producers, rates and counts, and in parallel. */
 class WorkerGroupTest {
 
+    /** The order in which workers were started. */
+    private static final List<Recording> STARTED = java.util.Collections.synchronizedList(new ArrayList<>());
+
     /** A worker that records what it was asked; {@code rendezvous} makes a step wait for the other workers. */
     private static class Recording implements Worker {
         final List<String> calls = new ArrayList<>();
@@ -76,6 +79,7 @@ class WorkerGroupTest {
         @Override
         public void startLoad(LoadSpec spec) {
             load = spec;
+            STARTED.add(this);
         }
 
         @Override
@@ -89,7 +93,7 @@ class WorkerGroupTest {
         }
 
         @Override
-        public StatsSnapshot periodStats() {
+        public StatsSnapshot periodStats() throws Exception {
             StatsSnapshot s = new StatsSnapshot().put(Counter.MESSAGES_SENT, sent);
             s.histogram(Latency.PUBLISH_LATENCY).recordValueWithCount(1000, sent);
             return s;
@@ -118,6 +122,7 @@ class WorkerGroupTest {
 
     @Test
     void stepsGoToTheWorkersTheyConcernWithThePlannedShares() throws Exception {
+        STARTED.clear();
         CountDownLatch together = new CountDownLatch(3);
         Recording a = new Recording(together, 5);
         Recording b = new Recording(together, 7);
@@ -141,6 +146,8 @@ class WorkerGroupTest {
             assertEquals(12, merged.histogram(Latency.PUBLISH_LATENCY).getTotalCount());
             assertEquals(12, group.progress().messagesSent());
         }
+        assertSame(c, STARTED.get(0), "the worker that only consumes starts first, so it counts every message");
+        assertEquals(java.util.Set.of(a, b), java.util.Set.copyOf(STARTED.subList(1, 3)));
         assertEquals(List.of("initialize", "createTopics", "producers [t0, t2]", "PROBE_PRODUCERS", "close"), a.calls);
         assertEquals(List.of("initialize", "producers [t1]", "PROBE_PRODUCERS", "close"), b.calls);
         assertEquals(List.of("initialize", "consumers 4", "PAUSE_CONSUMERS", "close"), c.calls);
@@ -156,9 +163,11 @@ class WorkerGroupTest {
     @Test
     void aDealThatDisagreesWithThePlanIsABugNotASilentChange() {
         Recording a = new Recording(new CountDownLatch(0), 0);
-        WorkerGroup group = new WorkerGroup(List.of(new WorkerGroup.Member(a, new WorkerAssignment("a", 2, 0, 0, 0, 0, 0))));
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> group.createProducers(List.of("t0")));
-        assertTrue(e.getMessage().contains("planned 2 item(s) but is dealt 1"), e.getMessage());
+        try (WorkerGroup group = new WorkerGroup(List.of(new WorkerGroup.Member(a,
+                new WorkerAssignment("a", 2, 0, 0, 0, 0, 0))))) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> group.createProducers(List.of("t0")));
+            assertTrue(e.getMessage().contains("planned 2 item(s) but is dealt 1"), e.getMessage());
+        }
     }
 
     @Test
@@ -171,8 +180,24 @@ class WorkerGroupTest {
                 throw boom;
             }
         };
-        WorkerGroup group = new WorkerGroup(List.of(new WorkerGroup.Member(a, new WorkerAssignment("a", 1, 0, 0, 0, 0, 0)),
-                new WorkerGroup.Member(failing, new WorkerAssignment("b", 1, 0, 0, 0, 0, 0))));
-        assertSame(boom, assertThrows(WorkerException.class, () -> group.run(Worker.Command.STOP_ALL)));
+        try (WorkerGroup group = new WorkerGroup(List.of(
+                new WorkerGroup.Member(a, new WorkerAssignment("a", 1, 0, 0, 0, 0, 0)),
+                new WorkerGroup.Member(failing, new WorkerAssignment("b", 1, 0, 0, 0, 0, 0))))) {
+            assertSame(boom, assertThrows(WorkerException.class, () -> group.run(Worker.Command.STOP_ALL)));
+            // A period some workers cannot report keeps what the others reported.
+            Worker silent = new Recording(new CountDownLatch(0), 0) {
+                @Override
+                public StatsSnapshot periodStats() throws WorkerException {
+                    throw boom;
+                }
+            };
+            try (WorkerGroup mixed = new WorkerGroup(List.of(
+                    new WorkerGroup.Member(new Recording(new CountDownLatch(0), 4), new WorkerAssignment("a", 1, 0, 0, 0, 0, 0)),
+                    new WorkerGroup.Member(silent, new WorkerAssignment("b", 1, 0, 0, 0, 0, 0))))) {
+                WorkerGroup.PartialStats partial = assertThrows(WorkerGroup.PartialStats.class, mixed::periodStats);
+                assertEquals(4, partial.reported().counter(Counter.MESSAGES_SENT));
+                assertSame(boom, partial.getCause());
+            }
+        }
     }
 }

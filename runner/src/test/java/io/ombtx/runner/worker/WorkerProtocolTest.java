@@ -25,6 +25,7 @@ class WorkerProtocolTest {
         assertEquals(250.5, tree.path("publishRate").asDouble());
         assertEquals("KEY_ROUND_ROBIN", tree.path("keyDistributorType").asText());
         assertEquals("AQID", tree.path("payloadData").get(0).asText(), "byte arrays travel as base64, as in OMB");
+        assertEquals("CLOSED", tree.path("loop").asText(), "the enum's name, as earlier workers read it");
         LoadSpec back = WorkerProtocol.JSON.readValue(json, WorkerProtocol.START_LOAD.request());
         assertEquals(load.loop(), back.loop());
         assertEquals(load.messagesPerSecond(), back.messagesPerSecond());
@@ -60,5 +61,37 @@ class WorkerProtocolTest {
         OperationSpec spec = new OperationSpec(OperationKind.STREAM, true, 10, 1, false, true);
         byte[] json = WorkerProtocol.JSON.writeValueAsBytes(spec);
         assertEquals(spec, WorkerProtocol.JSON.readValue(json, WorkerProtocol.CONFIGURE_OPERATION.request()));
+    }
+
+    @Test
+    void aStockOmbWorkersPeriodStatsBecomeOurCounters() throws Exception {
+        // A real HTTP server answering as a stock OMB worker does: OMB's PeriodStats, no omb-tx endpoints.
+        com.sun.net.httpserver.HttpServer omb = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        omb.createContext("/", exchange -> {
+            byte[] body = exchange.getRequestURI().getPath().equals("/period-stats")
+                    ? ("{\"messagesSent\":40,\"messageSendErrors\":2,\"bytesSent\":4000,\"messagesReceived\":38,"
+                            + "\"bytesReceived\":3800,\"publishLatency\":\"\",\"endToEndLatency\":null}")
+                            .getBytes(StandardCharsets.UTF_8)
+                    : new byte[0];
+            exchange.sendResponseHeaders(body.length > 0 ? 200 : 404, body.length > 0 ? body.length : -1);
+            if (body.length > 0) {
+                exchange.getResponseBody().write(body);
+            }
+            exchange.close();
+        });
+        omb.start();
+        try {
+            HttpWorkerClient client = new HttpWorkerClient("http://127.0.0.1:" + omb.getAddress().getPort(),
+                    java.time.Duration.ofSeconds(10));
+            io.ombtx.runner.stats.StatsSnapshot s = client.periodStats();
+            assertEquals(40, s.counter(io.ombtx.runner.stats.Counter.MESSAGES_SENT));
+            assertEquals(2, s.counter(io.ombtx.runner.stats.Counter.PUBLISH_ERRORS));
+            assertEquals(38, s.counter(io.ombtx.runner.stats.Counter.MESSAGES_RECEIVED));
+            assertEquals(40, s.counter(io.ombtx.runner.stats.Counter.OPERATIONS));
+            assertEquals(0, s.histogram(io.ombtx.runner.stats.Latency.PUBLISH_LATENCY).getTotalCount());
+        } finally {
+            omb.stop(0);
+        }
     }
 }

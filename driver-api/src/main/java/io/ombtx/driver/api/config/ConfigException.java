@@ -8,11 +8,18 @@ public final class ConfigException extends RuntimeException {
 
     private final String file;
     private final String key;
+    private final String problem;
 
     public ConfigException(String file, String key, String problem) {
         super(format(file, key, problem));
         this.file = file;
         this.key = key;
+        this.problem = problem;
+    }
+
+    /** The same mistake, with more said about where it came from. */
+    public ConfigException withNote(String note) {
+        return new ConfigException(file, key, problem + " (" + note + ")");
     }
 
     private static String format(String file, String key, String problem) {
