@@ -32,6 +32,11 @@ class WorkerProtocolTest {
         assertArrayEquals(load.payloads().get(0), back.payloads().get(0));
         assertEquals(List.of(10L, 20L, 2, true), List.of(back.warmupOperations(), back.measureOperations(),
                 back.messagesPerOperation(), back.waitForConsume()));
+        LoadSpec sendOffsetsOnly = load.share(0, 0, 5);
+        sendOffsetsOnly = new LoadSpec(sendOffsetsOnly.loop(), 0, sendOffsetsOnly.payloads(),
+                sendOffsetsOnly.keyDistributor(), 0, 5, 0, false);
+        assertEquals(0, WorkerProtocol.JSON.<LoadSpec>readValue(WorkerProtocol.JSON.writeValueAsBytes(sendOffsetsOnly),
+                WorkerProtocol.START_LOAD.request()).messagesPerOperation(), "SEND_OFFSETS operations write no message");
     }
 
     @Test
