@@ -117,6 +117,15 @@ public final class DriverFile {
         }
     }
 
+    /** A block's settings as kafka-clients will see them (the last of repeated keys wins), secrets replaced, sorted. */
+    public Map<String, String> effectiveRedacted(String block) {
+        Properties properties = properties(block);
+        Map<String, String> effective = new java.util.TreeMap<>();
+        properties.stringPropertyNames().forEach(key -> effective.put(key,
+                SECRET_KEY.matcher(key.toLowerCase(Locale.ROOT)).matches() ? REDACTED : properties.getProperty(key)));
+        return effective;
+    }
+
     /** The configuration as a map for result files, with every secret-looking value replaced. */
     public Map<String, Object> redacted() {
         Map<String, Object> out = new LinkedHashMap<>();

@@ -66,15 +66,19 @@ public final class PlanText {
         return text.toString();
     }
 
-    /** The effective driver YAML's Kafka settings, one line: replication factor and each non-empty block. */
+    /**
+     * The effective driver YAML's Kafka settings on one line: the replication factor and each non-empty block as the
+     * clients will see it (workload overrides applied, the last of repeated keys winning, secrets redacted).
+     */
     private static String effectiveSettings(RunSpec run) {
         StringBuilder settings = new StringBuilder("replicationFactor " + run.driver().replicationFactor());
-        Map<String, Object> redacted = run.driver().redacted();
         for (String block : DriverOverrides.BLOCKS) {
-            Object value = redacted.get(block);
-            String lines = value == null ? "" : value.toString().strip().replaceAll("\\s*\\n\\s*", ", ");
-            if (!lines.isEmpty()) {
-                settings.append("; ").append(block).append(": ").append(lines);
+            Map<String, String> effective = run.driver().effectiveRedacted(block);
+            if (!effective.isEmpty()) {
+                StringBuilder pairs = new StringBuilder();
+                effective.forEach((key, value) -> pairs.append(pairs.length() == 0 ? "" : ", ").append(key)
+                        .append('=').append(value));
+                settings.append("; ").append(block).append(": ").append(pairs);
             }
         }
         return settings.toString();

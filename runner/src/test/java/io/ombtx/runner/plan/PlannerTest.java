@@ -128,6 +128,17 @@ class PlannerTest {
     }
 
     @Test
+    void theDryRunShowsTheEffectiveDriverSettingsWithSecretsRedacted() throws Exception {
+        DriverFile d = driver("name: d\ndriverClass: " + SPI_DRIVER + "\nproducerConfig: |\n  acks=1\n"
+                + "  # a comment\n  linger.ms=5\ncommonConfig: |\n  sasl.jaas.config=x required password=\"p\";\n");
+        Workload w = workload("name: w\ndriverOverrides:\n  producerConfig: |\n    acks=all\n");
+        String text = PlanText.describe(Planner.plan(List.of(d), List.of(w), PlanOptions.defaults()));
+        assertTrue(text.contains("settings    replicationFactor 1; commonConfig: sasl.jaas.config=<redacted>;"
+                + " producerConfig: acks=all, linger.ms=5"), text);
+        assertFalse(text.contains("password"), text);
+    }
+
+    @Test
     void anExternalClusterIsNamedAndNothingIsStartedForIt() throws Exception {
         RunSpec run = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER
                 + "\ncommonConfig: |\n  bootstrap.servers=h1:9092\n")), List.of(workload("name: w\n")),
@@ -143,6 +154,8 @@ class PlannerTest {
                 List.of(workload("name: w\ntopics: 2\nproducerRate: 1000\n")), workers(false, "http://a", "http://b"));
         String text = PlanText.describe(plan);
         assertTrue(text.contains("worker      http://a: 2 producer(s), 0 consumer(s), 1000 msg/s"), text);
+        assertTrue(text.contains("settings    replicationFactor 1\n") || text.contains("settings    replicationFactor 1\r\n"),
+                text);
         assertTrue(text.contains("worker      http://b: 0 producer(s), 2 consumer(s)"), text);
     }
 }
