@@ -1,6 +1,5 @@
 package io.ombtx.runner.worker;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
@@ -30,27 +29,16 @@ public record LoadSpec(
         @JsonProperty("keyDistributorType") KeyDistributorType keyDistributor,
         @JsonProperty("warmupOperations") long warmupOperations,
         @JsonProperty("measureOperations") long measureOperations,
-        @JsonProperty("messagesPerOperation") int messagesPerOperation,
+        // Boxed so that an absent field (one message) differs from an explicit 0 (a SEND_OFFSETS operation).
+        @JsonProperty("messagesPerOperation") Integer messagesPerOperation,
         @JsonProperty("waitForConsume") boolean waitForConsume) {
 
-    /**
-     * The body as either kind of coordinator sends it; what a stock OMB coordinator leaves out takes OMB's meaning.
-     * ({@code messagesPerOperation} is boxed so that an absent field, one message, differs from an explicit 0, a
-     * SEND_OFFSETS operation.)
-     */
-    @JsonCreator
-    static LoadSpec fromJson(
-            @JsonProperty("loop") LoopMode loop,
-            @JsonProperty("publishRate") double messagesPerSecond,
-            @JsonProperty("payloadData") List<byte[]> payloads,
-            @JsonProperty("keyDistributorType") KeyDistributorType keyDistributor,
-            @JsonProperty("warmupOperations") long warmupOperations,
-            @JsonProperty("measureOperations") long measureOperations,
-            @JsonProperty("messagesPerOperation") Integer messagesPerOperation,
-            @JsonProperty("waitForConsume") boolean waitForConsume) {
-        return new LoadSpec(loop == null ? LoopMode.OPEN : loop, messagesPerSecond, payloads == null ? List.of() : payloads,
-                keyDistributor == null ? KeyDistributorType.NO_KEY : keyDistributor, warmupOperations, measureOperations,
-                messagesPerOperation == null ? 1 : messagesPerOperation, waitForConsume);
+    /** What a stock OMB coordinator leaves out takes OMB's meaning. */
+    public LoadSpec {
+        loop = loop == null ? LoopMode.OPEN : loop;
+        payloads = payloads == null ? List.of() : payloads;
+        keyDistributor = keyDistributor == null ? KeyDistributorType.NO_KEY : keyDistributor;
+        messagesPerOperation = messagesPerOperation == null ? 1 : messagesPerOperation;
     }
 
     /** This load with another rate and other operation counts: one worker's share of it. */
