@@ -19,6 +19,7 @@ import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.HttpWorkerClient;
 import io.ombtx.runner.worker.LocalWorker;
 import io.ombtx.runner.worker.WorkerException;
+import io.ombtx.runner.worker.WorkerUrls;
 import io.ombtx.runner.worker.WorkersFile;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -121,7 +122,13 @@ public final class Main {
     }
 
     private static List<String> workerUrls(BenchmarkArgs args) {
-        List<String> urls = new ArrayList<>(args.workers());
+        List<String> urls = new ArrayList<>();
+        for (String url : args.workers()) {
+            WorkerUrls.problem(url).ifPresent(problem -> {
+                throw new UsageException("-w/--workers: " + problem);
+            });
+            urls.add(url.trim());
+        }
         if (args.workersFile() != null) {
             urls.addAll(WorkersFile.read(args.workersFile()));
         }

@@ -187,11 +187,20 @@ public final class WorkloadLoader {
         Path payloadFile = null;
         if (f.has("payloadFile")) {
             payloadFile = resolve(baseDir, f.text("payloadFile", null));
+            if (!Files.exists(payloadFile)) {
+                throw f.error("payloadFile", "payload file " + payloadFile + " not found");
+            }
+            if (!Files.isRegularFile(payloadFile)) {
+                throw f.error("payloadFile", payloadFile + " is not a regular file (a folder?): name the payload file");
+            }
+            if (!Files.isReadable(payloadFile)) {
+                throw f.error("payloadFile", "payload file " + payloadFile + " is not readable");
+            }
             long size;
             try {
                 size = Files.size(payloadFile);
             } catch (IOException e) {
-                throw f.error("payloadFile", "cannot read payload file " + payloadFile + " (" + e.getClass().getSimpleName() + ")");
+                throw f.error("payloadFile", "cannot read payload file " + payloadFile + ": " + e.getMessage());
             }
             if (size != messageSize) {
                 throw f.error("payloadFile", "payload file " + payloadFile + " is " + size

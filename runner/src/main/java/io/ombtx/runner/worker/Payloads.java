@@ -1,8 +1,8 @@
 package io.ombtx.runner.worker;
 
+import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.Workload;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,8 @@ public final class Payloads {
             try {
                 return List.of(Files.readAllBytes(workload.payloadFile()));
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                throw new ConfigException(workload.sourceFile(), "payloadFile", "cannot read payload file "
+                        + workload.payloadFile() + ": " + e.getMessage());
             }
         }
         Random random = new Random(42);

@@ -21,10 +21,14 @@ public final class WorkersFile {
         }
         List<String> urls = new ArrayList<>();
         for (JsonNode url : workers) {
-            String text = url.asText();
-            if (!text.startsWith("http://") && !text.startsWith("https://")) {
-                throw new ConfigException(file.toString(), "workers", "expected http://host:port, got '" + text + "'");
+            if (!url.isTextual()) {
+                throw new ConfigException(file.toString(), "workers", "expected a list of worker URLs (http://host:8080),"
+                        + " got " + url);
             }
+            String text = url.asText().trim();
+            WorkerUrls.problem(text).ifPresent(problem -> {
+                throw new ConfigException(file.toString(), "workers", problem);
+            });
             urls.add(text);
         }
         root.fieldNames().forEachRemaining(key -> {

@@ -102,6 +102,57 @@ class MainTest {
     }
 
     @Test
+    void aPayloadFileThatIsAFolderExitsTwo() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("payloads"));
+        Path workload = file("w.yaml", "name: x\nmessageSize: 100\nmeasureOperations: 5\npayloadFile: " + folder + "\n");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", workload.toString()), "w.yaml", "'payloadFile'",
+                "not a regular file");
+        assertBadInput(run("-d", driver().toString(), "-o", dir.resolve("r").toString(), workload.toString()),
+                "w.yaml", "'payloadFile'", "not a regular file");
+        Path missing = file("m.yaml", "name: x\nmessageSize: 100\nmeasureOperations: 5\npayloadFile: nope.data\n");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", missing.toString()), "m.yaml", "'payloadFile'",
+                "not found");
+    }
+
+    @Test
+    void aMissingOrMalformedWorkersFileExitsTwoInADryRunToo() throws Exception {
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
+        String missing = dir.resolve("nope-workers.yaml").toString();
+        assertBadInput(run("-d", driver().toString(), "--dry-run", "-wf", missing, workload.toString()),
+                "nope-workers.yaml", "file not found");
+        assertBadInput(run("-d", driver().toString(), "-o", dir.resolve("r").toString(), "-wf", missing,
+                workload.toString()), "nope-workers.yaml", "file not found");
+        Path broken = file("broken-workers.yaml", "workers: [http://a:8080\n");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", "-wf", broken.toString(), workload.toString()),
+                "broken-workers.yaml", "not valid YAML");
+        Path wrongKey = file("key-workers.yaml", "worker: [http://a:8080]\n");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", "-wf", wrongKey.toString(), workload.toString()),
+                "key-workers.yaml", "'workers'");
+        Path notText = file("map-workers.yaml", "workers: [{url: http://a:8080}]\n");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", "-wf", notText.toString(), workload.toString()),
+                "map-workers.yaml", "'workers'", "list of worker URLs");
+    }
+
+    @Test
+    void badWorkerUrlsExitTwoNamingTheFlagOrFileAndTheUrl() throws Exception {
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
+        for (String bad : new String[] {"notaurl", "ftp://host:8080", "http://", "http://host:8080/api",
+                "http://host:8080?x=1", "http://user@host:8080", "http://host:port"}) {
+            assertBadInput(run("-d", driver().toString(), "--dry-run", "-w", bad, workload.toString()),
+                    "-w/--workers", "'" + bad + "'");
+            assertBadInput(run("-d", driver().toString(), "-o", dir.resolve("r").toString(), "-w",
+                    "http://ok:8080," + bad, workload.toString()), "-w/--workers", "'" + bad + "'");
+            Path workers = file("workers.yaml", "workers:\n  - http://ok:8080\n  - \"" + bad + "\"\n");
+            assertBadInput(run("-d", driver().toString(), "--dry-run", "-wf", workers.toString(), workload.toString()),
+                    "workers.yaml", "'workers'", "'" + bad + "'");
+        }
+        for (String good : new String[] {"http://host:8080", "https://10.0.0.1", "http://[::1]:8080/", "HTTP://Host"}) {
+            Outcome o = run("-d", driver().toString(), "--dry-run", "-w", good, workload.toString());
+            assertEquals(0, o.code(), good + ": " + o.err());
+        }
+    }
+
+    @Test
     void aProfileNoWorkloadDefinesIsATypoNotAFullRun() throws Exception {
         Path workload = file("p.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\nprofiles: {quick: {measureOperations: 1}}\n");
         assertBadInput(run("-d", driver().toString(), "--profile", "quik", "--dry-run", workload.toString()),
