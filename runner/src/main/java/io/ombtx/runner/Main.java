@@ -14,6 +14,7 @@ import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Planner;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
+import io.ombtx.runner.run.ClusterUnreachable;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.HttpWorkerClient;
@@ -109,7 +110,7 @@ public final class Main {
         } catch (ConfigException | UsageException e) {
             err.println("error: " + e.getMessage());
             return BAD_INPUT;
-        } catch (BrokerStartException | WorkerException e) {
+        } catch (BrokerStartException | WorkerException | ClusterUnreachable e) {
             err.println("error: " + e.getMessage());
             return FAILED;
         } catch (Exception e) {

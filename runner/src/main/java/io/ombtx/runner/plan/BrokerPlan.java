@@ -1,24 +1,38 @@
 package io.ombtx.runner.plan;
 
 import io.ombtx.broker.BrokerProfile;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The brokers a run uses: an embedded cluster the runner starts (count, profile, settings on top of the profile),
- * or an external one named by the driver, which must have at least {@code brokers} nodes.
+ * or an external one named by the driver, which must have at least {@code brokers} nodes. For an external cluster,
+ * {@code demands} says which settings ask for how many brokers (the replication factor first), so a cluster too
+ * small is blamed on the setting it cannot meet; {@code serversSource} says where the bootstrap servers were named.
  */
 public record BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, Map<String, String> settings,
-        String bootstrapServers) {
+        String bootstrapServers, String serversSource, List<Demand> demands) {
+
+    /**
+     * A setting that asks for brokers.
+     *
+     * @param file the file that sets it, or null for a command-line flag
+     * @param key the key (or the flag)
+     */
+    public record Demand(int brokers, String file, String key) {
+    }
 
     public BrokerPlan {
         settings = Map.copyOf(settings);
+        demands = List.copyOf(demands);
     }
 
     public static BrokerPlan embedded(int brokers, BrokerProfile profile, Map<String, String> settings) {
-        return new BrokerPlan(true, brokers, profile, settings, null);
+        return new BrokerPlan(true, brokers, profile, settings, null, null, List.of());
     }
 
-    public static BrokerPlan external(int brokersNeeded, String bootstrapServers) {
-        return new BrokerPlan(false, brokersNeeded, null, Map.of(), bootstrapServers);
+    public static BrokerPlan external(int brokersNeeded, String bootstrapServers, String serversSource,
+            List<Demand> demands) {
+        return new BrokerPlan(false, brokersNeeded, null, Map.of(), bootstrapServers, serversSource, demands);
     }
 }

@@ -176,7 +176,17 @@ public final class Planner {
             settings.putAll(options.brokerSettings());
             return BrokerPlan.embedded(needed, profile, settings);
         }
-        return BrokerPlan.external(needed, driver.bootstrapServers());
+        Integer overrideRf = w.driverOverrides().replicationFactor();
+        List<BrokerPlan.Demand> demands = List.of(
+                overrideRf != null
+                        ? new BrokerPlan.Demand(overrideRf, w.sourceFile(), "driverOverrides.replicationFactor")
+                        : new BrokerPlan.Demand(driver.replicationFactor(), driver.file().toString(), "replicationFactor"),
+                new BrokerPlan.Demand(w.brokers(), w.sourceFile(), "brokers"),
+                new BrokerPlan.Demand(options.brokers() == null ? 0 : options.brokers(), null, "--brokers"));
+        String overriddenCommon = w.driverOverrides().propertyBlocks().get("commonConfig");
+        String serversSource = overriddenCommon != null && overriddenCommon.contains("bootstrap.servers")
+                ? w.sourceFile() + "'s driverOverrides.commonConfig" : driver.file() + "'s commonConfig";
+        return BrokerPlan.external(needed, driver.bootstrapServers(), serversSource, demands);
     }
 
     /**

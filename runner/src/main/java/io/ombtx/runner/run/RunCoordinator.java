@@ -31,8 +31,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.time.Duration;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.KafkaException;
 
 /**
  * Runs one (driver, workload) pair end to end: brings up the broker it needs, drives the workers through OMB's
@@ -83,7 +87,6 @@ public final class RunCoordinator {
 
     /** Executes one planned run and returns where its result went. */
     public Outcome run(RunSpec spec) throws Exception {
-        Workload workload = spec.workload();
         BrokerPlan plan = spec.broker();
         EmbeddedKafkaCluster cluster = null;
         try {
@@ -101,10 +104,9 @@ public final class RunCoordinator {
                 broker = RunResult.Broker.embedded(plan.brokers(), version,
                         plan.profile().displayName(), cluster.settings());
             } else {
-                int live = externalBrokerCount(driver);
+                int live = externalBrokerCount(driver, plan);
                 if (live < plan.brokers()) {
-                    throw new ConfigException(workload.sourceFile(), "brokers", "the workload needs " + plan.brokers()
-                            + " broker(s) but the cluster at " + plan.bootstrapServers() + " has " + live);
+                    throw tooSmall(plan, live);
                 }
                 broker = RunResult.Broker.external(live, plan.bootstrapServers());
             }
@@ -116,13 +118,68 @@ public final class RunCoordinator {
         }
     }
 
-    private int externalBrokerCount(DriverFile driver) throws Exception {
+    /** Timeouts of the cluster-size query (a driver's lower values are kept). */
+    private static final int REQUEST_TIMEOUT_MS = 10_000;
+    private static final int API_TIMEOUT_MS = 15_000;
+
+    private static int externalBrokerCount(DriverFile driver, BrokerPlan plan) throws InterruptedException {
         Properties props = driver.properties("commonConfig");
-        props.setProperty("request.timeout.ms", "10000");
-        props.setProperty("default.api.timeout.ms", "15000");
-        try (Admin admin = Admin.create(props)) {
-            return admin.describeCluster().nodes().get(20, TimeUnit.SECONDS).size();
+        props.setProperty("request.timeout.ms", Integer.toString(lowest(props, "request.timeout.ms", REQUEST_TIMEOUT_MS)));
+        int apiTimeout = lowest(props, "default.api.timeout.ms", API_TIMEOUT_MS);
+        props.setProperty("default.api.timeout.ms", Integer.toString(apiTimeout));
+        String cause;
+        Admin admin = null;
+        try {
+            admin = Admin.create(props);
+            return admin.describeCluster().nodes().get(apiTimeout + 5_000L, TimeUnit.MILLISECONDS).size();
+        } catch (ExecutionException e) {
+            cause = describe(e.getCause());
+        } catch (TimeoutException e) {
+            cause = "no answer within " + (apiTimeout + 5_000) / 1000 + " s";
+        } catch (KafkaException e) {
+            cause = describe(e);
+        } finally {
+            if (admin != null) {
+                admin.close(Duration.ofSeconds(5));
+            }
         }
+        throw new ClusterUnreachable("cannot reach the cluster at " + plan.bootstrapServers() + " named in "
+                + plan.serversSource() + ": " + cause);
+    }
+
+    private static int lowest(Properties props, String key, int limit) {
+        try {
+            return Math.min(limit, Integer.parseInt(props.getProperty(key, "").trim()));
+        } catch (NumberFormatException e) {
+            return limit;
+        }
+    }
+
+    /** The innermost message, without exception class names. */
+    private static String describe(Throwable e) {
+        String message = null;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                message = t.getMessage();
+            }
+        }
+        return message != null ? message : "no answer";
+    }
+
+    /** The cluster is smaller than planned: blames the first setting asking for more than it has. */
+    static ConfigException tooSmall(BrokerPlan plan, int live) {
+        String has = "the cluster at " + plan.bootstrapServers() + " has " + live + " broker(s)";
+        for (BrokerPlan.Demand demand : plan.demands()) {
+            if (demand.brokers() > live) {
+                String asks = demand.key().contains("replicationFactor")
+                        ? "replication factor " + demand.brokers() + " needs " + demand.brokers() + " broker(s)"
+                        : demand.brokers() + " broker(s) asked for";
+                return demand.file() == null
+                        ? new ConfigException(null, null, demand.key() + " " + demand.brokers() + ": " + has)
+                        : new ConfigException(demand.file(), demand.key(), asks + " but " + has);
+            }
+        }
+        return new ConfigException(null, null, "the run needs " + plan.brokers() + " broker(s) but " + has);
     }
 
     private Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker) throws Exception {

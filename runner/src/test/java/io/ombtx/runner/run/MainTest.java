@@ -161,6 +161,26 @@ class MainTest {
     }
 
     @Test
+    void anUnreachableClusterExitsOneNamingTheServersAndTheDriverFile() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort(); // closed again: nothing listens there
+        }
+        Path external = file("external.yaml", "name: ext\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"
+                + "commonConfig: |\n  bootstrap.servers=127.0.0.1:" + port + "\n  request.timeout.ms=500\n"
+                + "  default.api.timeout.ms=1000\n");
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
+        long start = System.nanoTime();
+        Outcome o = run("-d", external.toString(), "-o", dir.resolve("r").toString(), workload.toString());
+        assertEquals(1, o.code(), o.err());
+        assertTrue(o.err().startsWith("error: cannot reach the cluster at 127.0.0.1:" + port + " named in " + external
+                + "'s commonConfig: "), o.err());
+        assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
+        assertFalse(o.err().contains("Exception"), "no exception class names: " + o.err());
+        assertTrue(System.nanoTime() - start < 12_000_000_000L, "bounded by the driver's lower timeouts");
+    }
+
+    @Test
     void aMissingBrokerClassPathIsAClearErrorWithExitCodeOne() throws Exception {
         Path missing = dir.resolve("no-broker-lib");
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");

@@ -1,0 +1,9 @@
+package io.ombtx.runner.run;
+
+/** The external cluster did not answer: a network fault, not bad input (exit 1). */
+public final class ClusterUnreachable extends RuntimeException {
+
+    public ClusterUnreachable(String message) {
+        super(message);
+    }
+}
