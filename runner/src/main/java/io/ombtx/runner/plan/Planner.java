@@ -1,9 +1,12 @@
 package io.ombtx.runner.plan;
 
 import io.ombtx.driver.api.CheckedConfiguration;
+import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.broker.BrokerConfigDefinitions;
 import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
@@ -12,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Planning: drivers × workloads (sweeps already expanded) → fully resolved {@link RunSpec}s. Every decision a run
@@ -172,6 +176,7 @@ public final class Planner {
                         + EmbeddedKafkaCluster.MAX_BROKERS + " (name a cluster in commonConfig's bootstrap.servers instead)");
             }
             BrokerProfile profile = options.brokerProfile() != null ? options.brokerProfile() : w.brokerProfile();
+            checkBrokerSettings(w, options);
             Map<String, String> settings = new LinkedHashMap<>(w.brokerSettings());
             settings.putAll(options.brokerSettings());
             return BrokerPlan.embedded(needed, profile, settings);
@@ -187,6 +192,36 @@ public final class Planner {
         String serversSource = overriddenCommon != null && overriddenCommon.contains("bootstrap.servers")
                 ? w.sourceFile() + "'s driverOverrides.commonConfig" : driver.file() + "'s commonConfig";
         return BrokerPlan.external(needed, driver.bootstrapServers(), serversSource, demands);
+    }
+
+    /**
+     * The workload's brokerSettings and --broker-config, checked by the broker's own definitions. Without a broker
+     * class path there is nothing to check against: the run reports the missing class path itself.
+     */
+    private static void checkBrokerSettings(Workload w, PlanOptions options) {
+        if (w.brokerSettings().isEmpty() && options.brokerSettings().isEmpty()) {
+            return;
+        }
+        BrokerConfigDefinitions definitions = BrokerConfigDefinitions.find().orElse(null);
+        if (definitions == null) {
+            return;
+        }
+        w.brokerSettings().forEach((key, value) -> brokerSettingProblem(definitions, key, value).ifPresent(problem -> {
+            throw new ConfigException(w.sourceFile(), "brokerSettings." + key, problem);
+        }));
+        options.brokerSettings().forEach((key, value) -> brokerSettingProblem(definitions, key, value)
+                .ifPresent(problem -> {
+                    throw new UsageException("--broker-config " + key + ": " + problem);
+                }));
+    }
+
+    private static Optional<String> brokerSettingProblem(BrokerConfigDefinitions definitions, String key, String value) {
+        if (!definitions.knows(key)) {
+            return Optional.of("Kafka " + definitions.kafkaVersion() + " has no broker setting '" + key + "'"
+                    + KeySuggestions.closest(key, definitions.names()).map(s -> " (did you mean '" + s + "'?)")
+                            .orElse(""));
+        }
+        return definitions.problem(key, value);
     }
 
     /**

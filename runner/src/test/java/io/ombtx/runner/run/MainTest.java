@@ -181,6 +181,48 @@ class MainTest {
     }
 
     @Test
+    void badBrokerSettingsExitTwoBeforeAnyBrokerStarts() throws Exception {
+        Path bad = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
+                + "brokerSettings: {num.network.threads: 0}\n");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", bad.toString()), "w.yaml",
+                "'brokerSettings.num.network.threads'", "at least 1");
+        Outcome real = run("-d", driver().toString(), "-o", dir.resolve("r").toString(), bad.toString());
+        assertBadInput(real, "w.yaml", "'brokerSettings.num.network.threads'");
+        assertFalse(real.out().contains("Starting embedded Kafka"), real.out());
+        Path typo = file("t.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
+                + "brokerSettings: {log.flush.interval.mesages: 1}\n");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", typo.toString()), "t.yaml",
+                "'brokerSettings.log.flush.interval.mesages'", "did you mean 'log.flush.interval.messages'");
+        Path good = file("g.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
+                + "brokerSettings: {num.network.threads: 4, log.cleanup.policy: compact}\n");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", "--broker-config", "num.io.threads=lots",
+                good.toString()), "--broker-config num.io.threads", "lots", "expects int");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", "--broker-config", "auto.create.topic.enable=false",
+                good.toString()), "--broker-config auto.create.topic.enable", "did you mean 'auto.create.topics.enable'");
+        Outcome ok = run("-d", driver().toString(), "--dry-run", "--broker-config",
+                "group.coordinator.append.linger.ms=0", good.toString());
+        assertEquals(0, ok.code(), ok.err());
+    }
+
+    @Test
+    void withoutABrokerClassPathBrokerSettingsAreLeftToTheRun() throws Exception {
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
+                + "brokerSettings: {num.network.threads: 0}\n");
+        String before = System.getProperty("ombtx.broker.lib");
+        System.setProperty("ombtx.broker.lib", dir.resolve("no-broker-lib").toString());
+        try {
+            Outcome o = run("-d", driver().toString(), "--dry-run", workload.toString());
+            assertEquals(0, o.code(), o.err());
+        } finally {
+            if (before == null) {
+                System.clearProperty("ombtx.broker.lib");
+            } else {
+                System.setProperty("ombtx.broker.lib", before);
+            }
+        }
+    }
+
+    @Test
     void aMissingBrokerClassPathIsAClearErrorWithExitCodeOne() throws Exception {
         Path missing = dir.resolve("no-broker-lib");
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");

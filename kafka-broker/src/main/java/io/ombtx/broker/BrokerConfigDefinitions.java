@@ -1,0 +1,127 @@
+package io.ombtx.broker;
+
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The broker's own config definitions ({@code kafka.server.KafkaConfig.configDef()}), loaded from the broker folder
+ * in a class loader of its own (the broker's kafka-clients, not the runner's), to check settings before a broker
+ * starts: a key's type and Kafka's validator, key by key. Keys Kafka resolves by prefix rather than by definition
+ * ({@code listener.name.<listener>.<key>}, {@code config.providers.<name>.…}) are accepted as given.
+ */
+public final class BrokerConfigDefinitions {
+
+    /** Prefixes whose keys the broker reads although its definitions do not list them. */
+    public static final List<String> PREFIXES = List.of("listener.name.", "config.providers.");
+
+    private static final Map<Path, Optional<BrokerConfigDefinitions>> LOADED = new ConcurrentHashMap<>();
+
+    private final String kafkaVersion;
+    private final Map<String, ?> keys;
+    private final Method parseType;
+    private final Method ensureValid;
+
+    private BrokerConfigDefinitions(String kafkaVersion, Map<String, ?> keys, Method parseType, Method ensureValid) {
+        this.kafkaVersion = kafkaVersion;
+        this.keys = keys;
+        this.parseType = parseType;
+        this.ensureValid = ensureValid;
+    }
+
+    /** The definitions of the broker {@link BrokerClassPath#locate()} finds; empty when there is none or it fails. */
+    public static Optional<BrokerConfigDefinitions> find() {
+        BrokerClassPath classPath;
+        try {
+            classPath = BrokerClassPath.locate();
+        } catch (BrokerStartException e) {
+            return Optional.empty();
+        }
+        return LOADED.computeIfAbsent(classPath.brokerLib(), folder -> {
+            try {
+                return Optional.of(load(classPath));
+            } catch (ReflectiveOperationException | IOException | RuntimeException | LinkageError e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    static BrokerConfigDefinitions load(BrokerClassPath classPath) throws ReflectiveOperationException, IOException {
+        List<URL> jars = new ArrayList<>();
+        try (Stream<Path> files = Files.list(classPath.brokerLib())) {
+            for (Path jar : files.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
+                jars.add(jar.toUri().toURL());
+            }
+        }
+        // Never closed: kept for the JVM's life, as the definitions are cached.
+        ClassLoader loader = new URLClassLoader(jars.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+        Object configDef = Class.forName("kafka.server.KafkaConfig", true, loader).getMethod("configDef").invoke(null);
+        Class<?> defClass = Class.forName("org.apache.kafka.common.config.ConfigDef", false, loader);
+        Class<?> typeClass = Class.forName("org.apache.kafka.common.config.ConfigDef$Type", false, loader);
+        Class<?> validatorClass = Class.forName("org.apache.kafka.common.config.ConfigDef$Validator", false, loader);
+        Map<String, ?> keys = (Map<String, ?>) defClass.getMethod("configKeys").invoke(configDef);
+        return new BrokerConfigDefinitions(classPath.kafkaVersion(), Map.copyOf(keys),
+                defClass.getMethod("parseType", String.class, Object.class, typeClass),
+                validatorClass.getMethod("ensureValid", String.class, Object.class));
+    }
+
+    public String kafkaVersion() {
+        return kafkaVersion;
+    }
+
+    /** Every key the broker defines. */
+    public Set<String> names() {
+        return new TreeSet<>(keys.keySet());
+    }
+
+    /** Whether the broker reads {@code key}: defined, or under one of the {@link #PREFIXES}. */
+    public boolean knows(String key) {
+        return keys.containsKey(key) || PREFIXES.stream().anyMatch(p -> key.startsWith(p) && key.length() > p.length());
+    }
+
+    /**
+     * What is wrong with {@code value} for the defined {@code key}, in Kafka's words and with what it expects; empty
+     * when Kafka accepts it (or the key is not defined: see {@link #knows}). Class names are not checked.
+     */
+    public Optional<String> problem(String key, String value) {
+        Object definition = keys.get(key);
+        if (definition == null) {
+            return Optional.empty();
+        }
+        try {
+            Object type = definition.getClass().getField("type").get(definition);
+            if (type.toString().equals("CLASS")) {
+                return Optional.empty();
+            }
+            Object validator = definition.getClass().getField("validator").get(definition);
+            try {
+                Object parsed = parseType.invoke(null, key, value, type);
+                if (validator != null) {
+                    ensureValid.invoke(validator, key, parsed);
+                }
+                return Optional.empty();
+            } catch (InvocationTargetException e) {
+                Throwable cause = e.getCause();
+                String expects = type.toString().toLowerCase(Locale.ROOT).replace('_', ' ')
+                        + (validator == null || validator.toString().isBlank() ? "" : " " + validator);
+                return Optional.of("Kafka " + kafkaVersion + " rejects it: " + (cause == null ? "invalid value"
+                        : cause.getMessage()) + " (expects " + expects + ")");
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return Optional.empty(); // an unexpected definitions layout: the broker itself will judge the value
+        }
+    }
+}
