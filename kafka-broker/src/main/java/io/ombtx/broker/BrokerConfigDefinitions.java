@@ -59,6 +59,7 @@ public final class BrokerConfigDefinitions {
         });
     }
 
+    @SuppressWarnings("unchecked")
     static BrokerConfigDefinitions load(BrokerClassPath classPath) throws ReflectiveOperationException, IOException {
         List<URL> jars = new ArrayList<>();
         try (Stream<Path> files = Files.list(classPath.brokerLib())) {
@@ -68,7 +69,16 @@ public final class BrokerConfigDefinitions {
         }
         // Never closed: kept for the JVM's life, as the definitions are cached.
         ClassLoader loader = new URLClassLoader(jars.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
-        Object configDef = Class.forName("kafka.server.KafkaConfig", true, loader).getMethod("configDef").invoke(null);
+        // Kafka resolves class-typed defaults through the context class loader: it must be the broker's.
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        Object configDef;
+        thread.setContextClassLoader(loader);
+        try {
+            configDef = Class.forName("kafka.server.KafkaConfig", true, loader).getMethod("configDef").invoke(null);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
         Class<?> defClass = Class.forName("org.apache.kafka.common.config.ConfigDef", false, loader);
         Class<?> typeClass = Class.forName("org.apache.kafka.common.config.ConfigDef$Type", false, loader);
         Class<?> validatorClass = Class.forName("org.apache.kafka.common.config.ConfigDef$Validator", false, loader);
@@ -107,6 +117,9 @@ public final class BrokerConfigDefinitions {
                 return Optional.empty();
             }
             Object validator = definition.getClass().getField("validator").get(definition);
+            Thread thread = Thread.currentThread();
+            ClassLoader previous = thread.getContextClassLoader();
+            thread.setContextClassLoader(parseType.getDeclaringClass().getClassLoader());
             try {
                 Object parsed = parseType.invoke(null, key, value, type);
                 if (validator != null) {
@@ -119,6 +132,8 @@ public final class BrokerConfigDefinitions {
                         + (validator == null || validator.toString().isBlank() ? "" : " " + validator);
                 return Optional.of("Kafka " + kafkaVersion + " rejects it: " + (cause == null ? "invalid value"
                         : cause.getMessage()) + " (expects " + expects + ")");
+            } finally {
+                thread.setContextClassLoader(previous);
             }
         } catch (ReflectiveOperationException | RuntimeException e) {
             return Optional.empty(); // an unexpected definitions layout: the broker itself will judge the value

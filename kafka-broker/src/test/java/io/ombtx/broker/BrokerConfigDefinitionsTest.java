@@ -44,4 +44,18 @@ class BrokerConfigDefinitionsTest {
         assertTrue(d.knows("listener.name.plaintext.ssl.keystore.location"));
         assertFalse(d.knows("listener.name."));
     }
+
+    @Test
+    void theDefinitionsLoadWhateverTheCallersContextClassLoader() throws Exception {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(ClassLoader.getPlatformClassLoader()); // no kafka-clients there
+        try {
+            BrokerConfigDefinitions d = BrokerConfigDefinitions.load(BrokerClassPath.locate());
+            assertTrue(d.knows("num.network.threads"));
+            assertTrue(d.problem("num.network.threads", "0").isPresent());
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
 }
