@@ -51,7 +51,10 @@ public final class LocalWorker implements Worker {
     private final AtomicLong streamOperationIndex = new AtomicLong();
     private final AtomicLong measuredDone = new AtomicLong();
     private final AtomicLong messagesAcked = new AtomicLong();
+    /** Messages whose callback has finished (recorded or gated out): what producers and the last drain wait for. */
     private final AtomicLong messagesReceived = new AtomicLong();
+    /** Messages whose callback has started: the warm-up gate's index. */
+    private final AtomicLong receivedIndex = new AtomicLong();
     /** Operations issued and not yet completed: the last drain waits for them so nothing is half-recorded. */
     private final AtomicLong inFlight = new AtomicLong();
     private final ReceiveCallback callback = new ReceiveCallback();
@@ -168,6 +171,7 @@ public final class LocalWorker implements Worker {
         // Probes and prefill are not part of the load: count from zero.
         messagesAcked.set(0);
         messagesReceived.set(0);
+        receivedIndex.set(0);
         this.load = spec;
         boolean streaming = operation.kind() == OperationKind.STREAM;
         recordEndToEnd = !(streaming && spec.messagesPerSecond() == 0);
@@ -199,16 +203,19 @@ public final class LocalWorker implements Worker {
                     break;
                 }
                 boolean measured = !countsOperations || index >= spec.warmupOperations();
+                // Waiting for the consumer: an operation is done once it is visible, not when it commits.
+                boolean doneWhenConsumed = countsOperations && pacer == null && spec.waitForConsume();
                 long intended = pacer != null ? pacer.nextIntendedNanos() : System.nanoTime();
                 if (pacer != null && !Pacer.awaitUntil(intended)) {
                     break;
                 }
                 byte[] payload = spec.payloads().get(payloadIndex++ % spec.payloads().size());
-                CompletableFuture<?> done = issue(producer, keys.nextKey(), payload, intended, measured, countsOperations);
+                CompletableFuture<?> done = issue(producer, keys.nextKey(), payload, intended, measured,
+                        countsOperations, !doneWhenConsumed);
                 if (pacer == null) {
                     done.handle((ok, error) -> null).join();
-                    if (spec.waitForConsume()) {
-                        awaitConsumed(messagesAcked.get());
+                    if (spec.waitForConsume() && awaitConsumed(messagesAcked.get()) && doneWhenConsumed && measured) {
+                        measuredDone.incrementAndGet();
                     }
                 }
             }
@@ -218,11 +225,12 @@ public final class LocalWorker implements Worker {
     }
 
     private CompletableFuture<?> issue(BenchmarkProducer producer, Optional<String> key, byte[] payload,
-            long intendedNanos, boolean measured, boolean countsOperations) {
+            long intendedNanos, boolean measured, boolean countsOperations, boolean countsDone) {
         long sendNanos = System.nanoTime();
         inFlight.incrementAndGet();
         try {
-            return issueTracked(producer, key, payload, sendNanos, intendedNanos, measured, countsOperations)
+            return issueTracked(producer, key, payload, sendNanos, intendedNanos, measured, countsOperations,
+                    countsDone)
                     .whenComplete((ignored, error) -> inFlight.decrementAndGet());
         } catch (RuntimeException thrownBySend) {
             inFlight.decrementAndGet();
@@ -231,7 +239,7 @@ public final class LocalWorker implements Worker {
     }
 
     private CompletableFuture<?> issueTracked(BenchmarkProducer producer, Optional<String> key, byte[] payload,
-            long sendNanos, long intendedNanos, boolean measured, boolean countsOperations) {
+            long sendNanos, long intendedNanos, boolean measured, boolean countsOperations, boolean countsDone) {
         if (operation.kind() == OperationKind.PUBLISH || !countsOperations) {
             return producer.sendAsync(key, payload).whenComplete((ok, error) -> {
                 long ackNanos = System.nanoTime();
@@ -251,7 +259,7 @@ public final class LocalWorker implements Worker {
                                 OperationTimings.Outcome.ACKNOWLEDGED), sendNanos, ackNanos);
                     }
                 }
-                if (countsOperations) {
+                if (countsOperations && countsDone) {
                     measuredDone.incrementAndGet();
                 }
             });
@@ -278,13 +286,19 @@ public final class LocalWorker implements Worker {
                 }
                 stats.recordOperation(timings, sendNanos, endNanos);
             }
-            measuredDone.incrementAndGet();
+            if (countsDone) {
+                measuredDone.incrementAndGet();
+            }
         });
     }
 
-    private void awaitConsumed(long target) {
+    /** True once the consumers have seen {@code target} messages; false if stopped first. */
+    private boolean awaitConsumed(long target) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (messagesReceived.get() < target && !stopping) {
+        while (messagesReceived.get() < target) {
+            if (stopping) {
+                return false;
+            }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the consumer did not see a committed message within 60 s");
             }
@@ -292,6 +306,7 @@ public final class LocalWorker implements Worker {
             // and consumer whose latency is being measured.
             LockSupport.parkNanos(20_000);
         }
+        return true;
     }
 
     @Override
@@ -355,6 +370,13 @@ public final class LocalWorker implements Worker {
         // Let sends already under way be acknowledged (or fail) and recorded before the last statistics are taken.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        // Producers that wait for their consumer were released by stopping: let the consumer's callbacks for
+        // what was written finish too, so the last drain holds their end-to-end latency.
+        LoadSpec spec = load;
+        while (spec != null && spec.waitForConsume() && !consumers.isEmpty()
+                && messagesReceived.get() < messagesAcked.get() && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
     }
@@ -434,15 +456,21 @@ public final class LocalWorker implements Worker {
                 LockSupport.parkNanos(1_000_000);
             }
             LoadSpec spec = load;
-            long index = messagesReceived.incrementAndGet();
-            long warmupMessages = spec == null ? 0 : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
-            if (spec == null || index <= warmupMessages) {
-                return;
-            }
-            stats.count(Counter.MESSAGES_RECEIVED, 1);
-            stats.count(Counter.BYTES_RECEIVED, length);
-            if (recordEndToEnd) {
-                stats.recordMicros(Latency.END_TO_END, endToEndMicros);
+            long index = receivedIndex.incrementAndGet();
+            try {
+                long warmupMessages = spec == null ? 0
+                        : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
+                if (spec == null || index <= warmupMessages) {
+                    return;
+                }
+                stats.count(Counter.MESSAGES_RECEIVED, 1);
+                stats.count(Counter.BYTES_RECEIVED, length);
+                if (recordEndToEnd) {
+                    stats.recordMicros(Latency.END_TO_END, endToEndMicros);
+                }
+            } finally {
+                // Counted only once recorded: whoever sees the count also finds the latency in the stats.
+                messagesReceived.incrementAndGet();
             }
         }
 

@@ -1,0 +1,132 @@
+package io.ombtx.runner.testdriver;
+
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationProducer;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.driver.api.OperationTimings;
+import io.ombtx.driver.api.PreciseConsumerCallback;
+import io.ombtx.driver.api.ScenarioDriver;
+import io.openmessaging.benchmark.driver.BenchmarkConsumer;
+import io.openmessaging.benchmark.driver.BenchmarkDriver;
+import io.openmessaging.benchmark.driver.BenchmarkProducer;
+import io.openmessaging.benchmark.driver.ConsumerCallback;
+import java.io.File;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.bookkeeper.stats.StatsLogger;
+
+/**
+ * An in-memory broker: operations commit at once and reach the consumer on a delivery thread. The delivery of
+ * operation {@link #holdOperation} (counting from 0) waits until {@link #release} is counted down or
+ * {@link #holdMillis} pass, so a test can place a consumer callback after whatever the runner does next.
+ */
+public final class HeldDeliveryDriver implements BenchmarkDriver, ScenarioDriver {
+
+    public static volatile long holdOperation = -1;
+    public static volatile long holdMillis;
+    public static volatile CountDownLatch release = new CountDownLatch(0);
+
+    private final ExecutorService delivery = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "held-delivery");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile ConsumerCallback consumer;
+    private long operations;
+
+    @Override
+    public void initialize(File configurationFile, StatsLogger statsLogger) {
+    }
+
+    @Override
+    public void configureOperation(OperationSpec spec) {
+    }
+
+    @Override
+    public String getTopicNamePrefix() {
+        return "held";
+    }
+
+    @Override
+    public CompletableFuture<Void> createTopic(String topic, int partitions) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
+        return CompletableFuture.completedFuture(new Producer());
+    }
+
+    @Override
+    public CompletableFuture<BenchmarkConsumer> createConsumer(String topic, String subscription,
+            ConsumerCallback callback) {
+        consumer = callback;
+        return CompletableFuture.completedFuture(() -> { });
+    }
+
+    private void deliver(int length, long operation) {
+        long publishMicros = micros();
+        delivery.execute(() -> {
+            if (operation == holdOperation) {
+                try {
+                    release.await(holdMillis, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            ((PreciseConsumerCallback) consumer).messageReceivedMicros(length, publishMicros);
+        });
+    }
+
+    private static long micros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    @Override
+    public String streamTargetTopic(String sourceTopic) {
+        return sourceTopic + "-out";
+    }
+
+    @Override
+    public CompletableFuture<ExactlyOnceReport> verifyExactlyOnce(String sourceTopic, String subscriptionName) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException());
+    }
+
+    @Override
+    public Map<String, Object> environment() {
+        return Map.of();
+    }
+
+    @Override
+    public void close() {
+        delivery.shutdownNow();
+    }
+
+    private final class Producer implements BenchmarkProducer, OperationProducer {
+
+        @Override
+        public CompletableFuture<Void> sendAsync(Optional<String> key, byte[] payload) {
+            deliver(payload.length, -1);
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletableFuture<OperationTimings> runOperation(Optional<String> key, byte[] payload) {
+            long start = System.nanoTime();
+            deliver(payload.length, operations++);
+            return CompletableFuture.completedFuture(new OperationTimings.Builder(start)
+                    .build(System.nanoTime(), 1, OperationTimings.Outcome.COMMITTED));
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
