@@ -100,7 +100,7 @@ public final class Main {
                 if (interruption.reason() != null) {
                     break;
                 }
-                if (coordinator.run(run).partial()) {
+                if (!coordinator.run(run).complete()) {
                     status = FAILED;
                 }
             }
