@@ -80,7 +80,9 @@ def provenance(result: Result) -> str:
     broker_version = result.versions.get("broker")
     client_version = result.versions.get("kafkaClients")
     parts.append(f"broker {broker_version or '?'}, kafka-clients {client_version or '?'};")
-    if result.is_partial:
+    if result.is_failed:
+        parts.append(f"FAILED ({result.failure_reason or 'no reason given'});")
+    elif result.is_partial:
         parts.append(f"PARTIAL ({result.partial_reason or 'no reason given'});")
     else:
         parts.append(f"{result.status};")

@@ -93,6 +93,7 @@ def parse_result(path: Path, document: Any) -> Result:
         is_omb_tx=is_omb_tx,
         status=status,
         partial_reason=_string(document, "partialReason"),
+        failure_reason=_string(document, "failureReason"),
         start_time=_string(document, "startTime"),
         run_mode=_run_mode(document),
         sweep=_sweep(document),

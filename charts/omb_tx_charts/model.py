@@ -74,8 +74,9 @@ class Result:
     workload: str
     driver: str
     is_omb_tx: bool
-    status: str  # "complete", "partial", or "unknown" (stock OMB does not say)
+    status: str  # "complete", "partial", "failed" (every measured operation failed), or "unknown" (stock OMB)
     partial_reason: str | None
+    failure_reason: str | None
     start_time: str | None
     run_mode: RunMode | None
     sweep: Sweep | None
@@ -102,8 +103,14 @@ class Result:
         return self.status == "partial"
 
     @property
+    def is_failed(self) -> bool:
+        return self.status == "failed"
+
+    @property
     def label(self) -> str:
-        """Legend label: the driver, flagged when the run was cut short."""
+        """Legend label: the driver, flagged when the run was cut short or failed."""
+        if self.is_failed:
+            return f"{self.driver} [FAILED]"
         return f"{self.driver} [PARTIAL]" if self.is_partial else self.driver
 
     def histogram(self, name: str) -> hdr.Histogram | None:

@@ -45,6 +45,19 @@ def test_partial_result_is_flagged() -> None:
     assert result.label == "redpanda-tx [PARTIAL]"
 
 
+def test_failed_result_loads_and_is_flagged() -> None:
+    from omb_tx_charts.formatting import provenance
+
+    reason = "every measured operation failed: 30 failed operation(s)"
+    result = parse_result(Path("failed.json"), {"workload": "w", "driver": "kafka-tx", "schemaVersion": 1,
+                                                "status": "failed", "failureReason": reason,
+                                                "counts": {"committed": 0, "failed": 30}})
+    assert result.is_failed and not result.is_partial
+    assert result.failure_reason == reason
+    assert result.label == "kafka-tx [FAILED]"
+    assert f"FAILED ({reason});" in provenance(result)
+
+
 def test_millis_per_message_is_read_by_its_name_else_by_its_deprecated_first_name() -> None:
     def summary(**fields: float | None) -> dict[str, object]:
         return {"workload": "w", "driver": "d", "schemaVersion": 1,

@@ -14,6 +14,7 @@ import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Planner;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
+import io.ombtx.runner.result.OutputTarget;
 import io.ombtx.runner.run.ClusterUnreachable;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
@@ -73,11 +74,13 @@ public final class Main {
         if (singleFileOutput(parsed) && plan.size() > 1) {
             throw new UsageException("-o names one file but the plan has " + plan.size() + " runs: give a folder instead");
         }
+        // Before anything starts: a dry run only looks, a real run creates the folder and writes a probe.
+        OutputTarget.of(parsed.output()).check(!parsed.dryRun());
         return plan;
     }
 
     private static boolean singleFileOutput(BenchmarkArgs parsed) {
-        return parsed.output() != null && parsed.output().toString().endsWith(".json");
+        return OutputTarget.of(parsed.output()).file() != null;
     }
 
     /** Runs already-parsed arguments (bin/benchmark-suite calls this once per suite entry). */
@@ -89,8 +92,9 @@ public final class Main {
                 out.print(PlanText.describe(plan));
                 return OK;
             }
-            Path outputDir = parsed.output() == null || singleFileOutput(parsed) ? Path.of("results") : parsed.output();
-            Path outputFile = singleFileOutput(parsed) ? parsed.output() : null;
+            OutputTarget target = OutputTarget.of(parsed.output());
+            Path outputDir = target.file() != null ? Path.of("results") : target.folder();
+            Path outputFile = target.file();
             Duration workerTimeout = Duration.ofSeconds(parsed.workerTimeoutSeconds());
             RunCoordinator.WorkerFactory workers = worker -> worker.equals(WorkerAssignment.LOCAL)
                     ? new LocalWorker() : new HttpWorkerClient(worker, workerTimeout);
@@ -102,7 +106,7 @@ public final class Main {
                 if (interruption.reason() != null) {
                     break;
                 }
-                if (coordinator.run(run).partial()) {
+                if (!coordinator.run(run).complete()) {
                     status = FAILED;
                 }
             }

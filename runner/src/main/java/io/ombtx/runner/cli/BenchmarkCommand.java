@@ -16,8 +16,8 @@ import picocli.CommandLine.Parameters;
                 + " started on loopback for the run and removed afterwards.",
         optionListHeading = "%nOMB options (same names and meaning as OMB's bin/benchmark):%n",
         footer = {
-            "Exit codes: 0 done; 1 a run failed or ended early (its partial result is still written); 2 bad input"
-                + " (file, key and expectation are named); 130 interrupted (partial result written).",
+            "Exit codes: 0 done; 1 a run failed (also when every measured operation failed) or ended early (its"
+                + " result is still written); 2 bad input (file, key and expectation are named); 130 interrupted (partial result written).",
             "",
             "Examples:",
             "  bin/benchmark -d driver-kafka-tx/kafka-tx.yaml --profile quick workloads/tx-writes.yaml",

@@ -6,6 +6,8 @@ import io.ombtx.driver.api.config.YamlFiles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -122,7 +124,7 @@ public final class DriverFile {
         Properties properties = properties(block);
         Map<String, String> effective = new java.util.TreeMap<>();
         properties.stringPropertyNames().forEach(key -> effective.put(key,
-                SECRET_KEY.matcher(key.toLowerCase(Locale.ROOT)).matches() ? REDACTED : properties.getProperty(key)));
+                isSecret(key) ? REDACTED : properties.getProperty(key)));
         return effective;
     }
 
@@ -165,34 +167,52 @@ public final class DriverFile {
         return copy;
     }
 
-    /** Redacts secret values inside key=value text (multi-line values such as sasl.jaas.config included). */
+    /**
+     * The block rebuilt from its parsed properties (so every separator Java accepts, '=', ':' or whitespace, and
+     * continued lines are understood), one {@code key=value} a line in first-seen order, the last repeated key's value,
+     * secret values replaced, comments dropped. Text that does not parse is replaced whole.
+     */
     static String redactProperties(String text) {
-        StringBuilder out = new StringBuilder();
-        boolean continuing = false;
-        for (String line : text.split("\n", -1)) {
-            String trimmed = line.trim();
-            if (continuing) {
-                continuing = trimmed.endsWith("\\");
-                continue;
+        Map<String, String> parsed = new LinkedHashMap<>();
+        Properties reader = new Properties() {
+            @Override
+            public synchronized Object put(Object key, Object value) {
+                parsed.put((String) key, (String) value);
+                return super.put(key, value);
             }
-            int separator = indexOfSeparator(trimmed);
-            if (separator > 0 && SECRET_KEY.matcher(trimmed.substring(0, separator).trim().toLowerCase(Locale.ROOT)).matches()) {
-                out.append(trimmed, 0, separator).append('=').append(REDACTED).append('\n');
-                continuing = trimmed.endsWith("\\");
-            } else {
-                out.append(line).append('\n');
-            }
+        };
+        try {
+            reader.load(new StringReader(text));
+        } catch (IOException | IllegalArgumentException e) {
+            return REDACTED + "\n";
         }
-        return out.toString().replaceAll("\n+$", "\n");
+        StringBuilder out = new StringBuilder();
+        parsed.forEach((key, value) -> out.append(escape(key, true)).append('=')
+                .append(isSecret(key) ? REDACTED : escape(value, false)).append('\n'));
+        return out.toString();
     }
 
-    private static int indexOfSeparator(String line) {
-        int eq = line.indexOf('=');
-        int colon = line.indexOf(':');
-        if (eq < 0) {
-            return colon;
+    private static boolean isSecret(String key) {
+        return SECRET_KEY.matcher(key.toLowerCase(Locale.ROOT)).matches();
+    }
+
+    /** Java-properties escaping, so the text reads back to the same keys and values. */
+    private static String escape(String text, boolean key) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\f' -> out.append("\\f");
+                case '=', ':', '#', '!' -> out.append(key || (i == 0 && (c == '#' || c == '!')) ? "\\" : "").append(c);
+                case ' ' -> out.append(key || i == 0 ? "\\ " : " ");
+                default -> out.append(c);
+            }
         }
-        return colon < 0 ? eq : Math.min(eq, colon);
+        return out.toString();
     }
 
     private static String appendLines(String text, String extra) {

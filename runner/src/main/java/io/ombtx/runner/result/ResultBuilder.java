@@ -50,10 +50,6 @@ public final class ResultBuilder {
             Map<String, Object> driverConfig,
             Map<String, Object> environment,
             ExactlyOnceReport exactlyOnce) {
-
-        public Status status() {
-            return partialReason == null ? Status.COMPLETE : Status.PARTIAL;
-        }
     }
 
     private ResultBuilder() {
@@ -64,6 +60,10 @@ public final class ResultBuilder {
         Histogram publish = measured.histogram(Latency.PUBLISH_LATENCY);
         Histogram delay = measured.histogram(Latency.PUBLISH_DELAY);
         Histogram endToEnd = measured.histogram(Latency.END_TO_END);
+        Counts counts = Counts.of(measured);
+        String failureReason = failureReason(counts);
+        Status status = failureReason != null ? Status.FAILED
+                : facts.partialReason() != null ? Status.PARTIAL : Status.COMPLETE;
         return new RunResult(
                 w.name(),
                 facts.driverName(),
@@ -88,8 +88,9 @@ public final class ResultBuilder {
                 RunResult.SCHEMA_VERSION,
                 facts.startTime(),
                 facts.endTime(),
-                facts.status(),
+                status,
                 facts.partialReason(),
+                failureReason,
                 w.description(),
                 facts.runMode(),
                 Scenario.of(w),
@@ -98,7 +99,7 @@ public final class ResultBuilder {
                 facts.broker(),
                 facts.driverConfig(),
                 facts.environment(),
-                Counts.of(measured),
+                counts,
                 summary(measured, facts),
                 LatencySummary.of(measured.histogram(Latency.OPERATION_LATENCY)),
                 LatencySummary.of(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)),
@@ -110,6 +111,15 @@ public final class ResultBuilder {
                         perPeriod(periods, p -> rate(p, Counter.OPERATIONS)),
                         perPeriod(periods, p -> operationLatencyMillis(p, 50)),
                         perPeriod(periods, p -> operationLatencyMillis(p, 99))));
+    }
+
+    /** Why the run failed, or null: every measured operation failed (a failed run outranks a partial one). */
+    static String failureReason(Counts counts) {
+        if (!counts.nothingSucceeded()) {
+            return null;
+        }
+        return "every measured operation failed: " + counts.failed() + " failed operation(s), "
+                + counts.publishErrors() + " publish error(s), no transaction committed, no message acknowledged";
     }
 
     /** The phases that occurred; the whole of a non-transactional operation is operationLatency, not a transaction. */

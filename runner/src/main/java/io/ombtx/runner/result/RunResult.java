@@ -29,7 +29,8 @@ import org.apache.kafka.common.utils.AppInfoParser;
  *
  * <p>OMB's latency statistics are written flat ({@code publishLatency50pct}, {@code aggregatedEndToEndLatencyMax},
  * …): each group of eight is one {@link OmbLatency}, unwrapped under its prefix. Quantile maps are keyed by
- * percentile. Members that are absent from a file are null: {@code partialReason} (complete runs), {@code sweep}
+ * percentile. Members that are absent from a file are null: {@code partialReason} (runs that did not end early),
+ * {@code failureReason} (runs that did not fail), {@code sweep}
  * (not a sweep point), {@code exactlyOnce} (not checked).
  */
 @JsonPropertyOrder({"workload", "driver", "messageSize", "topics", "partitions", "producersPerTopic",
@@ -37,7 +38,7 @@ import org.apache.kafka.common.utils.AppInfoParser;
         "publishDelayLatency", "endToEndLatency", "aggregatedPublishLatency", "aggregatedPublishDelayLatency",
         "aggregatedEndToEndLatency", "aggregatedPublishLatencyQuantiles", "aggregatedPublishDelayLatencyQuantiles",
         "aggregatedEndToEndLatencyQuantiles", "schemaVersion", "startTime", "endTime", "status", "partialReason",
-        "description", "runMode", "scenario", "sweep", "versions", "broker", "driverConfig", "environment", "counts",
+        "failureReason", "description", "runMode", "scenario", "sweep", "versions", "broker", "driverConfig", "environment", "counts",
         "summary", "operationLatency", "intendedPublishLatency", "transactionPhases", "exactlyOnce", "histograms",
         "periods"})
 public record RunResult(
@@ -82,6 +83,8 @@ public record RunResult(
         Instant endTime,
         Status status,
         @JsonInclude(JsonInclude.Include.NON_NULL) String partialReason,
+        // Why the run failed, when status is "failed".
+        @JsonInclude(JsonInclude.Include.NON_NULL) String failureReason,
         String description,
         RunMode runMode,
         Scenario scenario,
@@ -108,10 +111,14 @@ public record RunResult(
     /** The result format's version, written as {@code schemaVersion}. */
     public static final int SCHEMA_VERSION = 1;
 
-    /** Whether the run completed or was ended early (Ctrl-C, a broker fault, a lost worker). */
+    /**
+     * Whether the run completed, was ended early (Ctrl-C, a broker fault, a lost worker), or failed: every measured
+     * operation failed ({@link Counts#nothingSucceeded()}).
+     */
     public enum Status {
         COMPLETE("complete"),
-        PARTIAL("partial");
+        PARTIAL("partial"),
+        FAILED("failed");
 
         private final String key;
 
@@ -131,7 +138,7 @@ public record RunResult(
                     return status;
                 }
             }
-            throw new IllegalArgumentException("status is 'complete' or 'partial', not '" + key + "'");
+            throw new IllegalArgumentException("status is 'complete', 'partial' or 'failed', not '" + key + "'");
         }
     }
 
@@ -261,6 +268,15 @@ public record RunResult(
                     s.counter(Counter.MESSAGES_PROCESSED), s.counter(Counter.COMMITTED),
                     s.counter(Counter.ABORTED), s.counter(Counter.FAILED),
                     s.counter(Counter.FATAL_ERRORS));
+        }
+
+        /**
+         * Whether something failed and nothing succeeded: no transaction committed, no message was acknowledged and
+         * no record processed. (Every successful operation does one of these: a non-transactional one writes at
+         * least one message, SEND_OFFSETS and STREAM are transactional.)
+         */
+        public boolean nothingSucceeded() {
+            return (failed > 0 || publishErrors > 0) && committed == 0 && messagesSent == 0 && messagesProcessed == 0;
         }
     }
 

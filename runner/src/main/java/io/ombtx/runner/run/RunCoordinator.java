@@ -78,6 +78,11 @@ public final class RunCoordinator {
         public boolean partial() {
             return result.status() == RunResult.Status.PARTIAL;
         }
+
+        /** Whether the run completed: neither ended early nor failed (bin/benchmark exits 1 otherwise). */
+        public boolean complete() {
+            return result.status() == RunResult.Status.COMPLETE;
+        }
     }
 
     /** Creates the worker an assignment names: {@code local}, or a remote one by URL. */
@@ -295,7 +300,9 @@ public final class RunCoordinator {
         Path target = options.outputFile() != null ? options.outputFile()
                 : ResultWriter.defaultPath(options.outputDir(), w.name(), driver.name(), ZonedDateTime.now());
         Path written = ResultWriter.write(target, result);
-        if (partialReason != null) {
+        if (result.status() == RunResult.Status.FAILED) {
+            say("Run FAILED (%s); result written to %s", result.failureReason(), written);
+        } else if (partialReason != null) {
             say("Run ended early (%s); partial result written to %s", partialReason, written);
         } else {
             say("Result written to %s", written);
@@ -321,6 +328,12 @@ public final class RunCoordinator {
     }
 
     private void printSummary(RunResult result) {
+        if (result.status() == RunResult.Status.FAILED) {
+            RunResult.Counts c = result.counts();
+            say("No measured operation succeeded: %d failed, %d publish error(s), %d committed; no rates or latencies"
+                    + " to report", c.failed(), c.publishErrors(), c.committed());
+            return;
+        }
         LatencySummary ops = result.operationLatency();
         if (ops.count() > 0) {
             say("Operations: %d in %.3f s | min %.3f ms | p50 %.3f ms | p99 %.3f ms | max %.3f ms", ops.count(),

@@ -16,9 +16,12 @@ import io.ombtx.runner.stats.WorkerStats;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
 import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -70,9 +73,7 @@ public final class LocalWorker implements Worker {
 
     @Override
     public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
-        driverFile = Files.createTempFile("omb-tx-driver-", ".yaml");
-        Files.writeString(driverFile, driverYaml);
-        String driverClass = io.ombtx.driver.api.config.YamlFiles.parse(driverFile.toString(), driverYaml)
+        String driverClass = io.ombtx.driver.api.config.YamlFiles.parse("the driver configuration", driverYaml)
                 .path("driverClass").asText();
         Object instance;
         try {
@@ -87,7 +88,13 @@ public final class LocalWorker implements Worker {
             throw new WorkerException(driverClass + " does not implement io.openmessaging.benchmark.driver.BenchmarkDriver");
         }
         driver = (BenchmarkDriver) instance;
-        driver.initialize(driverFile.toFile(), NullStatsLogger.INSTANCE);
+        // The copy holds secrets: owner-only, and gone once the driver has read it.
+        driverFile = writeOwnerOnly(driverYaml);
+        try {
+            driver.initialize(driverFile.toFile(), NullStatsLogger.INSTANCE);
+        } finally {
+            deleteDriverFile();
+        }
         this.operation = operation;
         if (driver instanceof ScenarioDriver scenario) {
             scenarioDriver = scenario;
@@ -412,8 +419,32 @@ public final class LocalWorker implements Worker {
         producers.clear();
         consumers.clear();
         driver = null;
-        if (driverFile != null) {
-            driverFile.toFile().delete();
+        deleteDriverFile();
+    }
+
+    /** A temporary file only its owner can read (where the file system has POSIX permissions). */
+    static Path writeOwnerOnly(String text) throws IOException {
+        Path file;
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            file = Files.createTempFile("omb-tx-driver-", ".yaml",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } else {
+            file = Files.createTempFile("omb-tx-driver-", ".yaml");
+        }
+        file.toFile().deleteOnExit(); // the last resort, for a JVM that exits before the file is deleted
+        Files.writeString(file, text);
+        return file;
+    }
+
+    private void deleteDriverFile() {
+        Path file = driverFile;
+        driverFile = null;
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // deleteOnExit still applies
+            }
         }
     }
 

@@ -87,4 +87,69 @@ class DriverFileTest {
         assertEquals("producerConfig", e.key());
         assertNull(null);
     }
+
+    @Test
+    void secretsAreRedactedWhateverTheSeparator() throws Exception {
+        DriverFile config = write("""
+                name: k
+                driverClass: a.B
+                commonConfig: |
+                  # ssl.key.password=CommentSecret is a comment
+                  bootstrap.servers=h:9092
+                  ssl.keystore.password SuperSecret
+                  ssl.key.password:ColonSecret
+                  ssl.truststore.password = EqualsSecret
+                  sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \\
+                      username="u" \\
+                      password="ContinuedSecret";
+                  client.id  my client
+                producerConfig: |
+                  acks all
+                  ssl.keystore.password\tTabSecret
+                  linger.ms=5
+                """);
+        String text = config.redacted().toString();
+        for (String secret : new String[] {"SuperSecret", "ColonSecret", "EqualsSecret", "ContinuedSecret", "TabSecret",
+                "CommentSecret", "username"}) {
+            assertFalse(text.contains(secret), secret + " in " + text);
+        }
+        String common = (String) config.redacted().get("commonConfig");
+        assertEquals("bootstrap.servers=h:9092\nssl.keystore.password=<redacted>\nssl.key.password=<redacted>\n"
+                + "ssl.truststore.password=<redacted>\nsasl.jaas.config=<redacted>\nclient.id=my client\n", common);
+        assertEquals("acks=all\nssl.keystore.password=<redacted>\nlinger.ms=5\n", config.redacted().get("producerConfig"));
+    }
+
+    @Test
+    void redactedPropertiesReadBackToTheSameValues() throws Exception {
+        String text = "a\\ key=x\nb = \\ lead\\\\back\\nslash\nc:=d#e\nb=last\n";
+        java.util.Properties original = new java.util.Properties();
+        original.load(new java.io.StringReader(text));
+        java.util.Properties back = new java.util.Properties();
+        back.load(new java.io.StringReader(DriverFile.redactProperties(text)));
+        assertEquals(original, back);
+        assertEquals("last", back.getProperty("b"), "the last repeated key wins");
+    }
+
+    @Test
+    void aYamlSyntaxErrorNamesLineAndColumnButNotTheLine() throws Exception {
+        Files.writeString(dir.resolve("driver.yaml"), """
+                name: k
+                driverClass: a.B
+                commonConfig: |
+                  bootstrap.servers=h:9092
+                adminPassword: "Sup3rSecret: unclosed
+                replicationFactor: 1
+                """);
+        ConfigException e = assertThrows(ConfigException.class, () -> DriverFile.load(dir.resolve("driver.yaml")));
+        assertFalse(e.getMessage().contains("Sup3rSecret"), e.getMessage());
+        assertFalse(e.getMessage().contains("adminPassword"), e.getMessage());
+        assertTrue(e.getMessage().matches("(?s).*driver\\.yaml: not valid YAML at line \\d+, column \\d+: \\S.*"),
+                e.getMessage());
+
+        Files.writeString(dir.resolve("driver.yaml"), "name: k\ndriverClass: a.B\npassword: hunter2: x\n");
+        e = assertThrows(ConfigException.class, () -> DriverFile.load(dir.resolve("driver.yaml")));
+        assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+        assertTrue(e.getMessage().contains("not valid YAML at line 3, column "), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    }
 }

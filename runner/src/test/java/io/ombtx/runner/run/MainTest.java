@@ -245,4 +245,67 @@ class MainTest {
             }
         }
     }
+
+    @Test
+    void anOutputPathThatIsAFileExitsTwoBeforeAnythingStarts() throws Exception {
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
+        Path blocker = file("blocker", "not a folder");
+        for (String dry : new String[] {"--dry-run", "--quiet"}) {
+            Outcome o = run("-d", driver().toString(), dry, "-o", blocker.toString(), workload.toString());
+            assertBadInput(o, blocker.toString(), "is a file");
+            assertFalse(o.out().contains("Starting embedded Kafka"), o.out());
+            assertBadInput(run("-d", driver().toString(), dry, "-o", blocker.resolve("sub").toString(),
+                    workload.toString()), blocker.toString(), "is a file");
+            assertBadInput(run("-d", driver().toString(), dry, "-o", blocker.resolve("r.json").toString(),
+                    workload.toString()), blocker.toString(), "is a file");
+        }
+        Path folderNamedJson = Files.createDirectory(dir.resolve("taken.json"));
+        assertBadInput(run("-d", driver().toString(), "--dry-run", "-o", folderNamedJson.toString(),
+                workload.toString()), folderNamedJson.toString(), "is a folder");
+    }
+
+    @Test
+    void aDryRunCreatesNoOutputFolderButARealRunDoesFirst() throws Exception {
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
+        Path out = dir.resolve("a").resolve("b");
+        assertEquals(0, run("-d", driver().toString(), "--dry-run", "-o", out.toString(), workload.toString()).code());
+        assertFalse(Files.exists(dir.resolve("a")), "the dry run has no side effects");
+        String before = System.getProperty("ombtx.broker.lib");
+        System.setProperty("ombtx.broker.lib", dir.resolve("no-broker-lib").toString());
+        try {
+            assertEquals(1, run("-d", driver().toString(), "-o", out.toString(), workload.toString()).code());
+            assertTrue(Files.isDirectory(out), "created before the run");
+            try (var left = Files.list(out)) {
+                assertEquals(0, left.count(), "the probe file is removed");
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty("ombtx.broker.lib");
+            } else {
+                System.setProperty("ombtx.broker.lib", before);
+            }
+        }
+    }
+
+    @Test
+    void anUnwritableOutputFolderExitsTwo() throws Exception {
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
+        Path locked = Files.createDirectory(dir.resolve("locked"));
+        org.junit.jupiter.api.Assumptions.assumeTrue(locked.getFileSystem().supportedFileAttributeViews()
+                .contains("posix"), "POSIX permissions");
+        Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("r-x------"));
+        try {
+            org.junit.jupiter.api.Assumptions.assumeFalse(Files.isWritable(locked), "not root");
+            for (String dry : new String[] {"--dry-run", "--quiet"}) {
+                assertBadInput(run("-d", driver().toString(), dry, "-o", locked.toString(), workload.toString()),
+                        locked.toString(), "not writable");
+                assertBadInput(run("-d", driver().toString(), dry, "-o", locked.resolve("r.json").toString(),
+                        workload.toString()), locked.toString(), "not writable");
+            }
+            assertBadInput(run("-d", driver().toString(), "-o", locked.resolve("new").toString(), workload.toString()),
+                    locked.resolve("new").toString(), "cannot create the output folder");
+        } finally {
+            Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package io.ombtx.driver.api.config;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads a YAML file into a tree, turning every failure into a {@link ConfigException} naming the file. A key given
@@ -46,8 +49,31 @@ public final class YamlFiles {
             }
             return root;
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
-            throw new ConfigException(fileName, null, "not valid YAML" + where + ": " + e.getOriginalMessage());
+            throw new ConfigException(fileName, null, "not valid YAML" + describe(e));
         }
+    }
+
+    /**
+     * Where and what kind of error, never the offending line's text (it may hold a secret): SnakeYAML's messages
+     * quote the line, so only its problem description and mark are used, with quoted fragments dropped.
+     */
+    static String describe(JsonProcessingException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof MarkedYAMLException marked) {
+                Mark mark = marked.getProblemMark() != null ? marked.getProblemMark() : marked.getContextMark();
+                String where = mark == null ? "" : " at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
+                String problem = marked.getProblem() == null ? "syntax error" : withoutQuotes(marked.getProblem());
+                return where + ": " + problem;
+            }
+        }
+        String where = e.getLocation() == null ? ""
+                : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+        // Jackson's own messages (a duplicate key) name keys, not values.
+        return where + ": " + (e instanceof JsonParseException ? e.getOriginalMessage() : "syntax error");
+    }
+
+    /** Drops quoted text longer than one (escaped) character, such as a scalar or tag SnakeYAML quotes. */
+    private static String withoutQuotes(String problem) {
+        return problem.replaceAll("'[^']{3,}'|\"[^\"]{3,}\"", "(…)").replaceAll("\\s+", " ").trim();
     }
 }
