@@ -69,7 +69,8 @@ public final class Main {
                     + " block); the shipped workloads have quick and full");
         }
         PlanOptions planOptions = new PlanOptions(parsed.brokers(), parsed.brokerProfile(), parsed.brokerSettings(),
-                parsed.reportingIntervalSeconds(), workerUrls(parsed), parsed.extraConsumers());
+                parsed.reportingIntervalSeconds(), workerUrls(parsed), parsed.extraConsumers(),
+                parsed.teardownTimeoutSeconds());
         List<RunSpec> plan = Planner.plan(drivers, workloads, planOptions);
         if (singleFileOutput(parsed) && plan.size() > 1) {
             throw new UsageException("-o names one file but the plan has " + plan.size() + " runs: give a folder instead");

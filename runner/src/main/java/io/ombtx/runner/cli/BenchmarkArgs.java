@@ -11,6 +11,7 @@ import java.util.Map;
  *
  * @param extraConsumers OMB's {@code -x/--extra}: allocate more of the distributed workers to consumers
  * @param workerTimeoutSeconds how long to wait for a worker's answer
+ * @param teardownTimeoutSeconds the deadline shared by the steps left once a run ends early
  */
 public record BenchmarkArgs(
         List<Path> drivers,
@@ -26,6 +27,7 @@ public record BenchmarkArgs(
         Map<String, String> brokerSettings,
         Integer reportingIntervalSeconds,
         int workerTimeoutSeconds,
+        int teardownTimeoutSeconds,
         boolean quiet,
         boolean help) {
 

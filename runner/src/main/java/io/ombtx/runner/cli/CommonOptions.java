@@ -38,6 +38,13 @@ public class CommonOptions implements Cli.Validated {
     @Converters.Bounds(min = 1, max = 86_400)
     int workerTimeoutSeconds = 120;
 
+    @Option(names = "--teardown-timeout", paramLabel = "SECONDS", converter = Converters.WholeNumber.class,
+            order = Cli.OMB_TX_SECTION + 4, description = "once a run ends early (stall, worker failure, Ctrl-C), how"
+                    + " long stopping, the last figures and closing may take in all; a step still running then is"
+                    + " abandoned and named in the partial result (default: ${DEFAULT-VALUE})")
+    @Converters.Bounds(min = 1, max = 86_400)
+    int teardownTimeoutSeconds = 30;
+
     @Option(names = "--profile", paramLabel = "NAME", order = Cli.OMB_TX_SECTION,
             description = "apply the workloads' 'profiles: NAME:' overrides: quick (short counts, minutes in all) or"
                     + " full (the seeds' counts)")
@@ -75,7 +82,7 @@ public class CommonOptions implements Cli.Validated {
         return new BenchmarkArgs(List.copyOf(drivers), nonBlank(workers), workersFile,
                 output != null ? output : this.output, extraConsumers, List.copyOf(workloads),
                 profile != null ? profile : this.profile, dryRun, broker.brokers(), broker.profile(), broker.settings(),
-                reportingIntervalSeconds, workerTimeoutSeconds, quiet, help);
+                reportingIntervalSeconds, workerTimeoutSeconds, teardownTimeoutSeconds, quiet, help);
     }
 
     static List<String> nonBlank(List<String> items) {

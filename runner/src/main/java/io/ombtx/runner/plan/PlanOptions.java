@@ -11,11 +11,20 @@ import java.util.Map;
  * @param brokerProfile replaces the workload's broker profile (null: the workload's)
  * @param brokerSettings embedded broker settings on top of profile and workload
  * @param reportingIntervalSeconds replaces the workload's progress interval (null: the workload's)
+ * @param teardownTimeoutSeconds the deadline shared by the steps left once a run ends early
  * @param workerUrls remote workers (empty: one local worker)
  * @param extraConsumers OMB's {@code -x}: two thirds of the workers consume instead of half
  */
 public record PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
-        Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers) {
+        Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers, int teardownTimeoutSeconds) {
+
+    public static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
+
+    public PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
+            Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers) {
+        this(brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerUrls, extraConsumers,
+                DEFAULT_TEARDOWN_TIMEOUT_SECONDS);
+    }
 
     public PlanOptions {
         brokerSettings = Map.copyOf(brokerSettings);

@@ -46,7 +46,8 @@ public final class PlanText {
                     : run.findMaximumRate() ? "open loop, maximum sustainable rate (from "
                             + (long) run.initialRate() + " msg/s)"
                     : run.initialRate() > 0 ? "open loop at " + (long) run.initialRate() + " msg/s" : "prefilled source";
-            line(text, "     load        %s; %s; report every %d s", rate, length, run.reportingIntervalSeconds());
+            line(text, "     load        %s; %s; report every %d s; teardown time-out %d s", rate, length,
+                    run.reportingIntervalSeconds(), run.teardownTimeoutSeconds());
             for (WorkerAssignment a : run.workers()) {
                 line(text, "     worker      %s: %d producer(s), %d consumer(s)%s%s%s", a.worker(), a.producers(),
                         a.consumers(), a.publishRate() > 0 ? String.format(Locale.ROOT, ", %.0f msg/s", a.publishRate()) : "",

@@ -64,7 +64,8 @@ public final class Planner {
             throw new ConfigException(w.sourceFile(), "producersPerTopic", "nothing to run: the workload has no"
                     + " producers and no consumers (producersPerTopic and subscriptionsPerTopic are both 0)");
         }
-        return new RunSpec(number, w, driver, checked, broker, workers, note, initialRate, findMax, interval);
+        return new RunSpec(number, w, driver, checked, broker, workers, note, initialRate, findMax, interval,
+                options.teardownTimeoutSeconds());
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.List;
  * @param initialRate the total target rate at the start, msg/s (0: closed loop, or a STREAM on a prefilled source)
  * @param findMaximumRate whether the rate is searched for ({@code producerRate: 0} in open loop)
  * @param reportingIntervalSeconds progress and period length
+ * @param teardownTimeoutSeconds the one deadline all remaining steps share once a run ends early
  */
 public record RunSpec(
         int number,
@@ -31,7 +32,8 @@ public record RunSpec(
         String workerNote,
         double initialRate,
         boolean findMaximumRate,
-        int reportingIntervalSeconds) {
+        int reportingIntervalSeconds,
+        int teardownTimeoutSeconds) {
 
     public RunSpec {
         workers = List.copyOf(workers);

@@ -29,6 +29,8 @@ final class MeasurementLoop {
     private final RateRamp rateRamp;
     private final RunCoordinator.Interruption interruption;
     private final Consumer<String> log;
+    private final java.time.Duration teardownBudget;
+    private Teardown teardown = Teardown.unbounded();
 
     private final StatsSnapshot measured = new StatsSnapshot();
     private final List<Period> periods = new ArrayList<>();
@@ -47,7 +49,8 @@ final class MeasurementLoop {
     private long drainedNanos;
 
     MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds, RateRamp rateRamp,
-            RunCoordinator.Interruption interruption, Consumer<String> log) {
+            RunCoordinator.Interruption interruption, java.time.Duration teardownBudget, Consumer<String> log) {
+        this.teardownBudget = teardownBudget;
         this.workload = workload;
         this.group = group;
         this.intervalNanos = TimeUnit.SECONDS.toNanos(intervalSeconds);
@@ -77,11 +80,16 @@ final class MeasurementLoop {
             // A worker or the broker failed mid-run: keep what was measured and say why.
             partialReason = e.getMessage() == null ? e.toString() : e.getMessage();
         }
+        if (partialReason != null) {
+            // Ended early: from here every step shares one deadline (the teardown time-out).
+            teardown = Teardown.within(teardownBudget);
+        }
         for (WorkerGroup.Member member : group.members()) {
             // One by one, so a worker that fails here does not cost the others' last figures.
             try {
-                member.worker().run(Worker.Command.STOP_ALL);
-                StatsSnapshot tail = member.worker().periodStats();
+                String who = " on worker " + member.assignment().worker();
+                teardown.run("stop-all" + who, () -> member.worker().run(Worker.Command.STOP_ALL));
+                StatsSnapshot tail = teardown.call("last stats" + who, () -> member.worker().periodStats());
                 if (countsAsMeasured()) {
                     measured.add(tail);
                 }
@@ -89,6 +97,11 @@ final class MeasurementLoop {
                 partialReason = partialReason != null ? partialReason : e.getMessage();
             }
         }
+    }
+
+    /** The deadline the rest of the run's steps share (unbounded when the run completed). */
+    Teardown teardown() {
+        return teardown;
     }
 
     /** One poll: true when the run is complete; sets {@link #partialReason} when it must end early. */

@@ -108,6 +108,9 @@ public final class RunCoordinator {
                 driver = driver.withBootstrapServers(cluster.bootstrapServers());
                 broker = RunResult.Broker.embedded(plan.brokers(), version,
                         plan.profile().displayName(), cluster.settings());
+                if (interruption.reason() != null) {
+                    return interrupted(spec, driver, broker, "broker start", null);
+                }
             } else {
                 int live = externalBrokerCount(driver, plan);
                 if (live < plan.brokers()) {
@@ -187,7 +190,7 @@ public final class RunCoordinator {
         return new ConfigException(null, null, "the run needs " + plan.brokers() + " broker(s) but " + has);
     }
 
-    private Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker) throws Exception {
+    Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker) throws Exception {
         Workload w = spec.workload();
         if (spec.workerNote() != null) {
             say("%s", spec.workerNote());
@@ -202,46 +205,116 @@ public final class RunCoordinator {
             throw e;
         }
         try (WorkerGroup group = new WorkerGroup(members)) {
+            try {
+                return setUpAndMeasure(spec, driver, broker, group);
+            } catch (SetupInterrupted e) {
+                return interrupted(spec, driver, broker, e.step, group);
+            }
+        }
+    }
+
+    private Outcome setUpAndMeasure(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group)
+            throws Exception {
+        Workload w = spec.workload();
+        setup("driver init", () -> {
             group.initializeDriver(driver.toYaml(), w.operation());
-            List<String> topics = group.createTopics(w.topics(), w.partitionsPerTopic());
-            say("Created %d topic(s) with %d partition(s): %s", topics.size(), w.partitionsPerTopic(), topics);
-            List<TopicSubscription> subscriptions = new ArrayList<>();
-            String runTag = Long.toString(ThreadLocalRandom.current().nextLong(1L << 30), 36);
-            for (String topic : topics) {
-                for (int s = 0; s < w.subscriptionsPerTopic(); s++) {
-                    String name = String.format(Locale.ROOT, "sub-%03d-%s", s, runTag);
-                    for (int c = 0; c < w.consumerPerSubscription(); c++) {
-                        subscriptions.add(new TopicSubscription(topic, name));
-                    }
+            return null;
+        });
+        List<String> topics = setup("topics", () -> group.createTopics(w.topics(), w.partitionsPerTopic()));
+        say("Created %d topic(s) with %d partition(s): %s", topics.size(), w.partitionsPerTopic(), topics);
+        List<TopicSubscription> subscriptions = new ArrayList<>();
+        String runTag = Long.toString(ThreadLocalRandom.current().nextLong(1L << 30), 36);
+        for (String topic : topics) {
+            for (int s = 0; s < w.subscriptionsPerTopic(); s++) {
+                String name = String.format(Locale.ROOT, "sub-%03d-%s", s, runTag);
+                for (int c = 0; c < w.consumerPerSubscription(); c++) {
+                    subscriptions.add(new TopicSubscription(topic, name));
                 }
             }
-            List<String> producerTopics = new ArrayList<>();
-            for (String topic : topics) {
-                for (int p = 0; p < w.producersPerTopic(); p++) {
-                    producerTopics.add(topic);
-                }
+        }
+        List<String> producerTopics = new ArrayList<>();
+        for (String topic : topics) {
+            for (int p = 0; p < w.producersPerTopic(); p++) {
+                producerTopics.add(topic);
             }
+        }
+        setup("producers", () -> {
             group.createProducers(producerTopics);
-            List<byte[]> payloads = Payloads.forWorkload(w);
-            if (w.streaming() && w.prefillMessages() > 0) {
-                say("Prefilling %d message(s) into the source topic(s)", w.prefillMessages());
+            return null;
+        });
+        List<byte[]> payloads = Payloads.forWorkload(w);
+        if (w.streaming() && w.prefillMessages() > 0) {
+            say("Prefilling %d message(s) into the source topic(s)", w.prefillMessages());
+            setup("prefill", () -> {
                 group.prefill(w.prefillMessages(), payloads.get(0));
-            }
+                return null;
+            });
+        }
+        setup("consumers", () -> {
             group.createConsumers(subscriptions);
-            say("Created %d producer(s) and %d consumer(s)", producerTopics.size(), subscriptions.size());
-            if (!w.streaming() && !subscriptions.isEmpty() && !producerTopics.isEmpty()) {
-                awaitConsumersReady(group, (long) producerTopics.size() * w.subscriptionsPerTopic());
+            return null;
+        });
+        say("Created %d producer(s) and %d consumer(s)", producerTopics.size(), subscriptions.size());
+        if (!w.streaming() && !subscriptions.isEmpty() && !producerTopics.isEmpty()) {
+            awaitConsumersReady(group, (long) producerTopics.size() * w.subscriptionsPerTopic());
+        }
+        return measure(spec, driver, broker, group, payloads, topics, subscriptions);
+    }
+
+    /** Set-up ended by the interruption; {@code step} is the one it ended. */
+    private static final class SetupInterrupted extends Exception {
+        private final String step;
+
+        SetupInterrupted(String step) {
+            super("interrupted during set-up (" + step + ")");
+            this.step = step;
+        }
+    }
+
+    private static final long SETUP_POLL_MILLIS = 100;
+
+    /**
+     * Runs one set-up step on a thread of its own and watches the interruption meanwhile: when it comes, the step's
+     * thread is interrupted and not waited for, and set-up ends at once.
+     */
+    private <T> T setup(String step, java.util.concurrent.Callable<T> work) throws Exception {
+        if (interruption.reason() != null) {
+            throw new SetupInterrupted(step);
+        }
+        java.util.concurrent.FutureTask<T> task = new java.util.concurrent.FutureTask<>(work);
+        Thread thread = new Thread(task, "set-up: " + step);
+        thread.setDaemon(true);
+        thread.start();
+        while (true) {
+            try {
+                return task.get(SETUP_POLL_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (interruption.reason() != null) {
+                    task.cancel(true);
+                    throw new SetupInterrupted(step);
+                }
+            } catch (InterruptedException e) {
+                task.cancel(true);
+                throw e;
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof Exception exception) {
+                    throw exception;
+                }
+                throw e;
             }
-            return measure(spec, driver, broker, group, payloads, topics, subscriptions);
         }
     }
 
     /** As OMB does: every producer sends one message; the load starts once every subscription has seen them. */
     private void awaitConsumersReady(WorkerGroup group, long expected) throws Exception {
-        group.run(Worker.Command.PROBE_PRODUCERS);
+        setup("consumer readiness", () -> {
+            group.run(Worker.Command.PROBE_PRODUCERS);
+            return null;
+        });
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
-            long received = group.progress().messagesReceived();
+            long received = setup("consumer readiness", () -> group.progress().messagesReceived());
             if (received >= expected) {
                 return;
             }
@@ -249,8 +322,40 @@ public final class RunCoordinator {
                 throw new io.ombtx.runner.worker.WorkerException("consumers received " + received + " of " + expected
                         + " probe messages within 120 s: they are not subscribed (is the broker healthy?)");
             }
-            Thread.sleep(100);
+            if (interruption.reason() != null) {
+                throw new SetupInterrupted("consumer readiness");
+            }
+            Thread.sleep(SETUP_POLL_MILLIS);
         }
+    }
+
+    /**
+     * Interrupted before measuring began: the workers are closed within the teardown time-out and a partial result
+     * with nothing measured says so (the run still exits 130 through the interruption).
+     */
+    private Outcome interrupted(RunSpec spec, DriverFile driver, RunResult.Broker broker, String step,
+            WorkerGroup group) throws Exception {
+        say("Interrupted during set-up (%s); stopping", step);
+        Teardown teardown = Teardown.within(Duration.ofSeconds(spec.teardownTimeoutSeconds()));
+        if (group != null) {
+            closeWorkers(teardown, group);
+        }
+        Instant now = Instant.now();
+        String reason = withNote("interrupted during set-up (" + step + ")", teardown);
+        return writeResult(spec, driver, broker, now, now, reason, Map.of(), null, new StatsSnapshot(), List.of());
+    }
+
+    private static void closeWorkers(Teardown teardown, WorkerGroup group) {
+        try {
+            teardown.run("worker close", group::close);
+        } catch (Exception e) {
+            // Best effort, as closing always is; an abandoned close is named in the result.
+        }
+    }
+
+    private static String withNote(String reason, Teardown teardown) {
+        String note = teardown.note();
+        return note == null ? reason : reason + "; " + note;
     }
 
     private Outcome measure(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group,
@@ -265,17 +370,19 @@ public final class RunCoordinator {
                 : "warm-up " + w.warmupDuration().toSeconds() + " s then " + w.testDuration().toSeconds() + " s",
                 w.loop().key(), spec.openLoop() ? " at " + (spec.findMaximumRate() ? "the maximum sustainable rate"
                         : (long) spec.initialRate() + " msg/s") : "");
-        MeasurementLoop loop = new MeasurementLoop(w, group, interval, rateRamp, interruption, line -> say("%s", line));
+        MeasurementLoop loop = new MeasurementLoop(w, group, interval, rateRamp, interruption,
+                Duration.ofSeconds(spec.teardownTimeoutSeconds()), line -> say("%s", line));
         loop.run();
         StatsSnapshot measured = loop.measured();
         String partialReason = loop.partialReason();
         Instant startTime = loop.startTime();
         Instant endTime = Instant.now();
+        Teardown teardown = loop.teardown();
         ExactlyOnceReport exactlyOnce = null;
         if (w.verifyExactlyOnce() && partialReason == null) {
             say("Verifying exactly-once delivery on %d topic(s)", topics.size());
             try {
-                exactlyOnce = verifyExactlyOnce(group, subscriptions);
+                exactlyOnce = teardown.call("exactly-once verification", () -> verifyExactlyOnce(group, subscriptions));
             } catch (Exception e) {
                 // The measurement stands; only the verdict is missing, and the result says why.
                 partialReason = "exactly-once check failed: " + e.getMessage();
@@ -288,15 +395,30 @@ public final class RunCoordinator {
         }
         Map<String, Object> environment;
         try {
-            environment = group.environment();
+            environment = teardown.call("environment", group::environment);
         } catch (Exception e) {
             environment = Map.of("error", String.valueOf(e.getMessage()));
         }
+        if (teardown.bounded()) {
+            // Ended early: the workers (and their drivers) close within the same deadline, before the result is
+            // written, so that what was abandoned is named in it.
+            closeWorkers(teardown, group);
+            partialReason = withNote(partialReason, teardown);
+        }
+        return writeResult(spec, driver, broker, startTime, endTime, partialReason, environment, exactlyOnce, measured,
+                loop.periods());
+    }
+
+    private Outcome writeResult(RunSpec spec, DriverFile driver, RunResult.Broker broker, Instant startTime,
+            Instant endTime, String partialReason, Map<String, Object> environment, ExactlyOnceReport exactlyOnce,
+            StatsSnapshot measured, List<io.ombtx.runner.stats.Period> periods) throws Exception {
+        Workload w = spec.workload();
+        int interval = spec.reportingIntervalSeconds();
         // The broker facts come from the start of the run as a map of the result's "broker" fields.
         ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime, partialReason,
                 RunResult.RunMode.of(w, interval), RunResult.Versions.of(broker), broker, driver.redacted(),
                 environment, exactlyOnce);
-        RunResult result = ResultBuilder.build(facts, measured, loop.periods());
+        RunResult result = ResultBuilder.build(facts, measured, periods);
         Path target = options.outputFile() != null ? options.outputFile()
                 : ResultWriter.defaultPath(options.outputDir(), w.name(), driver.name(), ZonedDateTime.now());
         Path written = ResultWriter.write(target, result);

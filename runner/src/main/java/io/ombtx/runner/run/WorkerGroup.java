@@ -256,8 +256,14 @@ public final class WorkerGroup implements Worker {
         return consuming().get(0).worker().verifyExactlyOnce(topic, subscription);
     }
 
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** Closes each worker once; a second call (say after a close abandoned at the teardown deadline) returns at once. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
             for (Member member : members) {
                 try {

@@ -1,0 +1,95 @@
+package io.ombtx.runner.run;
+
+import io.ombtx.runner.worker.WorkerException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The steps left once a run has decided to end early, sharing one deadline: each runs on a thread of its own, and
+ * one still running at the deadline is abandoned (its thread interrupted) and named in {@link #abandoned()}.
+ * An unbounded teardown (a run that completed) runs its steps on the caller's thread, as before.
+ */
+final class Teardown {
+
+    interface Step {
+        void run() throws Exception;
+    }
+
+    private final Duration budget;
+    private final long deadlineNanos;
+    private final List<String> abandoned = new ArrayList<>();
+
+    private Teardown(Duration budget) {
+        this.budget = budget;
+        this.deadlineNanos = budget == null ? 0 : System.nanoTime() + budget.toNanos();
+    }
+
+    /** Starts the clock: every later step shares {@code budget}. */
+    static Teardown within(Duration budget) {
+        return new Teardown(budget);
+    }
+
+    static Teardown unbounded() {
+        return new Teardown(null);
+    }
+
+    boolean bounded() {
+        return budget != null;
+    }
+
+    void run(String step, Step work) throws Exception {
+        call(step, () -> {
+            work.run();
+            return null;
+        });
+    }
+
+    /** Runs {@code work}, or gives up on it at the deadline with a {@link WorkerException} naming the step. */
+    <T> T call(String step, Callable<T> work) throws Exception {
+        if (budget == null) {
+            return work.call();
+        }
+        long remaining = deadlineNanos - System.nanoTime();
+        if (remaining <= 0) {
+            abandoned.add(step + " (not started)");
+            throw timedOut(step);
+        }
+        FutureTask<T> task = new FutureTask<>(work);
+        Thread thread = new Thread(task, "teardown: " + step);
+        thread.setDaemon(true);
+        thread.start();
+        try {
+            return task.get(remaining, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            task.cancel(true); // interrupts the step's thread; it is not waited for
+            abandoned.add(step);
+            throw timedOut(step);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception exception) {
+                throw exception;
+            }
+            throw e;
+        }
+    }
+
+    private WorkerException timedOut(String step) {
+        return new WorkerException(step + " abandoned: the teardown time-out of " + budget.toSeconds() + " s passed");
+    }
+
+    List<String> abandoned() {
+        return List.copyOf(abandoned);
+    }
+
+    /** What to add to the partial reason, or null when nothing was abandoned. */
+    String note() {
+        return abandoned.isEmpty() ? null
+                : "teardown time-out of " + budget.toSeconds() + " s: abandoned " + String.join(", ", abandoned);
+    }
+}
