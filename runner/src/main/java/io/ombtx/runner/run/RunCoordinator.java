@@ -347,7 +347,9 @@ public final class RunCoordinator {
 
     private static void closeWorkers(Teardown teardown, WorkerGroup group) {
         try {
-            teardown.run("worker close", group::close);
+            if (group.claimClose()) {
+                teardown.runEvenLate("worker close", group::closeMembers);
+            }
         } catch (Exception e) {
             // Best effort, as closing always is; an abandoned close is named in the result.
         }

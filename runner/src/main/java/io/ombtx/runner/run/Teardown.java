@@ -50,13 +50,25 @@ final class Teardown {
         });
     }
 
-    /** Runs {@code work}, or gives up on it at the deadline with a {@link WorkerException} naming the step. */
+    /** As {@link #run}, but started even when no time is left (then not waited for): releasing is worth a try. */
+    void runEvenLate(String step, Step work) throws Exception {
+        call(step, () -> {
+            work.run();
+            return null;
+        }, true);
+    }
+
     <T> T call(String step, Callable<T> work) throws Exception {
+        return call(step, work, false);
+    }
+
+    /** Runs {@code work}, or gives up on it at the deadline with a {@link WorkerException} naming the step. */
+    private <T> T call(String step, Callable<T> work, boolean evenLate) throws Exception {
         if (budget == null) {
             return work.call();
         }
         long remaining = deadlineNanos - System.nanoTime();
-        if (remaining <= 0) {
+        if (remaining <= 0 && !evenLate) {
             abandoned.add(step + " (not started)");
             throw timedOut(step);
         }
@@ -67,8 +79,10 @@ final class Teardown {
         try {
             return task.get(remaining, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            task.cancel(true); // interrupts the step's thread; it is not waited for
-            abandoned.add(step);
+            if (remaining > 0) {
+                task.cancel(true); // interrupts the step's thread; it is not waited for
+            }
+            abandoned.add(remaining > 0 ? step : step + " (left running in the background)");
             throw timedOut(step);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();

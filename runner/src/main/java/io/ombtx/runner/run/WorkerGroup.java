@@ -261,9 +261,17 @@ public final class WorkerGroup implements Worker {
     /** Closes each worker once; a second call (say after a close abandoned at the teardown deadline) returns at once. */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        if (claimClose()) {
+            closeMembers();
         }
+    }
+
+    /** Marks the group closed; true for the one caller that is then to run {@link #closeMembers()}. */
+    boolean claimClose() {
+        return closed.compareAndSet(false, true);
+    }
+
+    void closeMembers() {
         try {
             for (Member member : members) {
                 try {

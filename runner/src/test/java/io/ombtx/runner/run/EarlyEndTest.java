@@ -1,0 +1,189 @@
+package io.ombtx.runner.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.PlanOptions;
+import io.ombtx.runner.plan.Planner;
+import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.result.RunResult;
+import io.ombtx.runner.stats.StatsSnapshot;
+import io.ombtx.runner.worker.LoadSpec;
+import io.ombtx.runner.worker.Worker;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A run ended early stops promptly: Ctrl-C during set-up, and a teardown bounded by one deadline. */
+class EarlyEndTest {
+
+    @TempDir
+    Path dir;
+
+    /** A worker whose steps can be held: {@code hang} names the steps that never return (until interrupted). */
+    static final class HeldWorker implements Worker {
+        final java.util.Set<String> hang;
+        final CountDownLatch initialized = new CountDownLatch(1);
+        final CountDownLatch never = new CountDownLatch(1);
+        volatile boolean closeCalled;
+
+        HeldWorker(String... hang) {
+            this.hang = java.util.Set.of(hang);
+        }
+
+        private void maybeHang(String step) throws InterruptedException {
+            if (hang.contains(step)) {
+                never.await();
+            }
+        }
+
+        @Override
+        public void initializeDriver(String driverYaml, OperationSpec operation) {
+            initialized.countDown();
+        }
+
+        @Override
+        public List<String> createTopics(int count, int partitions) throws Exception {
+            maybeHang("topics");
+            return java.util.stream.IntStream.range(0, count).mapToObj(i -> "t-" + i).toList();
+        }
+
+        @Override
+        public void createProducers(List<String> topics) {
+        }
+
+        @Override
+        public void createConsumers(List<TopicSubscription> subscriptions) {
+        }
+
+        @Override
+        public void prefill(long messages, byte[] payload) {
+        }
+
+        @Override
+        public void startLoad(LoadSpec load) {
+        }
+
+        @Override
+        public void run(Command command) throws Exception {
+            maybeHang(command.name());
+        }
+
+        @Override
+        public void adjustRate(double messagesPerSecond) {
+        }
+
+        @Override
+        public StatsSnapshot periodStats() throws Exception {
+            maybeHang("periodStats");
+            return new StatsSnapshot();
+        }
+
+        @Override
+        public Progress progress() {
+            // Every probe arrived; the load itself failed at once (as when the only broker dies).
+            return new Progress(0, 0, 0, 1_000, "the broker went away");
+        }
+
+        @Override
+        public Map<String, Object> environment() throws Exception {
+            maybeHang("environment");
+            return Map.of();
+        }
+
+        @Override
+        public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) {
+            return new ExactlyOnceReport(0, 0, 0, 0);
+        }
+
+        @Override
+        public void close() {
+            closeCalled = true;
+            if (hang.contains("close")) {
+                try {
+                    never.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private RunSpec spec(int teardownSeconds) throws Exception {
+        Path driver = Files.writeString(dir.resolve("driver.yaml"), "name: d\ndriverClass: "
+                + "io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\ncommonConfig: |\n  bootstrap.servers=h1:9092\n");
+        Path workload = Files.writeString(dir.resolve("w.yaml"), "name: w\nmessageSize: 10\nmeasureOperations: 5\n");
+        return Planner.plan(List.of(DriverFile.load(driver)), WorkloadLoader.load(workload, null),
+                new PlanOptions(null, null, Map.of(), null, List.of(), false, teardownSeconds)).get(0);
+    }
+
+    private RunCoordinator coordinator(Worker worker, RunCoordinator.Interruption interruption) {
+        return new RunCoordinator(new RunOptions(dir.resolve("out"), null, false),
+                new PrintStream(new ByteArrayOutputStream()), name -> worker, interruption);
+    }
+
+    @Test
+    void ctrlCDuringSetUpEndsPromptlyWithAPartialResultNamingTheStep() throws Exception {
+        HeldWorker worker = new HeldWorker("topics");
+        RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
+        RunSpec spec = spec(30);
+        AtomicReference<Object> ended = new AtomicReference<>();
+        Thread run = new Thread(() -> {
+            try {
+                ended.set(coordinator(worker, interruption).execute(spec, spec.driver(),
+                        RunResult.Broker.external(1, "h1:9092")));
+            } catch (Exception e) {
+                ended.set(e);
+            }
+        });
+        run.start();
+        assertTrue(worker.initialized.await(10, TimeUnit.SECONDS));
+        Thread.sleep(300); // creating topics is held now
+        long start = System.nanoTime();
+        interruption.interrupt("interrupted by SIGINT");
+        run.join(3_000);
+        assertFalse(run.isAlive(), "the run still waits on set-up");
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2));
+        RunCoordinator.Outcome outcome = (RunCoordinator.Outcome) ended.get();
+        assertTrue(outcome.partial());
+        assertEquals("interrupted during set-up (topics)", outcome.result().partialReason());
+        assertEquals(0, outcome.result().counts().messagesSent());
+        assertTrue(Files.exists(outcome.resultFile()));
+        assertTrue(worker.closeCalled, "workers are closed");
+    }
+
+    @Test
+    void teardownAfterAFaultSharesOneDeadlineAndNamesWhatItAbandoned() throws Exception {
+        HeldWorker worker = new HeldWorker("STOP_ALL", "environment", "close");
+        RunSpec spec = spec(2);
+        long start = System.nanoTime();
+        RunCoordinator.Outcome outcome = coordinator(worker, new RunCoordinator.Interruption())
+                .execute(spec, spec.driver(), RunResult.Broker.external(1, "h1:9092"));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertTrue(seconds < 2 + 1.5, "teardown took " + seconds + " s");
+        assertTrue(outcome.partial());
+        String reason = outcome.result().partialReason();
+        assertTrue(reason.startsWith("the broker went away"), reason);
+        assertTrue(reason.contains("teardown time-out of 2 s: abandoned stop-all on worker local"), reason);
+        assertTrue(reason.contains("environment (not started)"), reason);
+        assertTrue(reason.contains("worker close (left running in the background)"), reason);
+        for (int i = 0; i < 50 && !worker.closeCalled; i++) {
+            Thread.sleep(20);
+        }
+        assertTrue(worker.closeCalled, "closing was still tried");
+        assertTrue(Files.exists(outcome.resultFile()));
+    }
+}
