@@ -158,6 +158,7 @@ class CliTest {
         assertNull(defaults.profile());
         assertNull(defaults.output());
         assertEquals(120, defaults.workerTimeoutSeconds());
+        assertEquals(30, defaults.teardownTimeoutSeconds());
         assertEquals(Map.of(), defaults.brokerSettings());
 
         assertTrue(BenchmarkArgs.parse(new String[] {"--help"}).help(), "help needs neither -d nor workloads");

@@ -65,6 +65,9 @@ class MainTest {
         assertTrue(o.out().contains("rps-1000 × test"), o.out());
         assertTrue(o.out().contains("open loop at 25000 msg/s"), o.out());
         assertTrue(o.out().contains("embedded Kafka, 1 broker(s)"), o.out());
+        assertTrue(o.out().contains("teardown time-out 30 s"), o.out());
+        Outcome bounded = run("-d", driver().toString(), "--dry-run", "--teardown-timeout", "7", workload.toString());
+        assertTrue(bounded.out().contains("teardown time-out 7 s"), bounded.out());
     }
 
     @Test
