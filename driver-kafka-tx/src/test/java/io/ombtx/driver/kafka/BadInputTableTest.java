@@ -92,17 +92,17 @@ class BadInputTableTest {
         t.both("workload unknown top-level key", DRIVER, WORKLOAD + "producerRates: 5\n", none, w, "'producerRates'",
                 "did you mean 'producerRate'");
         t.both("workload unknown key in operation", DRIVER, WORKLOAD + "operation: {kind: WRITE, transactionl: true}\n",
-                none, w, "operation.transactionl");
+                none, w, "'operation.transactionl'", "did you mean 'transactional'");
         t.bench("workload unknown key in driverOverrides", DRIVER, WORKLOAD + "driverOverrides: {replicationFactr: 1}\n",
-                List.of("--dry-run"), w, "driverOverrides.replicationFactr");
+                List.of("--dry-run"), w, "'driverOverrides.replicationFactr'");
         t.both("workload unknown key in a profile", DRIVER, WORKLOAD + "profiles: {quick: {measureOps: 1}}\n",
-                List.of("--profile", "quick"), w, "measureOps");
+                List.of("--profile", "quick"), w, "'profiles.quick.measureOps'");
         // workload: wrong types and values out of range
         t.bench("workload messageSize not a number", DRIVER, "name: w\nmessageSize: big\nmeasureOperations: 5\n",
                 List.of("--dry-run"), w, "'messageSize'");
         t.bench("workload operation.transactional not a boolean", DRIVER,
                 WORKLOAD + "operation: {kind: WRITE, transactional: maybe}\n", List.of("--dry-run"), w,
-                "operation.transactional");
+                "'operation.transactional'");
         t.both("workload zero partitions", DRIVER, WORKLOAD + "partitionsPerTopic: 0\n", none, w, "'partitionsPerTopic'");
         t.bench("workload negative producerRate", DRIVER, WORKLOAD + "producerRate: -5\n", List.of("--dry-run"), w,
                 "'producerRate'");
@@ -110,7 +110,7 @@ class BadInputTableTest {
                 "'messageSize'");
         t.bench("workload messageSize absurdly large", DRIVER, "name: w\nmessageSize: 99999999999\nmeasureOperations: 5\n",
                 List.of("--dry-run"), w, "'messageSize'");
-        t.both("workload duplicate key", DRIVER, WORKLOAD + "name: again\n", none, w, "'name'");
+        t.both("workload duplicate key", DRIVER, WORKLOAD + "name: again\n", none, w, "Duplicate field 'name'");
         // workload: sweeps
         t.bench("workload empty sweep list", DRIVER, WORKLOAD + "producerRate: []\n", List.of("--dry-run"), w,
                 "'producerRate'");
@@ -167,13 +167,13 @@ class BadInputTableTest {
                 "'driverClass'", "no.such.Driver");
         t.bench("driverClass not a driver", "name: k\ndriverClass: java.lang.String\n", WORKLOAD,
                 List.of("--dry-run"), d, "'driverClass'", "java.lang.String");
-        t.bench("driver not valid YAML", DRIVER + "producerConfig: [\n", WORKLOAD, List.of("--dry-run"), d);
+        t.bench("driver not valid YAML", DRIVER + "producerConfig: [\n", WORKLOAD, List.of("--dry-run"), d, "not valid YAML");
 
         // broker settings
         t.both("brokerSettings bad value", DRIVER, WORKLOAD + "brokerSettings: {num.network.threads: many}\n", none, w,
-                "brokerSettings", "num.network.threads");
+                "'brokerSettings.num.network.threads'");
         t.bench("brokerSettings unknown key", DRIVER, WORKLOAD + "brokerSettings: {log.retention.mss: 1}\n",
-                List.of("--dry-run"), w, "brokerSettings", "log.retention.mss");
+                List.of("--dry-run"), w, "'brokerSettings.log.retention.mss'");
         t.both("--broker-config bad value", DRIVER, WORKLOAD, List.of("--broker-config", "num.network.threads=many"),
                 "--broker-config", "num.network.threads");
         t.bench("--broker-config not KEY=VALUE", DRIVER, WORKLOAD, List.of("--broker-config", "linger"),
@@ -184,7 +184,7 @@ class BadInputTableTest {
         // the command line
         t.bench("unknown option", DRIVER, WORKLOAD, List.of("--frobnicate"), "--frobnicate");
         t.raw("missing -d", Entry.BENCHMARK, Map.of(w, WORKLOAD), List.of(DIR + "/w.yaml"), "-d/--drivers");
-        t.raw("missing workload", Entry.BENCHMARK, Map.of(d, DRIVER), List.of("-d", DIR + "/d.yaml"), "workload");
+        t.raw("missing workload", Entry.BENCHMARK, Map.of(d, DRIVER), List.of("-d", DIR + "/d.yaml"), "missing workload");
         t.raw("driver file not found", Entry.BENCHMARK, Map.of(w, WORKLOAD),
                 List.of("-d", DIR + "/nope.yaml", DIR + "/w.yaml"), "nope.yaml", "not found");
         t.raw("workload file not found", Entry.BENCHMARK, Map.of(d, DRIVER),
@@ -211,7 +211,7 @@ class BadInputTableTest {
         Map<String, String> keyWorkers = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
                 "workers.yaml", "worker: [http://a:8080]\n"));
         t.raw("workers file unknown key", Entry.BENCHMARK, keyWorkers, List.of("-d", DIR + "/d.yaml",
-                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "'workers'");
+                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "'workers'", "list of worker URLs");
 
         // bin/benchmark-suite
         String suiteRun = "runs:\n  - driver: " + DIR + "/d.yaml\n    workloads: [" + DIR + "/w.yaml]\n";
