@@ -73,7 +73,8 @@ public final class Main {
                 parsed.teardownTimeoutSeconds());
         List<RunSpec> plan = Planner.plan(drivers, workloads, planOptions);
         if (singleFileOutput(parsed) && plan.size() > 1) {
-            throw new UsageException("-o names one file but the plan has " + plan.size() + " runs: give a folder instead");
+            throw new UsageException("-o " + parsed.output() + " names one file but the plan has " + plan.size()
+                    + " runs: give a folder instead");
         }
         // Before anything starts: a dry run only looks, a real run creates the folder and writes a probe.
         OutputTarget.of(parsed.output()).check(!parsed.dryRun());

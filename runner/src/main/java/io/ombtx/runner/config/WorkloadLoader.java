@@ -184,6 +184,10 @@ public final class WorkloadLoader {
         if (messageSize < 0) {
             throw f.error("messageSize", "required: the payload size in bytes");
         }
+        if (messageSize == 0 && kind != OperationKind.SEND_OFFSETS) {
+            throw f.error("messageSize", "0-byte messages: give the payload size in bytes, at least 1 (only"
+                    + " SEND_OFFSETS, which sends no messages, takes 0)");
+        }
         Path payloadFile = null;
         if (f.has("payloadFile")) {
             payloadFile = resolve(baseDir, f.text("payloadFile", null));

@@ -181,6 +181,14 @@ class WorkloadLoaderTest {
     }
 
     @Test
+    void zeroByteMessagesOnlyForSendOffsets() {
+        ConfigException e = error("name: x\nmessageSize: 0\nmeasureOperations: 5\n");
+        assertEquals("messageSize", e.key());
+        assertEquals(1, load("name: x\nmessageSize: 0\nloop: closed\n"
+                + "operation: {kind: SEND_OFFSETS, transactional: true}\nmeasureOperations: 5\n").size());
+    }
+
+    @Test
     void notYamlIsReportedWithTheLine() {
         ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.parse("bad.yaml", "name: [unclosed\n  topics: 1\n"));
         assertTrue(e.getMessage().startsWith("bad.yaml: not valid YAML at line"), e.getMessage());

@@ -1,0 +1,295 @@
+package io.ombtx.driver.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.runner.Main;
+import io.ombtx.runner.SuiteMain;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every kind of bad input, one row each: the files a user wrote, the command line, and what the one-line error must
+ * name. Every row exits 2 with exactly one {@code error: } line naming the user's file and the key or flag, no
+ * exception and no stack trace, no usage dump, and no broker started — in dry runs and real runs alike.
+ */
+class BadInputTableTest {
+
+    @TempDir
+    Path dir;
+
+    /** In file contents, arguments and expected fragments, {@code {dir}} stands for the case's temporary folder. */
+    private static final String DIR = "{dir}";
+    private static final String KAFKA = "driverClass: io.ombtx.driver.kafka.KafkaTxBenchmarkDriver\n";
+    private static final String DRIVER = "name: k\n" + KAFKA;
+    private static final String WORKLOAD = "name: w\nmessageSize: 100\nmeasureOperations: 5\n";
+    private static final String BROKER_FOLDER_PREFIX = "omb-tx-kafka-";
+
+    enum Entry { BENCHMARK, SUITE }
+
+    /** A file ending in "/" is a folder; a value of {@code bytes:N} is N bytes. */
+    record Case(String name, Map<String, String> files, Entry entry, List<String> args, List<String> mustName) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    private static final class Table {
+        final List<Case> cases = new ArrayList<>();
+
+        /** bin/benchmark -d d.yaml [flags] w.yaml, dry run and real run each. */
+        void both(String name, String driver, String workload, List<String> flags, String... mustName) {
+            bench(name + " (dry run)", driver, workload, concat(List.of("--dry-run"), flags), mustName);
+            bench(name + " (real run)", driver, workload, concat(List.of("-o", DIR + "/results"), flags), mustName);
+        }
+
+        void bench(String name, String driver, String workload, List<String> flags, String... mustName) {
+            Map<String, String> files = new LinkedHashMap<>();
+            files.put("d.yaml", driver);
+            files.put("w.yaml", workload);
+            List<String> args = new ArrayList<>(List.of("-d", DIR + "/d.yaml"));
+            args.addAll(flags);
+            args.add(DIR + "/w.yaml");
+            cases.add(new Case(name, files, Entry.BENCHMARK, args, List.of(mustName)));
+        }
+
+        void raw(String name, Entry entry, Map<String, String> files, List<String> args, String... mustName) {
+            cases.add(new Case(name, files, entry, args, List.of(mustName)));
+        }
+
+        private static List<String> concat(List<String> a, List<String> b) {
+            List<String> all = new ArrayList<>(a);
+            all.addAll(b);
+            return all;
+        }
+    }
+
+    static Stream<Arguments> cases() {
+        Table t = new Table();
+        List<String> none = List.of();
+        String w = "w.yaml";
+        String d = "d.yaml";
+
+        // workload: unknown keys, at every level
+        t.both("workload unknown top-level key", DRIVER, WORKLOAD + "producerRates: 5\n", none, w, "'producerRates'",
+                "did you mean 'producerRate'");
+        t.both("workload unknown key in operation", DRIVER, WORKLOAD + "operation: {kind: WRITE, transactionl: true}\n",
+                none, w, "'operation.transactionl'", "did you mean 'transactional'");
+        t.bench("workload unknown key in driverOverrides", DRIVER, WORKLOAD + "driverOverrides: {replicationFactr: 1}\n",
+                List.of("--dry-run"), w, "'driverOverrides.replicationFactr'");
+        t.both("workload unknown key in a profile", DRIVER, WORKLOAD + "profiles: {quick: {measureOps: 1}}\n",
+                List.of("--profile", "quick"), w, "'profiles.quick.measureOps'");
+        // workload: wrong types and values out of range
+        t.bench("workload messageSize not a number", DRIVER, "name: w\nmessageSize: big\nmeasureOperations: 5\n",
+                List.of("--dry-run"), w, "'messageSize'");
+        t.bench("workload operation.transactional not a boolean", DRIVER,
+                WORKLOAD + "operation: {kind: WRITE, transactional: maybe}\n", List.of("--dry-run"), w,
+                "'operation.transactional'");
+        t.both("workload zero partitions", DRIVER, WORKLOAD + "partitionsPerTopic: 0\n", none, w, "'partitionsPerTopic'");
+        t.bench("workload negative producerRate", DRIVER, WORKLOAD + "producerRate: -5\n", List.of("--dry-run"), w,
+                "'producerRate'");
+        t.both("workload messageSize 0", DRIVER, "name: w\nmessageSize: 0\nmeasureOperations: 5\n", none, w,
+                "'messageSize'");
+        t.bench("workload messageSize absurdly large", DRIVER, "name: w\nmessageSize: 99999999999\nmeasureOperations: 5\n",
+                List.of("--dry-run"), w, "'messageSize'");
+        t.both("workload duplicate key", DRIVER, WORKLOAD + "name: again\n", none, w, "Duplicate field 'name'");
+        // workload: sweeps
+        t.bench("workload empty sweep list", DRIVER, WORKLOAD + "producerRate: []\n", List.of("--dry-run"), w,
+                "'producerRate'");
+        t.both("workload sweep list with text", DRIVER, WORKLOAD + "producerRate: [1000, fast]\n", none, w,
+                "'producerRate'");
+        t.bench("workload sweep over a key that cannot sweep", DRIVER, WORKLOAD + "loop: [open, closed]\n",
+                List.of("--dry-run"), w, "'loop'");
+        // workload: the payload file
+        t.bench("payloadFile missing", DRIVER, WORKLOAD + "payloadFile: nope.data\n", List.of("--dry-run"), w,
+                "'payloadFile'", "not found");
+        Map<String, String> folderPayload = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "payloads/", "",
+                "w.yaml", WORKLOAD + "payloadFile: payloads\n"));
+        t.raw("payloadFile is a folder (real run)", Entry.BENCHMARK, folderPayload,
+                List.of("-d", DIR + "/d.yaml", "-o", DIR + "/results", DIR + "/w.yaml"), w, "'payloadFile'",
+                "not a regular file");
+        Map<String, String> smallPayload = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "p.data", "bytes:10",
+                "w.yaml", WORKLOAD + "payloadFile: p.data\n"));
+        t.raw("payloadFile of the wrong size (real run)", Entry.BENCHMARK, smallPayload,
+                List.of("-d", DIR + "/d.yaml", "-o", DIR + "/results", DIR + "/w.yaml"), w, "'payloadFile'",
+                "10 bytes", "messageSize");
+        t.raw("payloadFile of the wrong size (dry run)", Entry.BENCHMARK, smallPayload,
+                List.of("-d", DIR + "/d.yaml", "--dry-run", DIR + "/w.yaml"), w, "'payloadFile'", "10 bytes");
+        // workload: profiles
+        t.both("profile typo", DRIVER, WORKLOAD + "profiles: {quick: {measureOperations: 1}}\n",
+                List.of("--profile", "quik"), "--profile quik");
+
+        // driver YAML: the driver's own parser
+        t.both("driver unknown top-level key", DRIVER + "colour: red\n", WORKLOAD, none, d, "'colour'");
+        t.both("driver unknown key in transactions", DRIVER + "transactions: {enabld: true}\n", WORKLOAD, none, d,
+                "'transactions.enabld'", "did you mean 'enabled'");
+        t.bench("driver wrong type in transactions", DRIVER + "transactions:\n  maxRetries: lots\n", WORKLOAD,
+                List.of("--dry-run"), d, "'transactions.maxRetries'");
+        t.bench("driver replicationFactor 0", DRIVER + "replicationFactor: 0\n", WORKLOAD, List.of("--dry-run"), d,
+                "'replicationFactor'");
+        t.both("driver replicationFactor -1", DRIVER + "replicationFactor: -1\n", WORKLOAD, none, d,
+                "'replicationFactor'");
+        t.bench("driver replicationFactor 2.5", DRIVER + "replicationFactor: 2.5\n", WORKLOAD, List.of("--dry-run"), d,
+                "'replicationFactor'");
+        t.both("driver replicationFactor 50", DRIVER + "replicationFactor: 50\n", WORKLOAD, none, d,
+                "replicationFactor");
+        t.both("driver acks=maybe", DRIVER + "producerConfig: |\n  acks=maybe\n", WORKLOAD, none, d,
+                "'producerConfig'", "acks");
+        t.bench("driver bad isolation.level", DRIVER + "consumerConfig: |\n  isolation.level=eventually\n", WORKLOAD,
+                List.of("--dry-run"), d, "'consumerConfig'", "isolation.level");
+        t.bench("workload driverOverrides acks=maybe", DRIVER, WORKLOAD + "driverOverrides:\n  producerConfig: |\n"
+                + "    acks=maybe\n", List.of("--dry-run"), w, "'producerConfig'", "driverOverrides");
+        t.both("driver properties block is a list", DRIVER + "producerConfig: [acks, all]\n", WORKLOAD, none, d,
+                "'producerConfig'");
+        t.bench("driver properties block is a mapping", DRIVER + "commonConfig: {linger.ms: 5}\n", WORKLOAD,
+                List.of("--dry-run"), d, "'commonConfig'");
+        t.both("driver without name", KAFKA, WORKLOAD, none, d, "'name'");
+        t.bench("driver without driverClass", "name: k\n", WORKLOAD, List.of("--dry-run"), d, "'driverClass'");
+        t.both("driverClass not on the class path", "name: k\ndriverClass: no.such.Driver\n", WORKLOAD, none, d,
+                "'driverClass'", "no.such.Driver");
+        t.bench("driverClass not a driver", "name: k\ndriverClass: java.lang.String\n", WORKLOAD,
+                List.of("--dry-run"), d, "'driverClass'", "java.lang.String");
+        t.bench("driver not valid YAML", DRIVER + "producerConfig: [\n", WORKLOAD, List.of("--dry-run"), d, "not valid YAML");
+
+        // broker settings
+        t.both("brokerSettings bad value", DRIVER, WORKLOAD + "brokerSettings: {num.network.threads: many}\n", none, w,
+                "'brokerSettings.num.network.threads'");
+        t.bench("brokerSettings unknown key", DRIVER, WORKLOAD + "brokerSettings: {log.retention.mss: 1}\n",
+                List.of("--dry-run"), w, "'brokerSettings.log.retention.mss'");
+        t.both("--broker-config bad value", DRIVER, WORKLOAD, List.of("--broker-config", "num.network.threads=many"),
+                "--broker-config", "num.network.threads");
+        t.bench("--broker-config not KEY=VALUE", DRIVER, WORKLOAD, List.of("--broker-config", "linger"),
+                "--broker-config");
+        t.bench("--broker-config unknown key", DRIVER, WORKLOAD, List.of("--broker-config", "log.retention.mss=1"),
+                "--broker-config", "log.retention.mss");
+
+        // the command line
+        t.bench("unknown option", DRIVER, WORKLOAD, List.of("--frobnicate"), "--frobnicate");
+        t.raw("missing -d", Entry.BENCHMARK, Map.of(w, WORKLOAD), List.of(DIR + "/w.yaml"), "-d/--drivers");
+        t.raw("missing workload", Entry.BENCHMARK, Map.of(d, DRIVER), List.of("-d", DIR + "/d.yaml"), "missing workload");
+        t.raw("driver file not found", Entry.BENCHMARK, Map.of(w, WORKLOAD),
+                List.of("-d", DIR + "/nope.yaml", DIR + "/w.yaml"), "nope.yaml", "not found");
+        t.raw("workload file not found", Entry.BENCHMARK, Map.of(d, DRIVER),
+                List.of("-d", DIR + "/d.yaml", "--dry-run", DIR + "/nope.yaml"), "nope.yaml", "not found");
+        t.bench("--brokers 0", DRIVER, WORKLOAD, List.of("--brokers", "0"), "--brokers");
+        t.bench("--brokers 10", DRIVER, WORKLOAD, List.of("--brokers", "10"), "--brokers", "10");
+        t.bench("--brokers text", DRIVER, WORKLOAD, List.of("--dry-run", "--brokers", "many"), "--brokers", "many");
+        t.both("-w with a bad URL", DRIVER, WORKLOAD, List.of("-w", "http://ok:8080,ftp://host:8080"), "-w/--workers",
+                "'ftp://host:8080'");
+        t.bench("-w and -wf together", DRIVER, WORKLOAD, List.of("-w", "http://a:8080", "-wf", DIR + "/workers.yaml"),
+                "-w/--workers", "-wf/--workers-file");
+        t.both("-wf missing file", DRIVER, WORKLOAD, List.of("-wf", DIR + "/nope-workers.yaml"), "nope-workers.yaml",
+                "not found");
+        t.both("-o x.json with a sweep", DRIVER, WORKLOAD + "producerRate: [1000, 2000]\n",
+                List.of("-o", DIR + "/x.json"), "-o", "x.json",
+                "2 runs");
+        Map<String, String> brokenWorkers = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
+                "workers.yaml", "workers: [http://a:8080\n"));
+        t.raw("workers file malformed (dry run)", Entry.BENCHMARK, brokenWorkers, List.of("-d", DIR + "/d.yaml",
+                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "not valid YAML");
+        t.raw("workers file malformed (real run)", Entry.BENCHMARK, brokenWorkers, List.of("-d", DIR + "/d.yaml",
+                "-o", DIR + "/results", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml",
+                "not valid YAML");
+        Map<String, String> keyWorkers = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
+                "workers.yaml", "worker: [http://a:8080]\n"));
+        t.raw("workers file unknown key", Entry.BENCHMARK, keyWorkers, List.of("-d", DIR + "/d.yaml",
+                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "'workers'", "list of worker URLs");
+
+        // bin/benchmark-suite
+        String suiteRun = "runs:\n  - driver: " + DIR + "/d.yaml\n    workloads: [" + DIR + "/w.yaml]\n";
+        t.raw("suite unknown key", Entry.SUITE, new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
+                "s.yaml", "name: s\nprofle: quick\n" + suiteRun)), List.of("--dry-run", DIR + "/s.yaml"), "s.yaml",
+                "'profle'");
+        t.raw("suite with a missing driver file", Entry.SUITE, new LinkedHashMap<>(Map.of("w.yaml", WORKLOAD,
+                "s.yaml", "name: s\n" + suiteRun)), List.of("-o", DIR + "/results", DIR + "/s.yaml"), "s.yaml",
+                "runs[0].driver", "d.yaml");
+        Map<String, String> badAfterGood = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
+                "bad.yaml", DRIVER + "replicationFactor: 0\n",
+                "s.yaml", "name: s\n" + suiteRun + "  - driver: " + DIR + "/bad.yaml\n    workloads: [" + DIR + "/w.yaml]\n"));
+        t.raw("suite with a bad entry after a good one (real run)", Entry.SUITE, badAfterGood,
+                List.of("-o", DIR + "/results", DIR + "/s.yaml"), "bad.yaml", "'replicationFactor'");
+        t.raw("suite with a bad entry after a good one (dry run)", Entry.SUITE, badAfterGood,
+                List.of("--dry-run", DIR + "/s.yaml"), "bad.yaml", "'replicationFactor'");
+        t.raw("suite entry with a bad workload", Entry.SUITE, new LinkedHashMap<>(Map.of("d.yaml", DRIVER,
+                "w.yaml", WORKLOAD + "partitionsPerTopic: 0\n", "s.yaml", "name: s\n" + suiteRun)),
+                List.of("-o", DIR + "/results", DIR + "/s.yaml"), "w.yaml", "'partitionsPerTopic'");
+        return t.cases.stream().map(Arguments::of);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void badInputExitsTwoWithOneLineAndStartsNoBroker(Case c) throws Exception {
+        for (Map.Entry<String, String> f : c.files().entrySet()) {
+            Path path = dir.resolve(f.getKey());
+            if (f.getKey().endsWith("/")) {
+                Files.createDirectories(path);
+            } else if (f.getValue().startsWith("bytes:")) {
+                Files.write(path, new byte[Integer.parseInt(f.getValue().substring("bytes:".length()))]);
+            } else {
+                Files.writeString(path, f.getValue().replace(DIR, dir.toString()));
+            }
+        }
+        String[] args = c.args().stream().map(a -> a.replace(DIR, dir.toString())).toArray(String[]::new);
+        Set<Path> brokerFoldersBefore = brokerFolders();
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        int code = c.entry() == Entry.BENCHMARK ? Main.run(args, o, e) : SuiteMain.run(args, o, e);
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        String stderr = err.toString(StandardCharsets.UTF_8);
+
+        String seen = "\nstderr: " + stderr + "\nstdout: " + stdout;
+        assertEquals(2, code, "exit code" + seen);
+        assertTrue(stderr.startsWith("error: "), "starts with 'error: '" + seen);
+        assertEquals(1, stderr.lines().count(), "exactly one line" + seen);
+        assertTrue(stderr.endsWith("\n") && stderr.indexOf('\n') == stderr.length() - 1, "one line" + seen);
+        assertFalse(stderr.contains("Exception"), "no exception names" + seen);
+        assertFalse(stderr.contains("\tat "), "no stack trace" + seen);
+        for (String fragment : c.mustName()) {
+            assertTrue(stderr.contains(fragment), "names '" + fragment + "'" + seen);
+        }
+        assertFalse(stdout.contains("Usage:") || stdout.contains("--drivers"), "no usage dump" + seen);
+        assertFalse(stdout.contains("Starting embedded Kafka"), "no broker started" + seen);
+        assertFalse(ProcessHandle.current().descendants().anyMatch(BadInputTableTest::isBroker),
+                "no broker child process" + seen);
+        Set<Path> newFolders = brokerFolders();
+        newFolders.removeAll(brokerFoldersBefore);
+        assertEquals(Set.of(), newFolders, "no broker data folder" + seen);
+        assertFalse(Files.exists(dir.resolve("results")) && Files.list(dir.resolve("results")).findAny().isPresent(),
+                "no result written" + seen);
+    }
+
+    private static boolean isBroker(ProcessHandle p) {
+        return p.info().commandLine().map(cmd -> cmd.contains("ChildKafkaMain")).orElse(false);
+    }
+
+    /** The embedded broker's data folders ({@code omb-tx-kafka-*} in the temporary folder) that exist now. */
+    private static Set<Path> brokerFolders() throws IOException {
+        Set<Path> found = new HashSet<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")),
+                BROKER_FOLDER_PREFIX + "*")) {
+            s.forEach(found::add);
+        }
+        return found;
+    }
+}
