@@ -279,28 +279,11 @@ public final class RunCoordinator {
         if (interruption.reason() != null) {
             throw new SetupInterrupted(step);
         }
-        java.util.concurrent.FutureTask<T> task = new java.util.concurrent.FutureTask<>(work);
-        Thread thread = new Thread(task, "set-up: " + step);
-        thread.setDaemon(true);
-        thread.start();
-        while (true) {
-            try {
-                return task.get(SETUP_POLL_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                if (interruption.reason() != null) {
-                    task.cancel(true);
-                    throw new SetupInterrupted(step);
-                }
-            } catch (InterruptedException e) {
-                task.cancel(true);
-                throw e;
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof Exception exception) {
-                    throw exception;
-                }
-                throw e;
-            }
+        try {
+            return WatchedCall.call("set-up: " + step, work, WatchedCall.NO_DEADLINE,
+                    () -> interruption.reason() != null, true);
+        } catch (WatchedCall.GaveUp e) {
+            throw new SetupInterrupted(step);
         }
     }
 

@@ -5,10 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The steps left once a run has decided to end early, sharing one deadline: each runs on a thread of its own, and
@@ -72,24 +68,11 @@ final class Teardown {
             abandoned.add(step + " (not started)");
             throw timedOut(step);
         }
-        FutureTask<T> task = new FutureTask<>(work);
-        Thread thread = new Thread(task, "teardown: " + step);
-        thread.setDaemon(true);
-        thread.start();
         try {
-            return task.get(remaining, TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            if (remaining > 0) {
-                task.cancel(true); // interrupts the step's thread; it is not waited for
-            }
+            return WatchedCall.call("teardown: " + step, work, deadlineNanos, () -> false, remaining > 0);
+        } catch (WatchedCall.GaveUp e) {
             abandoned.add(remaining > 0 ? step : step + " (left running in the background)");
             throw timedOut(step);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof Exception exception) {
-                throw exception;
-            }
-            throw e;
         }
     }
 

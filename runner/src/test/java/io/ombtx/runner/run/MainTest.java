@@ -211,27 +211,17 @@ class MainTest {
     void withoutABrokerClassPathBrokerSettingsAreLeftToTheRun() throws Exception {
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
                 + "brokerSettings: {num.network.threads: 0}\n");
-        String before = System.getProperty("ombtx.broker.lib");
-        System.setProperty("ombtx.broker.lib", dir.resolve("no-broker-lib").toString());
-        try {
+        withBrokerLib(dir.resolve("no-broker-lib").toString(), () -> {
             Outcome o = run("-d", driver().toString(), "--dry-run", workload.toString());
             assertEquals(0, o.code(), o.err());
-        } finally {
-            if (before == null) {
-                System.clearProperty("ombtx.broker.lib");
-            } else {
-                System.setProperty("ombtx.broker.lib", before);
-            }
-        }
+        });
     }
 
     @Test
     void aMissingBrokerClassPathIsAClearErrorWithExitCodeOne() throws Exception {
         Path missing = dir.resolve("no-broker-lib");
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
-        String before = System.getProperty("ombtx.broker.lib");
-        System.setProperty("ombtx.broker.lib", missing.toString());
-        try {
+        withBrokerLib(missing.toString(), () -> {
             Outcome o = run("-d", driver().toString(), "-o", dir.resolve("results").toString(), workload.toString());
             assertEquals(1, o.code(), o.err());
             assertTrue(o.err().startsWith("error: the Kafka broker's class path was not found. Tried:\n  " + missing
@@ -240,13 +230,7 @@ class MainTest {
             assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
             assertFalse(o.err().contains("Exception"), "no exception class names: " + o.err());
             assertFalse(o.out().contains("Starting embedded Kafka"), "said before trying to start: " + o.out());
-        } finally {
-            if (before == null) {
-                System.clearProperty("ombtx.broker.lib");
-            } else {
-                System.setProperty("ombtx.broker.lib", before);
-            }
-        }
+        });
     }
 
     @Test
@@ -273,21 +257,13 @@ class MainTest {
         Path out = dir.resolve("a").resolve("b");
         assertEquals(0, run("-d", driver().toString(), "--dry-run", "-o", out.toString(), workload.toString()).code());
         assertFalse(Files.exists(dir.resolve("a")), "the dry run has no side effects");
-        String before = System.getProperty("ombtx.broker.lib");
-        System.setProperty("ombtx.broker.lib", dir.resolve("no-broker-lib").toString());
-        try {
+        withBrokerLib(dir.resolve("no-broker-lib").toString(), () -> {
             assertEquals(1, run("-d", driver().toString(), "-o", out.toString(), workload.toString()).code());
             assertTrue(Files.isDirectory(out), "created before the run");
             try (var left = Files.list(out)) {
                 assertEquals(0, left.count(), "the probe file is removed");
             }
-        } finally {
-            if (before == null) {
-                System.clearProperty("ombtx.broker.lib");
-            } else {
-                System.setProperty("ombtx.broker.lib", before);
-            }
-        }
+        });
     }
 
     @Test
@@ -309,6 +285,25 @@ class MainTest {
                     locked.resolve("new").toString(), "cannot create the output folder");
         } finally {
             Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    private interface Body {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code body} with -Dombtx.broker.lib set to {@code lib}, then puts the property back as it was. */
+    private static void withBrokerLib(String lib, Body body) throws Exception {
+        String before = System.getProperty("ombtx.broker.lib");
+        System.setProperty("ombtx.broker.lib", lib);
+        try {
+            body.run();
+        } finally {
+            if (before == null) {
+                System.clearProperty("ombtx.broker.lib");
+            } else {
+                System.setProperty("ombtx.broker.lib", before);
+            }
         }
     }
 }
