@@ -1,37 +1,82 @@
 package io.ombtx.runner.result;
 
 import io.ombtx.runner.stats.Histograms;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.HdrHistogram.Histogram;
 
 /**
- * OMB's aggregated quantile maps, percentile → value, for the percentiles 1, 2, … 99, 99.9, 99.99, 99.999 and 100
- * (so the seeds' p25 and p90 can be read directly); empty when nothing was recorded. Keys are written as
- * {@link Double#toString(double)} writes them ({@code "1.0"}, {@code "99.9"}).
+ * OMB's aggregated quantile maps, percentile → value, at least as dense as OMB's everywhere; empty when nothing was
+ * recorded.
+ *
+ * <p>OMB's maps step through the percentiles 100 times per halving of the tail (0.5 apart below p50, 0.25 up to
+ * p75, 0.125 up to p87.5, …). Here the step at each point is the largest round step (1, 2.5 or 5 × a power of ten)
+ * no wider than OMB's there, and each percentile is a multiple of its step, so keys stay short decimals
+ * ({@code "99.9975"}) and every whole percentile from 0 to 99 is among them. The ladder ends where fewer than one
+ * recorded value lies beyond it (all further percentiles are the maximum); 99.9, 99.99, 99.999 and 100 are always
+ * there, so a short run still answers the usual tail questions. Keys are written as {@link Double#toString(double)}
+ * writes them ({@code "1.0"}, {@code "99.9"}).
  */
 public final class Quantiles {
 
-    private static final double[] PERCENTILES = new double[99 + 4];
-
-    static {
-        for (int p = 1; p <= 99; p++) {
-            PERCENTILES[p - 1] = p;
-        }
-        double[] tail = {99.9, 99.99, 99.999, 100.0};
-        System.arraycopy(tail, 0, PERCENTILES, 99, tail.length);
-    }
+    private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
+    private static final BigDecimal TWO = BigDecimal.valueOf(2);
+    /** OMB's density: 100 percentiles per halving of the tail, i.e. 200 steps per half-distance. */
+    private static final BigDecimal OMB_STEPS_PER_HALF_DISTANCE = BigDecimal.valueOf(200);
+    private static final double[] ALWAYS = {99.9, 99.99, 99.999, 100.0};
+    private static final List<BigDecimal> ROUND_MULTIPLES =
+            List.of(BigDecimal.valueOf(5), new BigDecimal("2.5"), BigDecimal.ONE);
 
     private Quantiles() {
+    }
+
+    /** The percentiles written for a histogram of {@code count} values, ascending (none for an empty one). */
+    public static List<Double> percentiles(long count) {
+        if (count <= 0) {
+            return List.of();
+        }
+        TreeSet<Double> levels = new TreeSet<>();
+        BigDecimal smallestTail = HUNDRED.divide(BigDecimal.valueOf(count), 20, RoundingMode.HALF_UP);
+        BigDecimal p = BigDecimal.ZERO;
+        while (p.compareTo(HUNDRED) < 0 && HUNDRED.subtract(p).compareTo(smallestTail) >= 0) {
+            levels.add(p.doubleValue());
+            BigDecimal step = stepAt(HUNDRED.subtract(p));
+            p = p.divide(step, 0, RoundingMode.FLOOR).add(BigDecimal.ONE).multiply(step).stripTrailingZeros();
+        }
+        for (double always : ALWAYS) {
+            levels.add(always);
+        }
+        return new ArrayList<>(levels);
+    }
+
+    /** The largest round step no wider than OMB's step for a tail of {@code tail} percent (0 < tail ≤ 100). */
+    static BigDecimal stepAt(BigDecimal tail) {
+        // OMB's step is a two-hundredth of the half-distance the tail lies in: 100, 50, 25, … down to the tail.
+        BigDecimal halfDistance = HUNDRED;
+        while (halfDistance.divide(TWO).compareTo(tail) >= 0) {
+            halfDistance = halfDistance.divide(TWO);
+        }
+        BigDecimal omb = halfDistance.divide(OMB_STEPS_PER_HALF_DISTANCE);
+        BigDecimal unit = BigDecimal.ONE.scaleByPowerOfTen((int) Math.floor(Math.log10(omb.doubleValue())));
+        for (BigDecimal multiple : ROUND_MULTIPLES) {
+            BigDecimal step = unit.multiply(multiple);
+            if (step.compareTo(omb) <= 0) {
+                return step;
+            }
+        }
+        return unit.divide(BigDecimal.TEN); // only if log10 rounded up; still a round step below OMB's
     }
 
     /** In whole microseconds, as OMB writes publish delay. */
     public static Map<Double, Long> micros(Histogram h) {
         Map<Double, Long> q = new LinkedHashMap<>();
-        if (h.getTotalCount() > 0) {
-            for (double p : PERCENTILES) {
-                q.put(p, h.getValueAtPercentile(p));
-            }
+        for (double p : percentiles(h.getTotalCount())) {
+            q.put(p, h.getValueAtPercentile(p));
         }
         return q;
     }

@@ -86,18 +86,56 @@ class LatencyStatisticsTest {
     }
 
     @Test
-    void quantilesCoverOneToNinetyNineAndTheTail() throws Exception {
+    void quantilesHoldEveryWholePercentileAndTheTail() throws Exception {
         Histogram h = oneToHundredMillis();
         Map<Double, Double> q = Quantiles.millis(h);
-        assertEquals(103, q.size());
         assertEquals(25.0, q.get(25.0), 0.05);
         assertEquals(100.0, q.get(100.0), 0.1);
         assertEquals(h.getValueAtPercentile(99.999), Quantiles.micros(h).get(99.999));
         JsonNode json = JSON.readTree(JSON.writeValueAsString(q));
         List<String> keys = fieldNames(json);
-        assertEquals(List.of("1.0", "2.0"), keys.subList(0, 2));
-        assertEquals(List.of("99.0", "99.9", "99.99", "99.999", "100.0"), keys.subList(98, 103));
+        assertEquals(List.of("0.0", "0.5", "1.0"), keys.subList(0, 3));
+        for (int p = 0; p <= 99; p++) {
+            assertTrue(keys.contains(p + ".0"), "whole percentile " + p);
+        }
+        assertEquals(List.of("99.9", "99.99", "99.999", "100.0"), keys.subList(keys.size() - 4, keys.size()),
+                "a short run still answers the usual tail questions");
         assertTrue(Quantiles.micros(Histograms.create()).isEmpty());
+    }
+
+    /** OMB's maps step 100 times per halving of the tail; ours never step wider, wherever the percentile lies. */
+    @Test
+    void quantilesAreAtLeastAsDenseAsOmbsEverywhere() {
+        for (long count : new long[] {1_000, 60_000, 1_000_000, 600_000_000}) {
+            List<Double> levels = Quantiles.percentiles(count);
+            double smallestTail = 100.0 / count;
+            for (int i = 1; i < levels.size(); i++) {
+                double tail = 100 - levels.get(i - 1);
+                if (tail < smallestTail * 2) {
+                    break; // the end of the ladder: beyond it lies less than one recorded value
+                }
+                // OMB: 200 steps per half-distance (100, 50, 25, … percent of tail, the one the tail lies in).
+                double halfDistance = 100;
+                while (halfDistance / 2 >= tail) {
+                    halfDistance /= 2;
+                }
+                assertTrue(levels.get(i) - levels.get(i - 1) <= halfDistance / 200 + 1e-12,
+                        count + " values: step after p" + levels.get(i - 1) + " is " + (levels.get(i) - levels.get(i - 1)));
+            }
+            double halvings = Math.log(count) / Math.log(2);
+            assertTrue(levels.size() >= 100 * halvings, count + " values: " + levels.size() + " points, OMB has about "
+                    + Math.round(100 * halvings));
+            assertTrue(levels.size() <= 200 * halvings, "not needlessly denser: " + levels.size());
+        }
+    }
+
+    @Test
+    void quantileKeysAreShortDecimals() {
+        for (double p : Quantiles.percentiles(1_000_000)) {
+            String key = Double.toString(p);
+            assertTrue(key.length() <= 11 && !key.contains("E"), key);
+        }
+        assertTrue(Quantiles.percentiles(1_000_000).contains(99.9975));
     }
 
     private static List<String> fieldNames(JsonNode node) {

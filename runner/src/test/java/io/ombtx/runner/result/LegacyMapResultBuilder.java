@@ -244,7 +244,6 @@ final class LegacyMapResultBuilder {
     }
 
     // reference: Histograms.summaryMillis and Histograms.quantiles as they were
-    private static final double[] TAIL = {99.9, 99.99, 99.999, 100.0};
 
     private static Map<String, Object> summaryMillis(Histogram h) {
         Map<String, Object> s = new LinkedHashMap<>();
@@ -273,10 +272,8 @@ final class LegacyMapResultBuilder {
         if (h.getTotalCount() == 0) {
             return q;
         }
-        for (int p = 1; p <= 99; p++) {
-            q.put(Double.toString(p), quantileValue(h.getValueAtPercentile(p), asMillis));
-        }
-        for (double p : TAIL) {
+        // The percentiles moved to OMB's density (Quantiles.percentiles); the map's shape is what is compared here.
+        for (double p : Quantiles.percentiles(h.getTotalCount())) {
             q.put(Double.toString(p), quantileValue(h.getValueAtPercentile(p), asMillis));
         }
         return q;

@@ -199,7 +199,9 @@ class TypedResultMatchesMapResultTest {
         assertEquals(seconds * 1000 / 800, r.summary().millisPerMessage(), 1e-12, "duration ÷ processed records");
         assertEquals(new RunResult.RunLength(null, 50L, 100L), r.runMode().warmup());
         assertEquals(4, r.publishLatency().p99().size());
-        assertEquals(99 + 4, r.aggregatedPublishLatencyQuantiles().size(), "1..99 and the tail");
+        for (double p : new double[] {1, 25, 50, 90, 99, 99.9, 99.99, 99.999, 100}) {
+            assertTrue(r.aggregatedPublishLatencyQuantiles().containsKey(p), "p" + p + " is among the quantiles");
+        }
         assertTrue(r.aggregatedPublishDelayLatencyQuantiles().isEmpty(), "no publish delay recorded");
     }
 
