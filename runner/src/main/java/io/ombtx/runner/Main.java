@@ -9,6 +9,7 @@ import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.config.WorkloadWarnings;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Planner;
@@ -90,6 +91,8 @@ public final class Main {
         RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
         try {
             List<RunSpec> plan = plan(parsed);
+            plan.stream().map(RunSpec::workload).distinct().flatMap(w -> WorkloadWarnings.of(w).stream())
+                    .distinct().forEach(err::println);
             if (parsed.dryRun()) {
                 out.print(PlanText.describe(plan));
                 return OK;

@@ -26,6 +26,9 @@ import java.util.Set;
  */
 public final class WorkloadLoader {
 
+    /** The most producers (or consumers) one run can create: they are counted in an {@code int}. */
+    static final long MAX_CLIENTS = Integer.MAX_VALUE;
+
     static final List<String> OMB_KEYS = List.of(
             "name", "topics", "partitionsPerTopic", "keyDistributor", "messageSize", "useRandomizedPayloads",
             "randomBytesRatio", "randomizedPayloadPoolSize", "payloadFile", "subscriptionsPerTopic",
@@ -154,7 +157,8 @@ public final class WorkloadLoader {
         if (name == null || name.isBlank()) {
             throw f.error("name", "required: a name for the workload");
         }
-        int topics = f.wholeNumber("topics", 1, 1, 10_000);
+        // OMB's own workloads go to a million topics; more than WorkloadWarnings.MANY is accepted with a warning.
+        int topics = f.wholeNumber("topics", 1, 1, 10_000_000);
         int partitions = f.wholeNumber("partitionsPerTopic", 1, 1, 100_000);
         KeyDistributorType keys = f.choice("keyDistributor", KeyDistributorType.class, KeyDistributorType.NO_KEY);
 
@@ -283,8 +287,18 @@ public final class WorkloadLoader {
         boolean waitForConsume = op.bool("waitForConsume", false);
         long prefill = op.wholeNumber("prefillMessages", 0L, 0L, Long.MAX_VALUE);
         boolean verify = op.bool("verifyExactlyOnce", false);
-        int producers = topics * producersPerTopic;
-        int consumers = topics * subscriptions * consumersPerSubscription;
+        long producerCount = (long) topics * producersPerTopic;
+        long consumerCount = (long) topics * subscriptions * consumersPerSubscription;
+        if (producerCount > MAX_CLIENTS) {
+            throw f.error("producersPerTopic", "topics × producersPerTopic is " + producerCount
+                    + " producers; one run can create at most " + MAX_CLIENTS);
+        }
+        if (consumerCount > MAX_CLIENTS) {
+            throw f.error("consumerPerSubscription", "topics × subscriptionsPerTopic × consumerPerSubscription is "
+                    + consumerCount + " consumers; one run can create at most " + MAX_CLIENTS);
+        }
+        int producers = (int) producerCount;
+        int consumers = (int) consumerCount;
         if (waitForConsume) {
             if (loop != LoopMode.CLOSED) {
                 throw op.error("waitForConsume", "waiting for the consumer to see each operation needs loop: closed");
@@ -387,13 +401,22 @@ public final class WorkloadLoader {
         new ConfigFields(file, node, prefix).onlyKeys(known);
     }
 
+    /**
+     * A relative payload file is looked for from the working folder (as OMB does), beside the workload, and beside
+     * the workload's folder: OMB's layout, {@code workloads/} next to {@code payload/}, so OMB's files name
+     * {@code payload/payload-1Kb.data} from wherever they are run.
+     */
     private static Path resolve(Path baseDir, String path) {
         Path candidate = Path.of(path);
         if (candidate.isAbsolute() || Files.exists(candidate) || baseDir == null) {
             return candidate;
         }
         Path besideWorkload = baseDir.resolve(path);
-        return Files.exists(besideWorkload) ? besideWorkload : candidate;
+        if (Files.exists(besideWorkload)) {
+            return besideWorkload;
+        }
+        Path besideFolder = baseDir.getParent() == null ? null : baseDir.getParent().resolve(path);
+        return besideFolder != null && Files.exists(besideFolder) ? besideFolder : candidate;
     }
 
     private static String stripExtension(String name) {
