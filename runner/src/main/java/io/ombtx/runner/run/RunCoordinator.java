@@ -107,7 +107,7 @@ public final class RunCoordinator {
                 broker = RunResult.Broker.embedded(plan.brokers(), version,
                         plan.profile().displayName(), cluster.settings());
                 if (interruption.reason() != null) {
-                    return interrupted(spec, driver, broker, "broker start", null);
+                    return endedInSetUp(spec, driver, broker, null, "interrupted during set-up (broker start)", null);
                 }
             } else {
                 int live = externalBrokerCount(driver, plan);
@@ -206,7 +206,10 @@ public final class RunCoordinator {
             try {
                 return setUpAndMeasure(spec, driver, broker, group);
             } catch (SetupInterrupted e) {
-                return interrupted(spec, driver, broker, e.step, group);
+                return endedInSetUp(spec, driver, broker, group, "interrupted during set-up (" + e.step + ")", null);
+            } catch (SetupFailed e) {
+                return endedInSetUp(spec, driver, broker, group, "set-up failed (" + e.step + "): " + e.getMessage(),
+                        e.getCause());
             }
         }
     }
@@ -269,6 +272,16 @@ public final class RunCoordinator {
         }
     }
 
+    /** A set-up step failed (a worker refused it, or did not answer); the cause says why. */
+    private static final class SetupFailed extends Exception {
+        private final String step;
+
+        SetupFailed(String step, Exception cause) {
+            super(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+            this.step = step;
+        }
+    }
+
     private static final long SETUP_POLL_MILLIS = 100;
 
     /**
@@ -284,6 +297,10 @@ public final class RunCoordinator {
                     () -> interruption.reason() != null, true);
         } catch (WatchedCall.GaveUp e) {
             throw new SetupInterrupted(step);
+        } catch (SetupInterrupted | SetupFailed | InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new SetupFailed(step, e);
         }
     }
 
@@ -311,19 +328,29 @@ public final class RunCoordinator {
     }
 
     /**
-     * Interrupted before measuring began: the workers are closed within the teardown time-out and a partial result
-     * with nothing measured says so (the run still exits 130 through the interruption).
+     * Set-up ended before measuring began, interrupted or failed: every worker sent the driver gets {@code /stop-all}
+     * (so the next run can initialize it again) and is closed, all within the teardown time-out, and a partial result
+     * with nothing measured says why (an interrupted run still exits 130 through the interruption). Bad input found
+     * only by a worker is rethrown once the workers are stopped: it is reported as bad input, not as a run.
      */
-    private Outcome interrupted(RunSpec spec, DriverFile driver, RunResult.Broker broker, String step,
-            WorkerGroup group) throws Exception {
-        say("Interrupted during set-up (%s); stopping", step);
+    private Outcome endedInSetUp(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group,
+            String reason, Throwable failure) throws Exception {
+        say("%s; stopping", Character.toUpperCase(reason.charAt(0)) + reason.substring(1));
         Teardown teardown = Teardown.within(Duration.ofSeconds(spec.teardownTimeoutSeconds()));
         if (group != null) {
+            try {
+                teardown.run("stop-all", group::stopInitialized);
+            } catch (Exception e) {
+                // Named in the result when abandoned; a worker refusing to stop does not hide the set-up's failure.
+            }
             closeWorkers(teardown, group);
         }
+        if (failure instanceof ConfigException bad) {
+            throw bad;
+        }
         Instant now = Instant.now();
-        String reason = withNote("interrupted during set-up (" + step + ")", teardown);
-        return writeResult(spec, driver, broker, now, now, reason, Map.of(), null, new StatsSnapshot(), List.of());
+        return writeResult(spec, driver, broker, now, now, withNote(reason, teardown), Map.of(), null,
+                new StatsSnapshot(), List.of());
     }
 
     private static void closeWorkers(Teardown teardown, WorkerGroup group) {
@@ -344,8 +371,11 @@ public final class RunCoordinator {
     private Outcome measure(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group,
             List<byte[]> payloads, List<String> topics, List<TopicSubscription> subscriptions) throws Exception {
         Workload w = spec.workload();
-        group.startLoad(new LoadSpec(w.loop(), spec.initialRate(), payloads, w.keyDistributor(), w.warmupOperations(),
-                w.measureOperations(), w.messagesPerOperation(), w.waitForConsume()));
+        setup("load start", () -> {
+            group.startLoad(new LoadSpec(w.loop(), spec.initialRate(), payloads, w.keyDistributor(),
+                    w.warmupOperations(), w.measureOperations(), w.messagesPerOperation(), w.waitForConsume()));
+            return null;
+        });
         int interval = spec.reportingIntervalSeconds();
         RateRamp rateRamp = spec.findMaximumRate() ? new RateRamp(spec.initialRate()) : null;
         say("%s: %s, %s loop%s", w.name(), w.countBased()

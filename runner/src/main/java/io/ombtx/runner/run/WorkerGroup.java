@@ -1,6 +1,7 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -31,6 +32,9 @@ public final class WorkerGroup implements Worker {
 
     private final List<Member> members;
     private final ExecutorService calls;
+    /** Whether the members were sent {@code /initialize-driver}: then {@link #stopInitialized()} stops them. */
+    private volatile boolean driverSent;
+    private OperationSpec operation = OperationSpec.publish();
 
     public WorkerGroup(List<Member> members) {
         if (members.isEmpty()) {
@@ -101,7 +105,32 @@ public final class WorkerGroup implements Worker {
 
     @Override
     public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
+        this.operation = operation;
+        driverSent = true; // to every member at once: each must be stopped, even one whose initialization failed
         each(members, m -> m.worker().initializeDriver(driverYaml, operation));
+    }
+
+    /**
+     * Ends the run on every worker that was sent {@code /initialize-driver} (whether or not it succeeded), so each is
+     * free for the next run: a stock OMB worker refuses a new driver until {@code /stop-all}. Each worker is stopped
+     * on its own, so one that fails does not keep the others from stopping; the first failure is rethrown after.
+     */
+    public void stopInitialized() throws Exception {
+        Exception first = null;
+        for (Member member : driverSent ? members : List.<Member>of()) {
+            try {
+                member.worker().run(Command.STOP_ALL);
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 
     /** As OMB: the first worker creates the topics for everyone. */
@@ -155,14 +184,35 @@ public final class WorkerGroup implements Worker {
     /**
      * Starts each worker on its planned rate and counts, the workers that only consume first so none of the load's
      * messages arrive before they count; {@code load} gives the rest (loop, payloads, keys).
+     *
+     * <p>As in OMB, a worker that only consumes is sent no load when there is nothing in it for its consumers (a
+     * plain, time-based run): it has no rate to take, and a stock OMB worker refuses a rate of 0. Its statistics are
+     * reset instead, so the consumer-readiness probes it received are not measured. It is sent the load when its
+     * consumers count operations (a STREAM run, or a warm-up or measurement given as a count).
      */
     @Override
     public void startLoad(LoadSpec load) throws Exception {
         List<Member> consumersOnly = members.stream().filter(m -> !m.assignment().producing()).toList();
-        Step start = m -> m.worker().startLoad(load.share(m.assignment().publishRate(),
-                m.assignment().warmupOperations(), m.assignment().measureOperations()));
-        each(consumersOnly, start);
-        each(producing(), start);
+        each(consumersOnly, m -> {
+            LoadSpec share = share(load, m);
+            if (consumersNeedLoad(share)) {
+                m.worker().startLoad(share);
+            } else {
+                m.worker().run(Command.RESET_STATS);
+            }
+        });
+        each(producing(), m -> m.worker().startLoad(share(load, m)));
+    }
+
+    private static LoadSpec share(LoadSpec load, Member m) {
+        return load.share(m.assignment().publishRate(), m.assignment().warmupOperations(),
+                m.assignment().measureOperations());
+    }
+
+    /** Whether a worker's consumers must know the load: they perform or count the operations. */
+    private boolean consumersNeedLoad(LoadSpec share) {
+        return operation.kind() == OperationKind.STREAM || share.warmupOperations() > 0
+                || share.measureOperations() > 0 || share.waitForConsume();
     }
 
     /** To the workers a step concerns: probes to producers, pause and resume to consumers, the rest to all. */

@@ -88,6 +88,11 @@ public final class HttpWorkerClient implements Worker {
             throw new WorkerException("worker " + baseUrl + " is a stock OMB worker: it runs open-loop, time-based"
                     + " workloads only, not closed loops or counted runs");
         }
+        if (!speaksOmbTx && !(load.messagesPerSecond() > 0)) {
+            // It would answer HTTP 500 (its rate limiter takes no rate of 0); WorkerGroup sends it no load instead.
+            throw new WorkerException("worker " + baseUrl + " is a stock OMB worker: it takes a load only at a rate"
+                    + " above 0 msg/s, not " + load.messagesPerSecond());
+        }
         call(WorkerProtocol.START_LOAD, load);
     }
 

@@ -175,10 +175,11 @@ public final class LocalWorker implements Worker {
 
     @Override
     public void startLoad(LoadSpec spec) {
-        // Probes and prefill are not part of the load: count from zero.
+        // Probes and prefill are not part of the load: count from zero, and drop what the consumers recorded of them.
         messagesAcked.set(0);
         messagesReceived.set(0);
         receivedIndex.set(0);
+        stats.reset();
         this.load = spec;
         boolean streaming = operation.kind() == OperationKind.STREAM;
         recordEndToEnd = !(streaming && spec.messagesPerSecond() == 0);
@@ -482,6 +483,12 @@ public final class LocalWorker implements Worker {
             received(payloadLength, epochMicros() - publishEpochMicros);
         }
 
+        /**
+         * Consumers record from the moment they exist, as OMB's do: a worker that only consumes may never be sent a
+         * load (OMB's coordinator starts the load on producing workers only), and then takes OMB's meaning — every
+         * message counts, end-to-end latency from the publish timestamp, warm-up ended by {@code /reset-stats}.
+         * A load that counts operations holds back its warm-up's messages.
+         */
         private void received(int length, long endToEndMicros) {
             while (paused) {
                 LockSupport.parkNanos(1_000_000);
@@ -491,7 +498,7 @@ public final class LocalWorker implements Worker {
             try {
                 long warmupMessages = spec == null ? 0
                         : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
-                if (spec == null || index <= warmupMessages) {
+                if (index <= warmupMessages) {
                     return;
                 }
                 stats.count(Counter.MESSAGES_RECEIVED, 1);
