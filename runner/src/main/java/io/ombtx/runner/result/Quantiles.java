@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.HdrHistogram.Histogram;
 
@@ -19,8 +20,9 @@ import org.HdrHistogram.Histogram;
  * no wider than OMB's there, and each percentile is a multiple of its step, so keys stay short decimals
  * ({@code "99.9975"}) and every whole percentile from 0 to 99 is among them. The ladder ends where fewer than one
  * recorded value lies beyond it (all further percentiles are the maximum); 99.9, 99.99, 99.999 and 100 are always
- * there, so a short run still answers the usual tail questions. Keys are written as {@link Double#toString(double)}
- * writes them ({@code "1.0"}, {@code "99.9"}).
+ * there, so a short run still answers the usual tail questions. Of a run of percentiles sharing one value only the
+ * ends are written (see {@link #micros}). Keys are written as {@link Double#toString(double)} writes them
+ * ({@code "1.0"}, {@code "99.9"}).
  */
 public final class Quantiles {
 
@@ -28,7 +30,8 @@ public final class Quantiles {
     private static final BigDecimal TWO = BigDecimal.valueOf(2);
     /** OMB's density: 100 percentiles per halving of the tail, i.e. 200 steps per half-distance. */
     private static final BigDecimal OMB_STEPS_PER_HALF_DISTANCE = BigDecimal.valueOf(200);
-    private static final double[] ALWAYS = {99.9, 99.99, 99.999, 100.0};
+    /** Always written, whatever the count: the tail questions everyone asks. */
+    private static final Set<Double> ALWAYS = Set.of(99.9, 99.99, 99.999, 100.0);
     private static final List<BigDecimal> ROUND_MULTIPLES =
             List.of(BigDecimal.valueOf(5), new BigDecimal("2.5"), BigDecimal.ONE);
 
@@ -48,9 +51,7 @@ public final class Quantiles {
             BigDecimal step = stepAt(HUNDRED.subtract(p));
             p = p.divide(step, 0, RoundingMode.FLOOR).add(BigDecimal.ONE).multiply(step).stripTrailingZeros();
         }
-        for (double always : ALWAYS) {
-            levels.add(always);
-        }
+        levels.addAll(ALWAYS);
         return new ArrayList<>(levels);
     }
 
@@ -72,11 +73,25 @@ public final class Quantiles {
         return unit.divide(BigDecimal.TEN); // only if log10 rounded up; still a round step below OMB's
     }
 
-    /** In whole microseconds, as OMB writes publish delay. */
+    /**
+     * In whole microseconds, as OMB writes publish delay: the value at each of {@link #percentiles}, except inside a
+     * run of percentiles that share one value, of which only the first and the last are written (what lies between
+     * them has that same value, so nothing is lost and the file stays small). Whole percentiles and the named tail are
+     * always written.
+     */
     public static Map<Double, Long> micros(Histogram h) {
+        List<Double> levels = percentiles(h.getTotalCount());
+        long[] values = new long[levels.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = h.getValueAtPercentile(levels.get(i));
+        }
         Map<Double, Long> q = new LinkedHashMap<>();
-        for (double p : percentiles(h.getTotalCount())) {
-            q.put(p, h.getValueAtPercentile(p));
+        for (int i = 0; i < values.length; i++) {
+            double p = levels.get(i);
+            boolean insideRun = i > 0 && i < values.length - 1 && values[i - 1] == values[i] && values[i + 1] == values[i];
+            if (!insideRun || p == Math.rint(p) || ALWAYS.contains(p)) {
+                q.put(p, values[i]);
+            }
         }
         return q;
     }

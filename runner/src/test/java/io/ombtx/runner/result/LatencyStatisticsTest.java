@@ -94,7 +94,7 @@ class LatencyStatisticsTest {
         assertEquals(h.getValueAtPercentile(99.999), Quantiles.micros(h).get(99.999));
         JsonNode json = JSON.readTree(JSON.writeValueAsString(q));
         List<String> keys = fieldNames(json);
-        assertEquals(List.of("0.0", "0.5", "1.0"), keys.subList(0, 3));
+        assertEquals(List.of("0.0", "1.0", "1.5"), keys.subList(0, 3), "p0.5 lies in the run of 1 ms from p0 to p1");
         for (int p = 0; p <= 99; p++) {
             assertTrue(keys.contains(p + ".0"), "whole percentile " + p);
         }
@@ -126,6 +126,29 @@ class LatencyStatisticsTest {
             assertTrue(levels.size() >= 100 * halvings, count + " values: " + levels.size() + " points, OMB has about "
                     + Math.round(100 * halvings));
             assertTrue(levels.size() <= 200 * halvings, "not needlessly denser: " + levels.size());
+        }
+    }
+
+    /** Only the inner points of runs of equal values are left out: every ladder level's value can be read back. */
+    @Test
+    void quantileMapsLoseNothingOfTheLadder() {
+        Histogram h = Histograms.create();
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 200_000; i++) {
+            h.recordValue(500 + (long) (random.nextExponential() * 3000)); // a long tail, like a real latency
+        }
+        Map<Double, Long> q = Quantiles.micros(h);
+        List<Double> ladder = Quantiles.percentiles(h.getTotalCount());
+        assertTrue(q.size() < ladder.size(), "runs of one value are written as their ends: " + q.size());
+        java.util.TreeMap<Double, Long> written = new java.util.TreeMap<>(q);
+        for (double p : ladder) {
+            long expected = h.getValueAtPercentile(p);
+            Map.Entry<Double, Long> below = written.floorEntry(p);
+            Map.Entry<Double, Long> above = written.ceilingEntry(p);
+            if (!below.getKey().equals(p)) {
+                assertEquals(below.getValue(), above.getValue(), "p" + p + " lies inside a run");
+            }
+            assertEquals(expected, below.getValue(), "p" + p);
         }
     }
 

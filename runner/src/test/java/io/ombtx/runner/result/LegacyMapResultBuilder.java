@@ -272,10 +272,8 @@ final class LegacyMapResultBuilder {
         if (h.getTotalCount() == 0) {
             return q;
         }
-        // The percentiles moved to OMB's density (Quantiles.percentiles); the map's shape is what is compared here.
-        for (double p : Quantiles.percentiles(h.getTotalCount())) {
-            q.put(Double.toString(p), quantileValue(h.getValueAtPercentile(p), asMillis));
-        }
+        // The percentiles moved to OMB's density (Quantiles); the map's shape is what is compared here.
+        Quantiles.micros(h).forEach((p, micros) -> q.put(Double.toString(p), quantileValue(micros, asMillis)));
         return q;
     }
 
