@@ -317,8 +317,9 @@ public final class RunCoordinator {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new io.ombtx.runner.worker.WorkerException("consumers received " + received + " of " + expected
-                        + " probe messages within 120 s: they are not subscribed (is the broker healthy?)");
+                throw new SetupFailed("consumer readiness", new io.ombtx.runner.worker.WorkerException("consumers"
+                        + " received " + received + " of " + expected + " probe messages within 120 s: they are not"
+                        + " subscribed (is the broker healthy?)"));
             }
             if (interruption.reason() != null) {
                 throw new SetupInterrupted("consumer readiness");

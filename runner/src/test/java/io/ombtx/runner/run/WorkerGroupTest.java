@@ -160,6 +160,34 @@ class WorkerGroupTest {
         assertEquals(0, c.rate);
     }
 
+    /** As OMB: nothing to tell a worker that only consumes in a plain timed run, unless its consumers do the work. */
+    @Test
+    void aConsumerOnlyWorkerIsSentALoadOnlyWhenItsConsumersCountOperations() throws Exception {
+        for (OperationSpec operation : List.of(OperationSpec.publish(),
+                new OperationSpec(io.ombtx.driver.api.OperationKind.STREAM, true, 1, 1, false, true))) {
+            Recording producer = new Recording(new CountDownLatch(0), 0);
+            Recording consumer = new Recording(new CountDownLatch(0), 0);
+            try (WorkerGroup group = new WorkerGroup(List.of(
+                    new WorkerGroup.Member(producer, new WorkerAssignment("p", 1, 0, 1000, 0, 0, 0)),
+                    new WorkerGroup.Member(consumer, new WorkerAssignment("c", 0, 1, 0, 0, 0, 0))))) {
+                group.initializeDriver("name: d\n", operation);
+                group.startLoad(new LoadSpec(LoopMode.OPEN, 1000, List.of(new byte[1]), KeyDistributorType.NO_KEY, 0,
+                        0, 1, false));
+                group.stopInitialized();
+            }
+            assertEquals(1000, producer.load.messagesPerSecond());
+            if (operation.kind() == io.ombtx.driver.api.OperationKind.STREAM) {
+                assertEquals(0, consumer.load.messagesPerSecond(), "its consumers run the operations");
+                assertEquals(List.of("initialize", "STOP_ALL", "close"), consumer.calls);
+            } else {
+                assertEquals(null, consumer.load, "no zero-rate load for a plain timed run");
+                assertEquals(List.of("initialize", "RESET_STATS", "STOP_ALL", "close"), consumer.calls,
+                        "its probe receptions are dropped instead, and it is stopped like every other");
+            }
+            assertEquals(List.of("initialize", "STOP_ALL", "close"), producer.calls);
+        }
+    }
+
     @Test
     void aDealThatDisagreesWithThePlanIsABugNotASilentChange() {
         Recording a = new Recording(new CountDownLatch(0), 0);
