@@ -1,5 +1,6 @@
 package io.ombtx.runner.worker;
 
+import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationListener;
@@ -217,6 +218,11 @@ public final class LocalWorker implements Worker {
                     break;
                 }
                 byte[] payload = spec.payloads().get(payloadIndex++ % spec.payloads().size());
+                if (pacer != null && producer instanceof CallbackProducer fast
+                        && (operation.kind() == OperationKind.PUBLISH || !countsOperations)) {
+                    issueFast(fast, keys.nextKeyOrNull(), payload, intended, measured, countsOperations);
+                    continue;
+                }
                 CompletableFuture<?> done = issue(producer, keys.nextKey(), payload, intended, measured,
                         countsOperations, !doneWhenConsumed);
                 if (pacer == null) {
@@ -228,6 +234,60 @@ public final class LocalWorker implements Worker {
             }
         } catch (RuntimeException e) {
             failure = "producer stopped: " + e;
+        }
+    }
+
+    /**
+     * An open-loop plain publish through the driver's call-back (no future per message): records the same figures
+     * as {@link #issueTracked}'s PUBLISH branch, publish and operation together through
+     * {@link WorkerStats#recordAckedPublish}.
+     */
+    private void issueFast(CallbackProducer producer, String key, byte[] payload, long intendedNanos, boolean measured,
+            boolean countsOperations) {
+        long sendNanos = System.nanoTime();
+        inFlight.incrementAndGet();
+        producer.send(key, payload, new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
+                countsOperations));
+    }
+
+    /** What one fast-path send needs once it is acknowledged; runs on the client's I/O thread. */
+    private final class Acknowledgement implements CallbackProducer.SendCallback {
+        private final long sendNanos;
+        private final long intendedNanos;
+        private final int bytes;
+        private final boolean measured;
+        private final boolean countsOperations;
+
+        Acknowledgement(long sendNanos, long intendedNanos, int bytes, boolean measured, boolean countsOperations) {
+            this.sendNanos = sendNanos;
+            this.intendedNanos = intendedNanos;
+            this.bytes = bytes;
+            this.measured = measured;
+            this.countsOperations = countsOperations;
+        }
+
+        @Override
+        public void completed(Throwable error) {
+            long ackNanos = System.nanoTime();
+            try {
+                if (error == null) {
+                    messagesAcked.incrementAndGet();
+                }
+                if (!measured) {
+                    return;
+                }
+                if (error != null) {
+                    stats.count(Counter.PUBLISH_ERRORS, 1);
+                    stats.count(Counter.FAILED, countsOperations ? 1 : 0);
+                } else {
+                    stats.recordAckedPublish(bytes, sendNanos, intendedNanos, ackNanos, countsOperations);
+                }
+                if (countsOperations) {
+                    measuredDone.incrementAndGet();
+                }
+            } finally {
+                inFlight.decrementAndGet();
+            }
         }
     }
 
@@ -334,9 +394,10 @@ public final class LocalWorker implements Worker {
             return;
         }
         double perProducer = messagesPerSecond / producers.size() / Math.max(1, spec.messagesPerOperation());
+        // A new rate is a new schedule (see Pacer#restart): what the old rate left owing would otherwise burst out.
         pacers.forEach(p -> {
             if (p != null) {
-                p.setRate(perProducer);
+                p.restart(perProducer);
             }
         });
     }
