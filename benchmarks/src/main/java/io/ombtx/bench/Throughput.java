@@ -178,7 +178,7 @@ public final class Throughput {
                             warmupDurationSeconds: 2
                             testDurationSeconds: %d
                             """.formatted(rate, options.delaySeconds())).result();
-                    double p99 = r.aggregatedPublishDelayLatency().p99();
+                    double p99 = r.aggregatedPublishDelayLatency().p99() / 1000.0; // OMB's publish delay is in µs
                     double limit = rate == 10_000 ? 0.5 : 1.0;
                     out.printf(Locale.ROOT, "open loop %d msg/s: %.0f msg/s achieved, publish delay p99 %.3f ms%n",
                             rate, r.summary().messagesPerSecond(), p99);

@@ -17,6 +17,10 @@ public interface CallbackProducer {
     /**
      * Sends {@code payload} with {@code key} (null for none); {@code callback} runs once, on whatever thread the
      * client completes sends on (it must be short). A send refused at once is reported through the callback too.
+     *
+     * @param consumed false when nothing in the run consumes the topic: what the driver adds to a record only so
+     *     that consumers can measure end-to-end latency (kafka-tx: its microsecond publish-time header) can be left
+     *     out
      */
-    void send(String key, byte[] payload, SendCallback callback);
+    void send(String key, byte[] payload, boolean consumed, SendCallback callback);
 }

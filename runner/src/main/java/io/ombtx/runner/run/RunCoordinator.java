@@ -349,7 +349,7 @@ public final class RunCoordinator {
             List<byte[]> payloads, List<String> topics, List<TopicSubscription> subscriptions) throws Exception {
         Workload w = spec.workload();
         group.startLoad(new LoadSpec(w.loop(), spec.initialRate(), payloads, w.keyDistributor(), w.warmupOperations(),
-                w.measureOperations(), w.messagesPerOperation(), w.waitForConsume()));
+                w.measureOperations(), w.messagesPerOperation(), w.waitForConsume(), w.subscriptionsPerTopic() > 0));
         int interval = spec.reportingIntervalSeconds();
         say("%s: %s, %s loop%s", w.name(), w.countBased()
                 ? "warm-up " + w.warmupOperations() + " then " + w.measureOperations() + " operation(s)"

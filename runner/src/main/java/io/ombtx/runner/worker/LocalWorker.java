@@ -220,7 +220,8 @@ public final class LocalWorker implements Worker {
                 byte[] payload = spec.payloads().get(payloadIndex++ % spec.payloads().size());
                 if (pacer != null && producer instanceof CallbackProducer fast
                         && (operation.kind() == OperationKind.PUBLISH || !countsOperations)) {
-                    issueFast(fast, keys.nextKeyOrNull(), payload, intended, measured, countsOperations);
+                    issueFast(fast, keys.nextKeyOrNull(), payload, spec.consumed(), intended, measured,
+                            countsOperations);
                     continue;
                 }
                 CompletableFuture<?> done = issue(producer, keys.nextKey(), payload, intended, measured,
@@ -242,11 +243,11 @@ public final class LocalWorker implements Worker {
      * as {@link #issueTracked}'s PUBLISH branch, publish and operation together through
      * {@link WorkerStats#recordAckedPublish}.
      */
-    private void issueFast(CallbackProducer producer, String key, byte[] payload, long intendedNanos, boolean measured,
-            boolean countsOperations) {
+    private void issueFast(CallbackProducer producer, String key, byte[] payload, boolean consumed, long intendedNanos,
+            boolean measured, boolean countsOperations) {
         long sendNanos = System.nanoTime();
         inFlight.incrementAndGet();
-        producer.send(key, payload, new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
+        producer.send(key, payload, consumed, new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
                 countsOperations));
     }
 
