@@ -218,7 +218,6 @@ public final class Throughput {
     /** Kafka's ProducerPerformance in this JVM, on a fresh topic; its own summary line gives the rate. */
     private static Pass producerPerformance(EmbeddedKafkaCluster cluster, long messages, int pass) throws Exception {
         String topic = "pp-" + pass + "-" + System.nanoTime();
-        createTopic(cluster.bootstrapServers(), topic);
         String[] args = {"--topic", topic, "--num-records", Long.toString(messages), "--record-size", "100",
             "--throughput", "-1", "--producer-props", "bootstrap.servers=" + cluster.bootstrapServers(), "acks=all",
             "linger.ms=5", "batch.size=131072"};
@@ -226,6 +225,7 @@ public final class Throughput {
         PrintStream original = System.out;
         long brokerBefore = brokerCpuNanos(cluster);
         long cpuBefore = Bench.cpuNanos();
+        createTopic(cluster.bootstrapServers(), topic); // inside the measurement: omb-tx's run creates its topic too
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         // ProducerPerformance ends the JVM on a bad argument or failure; here that must be an error, not an exit.
         org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> {

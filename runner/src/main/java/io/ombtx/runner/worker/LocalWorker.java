@@ -239,55 +239,66 @@ public final class LocalWorker implements Worker {
     }
 
     /**
-     * An open-loop plain publish through the driver's call-back (no future per message): records the same figures
-     * as {@link #issueTracked}'s PUBLISH branch, publish and operation together through
-     * {@link WorkerStats#recordAckedPublish}.
+     * An open-loop plain publish through the driver's call-back (no future per message): records what
+     * {@link #issueTracked}'s PUBLISH branch records, through the same {@link Acknowledgement}.
      */
     private void issueFast(CallbackProducer producer, String key, byte[] payload, boolean consumed, long intendedNanos,
             boolean measured, boolean countsOperations) {
         long sendNanos = System.nanoTime();
         inFlight.incrementAndGet();
         producer.send(key, payload, consumed, new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
-                countsOperations));
+                countsOperations, true));
     }
 
-    /** What one fast-path send needs once it is acknowledged; runs on the client's I/O thread. */
+    /**
+     * What one plain publish records once it is acknowledged or failed (on the client's I/O thread): the publish and,
+     * when it counts as an operation, one ACKNOWLEDGED operation, together through
+     * {@link WorkerStats#recordAckedPublish}.
+     */
     private final class Acknowledgement implements CallbackProducer.SendCallback {
         private final long sendNanos;
         private final long intendedNanos;
         private final int bytes;
         private final boolean measured;
         private final boolean countsOperations;
+        private final boolean countsDone;
 
-        Acknowledgement(long sendNanos, long intendedNanos, int bytes, boolean measured, boolean countsOperations) {
+        Acknowledgement(long sendNanos, long intendedNanos, int bytes, boolean measured, boolean countsOperations,
+                boolean countsDone) {
             this.sendNanos = sendNanos;
             this.intendedNanos = intendedNanos;
             this.bytes = bytes;
             this.measured = measured;
             this.countsOperations = countsOperations;
+            this.countsDone = countsDone;
         }
 
+        /** The fast path's call-back: records, and the send is no longer in flight. */
         @Override
         public void completed(Throwable error) {
-            long ackNanos = System.nanoTime();
             try {
-                if (error == null) {
-                    messagesAcked.incrementAndGet();
-                }
-                if (!measured) {
-                    return;
-                }
-                if (error != null) {
-                    stats.count(Counter.PUBLISH_ERRORS, 1);
-                    stats.count(Counter.FAILED, countsOperations ? 1 : 0);
-                } else {
-                    stats.recordAckedPublish(bytes, sendNanos, intendedNanos, ackNanos, countsOperations);
-                }
-                if (countsOperations) {
-                    measuredDone.incrementAndGet();
-                }
+                record(error);
             } finally {
                 inFlight.decrementAndGet();
+            }
+        }
+
+        void record(Throwable error) {
+            long ackNanos = System.nanoTime();
+            if (error == null) {
+                messagesAcked.incrementAndGet();
+            }
+            if (!measured) {
+                return;
+            }
+            if (error != null) {
+                stats.count(Counter.PUBLISH_ERRORS, 1);
+                stats.count(Counter.FAILED, countsOperations ? 1 : 0);
+            } else {
+                stats.recordAckedPublish(bytes, sendNanos, intendedNanos, ackNanos, countsOperations);
+            }
+            if (countsOperations && countsDone) {
+                measuredDone.incrementAndGet();
             }
         }
     }
@@ -309,28 +320,9 @@ public final class LocalWorker implements Worker {
     private CompletableFuture<?> issueTracked(BenchmarkProducer producer, Optional<String> key, byte[] payload,
             long sendNanos, long intendedNanos, boolean measured, boolean countsOperations, boolean countsDone) {
         if (operation.kind() == OperationKind.PUBLISH || !countsOperations) {
-            return producer.sendAsync(key, payload).whenComplete((ok, error) -> {
-                long ackNanos = System.nanoTime();
-                if (error == null) {
-                    messagesAcked.incrementAndGet();
-                }
-                if (!measured) {
-                    return;
-                }
-                if (error != null) {
-                    stats.count(Counter.PUBLISH_ERRORS, 1);
-                    stats.count(Counter.FAILED, countsOperations ? 1 : 0);
-                } else {
-                    stats.recordPublish(1, payload.length, sendNanos, intendedNanos, ackNanos);
-                    if (countsOperations) {
-                        stats.recordOperation(new OperationTimings.Builder(sendNanos).build(ackNanos, 1,
-                                OperationTimings.Outcome.ACKNOWLEDGED), sendNanos, ackNanos);
-                    }
-                }
-                if (countsOperations && countsDone) {
-                    measuredDone.incrementAndGet();
-                }
-            });
+            Acknowledgement ack = new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
+                    countsOperations, countsDone);
+            return producer.sendAsync(key, payload).whenComplete((ok, error) -> ack.record(error));
         }
         return ((OperationProducer) producer).runOperation(key, payload).whenComplete((timings, error) -> {
             long endNanos = System.nanoTime();
