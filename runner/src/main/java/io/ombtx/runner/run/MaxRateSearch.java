@@ -15,7 +15,8 @@ import java.util.List;
  * sustained and the lowest unsustained rate until it is narrower than {@link Settings#tolerance} of the upper end
  * (an unsustained probe's achieved rate, plus a margin, also caps the upper end: overloaded, a system delivers
  * about its capacity); <b>confirm</b> holds the best sustained rate for a longer window and steps down by the
- * tolerance if it does not hold. The found rate is the last confirmed one.
+ * tolerance if it does not hold. A ramp or bisection probe that fails is tried once more at the same rate before
+ * it counts as failed (one window can be a hiccup). The found rate is the last confirmed one.
  */
 public final class MaxRateSearch {
 
@@ -23,9 +24,9 @@ public final class MaxRateSearch {
     public record Settings(double startRate, double maxRate, double probeSeconds, double settleSeconds,
             double confirmSeconds, double keepUpRatio, double tolerance, int maxProbes) {
 
-        /** Probes of 1 s after 0.3 s to settle, within 5 %, at most 40 probes (about a minute in the worst case). */
+        /** Probes of 1 s after 0.5 s to settle, within 5 %, at most 40 probes (about a minute in the worst case). */
         public static Settings defaults(double startRate) {
-            return new Settings(startRate, 100_000_000, 1.0, 0.3, 2.0, 0.95, 0.05, 40);
+            return new Settings(startRate, 100_000_000, 1.0, 0.5, 2.0, 0.95, 0.05, 40);
         }
     }
 
@@ -52,6 +53,8 @@ public final class MaxRateSearch {
     private double highestSustained; // 0: none yet
     private double lowestUnsustained = Double.POSITIVE_INFINITY;
     private double found = Double.NaN;
+    /** The target whose failed probe is being tried once more (NaN: none). */
+    private double retrying = Double.NaN;
 
     public MaxRateSearch(Settings settings) {
         if (!(settings.startRate() > 0) || !(settings.maxRate() >= settings.startRate())) {
@@ -108,6 +111,13 @@ public final class MaxRateSearch {
         boolean ok = sustained(target, o, settings.keepUpRatio());
         steps.add(new Step(stage, target, o.seconds(), o.issuedRate(), o.ackedRate(),
                 Double.isNaN(o.receivedRate()) ? null : o.receivedRate(), ok));
+        if (!ok && stage != Stage.CONFIRM && retrying != target && steps.size() < settings.maxProbes()) {
+            // One failed window may be a hiccup (a GC pause, a busy neighbour delaying acknowledgements by a few
+            // hundred ms): a rate is given up only when a second window at it fails too.
+            retrying = target;
+            return;
+        }
+        retrying = Double.NaN;
         switch (stage) {
             case RAMP -> {
                 if (ok) {
