@@ -62,4 +62,28 @@ class BenchCliTest {
         parse(defaults);
         assertEquals("quick", defaults.profile);
     }
+
+    @Test
+    void throughput() {
+        Outcome help = parse(new Throughput.Options(), "--help");
+        assertEquals(OptionalInt.of(0), help.code());
+        assertTrue(help.out().contains("bin/bench throughput") && help.out().contains("ProducerPerformance")
+                && help.out().contains("--quick"), help.out());
+        assertError(parse(new Throughput.Options(), "--passes", "0"), "--passes must be 1 to 50, got 0");
+        assertError(parse(new Throughput.Options(), "--messages", "5"), "--messages must be at least 10000, got 5");
+        Throughput.Options quick = new Throughput.Options();
+        assertEquals(OptionalInt.empty(), parse(quick, "--quick").code());
+        assertEquals(1_000_000, quick.messages());
+        assertEquals(5, quick.delaySeconds());
+        Throughput.Options defaults = new Throughput.Options();
+        parse(defaults);
+        assertEquals(6_000_000, defaults.messages());
+        assertEquals(3, defaults.passes);
+    }
+
+    @Test
+    void throughputMediansAreOfTheMiddleValues() {
+        assertEquals(2.0, Throughput.median(new double[] {3, 1, 2}));
+        assertEquals(2.5, Throughput.median(new double[] {4, 1, 3, 2}));
+    }
 }

@@ -26,7 +26,12 @@ final class PublishTime {
     }
 
     static byte[] encode(long epochMicros) {
-        return ByteBuffer.allocate(Long.BYTES).putLong(epochMicros).array();
+        byte[] bytes = new byte[Long.BYTES]; // big-endian, written by hand: this runs once per record sent
+        for (int i = Long.BYTES - 1; i >= 0; i--) {
+            bytes[i] = (byte) epochMicros;
+            epochMicros >>>= 8;
+        }
+        return bytes;
     }
 
     /** The publish time in epoch microseconds, or -1 when the record has no (valid) header. */

@@ -43,8 +43,8 @@ public final class PlanText {
                     ? "warm-up " + w.warmupOperations() + " op(s), measure " + w.measureOperations() + " op(s)"
                     : "warm-up " + w.warmupDuration().toSeconds() + " s, measure " + w.testDuration().toSeconds() + " s";
             String rate = w.loop() == LoopMode.CLOSED ? "closed loop"
-                    : run.findMaximumRate() ? "open loop, maximum sustainable rate (from "
-                            + (long) run.initialRate() + " msg/s)"
+                    : run.findMaximumRate() ? "open loop, maximum sustainable rate (searched before the warm-up:"
+                            + " x2 from " + (long) run.initialRate() + " msg/s, then bisection, then held)"
                     : run.initialRate() > 0 ? "open loop at " + (long) run.initialRate() + " msg/s" : "prefilled source";
             line(text, "     load        %s; %s; report every %d s; teardown time-out %d s", rate, length,
                     run.reportingIntervalSeconds(), run.teardownTimeoutSeconds());

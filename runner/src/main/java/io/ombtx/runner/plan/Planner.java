@@ -50,6 +50,12 @@ public final class Planner {
         double initialRate = !open || (streaming && w.producerRate() == 0) ? 0
                 : w.producerRate() > 0 ? w.producerRate() : MAX_RATE_SEARCH_START;
         boolean findMax = open && w.producerRate() == 0 && !streaming;
+        if (findMax && w.countBased()) {
+            // The search runs before the warm-up, and count-based workers would count its operations as measured.
+            throw new ConfigException(w.sourceFile(), "producerRate", "0 (search for the maximum sustainable rate)"
+                    + " needs a time-based run: give testDurationSeconds (or testDurationMinutes) instead of counts,"
+                    + " or set a producerRate");
+        }
         List<String> urls = options.workerUrls().isEmpty() ? List.of(WorkerAssignment.LOCAL) : options.workerUrls();
         String note = null;
         if (w.waitForConsume() && urls.size() > 1) {

@@ -143,7 +143,8 @@ public record RunResult(
     }
 
     /** How the load was driven and for how long. */
-    @JsonPropertyOrder({"loop", "targetRate", "findMaximumRate", "warmup", "measure", "reportingIntervalSeconds"})
+    @JsonPropertyOrder({"loop", "targetRate", "findMaximumRate", "warmup", "measure", "reportingIntervalSeconds",
+        "maxRateSearch"})
     public record RunMode(
             LoopMode loop,
             // msg/s; null in closed loop and when the maximum rate is searched for.
@@ -151,7 +152,23 @@ public record RunResult(
             boolean findMaximumRate,
             RunLength warmup,
             RunLength measure,
-            int reportingIntervalSeconds) {
+            int reportingIntervalSeconds,
+            // With findMaximumRate: how the rate was found and what it was; absent otherwise.
+            @JsonInclude(JsonInclude.Include.NON_NULL) RateSearchRecord maxRateSearch) {
+
+        @JsonCreator
+        public RunMode {
+        }
+
+        public RunMode(LoopMode loop, Long targetRate, boolean findMaximumRate, RunLength warmup, RunLength measure,
+                int reportingIntervalSeconds) {
+            this(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, null);
+        }
+
+        /** This run mode with the search that found its rate. */
+        public RunMode withSearch(RateSearchRecord search) {
+            return new RunMode(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, search);
+        }
 
         /** The run mode of {@code w} with progress reported every {@code reportingIntervalSeconds}. */
         public static RunMode of(Workload w, int reportingIntervalSeconds) {

@@ -1,6 +1,5 @@
 package io.ombtx.runner.run;
 
-import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Period;
@@ -15,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Watches a running load: ends a time-based warm-up by resetting the workers, closes reporting periods, adjusts
- * the rate when searching for the maximum, and decides when the run is over — done, stalled, failed or
+ * Watches a running load: ends a time-based warm-up by resetting the workers, closes reporting periods, and
+ * decides when the run is over — done, stalled, failed or
  * interrupted. Everything it measured stays available whichever way the run ends.
  */
 final class MeasurementLoop {
@@ -26,7 +25,6 @@ final class MeasurementLoop {
     private final Workload workload;
     private final WorkerGroup group;
     private final long intervalNanos;
-    private final RateRamp rateRamp;
     private final RunCoordinator.Interruption interruption;
     private final Consumer<String> log;
     private final java.time.Duration teardownBudget;
@@ -48,13 +46,12 @@ final class MeasurementLoop {
     private Backlog backlog = Backlog.NONE;
     private long drainedNanos;
 
-    MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds, RateRamp rateRamp,
+    MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds,
             RunCoordinator.Interruption interruption, java.time.Duration teardownBudget, Consumer<String> log) {
         this.teardownBudget = teardownBudget;
         this.workload = workload;
         this.group = group;
         this.intervalNanos = TimeUnit.SECONDS.toNanos(intervalSeconds);
-        this.rateRamp = rateRamp;
         this.interruption = interruption;
         this.log = log;
     }
@@ -173,9 +170,6 @@ final class MeasurementLoop {
         }
         if (!warmingUp) {
             periods.add(new Period(seconds, (now - measureStartNanos) / 1e9, period, backlog));
-        }
-        if (rateRamp != null && workload.loop() == LoopMode.OPEN) {
-            group.adjustRate(rateRamp.next(period.counter(Counter.MESSAGES_SENT) / seconds, backlog));
         }
         lastPeriodNanos = now;
     }

@@ -11,6 +11,7 @@ import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.LatencySummary;
+import io.ombtx.runner.result.RateSearchRecord;
 import io.ombtx.runner.result.ResultBuilder;
 import io.ombtx.runner.result.ResultWriter;
 import io.ombtx.runner.result.RunResult;
@@ -47,6 +48,8 @@ public final class RunCoordinator {
     private final PrintStream out;
     private final WorkerFactory workerFactory;
     private final Interruption interruption;
+    /** How the current run's rate was found ({@code producerRate: 0}); null when it was not searched for. */
+    private RateSearchRecord rateSearch;
 
     public RunCoordinator(RunOptions options, PrintStream out, WorkerFactory workerFactory,
             Interruption interruption) {
@@ -90,6 +93,7 @@ public final class RunCoordinator {
 
     /** Executes one planned run and returns where its result went. */
     public Outcome run(RunSpec spec) throws Exception {
+        rateSearch = null;
         BrokerPlan plan = spec.broker();
         EmbeddedKafkaCluster cluster = null;
         try {
@@ -374,17 +378,24 @@ public final class RunCoordinator {
         Workload w = spec.workload();
         setup("load start", () -> {
             group.startLoad(new LoadSpec(w.loop(), spec.initialRate(), payloads, w.keyDistributor(),
-                    w.warmupOperations(), w.measureOperations(), w.messagesPerOperation(), w.waitForConsume()));
+                    w.warmupOperations(), w.measureOperations(), w.messagesPerOperation(), w.waitForConsume(),
+                    w.subscriptionsPerTopic() > 0));
             return null;
         });
         int interval = spec.reportingIntervalSeconds();
-        RateRamp rateRamp = spec.findMaximumRate() ? new RateRamp(spec.initialRate()) : null;
         say("%s: %s, %s loop%s", w.name(), w.countBased()
                 ? "warm-up " + w.warmupOperations() + " then " + w.measureOperations() + " operation(s)"
                 : "warm-up " + w.warmupDuration().toSeconds() + " s then " + w.testDuration().toSeconds() + " s",
                 w.loop().key(), spec.openLoop() ? " at " + (spec.findMaximumRate() ? "the maximum sustainable rate"
                         : (long) spec.initialRate() + " msg/s") : "");
-        MeasurementLoop loop = new MeasurementLoop(w, group, interval, rateRamp, interruption,
+        if (spec.findMaximumRate()) {
+            rateSearch = new MaxRateSearchPhase(group, w, interruption, line -> say("%s", line))
+                    .run(new MaxRateSearch(MaxRateSearch.Settings.defaults(spec.initialRate())));
+            if (rateSearch.completed()) {
+                group.run(io.ombtx.runner.worker.Worker.Command.RESET_STATS); // the probes are not measured
+            }
+        }
+        MeasurementLoop loop = new MeasurementLoop(w, group, interval, interruption,
                 Duration.ofSeconds(spec.teardownTimeoutSeconds()), line -> say("%s", line));
         loop.run();
         StatsSnapshot measured = loop.measured();
@@ -430,7 +441,7 @@ public final class RunCoordinator {
         int interval = spec.reportingIntervalSeconds();
         // The broker facts come from the start of the run as a map of the result's "broker" fields.
         ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime, partialReason,
-                RunResult.RunMode.of(w, interval), RunResult.Versions.of(broker), broker, driver.redacted(),
+                RunResult.RunMode.of(w, interval).withSearch(rateSearch), RunResult.Versions.of(broker), broker, driver.redacted(),
                 environment, exactlyOnce);
         RunResult result = ResultBuilder.build(facts, measured, periods);
         Path target = options.outputFile() != null ? options.outputFile()

@@ -18,6 +18,7 @@ public final class WorkerStats {
     private final EnumMap<Counter, LongAdder> counters = new EnumMap<>(Counter.class);
     private final AtomicLong firstMeasuredStartNanos = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong lastMeasuredEndNanos = new AtomicLong(Long.MIN_VALUE);
+    private final PublishRecorder publishes = new PublishRecorder();
 
     public WorkerStats() {
         for (Latency latency : Latency.values()) {
@@ -56,6 +57,16 @@ public final class WorkerStats {
         counters.get(Counter.BYTES_SENT).add(bytes);
     }
 
+    /**
+     * Records an acknowledged plain publish of one message that is also one operation: what
+     * {@link #recordPublish} and {@link #recordOperation} (one ACKNOWLEDGED operation whose only phase is the whole
+     * operation, {@code ackNanos - sendNanos}) record together, through one per-thread shard instead of five
+     * recorders (see {@link PublishRecorder}); with {@code asOperation} false, only what {@code recordPublish} does.
+     */
+    public void recordAckedPublish(long bytes, long sendNanos, long intendedNanos, long ackNanos, boolean asOperation) {
+        publishes.record(1, bytes, sendNanos, intendedNanos, ackNanos, asOperation);
+    }
+
     /** Records one whole operation: its latency, its phases and its outcome. */
     public void recordOperation(OperationTimings timings, long startNanos, long endNanos) {
         recorders.get(Latency.OPERATION_LATENCY).recordValue(Histograms.clamp(timings.totalNanos() / 1000));
@@ -87,6 +98,10 @@ public final class WorkerStats {
         recorders.forEach((latency, recorder) -> snapshot.put(latency, recorder.getIntervalHistogram()));
         phases.forEach((phase, recorder) -> snapshot.put(phase, recorder.getIntervalHistogram()));
         counters.forEach((counter, adder) -> snapshot.put(counter, adder.sumThenReset()));
+        PublishRecorder.Span span = publishes.drainInto(snapshot);
+        if (span.firstStartNanos() != Long.MAX_VALUE) {
+            markMeasured(span.firstStartNanos(), span.lastEndNanos());
+        }
         long first = firstMeasuredStartNanos.get();
         long last = lastMeasuredEndNanos.get();
         if (first != Long.MAX_VALUE && last >= first) {

@@ -24,10 +24,15 @@ final class KeyChooser {
     }
 
     Optional<String> nextKey() {
+        return Optional.ofNullable(nextKeyOrNull());
+    }
+
+    /** The next key, or null for none (the fast path takes no Optional). */
+    String nextKeyOrNull() {
         return switch (type) {
-            case NO_KEY -> Optional.empty();
-            case KEY_ROUND_ROBIN -> Optional.of(KEY_SET[Math.floorMod(next++, KEYS)]);
-            case RANDOM_NANO -> Optional.of(KEY_SET[ThreadLocalRandom.current().nextInt(KEYS)]);
+            case NO_KEY -> null;
+            case KEY_ROUND_ROBIN -> KEY_SET[Math.floorMod(next++, KEYS)];
+            case RANDOM_NANO -> KEY_SET[ThreadLocalRandom.current().nextInt(KEYS)];
         };
     }
 }

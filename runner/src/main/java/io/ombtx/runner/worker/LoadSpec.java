@@ -1,5 +1,6 @@
 package io.ombtx.runner.worker;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
@@ -20,6 +21,9 @@ import java.util.List;
  * @param measureOperations operations (this worker's share) to measure; 0 = until stopped
  * @param messagesPerOperation messages one operation writes (paces the operation rate)
  * @param waitForConsume closed loop: the next operation starts once the consumer has seen the previous one
+ * @param consumed whether anything in the run consumes what is published; false (no subscription anywhere) lets
+ *     the driver leave out what it adds to each record only for end-to-end latency. Absent (a stock OMB
+ *     coordinator): true
  */
 public record LoadSpec(
         // The enum's name ("OPEN") on the wire, as workers before the result's lower-case key expect.
@@ -31,18 +35,29 @@ public record LoadSpec(
         @JsonProperty("measureOperations") long measureOperations,
         // Boxed so that an absent field (one message) differs from an explicit 0 (a SEND_OFFSETS operation).
         @JsonProperty("messagesPerOperation") Integer messagesPerOperation,
-        @JsonProperty("waitForConsume") boolean waitForConsume) {
+        @JsonProperty("waitForConsume") boolean waitForConsume,
+        @JsonProperty("consumed") Boolean consumed) {
 
     /** What a stock OMB coordinator leaves out takes OMB's meaning. */
+    @JsonCreator
     public LoadSpec {
         loop = loop == null ? LoopMode.OPEN : loop;
         payloads = payloads == null ? List.of() : payloads;
         keyDistributor = keyDistributor == null ? KeyDistributorType.NO_KEY : keyDistributor;
         messagesPerOperation = messagesPerOperation == null ? 1 : messagesPerOperation;
+        consumed = consumed == null || consumed;
+    }
+
+    /** A load whose records someone consumes (end-to-end latency measured). */
+    public LoadSpec(LoopMode loop, double messagesPerSecond, List<byte[]> payloads, KeyDistributorType keyDistributor,
+            long warmupOperations, long measureOperations, Integer messagesPerOperation, boolean waitForConsume) {
+        this(loop, messagesPerSecond, payloads, keyDistributor, warmupOperations, measureOperations,
+                messagesPerOperation, waitForConsume, true);
     }
 
     /** This load with another rate and other operation counts: one worker's share of it. */
     public LoadSpec share(double rate, long warmup, long measure) {
-        return new LoadSpec(loop, rate, payloads, keyDistributor, warmup, measure, messagesPerOperation, waitForConsume);
+        return new LoadSpec(loop, rate, payloads, keyDistributor, warmup, measure, messagesPerOperation, waitForConsume,
+                consumed);
     }
 }

@@ -1,5 +1,6 @@
 package io.ombtx.runner.worker;
 
+import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationListener;
@@ -218,6 +219,12 @@ public final class LocalWorker implements Worker {
                     break;
                 }
                 byte[] payload = spec.payloads().get(payloadIndex++ % spec.payloads().size());
+                if (pacer != null && producer instanceof CallbackProducer fast
+                        && (operation.kind() == OperationKind.PUBLISH || !countsOperations)) {
+                    issueFast(fast, keys.nextKeyOrNull(), payload, spec.consumed(), intended, measured,
+                            countsOperations);
+                    continue;
+                }
                 CompletableFuture<?> done = issue(producer, keys.nextKey(), payload, intended, measured,
                         countsOperations, !doneWhenConsumed);
                 if (pacer == null) {
@@ -229,6 +236,71 @@ public final class LocalWorker implements Worker {
             }
         } catch (RuntimeException e) {
             failure = "producer stopped: " + e;
+        }
+    }
+
+    /**
+     * An open-loop plain publish through the driver's call-back (no future per message): records what
+     * {@link #issueTracked}'s PUBLISH branch records, through the same {@link Acknowledgement}.
+     */
+    private void issueFast(CallbackProducer producer, String key, byte[] payload, boolean consumed, long intendedNanos,
+            boolean measured, boolean countsOperations) {
+        long sendNanos = System.nanoTime();
+        inFlight.incrementAndGet();
+        producer.send(key, payload, consumed, new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
+                countsOperations, true));
+    }
+
+    /**
+     * What one plain publish records once it is acknowledged or failed (on the client's I/O thread): the publish and,
+     * when it counts as an operation, one ACKNOWLEDGED operation, together through
+     * {@link WorkerStats#recordAckedPublish}.
+     */
+    private final class Acknowledgement implements CallbackProducer.SendCallback {
+        private final long sendNanos;
+        private final long intendedNanos;
+        private final int bytes;
+        private final boolean measured;
+        private final boolean countsOperations;
+        private final boolean countsDone;
+
+        Acknowledgement(long sendNanos, long intendedNanos, int bytes, boolean measured, boolean countsOperations,
+                boolean countsDone) {
+            this.sendNanos = sendNanos;
+            this.intendedNanos = intendedNanos;
+            this.bytes = bytes;
+            this.measured = measured;
+            this.countsOperations = countsOperations;
+            this.countsDone = countsDone;
+        }
+
+        /** The fast path's call-back: records, and the send is no longer in flight. */
+        @Override
+        public void completed(Throwable error) {
+            try {
+                record(error);
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        }
+
+        void record(Throwable error) {
+            long ackNanos = System.nanoTime();
+            if (error == null) {
+                messagesAcked.incrementAndGet();
+            }
+            if (!measured) {
+                return;
+            }
+            if (error != null) {
+                stats.count(Counter.PUBLISH_ERRORS, 1);
+                stats.count(Counter.FAILED, countsOperations ? 1 : 0);
+            } else {
+                stats.recordAckedPublish(bytes, sendNanos, intendedNanos, ackNanos, countsOperations);
+            }
+            if (countsOperations && countsDone) {
+                measuredDone.incrementAndGet();
+            }
         }
     }
 
@@ -249,28 +321,9 @@ public final class LocalWorker implements Worker {
     private CompletableFuture<?> issueTracked(BenchmarkProducer producer, Optional<String> key, byte[] payload,
             long sendNanos, long intendedNanos, boolean measured, boolean countsOperations, boolean countsDone) {
         if (operation.kind() == OperationKind.PUBLISH || !countsOperations) {
-            return producer.sendAsync(key, payload).whenComplete((ok, error) -> {
-                long ackNanos = System.nanoTime();
-                if (error == null) {
-                    messagesAcked.incrementAndGet();
-                }
-                if (!measured) {
-                    return;
-                }
-                if (error != null) {
-                    stats.count(Counter.PUBLISH_ERRORS, 1);
-                    stats.count(Counter.FAILED, countsOperations ? 1 : 0);
-                } else {
-                    stats.recordPublish(1, payload.length, sendNanos, intendedNanos, ackNanos);
-                    if (countsOperations) {
-                        stats.recordOperation(new OperationTimings.Builder(sendNanos).build(ackNanos, 1,
-                                OperationTimings.Outcome.ACKNOWLEDGED), sendNanos, ackNanos);
-                    }
-                }
-                if (countsOperations && countsDone) {
-                    measuredDone.incrementAndGet();
-                }
-            });
+            Acknowledgement ack = new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
+                    countsOperations, countsDone);
+            return producer.sendAsync(key, payload).whenComplete((ok, error) -> ack.record(error));
         }
         return ((OperationProducer) producer).runOperation(key, payload).whenComplete((timings, error) -> {
             long endNanos = System.nanoTime();
@@ -335,9 +388,10 @@ public final class LocalWorker implements Worker {
             return;
         }
         double perProducer = messagesPerSecond / producers.size() / Math.max(1, spec.messagesPerOperation());
+        // A new rate is a new schedule (see Pacer#restart): what the old rate left owing would otherwise burst out.
         pacers.forEach(p -> {
             if (p != null) {
-                p.setRate(perProducer);
+                p.restart(perProducer);
             }
         });
     }

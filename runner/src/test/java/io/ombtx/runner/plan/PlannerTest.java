@@ -112,6 +112,21 @@ class PlannerTest {
     }
 
     @Test
+    void theMaximumRateIsSearchedForOnlyInATimeBasedRun() throws Exception {
+        DriverFile d = driver("name: d\ndriverClass: " + SPI_DRIVER + "\n");
+        RunSpec timed = Planner.plan(List.of(d), List.of(workload("name: w\nproducerRate: 0\n")),
+                PlanOptions.defaults()).get(0);
+        assertTrue(timed.findMaximumRate());
+        assertEquals(Planner.MAX_RATE_SEARCH_START, timed.initialRate());
+        Workload counted = workload("name: w\nproducerRate: 0\nwarmupOperations: 10\nmeasureOperations: 100\n");
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> Planner.plan(List.of(d), List.of(counted), PlanOptions.defaults()));
+        assertEquals("producerRate", e.key());
+        assertTrue(e.getMessage().startsWith(dir.resolve("w.yaml") + ": key 'producerRate': 0 (search for the maximum"
+                + " sustainable rate) needs a time-based run"), e.getMessage());
+    }
+
+    @Test
     void replicationFactorsTheEmbeddedClusterCannotHostFailWhilePlanning() throws Exception {
         Workload w = workload("name: w\n");
         assertEquals(3, Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: 3\n")),

@@ -45,4 +45,35 @@ class PacerTest {
         assertTrue(Pacer.awaitUntil(target));
         assertTrue(System.nanoTime() >= target);
     }
+
+    @Test
+    void aRestartForgivesWhatABehindScheduleOwesAndStartsNow() {
+        Pacer pacer = new Pacer(1000, 0); // intended from time 0: long past, so far behind
+        pacer.nextIntendedNanos();
+        pacer.restart(2000);
+        long before = System.nanoTime();
+        long first = pacer.nextIntendedNanos();
+        assertTrue(first >= before, "the new schedule starts now, not in the past");
+        assertEquals(first + 500_000L, pacer.nextIntendedNanos());
+        assertEquals(2000, pacer.rate());
+    }
+
+    @Test
+    void aRestartKeepsTheNextSlotOfAScheduleThatIsAhead() {
+        long future = System.nanoTime() + 10_000_000_000L;
+        Pacer pacer = new Pacer(1000, future);
+        pacer.restart(4000);
+        assertEquals(future, pacer.nextIntendedNanos());
+        assertEquals(future + 250_000L, pacer.nextIntendedNanos());
+    }
+
+    @Test
+    void awaitUntilParksInsteadOfSpinningForLongWaits() {
+        // 20 ms ahead: a spinning wait would burn about 20 ms of CPU; a parked one next to none.
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpuBefore = threads.getCurrentThreadCpuTime();
+        assertTrue(Pacer.awaitUntil(System.nanoTime() + 20_000_000L));
+        long cpuMicros = (threads.getCurrentThreadCpuTime() - cpuBefore) / 1000;
+        assertTrue(cpuMicros < 10_000, cpuMicros + " µs of CPU while waiting 20 ms");
+    }
 }

@@ -2,6 +2,7 @@ package io.ombtx.runner.worker;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -48,6 +49,17 @@ class WorkerProtocolTest {
         assertEquals(1000.0, load.messagesPerSecond());
         assertEquals(1, load.messagesPerOperation());
         assertEquals(0, load.measureOperations(), "until stopped");
+        assertTrue(load.consumed(), "a stock coordinator may have consumers: keep what they need");
+    }
+
+    @Test
+    void whetherAnythingConsumesTravelsWithTheLoad() throws Exception {
+        LoadSpec unconsumed = new LoadSpec(LoopMode.OPEN, 1000, List.of(new byte[1]), KeyDistributorType.NO_KEY, 0, 0,
+                1, false, false);
+        LoadSpec back = WorkerProtocol.JSON.readValue(WorkerProtocol.JSON.writeValueAsBytes(unconsumed.share(500, 0, 0)),
+                WorkerProtocol.START_LOAD.request());
+        assertFalse(back.consumed());
+        assertEquals(500, back.messagesPerSecond());
     }
 
     @Test

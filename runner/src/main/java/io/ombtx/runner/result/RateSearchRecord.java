@@ -1,0 +1,32 @@
+package io.ombtx.runner.result;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+
+/**
+ * How {@code producerRate: 0} found the rate the run was measured at ({@code runMode.maxRateSearch}): the criterion
+ * in words, the rate found, how long the search took, and every probe.
+ *
+ * @param criterion what made a probe "sustained"
+ * @param foundRate msg/s held for the warm-up and the measured phase
+ * @param seconds wall-clock time of the search, before the warm-up
+ * @param completed false when the run ended (or a worker failed) before the search converged
+ */
+@JsonPropertyOrder({"criterion", "foundRate", "seconds", "completed", "steps"})
+public record RateSearchRecord(String criterion, double foundRate, double seconds, boolean completed,
+        List<Probe> steps) {
+
+    /**
+     * One probe window.
+     *
+     * @param stage ramp, bisect or confirm
+     * @param receivedRate per subscription; absent when nothing consumes
+     * @param ackedRate absent when operations write no messages
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({"stage", "targetRate", "seconds", "issuedRate", "ackedRate", "receivedRate", "sustained"})
+    public record Probe(String stage, double targetRate, double seconds, double issuedRate, Double ackedRate,
+            Double receivedRate, boolean sustained) {
+    }
+}

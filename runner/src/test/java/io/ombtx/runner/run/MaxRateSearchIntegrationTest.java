@@ -1,0 +1,61 @@
+package io.ombtx.runner.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ombtx.runner.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code producerRate: 0} on the embedded broker: the search converges, then the run holds the rate it found. */
+class MaxRateSearchIntegrationTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theSearchCompletesAndTheRunIsMeasuredAtTheRateItFound() throws Exception {
+        Path workload = Files.writeString(dir.resolve("max-rate.yaml"), """
+                name: max-rate
+                messageSize: 100
+                subscriptionsPerTopic: 1
+                producerRate: 0
+                warmupDurationSeconds: 0
+                testDurationSeconds: 3
+                """);
+        Path driver = Files.writeString(dir.resolve("driver.yaml"),
+                "name: spi-only\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Path result = dir.resolve("max-rate.json");
+        int code = Main.run(new String[] {"-d", driver.toString(), "-o", result.toString(), "--report-interval", "1",
+                workload.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, log);
+        assertTrue(log.contains("Max-rate search done"), log);
+        JsonNode mode = new ObjectMapper().readTree(result.toFile()).get("runMode");
+        assertTrue(mode.get("findMaximumRate").asBoolean());
+        JsonNode search = mode.get("maxRateSearch");
+        assertTrue(search.get("completed").asBoolean(), search.toString());
+        assertTrue(search.get("criterion").asText().contains("95%"), search.toString());
+        JsonNode steps = search.get("steps");
+        assertEquals("ramp", steps.get(0).get("stage").asText());
+        assertEquals(10_000, steps.get(0).get("targetRate").asDouble());
+        JsonNode last = steps.get(steps.size() - 1);
+        assertEquals("confirm", last.get("stage").asText());
+        assertTrue(last.get("sustained").asBoolean());
+        double found = search.get("foundRate").asDouble();
+        assertEquals(last.get("targetRate").asDouble(), found);
+        assertTrue(steps.get(0).has("receivedRate"), "with a subscription the consumers' pace is part of the criterion");
+        // The measured phase is paced at the rate found: it can fall short of it, never exceed it (open loop).
+        JsonNode r = new ObjectMapper().readTree(result.toFile());
+        double measuredRate = r.at("/counts/messagesSent").asLong() / r.at("/summary/durationSeconds").asDouble();
+        assertTrue(measuredRate > 0 && measuredRate <= found * 1.05, measuredRate + " msg/s measured, found " + found);
+    }
+}

@@ -1,0 +1,161 @@
+package io.ombtx.runner.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.runner.run.MaxRateSearch.Observation;
+import io.ombtx.runner.run.MaxRateSearch.Stage;
+import io.ombtx.runner.run.MaxRateSearch.Step;
+import java.util.List;
+import java.util.Random;
+import java.util.function.DoubleFunction;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** The max-rate search as a pure function, on synthetic systems whose capacity is known. */
+class MaxRateSearchTest {
+
+    /** A system that delivers min(target, capacity), each rate off by up to ±noise at random. */
+    private static DoubleFunction<Observation> system(double capacity, double noise, long seed) {
+        Random random = new Random(seed);
+        return target -> {
+            double delivered = Math.min(target, capacity);
+            double issued = delivered * (1 + noise * (2 * random.nextDouble() - 1));
+            double acked = delivered * (1 + noise * (2 * random.nextDouble() - 1));
+            return new Observation(1.0, issued, acked, Double.NaN);
+        };
+    }
+
+    private static MaxRateSearch run(MaxRateSearch search, DoubleFunction<Observation> system) {
+        while (!search.done()) {
+            search.observe(system.apply(search.target()));
+        }
+        return search;
+    }
+
+    @ParameterizedTest(name = "capacity {0} msg/s, noise {1}, seed {2}")
+    @CsvSource({"490000, 0.02, 1", "490000, 0.03, 2", "123456, 0.02, 3", "5000, 0.02, 4", "3000000, 0.02, 5",
+        "10000, 0.0, 6", "64000, 0.03, 7", "1500, 0.02, 8"})
+    void convergesWithinTenPercentOfTheCapacityInAFewProbes(double capacity, double noise, long seed) {
+        MaxRateSearch search = run(new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000)),
+                system(capacity, noise, seed));
+        double found = search.foundRate();
+        // At 95 % keep-up a rate a little above capacity still counts as sustained (the system delivers 95 % of it).
+        assertTrue(found >= 0.90 * capacity && found <= capacity / 0.95 * (1 + noise), "found " + found);
+        assertTrue(search.steps().size() <= 26, search.steps().size() + " probes: " + search.steps());
+        Step last = search.steps().get(search.steps().size() - 1);
+        assertEquals(Stage.CONFIRM, last.stage());
+        assertTrue(last.sustained());
+        assertEquals(found, last.targetRate());
+    }
+
+    @Test
+    void rampsByDoublingFromTheStartRateThenBisects() {
+        MaxRateSearch search = run(new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000)), system(100_000, 0, 1));
+        List<Step> steps = search.steps();
+        assertEquals(List.of(10_000.0, 20_000.0, 40_000.0, 80_000.0, 160_000.0),
+                steps.subList(0, 5).stream().map(Step::targetRate).toList());
+        assertTrue(steps.subList(0, 4).stream().allMatch(s -> s.stage() == Stage.RAMP && s.sustained()));
+        assertFalse(steps.get(4).sustained());
+        assertEquals(160_000.0, steps.get(5).targetRate(), "a failed probe is tried once more before it counts");
+        assertFalse(steps.get(5).sustained());
+        assertEquals(Stage.BISECT, steps.get(6).stage());
+        // Overloaded at 160K it delivered 100K: the upper end is capped just above that, not left at 160K.
+        assertTrue(steps.get(6).targetRate() < 100_000 * 1.1, steps.toString());
+    }
+
+    @Test
+    void aConfirmationThatDoesNotHoldStepsDownByTheTolerance() {
+        // Holds a rate for 1 s windows but, over the longer confirmation window, only 90 % of it.
+        MaxRateSearch search = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
+        while (!search.done()) {
+            double target = search.target();
+            boolean confirming = search.stage() == Stage.CONFIRM;
+            double capacity = confirming && search.steps().stream().noneMatch(s -> s.stage() == Stage.CONFIRM)
+                    ? 0.9 * target : 50_000;
+            double delivered = Math.min(target, capacity);
+            search.observe(new Observation(search.windowSeconds(), delivered, delivered, Double.NaN));
+        }
+        List<Step> confirms = search.steps().stream().filter(s -> s.stage() == Stage.CONFIRM).toList();
+        assertEquals(2, confirms.size(), search.steps().toString());
+        assertFalse(confirms.get(0).sustained());
+        assertEquals(confirms.get(0).targetRate() * 0.95, confirms.get(1).targetRate(), 1e-6);
+        assertEquals(confirms.get(1).targetRate(), search.foundRate());
+    }
+
+    @Test
+    void confirmationWindowsAreLonger() {
+        MaxRateSearch.Settings settings = MaxRateSearch.Settings.defaults(10_000);
+        MaxRateSearch search = new MaxRateSearch(settings);
+        assertEquals(settings.probeSeconds(), search.windowSeconds());
+        while (search.stage() != Stage.CONFIRM) {
+            search.observe(system(30_000, 0, 1).apply(search.target()));
+        }
+        assertEquals(settings.confirmSeconds(), search.windowSeconds());
+    }
+
+    @Test
+    void consumersFallingBehindMakeAProbeUnsustained() {
+        assertTrue(MaxRateSearch.sustained(1000, new Observation(1, 1000, 990, 960), 0.95));
+        assertFalse(MaxRateSearch.sustained(1000, new Observation(1, 1000, 1000, 900), 0.95), "the backlog grows");
+        assertFalse(MaxRateSearch.sustained(1000, new Observation(1, 900, 900, Double.NaN), 0.95), "producers lag");
+        assertFalse(MaxRateSearch.sustained(1000, new Observation(1, 1000, 800, Double.NaN), 0.95), "acks lag");
+        assertTrue(MaxRateSearch.sustained(1000, new Observation(1, 1000, Double.NaN, Double.NaN), 0.95),
+                "nothing to acknowledge (SEND_OFFSETS): the producers' pace decides");
+    }
+
+    @Test
+    void aSystemWithConsumersIsLimitedByThem() {
+        Random random = new Random(9);
+        MaxRateSearch search = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
+        while (!search.done()) {
+            double target = search.target();
+            double received = Math.min(target, 70_000) * (1 + 0.02 * (2 * random.nextDouble() - 1));
+            search.observe(new Observation(1, target, target, received));
+        }
+        assertTrue(search.foundRate() >= 63_000 && search.foundRate() <= 70_000 / 0.95 * 1.02, "" + search.foundRate());
+    }
+
+    @Test
+    void theConfiguredCeilingEndsTheRamp() {
+        MaxRateSearch.Settings defaults = MaxRateSearch.Settings.defaults(10_000);
+        MaxRateSearch.Settings capped = new MaxRateSearch.Settings(10_000, 30_000, defaults.probeSeconds(),
+                defaults.settleSeconds(), defaults.confirmSeconds(), defaults.keepUpRatio(), defaults.tolerance(),
+                defaults.maxProbes());
+        MaxRateSearch search = run(new MaxRateSearch(capped), system(1_000_000, 0, 1));
+        assertEquals(30_000, search.foundRate());
+        assertEquals(List.of(10_000.0, 20_000.0, 30_000.0, 30_000.0),
+                search.steps().stream().map(Step::targetRate).toList());
+    }
+
+    @Test
+    void outOfProbesItReportsTheBestRateSeenToHold() {
+        MaxRateSearch.Settings d = MaxRateSearch.Settings.defaults(10_000);
+        MaxRateSearch search = run(new MaxRateSearch(new MaxRateSearch.Settings(10_000, d.maxRate(), 1, 0.3, 2, 0.95,
+                0.05, 4)), system(1_000_000, 0, 1));
+        assertEquals(4, search.steps().size());
+        assertEquals(80_000, search.foundRate());
+        assertThrows(IllegalStateException.class, () -> search.observe(new Observation(1, 1, 1, Double.NaN)));
+    }
+
+    @Test
+    void aSingleBadWindowDoesNotLowerTheRateFound() {
+        // A capacity of 100K msg/s, but the first window at 40K has its acknowledgements delayed (a hiccup).
+        boolean[] hiccupDone = {false};
+        MaxRateSearch search = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
+        while (!search.done()) {
+            double target = search.target();
+            double delivered = Math.min(target, 100_000);
+            double acked = delivered;
+            if (target == 40_000 && !hiccupDone[0]) {
+                hiccupDone[0] = true;
+                acked = 16_000;
+            }
+            search.observe(new Observation(1, delivered, acked, Double.NaN));
+        }
+        assertTrue(search.foundRate() >= 90_000, search.foundRate() + " after " + search.steps());
+    }
+}
