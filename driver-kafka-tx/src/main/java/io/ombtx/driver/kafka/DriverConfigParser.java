@@ -30,8 +30,8 @@ public final class DriverConfigParser {
             "name", "driverClass", "replicationFactor",
             "topicConfig", "commonConfig", "producerConfig", "consumerConfig", "transactions");
     static final List<String> TRANSACTION_KEYS = List.of(
-            "enabled", "messagesPerTransaction", "commitIntervalMs", "transactionalIdPrefix",
-            "resolveBeforeCommit", "maxRetries");
+            "enabled", "maxMessagesPerTransaction", "messagesPerTransaction", "maxBytesPerTransaction",
+            "commitIntervalMs", "closeTimeoutMs", "transactionalIdPrefix", "resolveBeforeCommit", "maxRetries");
 
     private final Set<String> extraRootKeys;
 
@@ -83,11 +83,22 @@ public final class DriverConfigParser {
         }
         return new TransactionSettings(
                 fields.bool("enabled", d.enabled()),
-                fields.wholeNumber("messagesPerTransaction", d.messagesPerTransaction(), 1, Integer.MAX_VALUE),
+                maxMessages(fields, d.messagesPerTransaction()),
                 fields.wholeNumber("commitIntervalMs", (int) d.commitIntervalMs(), 1, Integer.MAX_VALUE),
                 prefix,
                 fields.bool("resolveBeforeCommit", d.resolveBeforeCommit()),
-                fields.wholeNumber("maxRetries", d.maxRetries(), 0, 1000));
+                fields.wholeNumber("maxRetries", d.maxRetries(), 0, 1000),
+                fields.wholeNumber("maxBytesPerTransaction", d.maxBytesPerTransaction(), 1, Long.MAX_VALUE),
+                fields.wholeNumber("closeTimeoutMs", d.closeTimeoutMs(), 0, 3_600_000));
+    }
+
+    /** {@code maxMessagesPerTransaction}, or its older name {@code messagesPerTransaction}; never both. */
+    private static int maxMessages(ConfigFields fields, int fallback) {
+        if (fields.has("maxMessagesPerTransaction") && fields.has("messagesPerTransaction")) {
+            throw fields.error("messagesPerTransaction", "is the older name of maxMessagesPerTransaction; give only one");
+        }
+        String key = fields.has("messagesPerTransaction") ? "messagesPerTransaction" : "maxMessagesPerTransaction";
+        return fields.wholeNumber(key, fallback, 1, Integer.MAX_VALUE);
     }
 
     /**

@@ -2,12 +2,13 @@ package io.ombtx.driver.kafka;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import org.apache.kafka.common.errors.ApplicationRecoverableException;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidPidMappingException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TransactionCoordinatorFencedException;
 import org.apache.kafka.common.errors.UnsupportedForMessageFormatException;
 
@@ -16,7 +17,7 @@ import org.apache.kafka.common.errors.UnsupportedForMessageFormatException;
  * (KafkaProducer's transaction example and KIP-1050's exception categories):
  * <ul>
  *   <li>{@link Recovery#RECREATE_PRODUCER}: the producer instance is unusable. ProducerFencedException and the other
- *       {@link ApplicationRecoverableException}s, OutOfOrderSequenceException (fatal for transactional producers),
+ *       ApplicationRecoverableExceptions (InvalidPidMappingException), OutOfOrderSequenceException (fatal for transactional producers),
  *       AuthorizationException and UnsupportedVersionException (both {@link InvalidConfigurationException}s),
  *       InvalidTxnStateException. Close it, create a new one and {@code initTransactions} again.</li>
  *   <li>{@link Recovery#ABORT_AND_RETRY}: everything else, notably TransactionAbortableException, a TimeoutException
@@ -32,7 +33,24 @@ final class ErrorClassifier {
         RECREATE_PRODUCER
     }
 
+    /**
+     * kafka-clients' ApplicationRecoverableException, or null where it does not exist. Looked up by name because a
+     * stock OMB brings its own, older kafka-clients (3.6.1 at OMB 8559989, which lacks it), where a direct reference
+     * fails with NoClassDefFoundError on the first error classified; ProducerFenced and InvalidPidMapping, its
+     * subclasses, exist in both and are checked directly.
+     */
+    private static final Class<?> APPLICATION_RECOVERABLE = optionalClass(
+            "org.apache.kafka.common.errors.ApplicationRecoverableException");
+
     private ErrorClassifier() {
+    }
+
+    private static Class<?> optionalClass(String name) {
+        try {
+            return Class.forName(name, false, ErrorClassifier.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
     }
 
     static Recovery classify(Throwable error) {
@@ -40,7 +58,9 @@ final class ErrorClassifier {
             if (t instanceof InvalidProducerEpochException) {
                 return Recovery.ABORT_AND_RETRY;
             }
-            if (t instanceof ApplicationRecoverableException // ProducerFenced, InvalidPidMapping
+            if (t instanceof ProducerFencedException
+                    || t instanceof InvalidPidMappingException
+                    || (APPLICATION_RECOVERABLE != null && APPLICATION_RECOVERABLE.isInstance(t))
                     || t instanceof OutOfOrderSequenceException // includes UnknownProducerIdException
                     || t instanceof InvalidConfigurationException // Authorization*, UnsupportedVersion
                     || t instanceof InvalidTxnStateException

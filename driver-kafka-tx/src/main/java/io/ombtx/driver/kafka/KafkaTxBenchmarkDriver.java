@@ -235,9 +235,11 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                         tx.transactionalIdPrefix() + "-" + runId + "-" + index, clients::producer, tx, stats);
                 SyntheticOffsets offsets = new SyntheticOffsets(sendOffsetsGroupId(),
                         new TopicPartition(topic, index % partitions));
-                producer = KafkaTxProducer.transactional(topic, partitions, spec, flow, tx, offsets, stats);
+                // Stock OMB (no runner configured the operation) group-commits within the YAML's bounds.
+                producer = KafkaTxProducer.transactional(topic, partitions, spec, flow, tx, offsets, stats,
+                        configuredSpec == null);
             } else {
-                producer = KafkaTxProducer.plain(topic, partitions, spec, clients.producer(null), stats);
+                producer = KafkaTxProducer.plain(topic, partitions, spec, clients.producer(null), stats, tx);
             }
             track(producer);
             return producer;
@@ -319,6 +321,9 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         transactions.put("resolveBeforeCommit", tx.resolveBeforeCommit());
         transactions.put("maxRetries", tx.maxRetries());
         transactions.put("commitIntervalMs", tx.commitIntervalMs());
+        transactions.put("maxMessagesPerTransaction", tx.messagesPerTransaction());
+        transactions.put("maxBytesPerTransaction", tx.maxBytesPerTransaction());
+        transactions.put("closeTimeoutMs", tx.closeTimeoutMs());
         environment.put("transactions", transactions);
         return environment;
     }

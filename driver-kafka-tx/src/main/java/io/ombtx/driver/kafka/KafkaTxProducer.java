@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
 final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, CallbackProducer {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaTxProducer.class);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** After a forced close, how long the producer's thread gets to notice before it is interrupted. */
+    private static final Duration AFTER_FORCED_CLOSE = Duration.ofSeconds(5);
 
     private final String topic;
     private final OperationRunner operations;
@@ -39,31 +40,40 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
     private final Producer<String, byte[]> plain; // null when transactional
     private final TransactionFlow flow; // null when plain
     private final TransactionBatcher batcher; // null when plain
+    private final Duration closeTimeout;
     private volatile boolean closed;
 
     private KafkaTxProducer(String topic, OperationRunner operations, Producer<String, byte[]> plain,
-            TransactionFlow flow, int messagesPerTransaction, long commitIntervalMs) {
+            TransactionFlow flow, TransactionBatcher.Bounds bounds, Duration closeTimeout) {
         this.topic = topic;
         this.operations = operations;
         this.plain = plain;
         this.flow = flow;
+        this.closeTimeout = closeTimeout;
         this.thread = new ProducerThread(flow == null ? "producer" : "tx-producer");
-        this.batcher = flow == null ? null
-                : new TransactionBatcher(flow, messagesPerTransaction, commitIntervalMs, thread);
+        this.batcher = flow == null ? null : new TransactionBatcher(flow, bounds, thread);
     }
 
     static KafkaTxProducer plain(String topic, int partitionCount, OperationSpec spec, Producer<String, byte[]> producer,
-            TxStatsReporter stats) {
+            TxStatsReporter stats, TransactionSettings settings) {
         return new KafkaTxProducer(topic, new OperationRunner(topic, partitionCount, spec, null, stats), producer, null,
-                0, 0);
+                null, Duration.ofMillis(settings.closeTimeoutMs()));
     }
 
-    /** @param flow started (initTransactions done) */
+    /**
+     * @param flow started (initTransactions done)
+     * @param groupCommit stock OMB's sendAsync: the settings' size bounds apply; otherwise (the omb-tx runner) a
+     *     PUBLISH transaction holds exactly the spec's messages per operation, or fewer when its interval ends first
+     */
     static KafkaTxProducer transactional(String topic, int partitionCount, OperationSpec spec, TransactionFlow flow,
-            TransactionSettings settings, SyntheticOffsets offsets, TxStatsReporter stats) {
-        int perTransaction = spec.kind() == OperationKind.PUBLISH ? spec.messagesPerOperation() : 1;
+            TransactionSettings settings, SyntheticOffsets offsets, TxStatsReporter stats, boolean groupCommit) {
+        TransactionBatcher.Bounds bounds = groupCommit
+                ? new TransactionBatcher.Bounds(settings.messagesPerTransaction(), settings.maxBytesPerTransaction(),
+                        settings.commitIntervalMs())
+                : new TransactionBatcher.Bounds(spec.kind() == OperationKind.PUBLISH ? spec.messagesPerOperation() : 1,
+                        Long.MAX_VALUE, settings.commitIntervalMs());
         return new KafkaTxProducer(topic, new OperationRunner(topic, partitionCount, spec, offsets, stats), null, flow,
-                perTransaction, settings.commitIntervalMs());
+                bounds, Duration.ofMillis(settings.closeTimeoutMs()));
     }
 
     /** The transactional id this producer holds, or null when it is plain. */
@@ -155,7 +165,12 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
         });
     }
 
-    /** Finishes an open transaction (commit if all its sends succeeded, else abort), then closes within a timeout. */
+    /**
+     * Finishes an open transaction (commit if all its sends succeeded, else abort) and closes, within
+     * {@code closeTimeoutMs}. Sends queued before the close still join that last transaction. Past the bound the
+     * Kafka producer is closed at once, which ends a commit still waiting for the broker with an error (its sends
+     * fail; the broker aborts the transaction when it times out) instead of interrupting the thread.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -167,21 +182,40 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
                 batcher.finishOnClose();
             }
             if (flow != null) {
-                flow.close(CLOSE_TIMEOUT);
+                flow.close(closeTimeout);
             } else {
-                plain.close(CLOSE_TIMEOUT);
+                plain.close(closeTimeout);
             }
         }, thread);
         // Shut the thread down only after the close task: tasks queued before it (sends joining the open
         // transaction) still schedule the commit timer, which a shut-down executor would refuse.
         try {
-            finished.get(CLOSE_TIMEOUT.toSeconds() * 2, TimeUnit.SECONDS);
+            if (!awaitClose(finished, closeTimeout)) {
+                LOG.warn("the producer for {} did not finish its last transaction within closeTimeoutMs ({} ms); "
+                        + "closing it at once", topic, closeTimeout.toMillis());
+                if (flow != null) {
+                    flow.forceClose();
+                } else {
+                    plain.close(Duration.ZERO);
+                }
+                awaitClose(finished, AFTER_FORCED_CLOSE);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("closing the producer for {} did not finish cleanly: {}", topic, ErrorClassifier.describe(e));
         } finally {
-            thread.shutdownNow();
+            thread.shutdownNow(); // interrupts only a thread that ignored the forced close
         }
+    }
+
+    /** True when the close task ended (well or not) within {@code timeout}. */
+    private boolean awaitClose(CompletableFuture<Void> finished, Duration timeout) throws InterruptedException {
+        try {
+            finished.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            LOG.warn("closing the producer for {} did not finish cleanly: {}", topic, ErrorClassifier.describe(e));
+        } catch (TimeoutException e) {
+            return false;
+        }
+        return true;
     }
 }

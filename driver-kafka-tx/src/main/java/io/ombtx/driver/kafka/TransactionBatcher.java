@@ -10,29 +10,33 @@ import java.util.function.Function;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * OMB's {@code sendAsync} in transactional mode: each send joins the open transaction, which commits when it holds
- * {@code messagesPerTransaction} messages or has been open for {@code commitIntervalMs}. Every send's future
- * completes when its transaction commits (so OMB's publish latency includes the commit), or exceptionally if the
- * transaction is finally given up. Runs only on the producer's single thread, which also serialises it with
- * {@code runOperation} calls.
+ * {@code sendAsync} in transactional mode, as group commit (Kafka Streams' {@code commit.interval.ms}): the first
+ * send opens a transaction, every later send joins it, and it commits {@code commitIntervalMs} after it began or as
+ * soon as it reaches {@code maxMessages} or {@code maxBytes}. A commit blocks the producer's thread, so the sends
+ * that arrive meanwhile queue on it and all join the next transaction: the broker, not one commit round trip per
+ * message, sets the rate. Every send's future completes when its transaction commits (so OMB's publish latency
+ * includes the commit), or exceptionally if the transaction is finally given up. Runs only on the producer's single
+ * thread, which also serialises it with {@code runOperation} calls.
  */
 final class TransactionBatcher {
 
+    /** What ends a transaction besides its interval; the omb-tx runner's PUBLISH gives a message count only. */
+    record Bounds(int maxMessages, long maxBytes, long commitIntervalMs) {
+    }
+
     private final TransactionFlow flow;
-    private final int messagesPerTransaction;
-    private final long commitIntervalMs;
+    private final Bounds bounds;
     private final ScheduledExecutorService producerThread;
 
     private final List<CompletableFuture<Void>> completions = new ArrayList<>();
     private TransactionFlow.Transaction open; // non-null while a transaction is open
+    private long openBytes;
     private long transactionSequence;
     private boolean closed; // finishOnClose ran: later sends are refused rather than left in a new transaction
 
-    TransactionBatcher(TransactionFlow flow, int messagesPerTransaction, long commitIntervalMs,
-            ScheduledExecutorService producerThread) {
+    TransactionBatcher(TransactionFlow flow, Bounds bounds, ScheduledExecutorService producerThread) {
         this.flow = flow;
-        this.messagesPerTransaction = messagesPerTransaction;
-        this.commitIntervalMs = commitIntervalMs;
+        this.bounds = bounds;
         this.producerThread = producerThread;
     }
 
@@ -41,26 +45,36 @@ final class TransactionBatcher {
             completion.completeExceptionally(new IllegalStateException("producer is closed"));
             return;
         }
+        long size = sizeOf(record);
+        if (open != null && openBytes + size > bounds.maxBytes()) {
+            finish(TransactionFlow.Transaction::commit); // this one would not fit: it opens the next
+        }
         if (open == null) {
             open();
         }
         completions.add(completion);
+        openBytes += size;
         open.send(record);
-        if (open.size() >= messagesPerTransaction) {
+        if (open.size() >= bounds.maxMessages() || openBytes >= bounds.maxBytes()) {
             finish(TransactionFlow.Transaction::commit);
         }
     }
 
+    private static long sizeOf(ProducerRecord<String, byte[]> record) {
+        return (record.value() == null ? 0 : record.value().length) + (record.key() == null ? 0 : record.key().length());
+    }
+
     private void open() {
         open = flow.begin();
+        openBytes = 0;
         long sequence = ++transactionSequence;
-        // A slow producer rate must not leave messages waiting for the transaction to fill up.
+        // The interval runs from the begin; the timer is a task on this same thread, ordered with the sends by time.
         try {
             producerThread.schedule(() -> {
                 if (open != null && sequence == transactionSequence) {
                     finish(TransactionFlow.Transaction::commit);
                 }
-            }, commitIntervalMs, TimeUnit.MILLISECONDS);
+            }, bounds.commitIntervalMs(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
             // The producer is closing; finishOnClose ends this transaction.
         }

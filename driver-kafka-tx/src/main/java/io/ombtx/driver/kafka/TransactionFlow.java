@@ -88,6 +88,14 @@ final class TransactionFlow {
         }
     }
 
+    /**
+     * Closes the producer at once from another thread, so that a call blocked on the broker (a commit) fails now;
+     * the owning thread then finds the producer closed. Kafka's producer allows close from any thread.
+     */
+    void forceClose() {
+        session.forceClose();
+    }
+
     /** Aborts an open transaction and closes the producer within {@code timeout}. */
     void close(Duration timeout) {
         abortIfOpen();

@@ -19,7 +19,7 @@ final class TransactionalSession {
 
     private final String transactionalId;
     private final Function<String, Producer<String, byte[]>> producerFactory;
-    private Producer<String, byte[]> producer;
+    private volatile Producer<String, byte[]> producer; // volatile: forceClose reads it from another thread
     private boolean transactionOpen;
 
     /** @param producerFactory creates an unstarted producer configured with the given transactional id */
@@ -110,6 +110,14 @@ final class TransactionalSession {
         } catch (RuntimeException e) {
             LOG.warn("abort of {} failed: {}", transactionalId, ErrorClassifier.describe(e));
             return false;
+        }
+    }
+
+    /** Closes the current producer without waiting; safe from another thread (see {@link TransactionFlow#forceClose}). */
+    void forceClose() {
+        Producer<String, byte[]> current = producer;
+        if (current != null) {
+            closeQuietly(current, Duration.ZERO);
         }
     }
 

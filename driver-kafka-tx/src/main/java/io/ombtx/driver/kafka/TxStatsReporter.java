@@ -11,12 +11,15 @@ import org.apache.bookkeeper.stats.StatsLogger;
 
 /**
  * Reports transactions through OMB's StatsLogger, the only reporting path inside stock OMB: one OpStatsLogger per
- * phase under scope {@code tx} (microseconds) and counters for committed, aborted, fatal and failed. The loggers
- * are looked up once, so with OMB's NullStatsLogger a report costs a few no-op calls.
+ * phase under scope {@code tx} (microseconds), one for the messages each transaction held
+ * ({@code messagesPerTransaction}, a value, not a time) and counters for committed, aborted, fatal and failed. A
+ * stock OMB worker hands its Prometheus-backed logger (scope {@code benchmark}); OMB's local mode hands a
+ * NullStatsLogger. The loggers are looked up once, so a report there costs a few no-op calls.
  */
 final class TxStatsReporter {
 
     private final Map<Phase, OpStatsLogger> phases = new EnumMap<>(Phase.class);
+    private final OpStatsLogger messagesPerTransaction;
     private final Counter committed;
     private final Counter aborted;
     private final Counter fatal;
@@ -27,6 +30,7 @@ final class TxStatsReporter {
         for (Phase phase : Phase.values()) {
             phases.put(phase, tx.getOpStatsLogger(phase.key()));
         }
+        messagesPerTransaction = tx.getOpStatsLogger("messagesPerTransaction");
         committed = tx.getCounter("committed");
         aborted = tx.getCounter("aborted");
         fatal = tx.getCounter("fatal");
@@ -38,8 +42,14 @@ final class TxStatsReporter {
         timings.phaseNanos().forEach((phase, nanos) ->
                 phases.get(phase).registerSuccessfulEvent(nanos / 1_000, TimeUnit.MICROSECONDS));
         switch (timings.outcome()) {
-            case COMMITTED -> committed.inc();
-            case FAILED -> failed.inc();
+            case COMMITTED -> {
+                committed.inc();
+                messagesPerTransaction.registerSuccessfulValue(timings.messages());
+            }
+            case FAILED -> {
+                failed.inc();
+                messagesPerTransaction.registerFailedValue(timings.messages());
+            }
             case ACKNOWLEDGED -> { }
         }
     }

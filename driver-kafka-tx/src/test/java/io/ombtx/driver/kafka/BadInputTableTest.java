@@ -143,6 +143,11 @@ class BadInputTableTest {
                 "'transactions.enabld'", "did you mean 'enabled'");
         t.bench("driver wrong type in transactions", DRIVER + "transactions:\n  maxRetries: lots\n", WORKLOAD,
                 List.of("--dry-run"), d, "'transactions.maxRetries'");
+        t.bench("driver group-commit byte bound 0", DRIVER + "transactions:\n  maxBytesPerTransaction: 0\n", WORKLOAD,
+                List.of("--dry-run"), d, "'transactions.maxBytesPerTransaction'", ">= 1");
+        t.both("driver both names of the message bound",
+                DRIVER + "transactions:\n  messagesPerTransaction: 5\n  maxMessagesPerTransaction: 5\n", WORKLOAD, none,
+                d, "'transactions.messagesPerTransaction'", "give only one");
         t.bench("driver replicationFactor 0", DRIVER + "replicationFactor: 0\n", WORKLOAD, List.of("--dry-run"), d,
                 "'replicationFactor'");
         t.both("driver replicationFactor -1", DRIVER + "replicationFactor: -1\n", WORKLOAD, none, d,

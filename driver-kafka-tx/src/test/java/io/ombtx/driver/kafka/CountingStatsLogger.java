@@ -1,7 +1,9 @@
 package io.ombtx.driver.kafka;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.bookkeeper.stats.Counter;
@@ -15,16 +17,24 @@ final class CountingStatsLogger implements StatsLogger {
 
     final Map<String, AtomicLong> events;
     final Map<String, AtomicLong> counters;
+    final Map<String, List<Long>> values; // registerSuccessfulValue, in order
     private final String prefix;
 
     CountingStatsLogger() {
-        this("", new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+        this("", new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
     }
 
-    private CountingStatsLogger(String prefix, Map<String, AtomicLong> events, Map<String, AtomicLong> counters) {
+    private CountingStatsLogger(String prefix, Map<String, AtomicLong> events, Map<String, AtomicLong> counters,
+            Map<String, List<Long>> values) {
         this.prefix = prefix;
         this.events = events;
         this.counters = counters;
+        this.values = values;
+    }
+
+    /** The successful values registered under {@code name}, in order. */
+    List<Long> values(String name) {
+        return List.copyOf(values.getOrDefault(name, List.of()));
     }
 
     long events(String name) {
@@ -38,6 +48,7 @@ final class CountingStatsLogger implements StatsLogger {
     @Override
     public OpStatsLogger getOpStatsLogger(String name) {
         AtomicLong count = events.computeIfAbsent(prefix + name, k -> new AtomicLong());
+        List<Long> registered = values.computeIfAbsent(prefix + name, k -> new CopyOnWriteArrayList<>());
         return new OpStatsLogger() {
             @Override
             public void registerFailedEvent(long eventLatency, TimeUnit unit) {
@@ -50,6 +61,7 @@ final class CountingStatsLogger implements StatsLogger {
 
             @Override
             public void registerSuccessfulValue(long value) {
+                registered.add(value);
             }
 
             @Override
@@ -108,7 +120,7 @@ final class CountingStatsLogger implements StatsLogger {
 
     @Override
     public StatsLogger scope(String name) {
-        return new CountingStatsLogger(prefix + name + "/", events, counters);
+        return new CountingStatsLogger(prefix + name + "/", events, counters, values);
     }
 
     @Override

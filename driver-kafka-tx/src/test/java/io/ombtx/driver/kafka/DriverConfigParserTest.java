@@ -30,12 +30,19 @@ class DriverConfigParserTest {
         assertEquals("localhost:9092", config.bootstrapServers());
         assertEquals("0", config.producerProperties().getProperty("retry.backoff.ms"));
         assertEquals("localhost:9092", config.consumerProperties().getProperty("bootstrap.servers"));
-        assertEquals(new TransactionSettings(true, 10, 100, "omb-tx", true, 3), config.transactions());
+        assertEquals(new TransactionSettings(true, 10_000, 100, "omb-tx", true, 3, 16L << 20, 30_000),
+                config.transactions());
+        DriverConfig oneBroker = parser.parse(new File("kafka-tx-stock-omb-1broker.yaml"));
+        assertEquals(1, oneBroker.replicationFactor());
+        assertTrue(oneBroker.topicConfigMap().isEmpty());
+        assertEquals(config.transactions(), oneBroker.transactions());
+        assertEquals(config.producerProperties(), oneBroker.producerProperties());
     }
 
     @Test
     void everyShippedYamlParses() throws IOException {
-        for (String name : new String[] {"kafka-tx.yaml", "kafka-tx-tuned.yaml", "kafka-tx-stock-omb.yaml"}) {
+        for (String name : new String[] {"kafka-tx.yaml", "kafka-tx-tuned.yaml", "kafka-tx-stock-omb.yaml",
+                "kafka-tx-stock-omb-1broker.yaml"}) {
             DriverConfig config = parser.parse(new File(name));
             assertEquals("all", config.producerProperties().getProperty("acks"), name);
         }
@@ -102,6 +109,26 @@ class DriverConfigParserTest {
                         () -> parser.parse("k.yaml", "transactions:\n  messagesPerTransaction: 0\n")).getMessage());
         assertEquals("k.yaml: key 'replicationFactor': expected a value from 1 to 32767, got -1",
                 assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "replicationFactor: -1\n")).getMessage());
+    }
+
+    @Test
+    void groupCommitBoundsAreCheckedAndTheMessageBoundHasOneName() {
+        assertEquals("k.yaml: key 'transactions.maxBytesPerTransaction': expected a value >= 1, got 0",
+                assertThrows(ConfigException.class,
+                        () -> parser.parse("k.yaml", "transactions:\n  maxBytesPerTransaction: 0\n")).getMessage());
+        assertEquals("k.yaml: key 'transactions.maxMessagesPerTransaction': expected a whole number, got 'many'",
+                assertThrows(ConfigException.class,
+                        () -> parser.parse("k.yaml", "transactions:\n  maxMessagesPerTransaction: many\n")).getMessage());
+        assertEquals("k.yaml: key 'transactions.closeTimeoutMs': expected a value from 0 to 3600000, got -1",
+                assertThrows(ConfigException.class,
+                        () -> parser.parse("k.yaml", "transactions:\n  closeTimeoutMs: -1\n")).getMessage());
+        assertEquals("k.yaml: key 'transactions.messagesPerTransaction': is the older name of maxMessagesPerTransaction; "
+                + "give only one", assertThrows(ConfigException.class, () -> parser.parse("k.yaml",
+                        "transactions:\n  messagesPerTransaction: 5\n  maxMessagesPerTransaction: 6\n")).getMessage());
+        assertEquals(5, parser.parse("k.yaml", "transactions:\n  messagesPerTransaction: 5\n").transactions()
+                .messagesPerTransaction(), "the older name still sets the bound");
+        assertEquals(6, parser.parse("k.yaml", "transactions:\n  maxMessagesPerTransaction: 6\n").transactions()
+                .messagesPerTransaction());
     }
 
     @Test

@@ -29,7 +29,7 @@ class TransactionalSendAsyncTest {
             TxStatsReporter stats) {
         TransactionFlow flow = TransactionFlow.start("tx", id -> mock, settings, stats);
         OperationSpec spec = new OperationSpec(OperationKind.PUBLISH, true, settings.messagesPerTransaction(), 1, false, true);
-        return KafkaTxProducer.transactional("t", 1, spec, flow, settings, null, stats);
+        return KafkaTxProducer.transactional("t", 1, spec, flow, settings, null, stats, true);
     }
 
     private static List<CompletableFuture<Void>> send(KafkaTxProducer producer, int count) {
