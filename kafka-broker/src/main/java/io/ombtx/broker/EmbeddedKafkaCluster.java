@@ -467,14 +467,26 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             return;
         }
         closed = true;
-        for (Process process : processes) {
+        stop(processes);
+        // ZooKeeper last: a broker's clean shutdown still talks to it.
+        if (zooKeeper != null) {
+            stop(List.of(zooKeeper));
+        }
+        if (!keepWorkDir) {
+            deleteRecursively(workDir);
+        }
+    }
+
+    /** Closes each child's standard input ({@link ChildKafkaMain} exits on end of input), then waits for all. */
+    private static void stop(List<Process> children) {
+        for (Process process : children) {
             try {
-                process.getOutputStream().close(); // ChildKafkaMain exits on end of input
+                process.getOutputStream().close();
             } catch (IOException ignored) {
                 // Broken pipe: it is already going.
             }
         }
-        for (Process process : processes) {
+        for (Process process : children) {
             try {
                 if (!process.waitFor(20, TimeUnit.SECONDS)) {
                     process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
@@ -483,25 +495,6 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
             }
-        }
-        // ZooKeeper last: a broker's clean shutdown still talks to it.
-        if (zooKeeper != null) {
-            try {
-                zooKeeper.getOutputStream().close();
-            } catch (IOException ignored) {
-                // Already going.
-            }
-            try {
-                if (!zooKeeper.waitFor(20, TimeUnit.SECONDS)) {
-                    zooKeeper.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                zooKeeper.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (!keepWorkDir) {
-            deleteRecursively(workDir);
         }
     }
 
