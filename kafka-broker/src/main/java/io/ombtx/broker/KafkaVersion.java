@@ -20,7 +20,8 @@ public record KafkaVersion(int major, int minor, int patch) implements Comparabl
     /** The highest {@code transaction.version} feature level known here (KIP-890 part 2). */
     public static final int MAX_TRANSACTION_VERSION = 2;
 
-    private static final Pattern FORMAT = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
+    /** MAJOR.MINOR.PATCH, with a pre-release suffix (4.2.0-SNAPSHOT, say, for a build against one) tolerated. */
+    private static final Pattern FORMAT = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})(?:-[A-Za-z0-9.]+)?");
 
     /**
      * Reads {@code 2.8.2}-style text.
