@@ -1,10 +1,13 @@
 package io.ombtx.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.CommonOptions;
 import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.driver.api.config.YamlFiles;
@@ -58,7 +61,7 @@ public final class SuiteMain {
     }
 
     private static final List<String> SUITE_KEYS = List.of("name", "description", "profile", "runs");
-    private static final List<String> RUN_KEYS = List.of("driver", "workloads");
+    private static final List<String> RUN_KEYS = List.of("driver", "workloads", "brokerVersion", "transactionVersion");
 
     private SuiteMain() {
     }
@@ -67,7 +70,11 @@ public final class SuiteMain {
         System.exit(run(args, System.out, System.err));
     }
 
-    record Entry(Path driver, List<Path> workloads) {
+    /**
+     * One suite entry: a driver, its workloads and optionally the embedded broker's release and transaction version
+     * (null: unset). Those replace the workloads' own; --broker-version and --transaction-version replace them.
+     */
+    record Entry(Path driver, List<Path> workloads, String brokerVersion, Integer transactionVersion) {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
@@ -93,8 +100,21 @@ public final class SuiteMain {
                 output = Path.of("results", name + "-" + profile + "-" + stamp);
             }
             List<BenchmarkArgs> runs = new ArrayList<>();
-            for (Entry entry : entries) {
-                runs.add(common.toArgs(List.of(entry.driver()), entry.workloads(), profile, output, false));
+            for (int i = 0; i < entries.size(); i++) {
+                Entry entry = entries.get(i);
+                BenchmarkArgs args = common.toArgs(List.of(entry.driver()), entry.workloads(), profile, output, false);
+                String version = args.brokerVersion() != null ? args.brokerVersion() : entry.brokerVersion();
+                Integer transactionVersion = args.transactionVersion();
+                if (transactionVersion == null && entry.transactionVersion() != null) {
+                    // Checked here so the entry is blamed, not --transaction-version.
+                    String problem = KafkaVersion.parse(version != null ? version : EmbeddedKafkaCluster.DEFAULT_VERSION)
+                            .transactionVersionProblem(entry.transactionVersion());
+                    if (problem != null) {
+                        throw new ConfigException(suiteFile.toString(), "runs[" + i + "].transactionVersion", problem);
+                    }
+                    transactionVersion = entry.transactionVersion();
+                }
+                runs.add(args.withBrokerVersion(version, transactionVersion));
             }
             for (BenchmarkArgs run : runs) {
                 Main.plan(run); // every entry's mistakes before the first entry runs
@@ -142,7 +162,9 @@ public final class SuiteMain {
             for (JsonNode w : workloads) {
                 paths.add(existing(file, where + ".workloads", home, w.asText()));
             }
-            entries.add(new Entry(driver, paths));
+            ConfigFields fields = new ConfigFields(file, run, where);
+            entries.add(new Entry(driver, paths, WorkloadLoader.brokerVersion(fields),
+                    WorkloadLoader.transactionVersion(fields)));
         }
         return entries;
     }

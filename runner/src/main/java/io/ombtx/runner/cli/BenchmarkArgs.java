@@ -12,6 +12,9 @@ import java.util.Map;
  * @param extraConsumers OMB's {@code -x/--extra}: allocate more of the distributed workers to consumers
  * @param workerTimeoutSeconds how long to wait for a worker's answer
  * @param teardownTimeoutSeconds the deadline shared by the steps left once a run ends early
+ * @param brokerVersion the embedded broker's Kafka release (null: the workload's, else the default)
+ * @param transactionVersion Kafka 4.x's transaction.version for the embedded broker (null: the workload's, else
+ *        the broker's default)
  */
 public record BenchmarkArgs(
         List<Path> drivers,
@@ -29,7 +32,9 @@ public record BenchmarkArgs(
         int workerTimeoutSeconds,
         int teardownTimeoutSeconds,
         boolean quiet,
-        boolean help) {
+        boolean help,
+        String brokerVersion,
+        Integer transactionVersion) {
 
     /** The generated {@code --help} text. */
     public static final String USAGE = Cli.usage(new BenchmarkCommand());
@@ -39,6 +44,13 @@ public record BenchmarkArgs(
      *
      * @throws UsageException one line naming the option and what was expected
      */
+    /** These arguments with the embedded broker's release and transaction version in place of theirs. */
+    public BenchmarkArgs withBrokerVersion(String version, Integer transactionVersion) {
+        return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
+                brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
+                teardownTimeoutSeconds, quiet, help, version, transactionVersion);
+    }
+
     public static BenchmarkArgs parse(String[] args) {
         BenchmarkCommand command = new BenchmarkCommand();
         return command.toArgs(Cli.parse(command, args));

@@ -82,7 +82,8 @@ public class CommonOptions implements Cli.Validated {
         return new BenchmarkArgs(List.copyOf(drivers), nonBlank(workers), workersFile,
                 output != null ? output : this.output, extraConsumers, List.copyOf(workloads),
                 profile != null ? profile : this.profile, dryRun, broker.brokers(), broker.profile(), broker.settings(),
-                reportingIntervalSeconds, workerTimeoutSeconds, teardownTimeoutSeconds, quiet, help);
+                reportingIntervalSeconds, workerTimeoutSeconds, teardownTimeoutSeconds, quiet, help,
+                broker.brokerVersion(), broker.transactionVersion());
     }
 
     static List<String> nonBlank(List<String> items) {
