@@ -1,11 +1,14 @@
 package io.ombtx.runner.plan;
 
+import io.ombtx.driver.api.AwaitAcks;
+import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The plan as the dry run prints it: every {@link RunSpec}, including the effective driver settings (secrets
@@ -37,6 +40,10 @@ public final class PlanText {
                     w.operation().transactional() ? " (transactional)" : "", w.messagesPerOperation(),
                     w.operation().partitionsPerOperation(), w.operation().sendOffsets() ? ", with sendOffsets" : "",
                     w.verifyExactlyOnce() ? ", exactly-once check" : "");
+            if (w.operation().awaitAcks() != null) {
+                line(text, "     order       awaitAcks %s: %s", w.operation().awaitAcks().key(),
+                        AwaitAcks.phasesOf(w.operation()).stream().map(Phase::key).collect(Collectors.joining(", ")));
+            }
             line(text, "     topology    %d topic(s) × %d partition(s), %d producer(s), %d consumer(s), %d-byte messages",
                     w.topics(), w.partitionsPerTopic(), w.producerCount(), w.consumerCount(), w.messageSize());
             String length = w.countBased()

@@ -93,7 +93,7 @@ public final class ResultBuilder {
                 failureReason,
                 w.description(),
                 facts.runMode(),
-                Scenario.of(w),
+                Scenario.of(w, PhaseSequences.dominant(facts.environment())),
                 w.sweep() == null ? null : Sweep.of(w.sweep()),
                 facts.versions(),
                 facts.broker(),

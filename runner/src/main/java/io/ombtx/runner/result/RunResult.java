@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.SweepPoint;
@@ -181,9 +182,14 @@ public record RunResult(
         }
     }
 
-    /** The measured operation. */
+    /**
+     * The measured operation. {@code awaitAcks} is the workload's order of the ack wait (transactional and STREAM
+     * operations only); {@code phaseSequence} the phases the driver actually ran, in order, as most of its operations
+     * ran them (null when the driver does not report it; every sequence with its count is in
+     * {@code environment.phaseSequences}).
+     */
     @JsonPropertyOrder({"kind", "transactional", "messagesPerOperation", "partitionsPerOperation", "sendOffsets",
-            "readCommitted", "waitForConsume", "prefillMessages"})
+            "readCommitted", "waitForConsume", "prefillMessages", "awaitAcks", "phaseSequence"})
     public record Scenario(
             OperationKind kind,
             boolean transactional,
@@ -192,12 +198,20 @@ public record RunResult(
             boolean sendOffsets,
             boolean readCommitted,
             boolean waitForConsume,
-            long prefillMessages) {
+            long prefillMessages,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String awaitAcks,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> phaseSequence) {
 
         public static Scenario of(Workload w) {
-            return new Scenario(w.operation().kind(), w.operation().transactional(),
-                    w.operation().messagesPerOperation(), w.operation().partitionsPerOperation(),
-                    w.operation().sendOffsets(), w.operation().readCommitted(), w.waitForConsume(), w.prefillMessages());
+            return of(w, null);
+        }
+
+        /** @param phaseSequence the phases as the driver ran them (null: not reported) */
+        public static Scenario of(Workload w, List<String> phaseSequence) {
+            OperationSpec op = w.operation();
+            return new Scenario(op.kind(), op.transactional(), op.messagesPerOperation(),
+                    op.partitionsPerOperation(), op.sendOffsets(), op.readCommitted(), w.waitForConsume(),
+                    w.prefillMessages(), op.awaitAcks() == null ? null : op.awaitAcks().key(), phaseSequence);
         }
     }
 

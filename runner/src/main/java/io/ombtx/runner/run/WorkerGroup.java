@@ -244,10 +244,17 @@ public final class WorkerGroup implements Worker {
         return answers;
     }
 
-    /** The first worker's: its driver describes the brokers and clients for the result. */
+    /**
+     * The first worker's: its driver describes the brokers and clients for the result; the phase sequences are
+     * every worker's added up (a STREAM's operations run where its consumers are).
+     */
     @Override
     public Map<String, Object> environment() throws Exception {
-        return members.get(0).worker().environment();
+        if (members.size() == 1) {
+            return members.get(0).worker().environment();
+        }
+        List<Map<String, Object>> all = collect(Worker::environment);
+        return io.ombtx.runner.result.PhaseSequences.merged(all.get(0), all);
     }
 
     /** The first consuming worker checks: the verdict reads the committed output, whoever wrote it. */
