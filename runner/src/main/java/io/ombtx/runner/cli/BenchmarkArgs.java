@@ -12,6 +12,10 @@ import java.util.Map;
  * @param extraConsumers OMB's {@code -x/--extra}: allocate more of the distributed workers to consumers
  * @param workerTimeoutSeconds how long to wait for a worker's answer
  * @param teardownTimeoutSeconds the deadline shared by the steps left once a run ends early
+ * @param repeat runs of each (driver, workload), each on a fresh embedded broker or fresh topics
+ * @param interleave alternate the runs of the comparison in each round (A B A B) instead of A A B B
+ * @param comparison a name for the comparison these runs make (a suite entry's), recorded in each result and
+ *     leading its group id; null for none
  */
 public record BenchmarkArgs(
         List<Path> drivers,
@@ -29,7 +33,17 @@ public record BenchmarkArgs(
         int workerTimeoutSeconds,
         int teardownTimeoutSeconds,
         boolean quiet,
-        boolean help) {
+        boolean help,
+        int repeat,
+        boolean interleave,
+        String comparison) {
+
+    /** These arguments with a suite entry's repetitions, interleaving and comparison name in place of their own. */
+    public BenchmarkArgs withRepetitions(int repeat, boolean interleave, String comparison) {
+        return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
+                brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
+                teardownTimeoutSeconds, quiet, help, repeat, interleave, comparison);
+    }
 
     /** The generated {@code --help} text. */
     public static final String USAGE = Cli.usage(new BenchmarkCommand());

@@ -21,7 +21,10 @@ public final class PlanText {
 
     public static String describe(List<RunSpec> runs) {
         StringBuilder text = new StringBuilder();
-        line(text, "Plan: %d run(s)", runs.size());
+        Repetition first = runs.isEmpty() ? null : runs.get(0).repetition();
+        line(text, "Plan: %d run(s)%s", runs.size(), first == null || first.count() == 1 ? ""
+                : String.format(Locale.ROOT, ", each (driver, workload) %d times%s", first.count(),
+                        first.interleaved() ? ", interleaved" : ""));
         for (RunSpec run : runs) {
             Workload w = run.workload();
             BrokerPlan b = run.broker();
@@ -66,6 +69,12 @@ public final class PlanText {
             }
             if (!w.driverOverrides().isEmpty()) {
                 line(text, "     overrides   %s", w.driverOverrides().describe().toString().replace("\n", "; "));
+            }
+            if (run.repetition() != null) {
+                Repetition r = run.repetition();
+                line(text, "     repetition  %d of %d, group %s%s%s", r.index(), r.count(), r.group(),
+                        r.comparison() == null ? "" : ", comparison " + r.comparison(),
+                        r.interleaved() ? " (interleaved with the other runs of the comparison)" : "");
             }
             if (w.sweep() != null) {
                 line(text, "     sweep       %s: %s = %s", w.sweep().sweepName(), w.sweep().parameter(), w.sweep().value());

@@ -41,7 +41,7 @@ import org.apache.kafka.common.utils.AppInfoParser;
         "aggregatedEndToEndLatencyQuantiles", "schemaVersion", "startTime", "endTime", "status", "partialReason",
         "failureReason", "description", "runMode", "scenario", "sweep", "versions", "broker", "driverConfig", "environment", "counts",
         "summary", "operationLatency", "intendedPublishLatency", "transactionPhases", "exactlyOnce", "histograms",
-        "periods"})
+        "periods", "repetition"})
 public record RunResult(
         // OMB's fields
         String workload,
@@ -107,7 +107,9 @@ public record RunResult(
         @JsonInclude(JsonInclude.Include.NON_NULL) ExactlyOnce exactlyOnce,
         // Full histograms of the measured phase (µs), compressed and base64-encoded, by name.
         Map<String, String> histograms,
-        PeriodSeries periods) {
+        PeriodSeries periods,
+        // Which repetition of its (driver, workload) this run was, and its group; absent in older files.
+        @JsonInclude(JsonInclude.Include.NON_NULL) Repetition repetition) {
 
     /** The result format's version, written as {@code schemaVersion}. */
     public static final int SCHEMA_VERSION = 1;
@@ -336,6 +338,23 @@ public record RunResult(
         public static ExactlyOnce of(ExactlyOnceReport report) {
             return new ExactlyOnce(report.checked(), report.duplicated(), report.missing(), report.unexpected(),
                     report.passed());
+        }
+    }
+
+    /**
+     * Which repetition of its (driver, workload) a run was ({@code index} of {@code count}, from 1) and the
+     * {@code group} it belongs to: every repetition of one (driver, workload), or with {@code interleaved} every run
+     * of the comparison, which then alternated (A B A B …); {@code comparison} names it (a suite entry's).
+     */
+    @JsonPropertyOrder({"index", "count", "group", "interleaved", "comparison"})
+    public record Repetition(int index, int count, String group, boolean interleaved,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String comparison) {
+
+        /** The plan's repetition; a run planned once is repetition 1 of 1 in a group of its own. */
+        public static Repetition of(io.ombtx.runner.plan.Repetition planned, String ownGroup) {
+            return planned == null ? new Repetition(1, 1, ownGroup, false, null)
+                    : new Repetition(planned.index(), planned.count(), planned.group(), planned.interleaved(),
+                            planned.comparison());
         }
     }
 
