@@ -28,6 +28,12 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  */
 public final class EmbeddedKafkaCluster implements AutoCloseable {
 
+    /**
+     * The Kafka release omb-tx is built with: its kafka-clients and the built-in broker ({@code broker-lib}), both
+     * pinned by one version in the parent pom. The broker a run gets when it names no version.
+     */
+    public static final String DEFAULT_VERSION = org.apache.kafka.common.utils.AppInfoParser.getVersion();
+
     /** The most brokers one machine's embedded cluster starts. */
     public static final int MAX_BROKERS = 9;
     private static final String LOOPBACK = "127.0.0.1";

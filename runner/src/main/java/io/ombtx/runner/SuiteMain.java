@@ -1,10 +1,13 @@
 package io.ombtx.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.CommonOptions;
 import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.driver.api.config.YamlFiles;
@@ -64,7 +67,7 @@ public final class SuiteMain {
     private static final List<String> SUITE_KEYS = List.of("name", "description", "profile", "repeat", "interleave",
             "runs");
     private static final List<String> RUN_KEYS = List.of("name", "driver", "drivers", "workloads", "repeat",
-            "interleave");
+            "interleave", "brokerVersion", "transactionVersion");
 
     private SuiteMain() {
     }
@@ -74,13 +77,16 @@ public final class SuiteMain {
     }
 
     /**
-     * One suite entry: a comparison of its drivers × workloads.
+     * One suite entry: a comparison of its drivers × workloads, optionally on another embedded broker release and
+     * transaction version (null: unset; those replace the workloads' own; --broker-version and
+     * --transaction-version replace them).
      *
      * @param name the comparison's name (leads its results' group id), or null
      * @param repeat the entry's own repetitions, or null for the suite's
      * @param interleave the entry's own interleaving, or null for the suite's
      */
-    record Entry(List<Path> drivers, List<Path> workloads, String name, Integer repeat, Boolean interleave) {
+    record Entry(List<Path> drivers, List<Path> workloads, String name, Integer repeat, Boolean interleave,
+            String brokerVersion, Integer transactionVersion) {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
@@ -108,13 +114,26 @@ public final class SuiteMain {
             int suiteRepeat = repeat(suiteFile.toString(), "repeat", suite.get("repeat"), profile, 1);
             boolean suiteInterleave = new ConfigFields(suiteFile.toString(), suite, "").bool("interleave", false);
             List<BenchmarkArgs> runs = new ArrayList<>();
-            for (Entry entry : entries) {
+            for (int i = 0; i < entries.size(); i++) {
+                Entry entry = entries.get(i);
+                BenchmarkArgs args = common.toArgs(entry.drivers(), entry.workloads(), profile, output, false);
+                String version = args.brokerVersion() != null ? args.brokerVersion() : entry.brokerVersion();
+                Integer transactionVersion = args.transactionVersion();
+                if (transactionVersion == null && entry.transactionVersion() != null) {
+                    // Checked here so the entry is blamed, not --transaction-version.
+                    String problem = KafkaVersion.parse(version != null ? version : EmbeddedKafkaCluster.DEFAULT_VERSION)
+                            .transactionVersionProblem(entry.transactionVersion());
+                    if (problem != null) {
+                        throw new ConfigException(suiteFile.toString(), "runs[" + i + "].transactionVersion", problem);
+                    }
+                    transactionVersion = entry.transactionVersion();
+                }
                 // --repeat and --interleave on the command line win over the entry's, which win over the suite's.
                 int repeat = common.repeatGiven() != null ? common.repeatGiven()
                         : entry.repeat() != null ? entry.repeat() : suiteRepeat;
                 boolean interleave = common.interleaveGiven()
                         || (entry.interleave() != null ? entry.interleave() : suiteInterleave);
-                runs.add(common.toArgs(entry.drivers(), entry.workloads(), profile, output, false)
+                runs.add(args.withBrokerVersion(version, transactionVersion)
                         .withRepetitions(repeat, interleave, entry.name()));
             }
             for (BenchmarkArgs run : runs) {
@@ -180,7 +199,8 @@ public final class SuiteMain {
             ConfigFields fields = new ConfigFields(file, run, where);
             Integer repeat = run.has("repeat") ? repeat(file, where + ".repeat", run.get("repeat"), profile, 1) : null;
             Boolean interleave = run.has("interleave") ? fields.bool("interleave", false) : null;
-            entries.add(new Entry(drivers, paths, fields.text("name", null), repeat, interleave));
+            entries.add(new Entry(drivers, paths, fields.text("name", null), repeat, interleave,
+                    WorkloadLoader.brokerVersion(fields), WorkloadLoader.transactionVersion(fields)));
         }
         return entries;
     }

@@ -102,6 +102,12 @@ class CliTest {
         assertOneLineError(run(Main::run, "-d", "d.yaml", "--broker-config", "linger", "w.yaml"),
                 "--broker-config expects KEY=VALUE, got 'linger'");
         assertOneLineError(run(Main::run, "-d", "d.yaml", "--broker-config", "=1", "w.yaml"), "--broker-config");
+        assertOneLineError(run(Main::run, "-d", "d.yaml", "--broker-version", "2.8", "w.yaml"),
+                "--broker-version expects a Kafka release as MAJOR.MINOR.PATCH");
+        assertOneLineError(run(Main::run, "-d", "d.yaml", "--broker-version", "0.11.0", "w.yaml"),
+                "--broker-version", "is not supported by the embedded broker");
+        assertOneLineError(run(Main::run, "-d", "d.yaml", "--transaction-version", "3", "w.yaml"),
+                "--transaction-version expects a whole number from 0 to 2, got 3");
         assertOneLineError(run(Main::run, "-d", "d.yaml", "-w", "http://a:1", "-wf", "w.yaml", "x.yaml"),
                 "give -w/--workers or -wf/--workers-file, not both");
         assertOneLineError(run(Main::run, "w.yaml"), "missing -d/--drivers");
@@ -150,6 +156,10 @@ class CliTest {
         assertEquals(3, repeated.reportingIntervalSeconds());
         assertTrue(repeated.dryRun() && repeated.quiet());
 
+        BenchmarkArgs versions = BenchmarkArgs.parse(new String[] {"-d", "d", "--broker-version", " 2.8.2",
+                "--transaction-version", "2", "w"});
+        assertEquals("2.8.2", versions.brokerVersion());
+        assertEquals(2, versions.transactionVersion());
         BenchmarkArgs defaults = BenchmarkArgs.parse(new String[] {"-d", "d.yaml", "w.yaml"});
         assertFalse(defaults.extraConsumers() || defaults.dryRun() || defaults.quiet() || defaults.help());
         assertNull(defaults.brokers());
@@ -280,6 +290,28 @@ class CliTest {
         assertFalse(o.out().contains("rps-sweep-100000"), "the full profile's largest rate: " + o.out());
         assertTrue(o.out().contains("embedded Kafka, 3 broker(s)"), o.out());
         assertFalse(o.out().contains("embedded Kafka, 1 broker(s)"), "--brokers 3 reached every run: " + o.out());
+        Path versions = Files.writeString(dir.resolve("v.yaml"), """
+                runs:
+                  - driver: %s
+                    workloads: [workloads/base-writes.yaml]
+                    brokerVersion: 2.8.2
+                  - driver: %s
+                    workloads: [workloads/base-writes.yaml]
+                    brokerVersion: 4.1.1
+                    transactionVersion: 1
+                """.formatted(driver, driver));
+        Outcome pinned = run(SuiteMain::run, "--dry-run", "--profile", "quick", versions.toString());
+        assertEquals(0, pinned.code(), pinned.err());
+        assertTrue(pinned.out().contains("kafka       2.8.2 (ZooKeeper"), pinned.out());
+        assertTrue(pinned.out().contains("kafka       4.1.1 (KRaft, transaction.version 1)"), pinned.out());
+        Outcome flag = run(SuiteMain::run, "--dry-run", "--profile", "quick", "--broker-version", "3.9.1",
+                versions.toString());
+        // 3.9.1 from the flag, transaction version 1 from the entry: the entry is blamed.
+        assertOneLineError(flag, "key 'runs[1].transactionVersion'", "Kafka 3.9.1 has no transaction.version");
+        Outcome badEntry = run(SuiteMain::run, "--dry-run", "--profile", "quick", Files.writeString(
+                dir.resolve("bad-version.yaml"), "runs:\n  - driver: " + driver + "\n    workloads:"
+                        + " [workloads/base-writes.yaml]\n    brokerVersion: latest\n").toString());
+        assertOneLineError(badEntry, "runs[0].brokerVersion", "MAJOR.MINOR.PATCH");
         Outcome typo = run(SuiteMain::run, "--dry-run", "--profile", "quik", suite.toString());
         assertOneLineError(typo, "--profile quik: no workload defines it");
     }

@@ -12,6 +12,9 @@ import java.util.Map;
  * @param extraConsumers OMB's {@code -x/--extra}: allocate more of the distributed workers to consumers
  * @param workerTimeoutSeconds how long to wait for a worker's answer
  * @param teardownTimeoutSeconds the deadline shared by the steps left once a run ends early
+ * @param brokerVersion the embedded broker's Kafka release (null: the workload's, else the default)
+ * @param transactionVersion Kafka 4.x's transaction.version for the embedded broker (null: the workload's, else
+ *        the broker's default)
  * @param repeat runs of each (driver, workload), each on a fresh embedded broker or fresh topics
  * @param interleave alternate the runs of the comparison in each round (A B A B) instead of A A B B
  * @param comparison a name for the comparison these runs make (a suite entry's), recorded in each result and
@@ -34,6 +37,8 @@ public record BenchmarkArgs(
         int teardownTimeoutSeconds,
         boolean quiet,
         boolean help,
+        String brokerVersion,
+        Integer transactionVersion,
         int repeat,
         boolean interleave,
         String comparison) {
@@ -42,7 +47,7 @@ public record BenchmarkArgs(
     public BenchmarkArgs withRepetitions(int repeat, boolean interleave, String comparison) {
         return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
                 brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
-                teardownTimeoutSeconds, quiet, help, repeat, interleave, comparison);
+                teardownTimeoutSeconds, quiet, help, brokerVersion, transactionVersion, repeat, interleave, comparison);
     }
 
     /** The generated {@code --help} text. */
@@ -53,6 +58,13 @@ public record BenchmarkArgs(
      *
      * @throws UsageException one line naming the option and what was expected
      */
+    /** These arguments with the embedded broker's release and transaction version in place of theirs. */
+    public BenchmarkArgs withBrokerVersion(String version, Integer transactionVersion) {
+        return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
+                brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
+                teardownTimeoutSeconds, quiet, help, version, transactionVersion, repeat, interleave, comparison);
+    }
+
     public static BenchmarkArgs parse(String[] args) {
         BenchmarkCommand command = new BenchmarkCommand();
         return command.toArgs(Cli.parse(command, args));

@@ -30,6 +30,21 @@ public class BrokerOptions {
                     + " default 5 ms dominates naive streaming latency); applied on top of the profile")
     List<Map.Entry<String, String>> settings = new ArrayList<>();
 
+    @Option(names = "--broker-version", paramLabel = "VERSION", converter = Converters.Version.class,
+            order = Cli.BROKER_SECTION + 3,
+            description = "embedded Kafka release, e.g. 2.8.2 (ZooKeeper, the seeds' version), 3.9.1 or 4.1.1 (default:"
+                    + " the workload's brokerVersion, else the built-in 4.1.1); other releases are fetched from Maven"
+                    + " Central on first use")
+    String brokerVersion;
+
+    @Option(names = "--transaction-version", paramLabel = "N", converter = Converters.WholeNumber.class,
+            order = Cli.BROKER_SECTION + 4,
+            description = "Kafka 4.x only: the transaction.version feature set when the storage is formatted, 1 or 2"
+                    + " (2: KIP-890's epoch bump per transaction; 0 also accepted; default: the workload's, else the"
+                    + " broker's own default)")
+    @Converters.Bounds(min = 0, max = 2)
+    Integer transactionVersion;
+
     /** null: what the workload and driver need. */
     public Integer brokers() {
         return brokers;
@@ -38,6 +53,16 @@ public class BrokerOptions {
     /** null: the workload's. */
     public BrokerProfile profile() {
         return profile;
+    }
+
+    /** null: the workload's, else the default broker. Checked to be MAJOR.MINOR.PATCH of a supported release. */
+    public String brokerVersion() {
+        return brokerVersion;
+    }
+
+    /** null: the workload's, else the broker's default. */
+    public Integer transactionVersion() {
+        return transactionVersion;
     }
 
     /** In the order given; a key given twice keeps its last value. */

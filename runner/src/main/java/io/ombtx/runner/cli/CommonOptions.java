@@ -95,7 +95,7 @@ public class CommonOptions implements Cli.Validated {
                 output != null ? output : this.output, extraConsumers, List.copyOf(workloads),
                 profile != null ? profile : this.profile, dryRun, broker.brokers(), broker.profile(), broker.settings(),
                 reportingIntervalSeconds, workerTimeoutSeconds, teardownTimeoutSeconds, quiet, help,
-                repeat == null ? 1 : repeat, interleave, null);
+                broker.brokerVersion(), broker.transactionVersion(), repeat == null ? 1 : repeat, interleave, null);
     }
 
     /** --repeat as given, null when absent (a suite's own setting then applies). */

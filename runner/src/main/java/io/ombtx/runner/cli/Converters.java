@@ -1,6 +1,7 @@
 package io.ombtx.runner.cli;
 
 import io.ombtx.broker.BrokerProfile;
+import io.ombtx.broker.KafkaVersion;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -89,6 +90,18 @@ public final class Converters {
                 return BrokerProfile.parse(text);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException("expects default or max-consistency, got '" + text + "'");
+            }
+        }
+    }
+
+    /** A supported Kafka release, {@code MAJOR.MINOR.PATCH}; kept as the text given (trimmed). */
+    public static final class Version implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            try {
+                return KafkaVersion.parse(text).toString();
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage().replaceFirst("^expected", "expects"));
             }
         }
     }

@@ -47,7 +47,10 @@ public record Workload(
         DriverOverrides driverOverrides,
         int reportingIntervalSeconds,
         int stallTimeoutSeconds,
-        SweepPoint sweep) {
+        SweepPoint sweep,
+        // the embedded broker's release and KIP-890 transaction version (null: the defaults)
+        String brokerVersion,
+        Integer transactionVersion) {
 
     public Workload {
         brokerSettings = Map.copyOf(brokerSettings);

@@ -9,6 +9,7 @@ import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.KeySuggestions;
+import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import java.io.IOException;
@@ -36,7 +37,8 @@ public final class WorkloadLoader {
     static final List<String> OMB_TX_KEYS = List.of(
             "description", "testDurationSeconds", "warmupDurationSeconds", "warmupOperations", "measureOperations",
             "warmupMessages", "measureMessages", "loop", "operation", "brokers", "brokerProfile", "brokerSettings",
-            "driverOverrides", "reportingIntervalSeconds", "stallTimeoutSeconds", "profiles");
+            "driverOverrides", "reportingIntervalSeconds", "stallTimeoutSeconds", "profiles", "brokerVersion",
+            "transactionVersion");
     static final List<String> OPERATION_KEYS = List.of(
             "kind", "transactional", "messagesPerOperation", "partitionsPerOperation", "sendOffsets",
             "readCommitted", "waitForConsume", "prefillMessages", "verifyExactlyOnce", "awaitAcks");
@@ -339,6 +341,8 @@ public final class WorkloadLoader {
         }
         Map<String, String> brokerSettings = stringMap(f.block("brokerSettings"));
         DriverOverrides overrides = overrides(file, f.block("driverOverrides"), brokers);
+        String brokerVersion = brokerVersion(f);
+        Integer transactionVersion = transactionVersion(f);
         int reportInterval = f.wholeNumber("reportingIntervalSeconds", 10, 1, 3600);
         int stallTimeout = f.wholeNumber("stallTimeoutSeconds", 60, 1, 86_400);
 
@@ -346,7 +350,25 @@ public final class WorkloadLoader {
                 randomRatio, poolSize, payloadFile, subscriptions, producersPerTopic, consumersPerSubscription,
                 producerRate, backlogGb, drainRatio, warmup, test, warmupOps, measureOps, loop, operation,
                 waitForConsume, prefill, verify, brokers, profile, brokerSettings, overrides, reportInterval,
-                stallTimeout, sweep);
+                stallTimeout, sweep, brokerVersion, transactionVersion);
+    }
+
+    /** A mapping's {@code brokerVersion}: a supported Kafka release, or null when not given. */
+    public static String brokerVersion(ConfigFields f) {
+        if (!f.has("brokerVersion")) {
+            return null;
+        }
+        try {
+            return KafkaVersion.parse(f.text("brokerVersion", null)).toString();
+        } catch (IllegalArgumentException e) {
+            throw f.error("brokerVersion", e.getMessage());
+        }
+    }
+
+    /** A mapping's {@code transactionVersion}: 0 to 2, or null when not given (whether the release has it is the planner's check). */
+    public static Integer transactionVersion(ConfigFields f) {
+        return f.has("transactionVersion")
+                ? f.wholeNumber("transactionVersion", 0, 0, KafkaVersion.MAX_TRANSACTION_VERSION) : null;
     }
 
     /**

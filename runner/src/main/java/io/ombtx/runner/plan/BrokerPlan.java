@@ -9,9 +9,18 @@ import java.util.Map;
  * or an external one named by the driver, which must have at least {@code brokers} nodes. For an external cluster,
  * {@code demands} says which settings ask for how many brokers (the replication factor first), so a cluster too
  * small is blamed on the setting it cannot meet; {@code serversSource} says where the bootstrap servers were named.
+ * For an embedded cluster, {@code brokerVersion} is the Kafka release it runs (null: the default, the built-in
+ * broker) and {@code transactionVersion} the KIP-890 transaction.version its storage is formatted with (null: the
+ * broker's default).
  */
 public record BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, Map<String, String> settings,
-        String bootstrapServers, String serversSource, List<Demand> demands) {
+        String bootstrapServers, String serversSource, List<Demand> demands, String brokerVersion,
+        Integer transactionVersion) {
+
+    public BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, Map<String, String> settings,
+            String bootstrapServers, String serversSource, List<Demand> demands) {
+        this(embedded, brokers, profile, settings, bootstrapServers, serversSource, demands, null, null);
+    }
 
     /**
      * A setting that asks for brokers.
@@ -29,6 +38,12 @@ public record BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, M
 
     public static BrokerPlan embedded(int brokers, BrokerProfile profile, Map<String, String> settings) {
         return new BrokerPlan(true, brokers, profile, settings, null, null, List.of());
+    }
+
+    public static BrokerPlan embedded(int brokers, BrokerProfile profile, Map<String, String> settings,
+            String brokerVersion, Integer transactionVersion) {
+        return new BrokerPlan(true, brokers, profile, settings, null, null, List.of(), brokerVersion,
+                transactionVersion);
     }
 
     public static BrokerPlan external(int brokersNeeded, String bootstrapServers, String serversSource,

@@ -14,9 +14,21 @@ import java.util.Map;
  * @param teardownTimeoutSeconds the deadline shared by the steps left once a run ends early
  * @param workerUrls remote workers (empty: one local worker)
  * @param extraConsumers OMB's {@code -x}: two thirds of the workers consume instead of half
+ * @param brokerVersion the embedded broker's Kafka release, replacing the workload's (null: the workload's, else
+ *        the default broker)
+ * @param transactionVersion Kafka 4.x's transaction.version, replacing the workload's (null: the workload's, else
+ *        the broker's default)
  */
 public record PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
-        Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers, int teardownTimeoutSeconds) {
+        Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers, int teardownTimeoutSeconds,
+        String brokerVersion, Integer transactionVersion) {
+
+    public PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
+            Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers,
+            int teardownTimeoutSeconds) {
+        this(brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerUrls, extraConsumers,
+                teardownTimeoutSeconds, null, null);
+    }
 
     public static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
 

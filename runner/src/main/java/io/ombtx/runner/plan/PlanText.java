@@ -2,6 +2,8 @@ package io.ombtx.runner.plan;
 
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.Phase;
+import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
@@ -39,6 +41,9 @@ public final class PlanText {
                     ? "embedded Kafka, " + b.brokers() + " broker(s), profile " + b.profile().displayName()
                             + (b.settings().isEmpty() ? "" : ", settings " + b.settings())
                     : "external " + b.bootstrapServers() + " (needs " + b.brokers() + " broker(s))");
+            if (b.embedded()) {
+                line(text, "     kafka       %s", versionText(b));
+            }
             line(text, "     operation   %s%s, %d message(s) over %d partition(s)%s%s", w.operation().kind(),
                     w.operation().transactional() ? " (transactional)" : "", w.messagesPerOperation(),
                     w.operation().partitionsPerOperation(), w.operation().sendOffsets() ? ", with sendOffsets" : "",
@@ -99,6 +104,18 @@ public final class PlanText {
             }
         }
         return settings.toString();
+    }
+
+    /** "4.1.1 (KRaft, default)", "2.8.2 (ZooKeeper)", "4.1.1 (KRaft, transaction.version 1)". */
+    static String versionText(BrokerPlan b) {
+        String version = b.brokerVersion() != null ? b.brokerVersion() : EmbeddedKafkaCluster.DEFAULT_VERSION;
+        KafkaVersion kafka = KafkaVersion.parse(version);
+        return version + " (" + (kafka.zooKeeper() ? "ZooKeeper" : "KRaft")
+                + (b.brokerVersion() == null ? ", default" : "")
+                + (b.transactionVersion() != null ? ", transaction.version " + b.transactionVersion()
+                        : kafka.hasTransactionVersion() ? ", the broker's default transaction.version"
+                        : ", no transaction.version: pre-KIP-890 transactions")
+                + ")";
     }
 
     private static void line(StringBuilder text, String format, Object... args) {

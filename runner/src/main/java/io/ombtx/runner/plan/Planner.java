@@ -6,6 +6,7 @@ import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.broker.BrokerConfigDefinitions;
 import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
@@ -180,7 +181,9 @@ public final class Planner {
             checkBrokerSettings(w, options);
             Map<String, String> settings = new LinkedHashMap<>(w.brokerSettings());
             settings.putAll(options.brokerSettings());
-            return BrokerPlan.embedded(needed, profile, settings);
+            String version = options.brokerVersion() != null ? options.brokerVersion() : w.brokerVersion();
+            Integer transactionVersion = transactionVersion(w, options, version);
+            return BrokerPlan.embedded(needed, profile, settings, version, transactionVersion);
         }
         Integer overrideRf = w.driverOverrides().replicationFactor();
         List<BrokerPlan.Demand> demands = List.of(
@@ -193,6 +196,30 @@ public final class Planner {
         String serversSource = overriddenCommon != null && overriddenCommon.contains("bootstrap.servers")
                 ? w.sourceFile() + "'s driverOverrides.commonConfig" : driver.file() + "'s commonConfig";
         return BrokerPlan.external(needed, driver.bootstrapServers(), serversSource, demands);
+    }
+
+    /**
+     * The transaction.version to format the embedded storage with: --transaction-version, else the workload's; null
+     * for the broker's default. Only Kafka 4.x has the feature: choosing it on an older release is an error, blamed
+     * on where it was chosen.
+     */
+    private static Integer transactionVersion(Workload w, PlanOptions options, String version) {
+        boolean fromFlag = options.transactionVersion() != null;
+        Integer chosen = fromFlag ? options.transactionVersion() : w.transactionVersion();
+        if (chosen == null) {
+            return null;
+        }
+        KafkaVersion kafka = KafkaVersion.parse(version != null ? version : EmbeddedKafkaCluster.DEFAULT_VERSION);
+        String problem = kafka.transactionVersionProblem(chosen);
+        if (problem != null) {
+            String versionSource = options.brokerVersion() != null ? " (--broker-version)"
+                    : w.brokerVersion() != null ? " (" + w.sourceFile() + "'s brokerVersion)" : " (the default broker)";
+            if (fromFlag) {
+                throw new UsageException("--transaction-version " + chosen + ": " + problem + versionSource);
+            }
+            throw new ConfigException(w.sourceFile(), "transactionVersion", problem + versionSource);
+        }
+        return chosen;
     }
 
     /**

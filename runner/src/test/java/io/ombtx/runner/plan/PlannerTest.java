@@ -158,4 +158,47 @@ class PlannerTest {
                 text);
         assertTrue(text.contains("worker      http://b: 0 producer(s), 2 consumer(s)"), text);
     }
+
+    @Test
+    void theBrokerVersionAndTransactionVersionComeFromTheFlagElseTheWorkloadAndShowInTheDryRun() throws Exception {
+        DriverFile d = driver("name: d\ndriverClass: " + SPI_DRIVER + "\n");
+        Workload w = workload("name: w\nbrokerVersion: 3.9.1\n");
+        BrokerPlan fromWorkload = Planner.plan(List.of(d), List.of(w), PlanOptions.defaults()).get(0).broker();
+        assertEquals("3.9.1", fromWorkload.brokerVersion());
+        assertNull(fromWorkload.transactionVersion());
+
+        PlanOptions flags = new PlanOptions(null, null, Map.of(), null, List.of(), false,
+                PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS, "4.1.1", 1);
+        List<RunSpec> plan = Planner.plan(List.of(d), List.of(w), flags);
+        assertEquals("4.1.1", plan.get(0).broker().brokerVersion(), "--broker-version beats the workload's");
+        assertEquals(1, plan.get(0).broker().transactionVersion());
+        assertTrue(PlanText.describe(plan).contains("kafka       4.1.1 (KRaft, transaction.version 1)"),
+                PlanText.describe(plan));
+
+        String zk = PlanText.describe(Planner.plan(List.of(d), List.of(workload("name: w\nbrokerVersion: 2.8.2\n")),
+                PlanOptions.defaults()));
+        assertTrue(zk.contains("kafka       2.8.2 (ZooKeeper, no transaction.version: pre-KIP-890 transactions)"), zk);
+        assertTrue(PlanText.describe(Planner.plan(List.of(d), List.of(workload("name: w\n")), PlanOptions.defaults()))
+                .contains("(KRaft, default, the broker's default transaction.version)"));
+    }
+
+    @Test
+    void aTransactionVersionOnAReleaseWithoutItIsBlamedOnWhereItWasChosen() throws Exception {
+        DriverFile d = driver("name: d\ndriverClass: " + SPI_DRIVER + "\n");
+        ConfigException inWorkload = assertThrows(ConfigException.class, () -> Planner.plan(List.of(d),
+                List.of(workload("name: w\nbrokerVersion: 2.8.2\ntransactionVersion: 2\n")), PlanOptions.defaults()));
+        assertEquals("transactionVersion", inWorkload.key());
+        assertTrue(inWorkload.getMessage().contains("Kafka 2.8.2 has no transaction.version feature"),
+                inWorkload.getMessage());
+        PlanOptions flag = new PlanOptions(null, null, Map.of(), null, List.of(), false,
+                PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS, null, 2);
+        io.ombtx.runner.cli.UsageException onFlag = assertThrows(io.ombtx.runner.cli.UsageException.class,
+                () -> Planner.plan(List.of(d), List.of(workload("name: w\nbrokerVersion: 3.9.1\n")), flag));
+        assertTrue(onFlag.getMessage().startsWith("--transaction-version 2: Kafka 3.9.1 has no transaction.version"),
+                onFlag.getMessage());
+        ConfigException badVersion = assertThrows(ConfigException.class, () -> workload("name: w\nbrokerVersion: 2.8\n"));
+        assertEquals("brokerVersion", badVersion.key());
+        assertThrows(ConfigException.class, () -> workload("name: w\nbrokerVersion: 1.1.0\n"));
+        assertThrows(ConfigException.class, () -> workload("name: w\ntransactionVersion: 3\n"));
+    }
 }
