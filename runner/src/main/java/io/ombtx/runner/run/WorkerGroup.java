@@ -250,11 +250,19 @@ public final class WorkerGroup implements Worker {
      */
     @Override
     public Map<String, Object> environment() throws Exception {
+        Map<String, Object> first = members.get(0).worker().environment();
         if (members.size() == 1) {
-            return members.get(0).worker().environment();
+            return first;
         }
-        List<Map<String, Object>> all = collect(Worker::environment);
-        return io.ombtx.runner.result.PhaseSequences.merged(all.get(0), all);
+        List<Map<String, Object>> all = new ArrayList<>(List.of(first));
+        for (Member m : members.subList(1, members.size())) {
+            try {
+                all.add(m.worker().environment());
+            } catch (Exception e) {
+                // Best effort: a worker that cannot say (e.g. a stock OMB worker) adds no phase sequences.
+            }
+        }
+        return io.ombtx.runner.result.PhaseSequences.merged(first, all);
     }
 
     /** The first consuming worker checks: the verdict reads the committed output, whoever wrote it. */
