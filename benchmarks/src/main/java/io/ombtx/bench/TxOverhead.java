@@ -179,7 +179,7 @@ public final class TxOverhead {
         return Cli.OK;
     }
 
-    private static List<Pair> chosenPairs(Options options) {
+    static List<Pair> chosenPairs(Options options) {
         for (String scenario : options.scenarios) {
             if (!scenario.equals("writes") && !scenario.equals("streaming")) {
                 throw new UsageException("--scenarios expects writes or streaming, got '" + scenario + "'");
@@ -210,12 +210,12 @@ public final class TxOverhead {
     private static void print(PrintStream out, Options options, Map<Cell, List<Figures[]>> measured) {
         out.printf(Locale.ROOT, "%nTransaction overhead, tx/base, profile %s, closed loop, %d repetition(s) on a fresh"
                 + " broker each: median [min–max]%n", options.profile, options.repetitions);
-        out.printf(Locale.ROOT, "%-10s %-9s %-10s %-8s | %-22s | %-22s | %-22s | %s%n", "kafka", "ran", "scenario",
+        out.printf(Locale.ROOT, "%-10s %-9s %-10s %-9s | %-22s | %-22s | %-22s | %s%n", "kafka", "ran", "scenario",
                 "order", "p50 ×", "p99 ×", "total ×", "client");
         measured.forEach((cell, runs) -> {
             String ran = runs.stream().map(r -> r[1].brokerVersion()).distinct().reduce((a, b) -> a + "/" + b)
                     .orElse("?");
-            out.printf(Locale.ROOT, "%-10s %-9s %-10s %-8s | %-22s | %-22s | %-22s | retry.backoff.ms %s%n",
+            out.printf(Locale.ROOT, "%-10s %-9s %-10s %-9s | %-22s | %-22s | %-22s | retry.backoff.ms %s%n",
                     cell.broker().label(), ran, cell.pair().scenario(), cell.pair().order(),
                     spread(runs, Figures::p50Millis), spread(runs, Figures::p99Millis),
                     spread(runs, Figures::totalMillis), cell.backoff());
