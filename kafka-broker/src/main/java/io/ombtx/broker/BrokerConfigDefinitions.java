@@ -44,12 +44,25 @@ public final class BrokerConfigDefinitions {
 
     /** The definitions of the broker {@link BrokerClassPath#locate()} finds; empty when there is none or it fails. */
     public static Optional<BrokerConfigDefinitions> find() {
-        BrokerClassPath classPath;
         try {
-            classPath = BrokerClassPath.locate();
+            return of(BrokerClassPath.locate());
         } catch (BrokerStartException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The definitions of Kafka {@code version}: the built-in broker's when it is that release, else those of the
+     * release's jars, resolved from Maven Central first when they are not cached ({@link BrokerLibrary}).
+     *
+     * @throws BrokerStartException when the release's jars cannot be had
+     */
+    public static Optional<BrokerConfigDefinitions> find(KafkaVersion version) throws BrokerStartException {
+        return of(BrokerLibrary.classPath(version));
+    }
+
+    /** The definitions in {@code classPath}'s broker folder; empty when they cannot be read. Cached per folder. */
+    public static Optional<BrokerConfigDefinitions> of(BrokerClassPath classPath) {
         return LOADED.computeIfAbsent(classPath.brokerLib(), folder -> {
             try {
                 return Optional.of(load(classPath));
@@ -75,7 +88,7 @@ public final class BrokerConfigDefinitions {
         Object configDef;
         thread.setContextClassLoader(loader);
         try {
-            configDef = Class.forName("kafka.server.KafkaConfig", true, loader).getMethod("configDef").invoke(null);
+            configDef = configDef(loader);
         } finally {
             thread.setContextClassLoader(previous);
         }
@@ -86,6 +99,21 @@ public final class BrokerConfigDefinitions {
         return new BrokerConfigDefinitions(classPath.kafkaVersion(), Map.copyOf(keys),
                 defClass.getMethod("parseType", String.class, Object.class, typeClass),
                 validatorClass.getMethod("ensureValid", String.class, Object.class));
+    }
+
+    /**
+     * {@code KafkaConfig.configDef()}: public from Kafka 3 on; in Kafka 2 a private field of the Scala object
+     * {@code KafkaConfig$}, read by reflection.
+     */
+    private static Object configDef(ClassLoader loader) throws ReflectiveOperationException {
+        try {
+            return Class.forName("kafka.server.KafkaConfig", true, loader).getMethod("configDef").invoke(null);
+        } catch (NoSuchMethodException older) {
+            Class<?> module = Class.forName("kafka.server.KafkaConfig$", true, loader);
+            java.lang.reflect.Field field = module.getDeclaredField("configDef");
+            field.setAccessible(true);
+            return field.get(module.getField("MODULE$").get(null));
+        }
     }
 
     public String kafkaVersion() {

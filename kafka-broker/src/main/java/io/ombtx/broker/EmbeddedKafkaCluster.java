@@ -21,10 +21,12 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
- * Real Apache Kafka brokers (KRaft, combined broker and controller) running as child processes on loopback,
- * on free ports, with a temporary data folder. Each broker watches its standard input and exits when this
+ * Real Apache Kafka brokers running as child processes on loopback, on free ports, with a temporary data folder:
+ * KRaft (combined broker and controller) from Kafka 3.3 on, and for older releases (the seeds' 2.7 and 2.8) brokers
+ * with a ZooKeeper of their own, itself a child process. Each child watches its standard input and exits when this
  * process goes away, and {@link #close()} (also run by a shutdown hook) stops them and deletes the data.
- * The brokers run with their own class path, found by {@link BrokerClassPath}, not this process's.
+ * The brokers run with their own class path, not this process's: the built-in release ({@link BrokerClassPath}) or
+ * another one resolved from Maven Central on first use ({@link BrokerLibrary}).
  */
 public final class EmbeddedKafkaCluster implements AutoCloseable {
 
@@ -41,7 +43,11 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private final int brokerCount;
     private final BrokerProfile profile;
     private final BrokerClassPath classPath;
+    private final KafkaVersion version;
+    private final Integer transactionVersion;
     private final Map<String, String> settings;
+    private final List<Path> appInfoFiles = new ArrayList<>();
+    private Process zooKeeper;
     private final Path workDir;
     private final boolean keepWorkDir;
     private final List<Process> processes = new ArrayList<>();
@@ -54,7 +60,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         this.brokerCount = builder.brokers;
         this.classPath = classPath;
         this.profile = builder.profile;
-        this.settings = new LinkedHashMap<>(profile.settings(brokerCount));
+        this.version = KafkaVersion.parse(classPath.kafkaVersion());
+        this.transactionVersion = builder.transactionVersion;
+        this.settings = new LinkedHashMap<>(profileSettings(profile, brokerCount, classPath));
         this.settings.putAll(builder.overrides);
         this.workDir = builder.workDir != null ? builder.workDir : Files.createTempDirectory("omb-tx-kafka-");
         this.keepWorkDir = builder.workDir != null;
@@ -99,79 +107,214 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         return classPath;
     }
 
+    /** The release started (of its jars; {@link #runningVersion()} is what the brokers report). */
+    public KafkaVersion version() {
+        return version;
+    }
+
+    /** Whether the brokers run with a ZooKeeper (Kafka before 3.3) rather than KRaft. */
+    public boolean zooKeeper() {
+        return version.zooKeeper();
+    }
+
+    /** The transaction.version the storage was formatted with, null when the broker's default was left. */
+    public Integer requestedTransactionVersion() {
+        return transactionVersion;
+    }
+
+    /**
+     * The version the first broker reports about itself (its {@code kafka.server:type=app-info} MBean's
+     * {@code Version}, written by {@link ChildKafkaMain} once the broker registered it).
+     */
+    public String runningVersion() throws BrokerStartException {
+        Path file = appInfoFiles.get(0);
+        Properties info = new Properties();
+        try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            info.load(in);
+        } catch (IOException e) {
+            throw new BrokerStartException("broker 1 has not reported its version (" + file + "): " + e.getMessage());
+        }
+        return info.getProperty("version");
+    }
+
+    /** The transaction protocol in force, read back from the brokers (Admin describeFeatures). */
+    public TransactionProtocol transactionProtocol() throws Exception {
+        try (Admin admin = Admin.create(adminProperties())) {
+            return TransactionProtocol.read(admin, 30);
+        }
+    }
+
+    /**
+     * The profile's settings that this release defines: {@code group.coordinator.append.linger.ms}, say, does not
+     * exist before Kafka 4, and a setting a broker does not know would be recorded but have no effect. When the
+     * release's definitions cannot be read, every setting is kept (the broker ignores unknown ones).
+     */
+    static Map<String, String> profileSettings(BrokerProfile profile, int brokers, BrokerClassPath classPath) {
+        Map<String, String> settings = new LinkedHashMap<>(profile.settings(brokers));
+        BrokerConfigDefinitions.of(classPath).ifPresent(definitions -> settings.keySet().removeIf(
+                key -> !definitions.knows(key)));
+        return settings;
+    }
+
     private EmbeddedKafkaCluster start(Duration timeout) throws BrokerStartException {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
-            List<int[]> ports = new ArrayList<>();
-            for (int i = 0; i < brokerCount; i++) {
-                ports.add(new int[] {freePort(), freePort()});
-            }
-            String voters = "";
-            List<String> clientListeners = new ArrayList<>();
-            for (int i = 0; i < brokerCount; i++) {
-                voters += (i == 0 ? "" : ",") + (i + 1) + "@" + LOOPBACK + ":" + ports.get(i)[1];
-                clientListeners.add(LOOPBACK + ":" + ports.get(i)[0]);
-            }
-            bootstrapServers = String.join(",", clientListeners);
-            String clusterId = randomClusterId();
-            List<Path> configs = new ArrayList<>();
-            for (int i = 0; i < brokerCount; i++) {
-                configs.add(writeBrokerConfig(i + 1, ports.get(i)[0], ports.get(i)[1], voters));
-            }
-            for (Path config : configs) {
-                format(config, clusterId);
-            }
-            for (int i = 0; i < brokerCount; i++) {
-                launch(i + 1, configs.get(i));
+            if (version.zooKeeper()) {
+                startWithZooKeeper();
+            } else {
+                startKRaft();
             }
             awaitReady(timeout);
             return this;
         } catch (IOException e) {
             stopQuietly();
-            throw new BrokerStartException("could not start the embedded Kafka broker: " + e.getMessage(), e);
+            throw new BrokerStartException("could not start the embedded Kafka " + version + " broker: " + e.getMessage(), e);
         } catch (BrokerStartException e) {
             stopQuietly();
             throw e;
         }
     }
 
-    private Path writeBrokerConfig(int nodeId, int clientPort, int controllerPort, String voters) throws IOException {
+    private void startKRaft() throws IOException, BrokerStartException {
+        List<int[]> ports = new ArrayList<>();
+        for (int i = 0; i < brokerCount; i++) {
+            ports.add(new int[] {freePort(), freePort()});
+        }
+        String voters = "";
+        List<String> clientListeners = new ArrayList<>();
+        for (int i = 0; i < brokerCount; i++) {
+            voters += (i == 0 ? "" : ",") + (i + 1) + "@" + LOOPBACK + ":" + ports.get(i)[1];
+            clientListeners.add(LOOPBACK + ":" + ports.get(i)[0]);
+        }
+        bootstrapServers = String.join(",", clientListeners);
+        String clusterId = randomClusterId();
+        List<Path> configs = new ArrayList<>();
+        for (int i = 0; i < brokerCount; i++) {
+            Properties props = new Properties();
+            props.setProperty("process.roles", "broker,controller");
+            props.setProperty("node.id", Integer.toString(i + 1));
+            props.setProperty("controller.quorum.voters", voters);
+            props.setProperty("listeners", "PLAINTEXT://" + LOOPBACK + ":" + ports.get(i)[0] + ",CONTROLLER://"
+                    + LOOPBACK + ":" + ports.get(i)[1]);
+            props.setProperty("controller.listener.names", "CONTROLLER");
+            props.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.setProperty("inter.broker.listener.name", "PLAINTEXT");
+            configs.add(writeBrokerConfig(i + 1, ports.get(i)[0], props));
+        }
+        for (Path config : configs) {
+            format(config, clusterId);
+        }
+        for (int i = 0; i < brokerCount; i++) {
+            launch(i + 1, configs.get(i));
+        }
+    }
+
+    /** Kafka before 3.3: a ZooKeeper child first (ZooKeeper comes with the release's jars), then the brokers. */
+    private void startWithZooKeeper() throws IOException, BrokerStartException {
+        Path zkDir = Files.createDirectories(workDir.resolve("zookeeper"));
+        int zkPort = freePort();
+        writeLogConfig(zkDir, zkDir.resolve("zookeeper.log"));
+        // ZooKeeperServerMain PORT DATADIR; its admin HTTP server (port 8080 by default) is switched off.
+        zooKeeper = new ProcessBuilder(javaCommand(zkDir, List.of("-Dzookeeper.admin.enableServer=false"),
+                List.of(ChildKafkaMain.class.getName(), "--main", "org.apache.zookeeper.server.ZooKeeperServerMain",
+                        Integer.toString(zkPort), zkDir.resolve("data").toString())))
+                .redirectErrorStream(true)
+                .redirectOutput(zkDir.resolve("stdout.log").toFile())
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .start();
+        awaitPort(zkPort, Duration.ofSeconds(60), zkDir.resolve("zookeeper.log"));
+        List<String> clientListeners = new ArrayList<>();
+        List<Path> configs = new ArrayList<>();
+        for (int i = 0; i < brokerCount; i++) {
+            int port = freePort();
+            clientListeners.add(LOOPBACK + ":" + port);
+            Properties props = new Properties();
+            props.setProperty("broker.id", Integer.toString(i + 1));
+            props.setProperty("zookeeper.connect", LOOPBACK + ":" + zkPort);
+            props.setProperty("listeners", "PLAINTEXT://" + LOOPBACK + ":" + port);
+            configs.add(writeBrokerConfig(i + 1, port, props));
+        }
+        bootstrapServers = String.join(",", clientListeners);
+        for (int i = 0; i < brokerCount; i++) {
+            launch(i + 1, configs.get(i));
+        }
+    }
+
+    private void awaitPort(int port, Duration timeout, Path log) throws BrokerStartException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress(LOOPBACK, port), 1000);
+                return;
+            } catch (IOException notYet) {
+                // Not listening yet.
+            }
+            if (!zooKeeper.isAlive() || System.nanoTime() > deadline) {
+                throw new BrokerStartException("the embedded ZooKeeper for Kafka " + version + " did not start"
+                        + (zooKeeper.isAlive() ? " within " + timeout.toSeconds() + " s" : " (exit code "
+                        + zooKeeper.exitValue() + ")") + "; its log ends with:\n" + tail(log, 30)
+                        + tail(log.resolveSibling("stdout.log"), 30));
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new BrokerStartException("interrupted while waiting for the embedded ZooKeeper");
+            }
+        }
+    }
+
+    /** Writes a broker's server.properties: {@code props} (listeners, roles), log folder, then every setting. */
+    private Path writeBrokerConfig(int nodeId, int clientPort, Properties props) throws IOException {
         Path nodeDir = Files.createDirectories(workDir.resolve("broker-" + nodeId));
-        Properties props = new Properties();
-        props.setProperty("process.roles", "broker,controller");
-        props.setProperty("node.id", Integer.toString(nodeId));
-        props.setProperty("controller.quorum.voters", voters);
-        props.setProperty("listeners", "PLAINTEXT://" + LOOPBACK + ":" + clientPort + ",CONTROLLER://" + LOOPBACK + ":" + controllerPort);
         props.setProperty("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":" + clientPort);
-        props.setProperty("controller.listener.names", "CONTROLLER");
-        props.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        props.setProperty("inter.broker.listener.name", "PLAINTEXT");
         props.setProperty("log.dirs", nodeDir.resolve("data").toString());
         settings.forEach(props::setProperty);
         Path config = nodeDir.resolve("server.properties");
         try (var out = Files.newBufferedWriter(config, StandardCharsets.UTF_8)) {
-            props.store(out, "omb-tx embedded broker " + nodeId + " (" + profile.displayName() + ")");
+            props.store(out, "omb-tx embedded Kafka " + version + " broker " + nodeId + " (" + profile.displayName() + ")");
         }
-        Path log4j = nodeDir.resolve("log4j2.properties");
-        Files.writeString(log4j, String.join("\n",
+        writeLogConfig(nodeDir, nodeDir.resolve("server.log"));
+        logFiles.add(nodeDir.resolve("server.log"));
+        return config;
+    }
+
+    /**
+     * Logging to {@code logFile} at INFO, for either logging back end a release uses: log4j 2 (Kafka 4) reads
+     * log4j2.properties, log4j 1 / reload4j (Kafka 2 and 3, and their ZooKeeper) reads log4j.properties.
+     */
+    private static void writeLogConfig(Path dir, Path logFile) throws IOException {
+        Files.writeString(dir.resolve("log4j2.properties"), String.join("\n",
                 "rootLogger.level = INFO",
                 "rootLogger.appenderRef.file.ref = FILE",
                 "appender.file.type = File",
                 "appender.file.name = FILE",
-                "appender.file.fileName = " + nodeDir.resolve("server.log"),
+                "appender.file.fileName = " + logFile,
                 "appender.file.layout.type = PatternLayout",
                 "appender.file.layout.pattern = [%d] %p %m (%c)%n",
                 "logger.kafkaRequest.name = kafka.request.logger",
                 "logger.kafkaRequest.level = WARN",
                 ""));
-        logFiles.add(nodeDir.resolve("server.log"));
-        return config;
+        Files.writeString(dir.resolve("log4j.properties"), String.join("\n",
+                "log4j.rootLogger=INFO, FILE",
+                "log4j.appender.FILE=org.apache.log4j.FileAppender",
+                "log4j.appender.FILE.File=" + logFile,
+                "log4j.appender.FILE.layout=org.apache.log4j.PatternLayout",
+                "log4j.appender.FILE.layout.ConversionPattern=[%d] %p %m (%c)%n",
+                "log4j.logger.kafka.request.logger=WARN",
+                ""));
     }
 
     private void format(Path config, String clusterId) throws IOException, BrokerStartException {
         Path out = config.resolveSibling("format.log");
-        Process format = new ProcessBuilder(javaCommand(config.getParent(), List.of(
-                "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", config.toString())))
+        List<String> command = new ArrayList<>(List.of(
+                "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", config.toString()));
+        if (transactionVersion != null) {
+            // KIP-890's feature level, fixed when the storage is formatted (Kafka 4.x; the planner checks that).
+            command.add("--feature");
+            command.add(TransactionProtocol.FEATURE + "=" + transactionVersion);
+        }
+        Process format = new ProcessBuilder(javaCommand(config.getParent(), List.of(), command))
                 .redirectErrorStream(true)
                 .redirectOutput(out.toFile())
                 .start();
@@ -188,7 +331,10 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     private void launch(int nodeId, Path config) throws IOException {
         Path nodeDir = config.getParent();
-        List<String> command = javaCommand(nodeDir, List.of("io.ombtx.broker.ChildKafkaMain", config.toString()));
+        Path appInfo = nodeDir.resolve("app-info.properties");
+        appInfoFiles.add(appInfo);
+        List<String> command = javaCommand(nodeDir, List.of(), List.of(ChildKafkaMain.class.getName(), "--app-info",
+                appInfo.toString(), config.toString()));
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(nodeDir.resolve("stdout.log").toFile())
@@ -197,7 +343,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         processes.add(process);
     }
 
-    private List<String> javaCommand(Path nodeDir, List<String> mainAndArgs) {
+    private List<String> javaCommand(Path nodeDir, List<String> jvmOptions, List<String> mainAndArgs) {
         List<String> command = new ArrayList<>();
         // In a session of its own, a broker does not get the terminal's Ctrl-C: the runner handles that and
         // stops the brokers itself after writing its partial result. (They still stop when the runner dies.)
@@ -211,6 +357,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         command.add("-XX:MaxGCPauseMillis=20");
         command.add("-Djava.awt.headless=true");
         command.add("-Dlog4j2.configurationFile=" + nodeDir.resolve("log4j2.properties"));
+        command.add("-Dlog4j.configuration=" + nodeDir.resolve("log4j.properties").toUri());
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classPath.classPath());
         command.addAll(mainAndArgs);
@@ -219,11 +367,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     private void awaitReady(Duration timeout) throws BrokerStartException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        Properties props = new Properties();
-        props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
-        props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = Admin.create(adminProperties())) {
             while (true) {
                 for (int i = 0; i < processes.size(); i++) {
                     if (!processes.get(i).isAlive()) {
@@ -234,15 +378,19 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                 }
                 try {
                     int live = admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).size();
-                    if (live == brokerCount) {
+                    if (live == brokerCount && appInfoFiles.stream().allMatch(Files::exists)) {
                         return;
                     }
                 } catch (Exception notYet) {
                     // Not listening yet, or not all brokers registered: try again until the deadline.
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new BrokerStartException("embedded Kafka was not ready within " + timeout.toSeconds()
-                            + " s (" + brokerCount + " broker(s) at " + bootstrapServers + "); first broker log ends with:\n"
+                    List<Path> silent = appInfoFiles.stream().filter(f -> !Files.exists(f)).toList();
+                    throw new BrokerStartException("embedded Kafka " + version + " was not ready within " + timeout.toSeconds()
+                            + " s (" + brokerCount + " broker(s) at " + bootstrapServers + ")"
+                            + (silent.isEmpty() ? "" : "; no app-info (version) report in " + silent
+                                    + ", see stdout.log beside it")
+                            + "; first broker log ends with:\n"
                             + tail(logFiles.get(0), 30));
                 }
                 Thread.sleep(200);
@@ -251,6 +399,14 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new BrokerStartException("interrupted while waiting for the embedded broker");
         }
+    }
+
+    private Properties adminProperties() {
+        Properties props = new Properties();
+        props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+        props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
+        return props;
     }
 
     /**
@@ -286,6 +442,11 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         }
     }
 
+    /** The process id of the ZooKeeper the brokers use (Kafka before 3.3), empty in KRaft mode. */
+    public java.util.Optional<Long> zooKeeperPid() {
+        return java.util.Optional.ofNullable(zooKeeper).map(Process::pid);
+    }
+
     /** Process ids of the broker processes (for status displays). */
     public List<Long> pids() {
         return processes.stream().map(Process::pid).toList();
@@ -306,14 +467,26 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             return;
         }
         closed = true;
-        for (Process process : processes) {
+        stop(processes);
+        // ZooKeeper last: a broker's clean shutdown still talks to it.
+        if (zooKeeper != null) {
+            stop(List.of(zooKeeper));
+        }
+        if (!keepWorkDir) {
+            deleteRecursively(workDir);
+        }
+    }
+
+    /** Closes each child's standard input ({@link ChildKafkaMain} exits on end of input), then waits for all. */
+    private static void stop(List<Process> children) {
+        for (Process process : children) {
             try {
-                process.getOutputStream().close(); // ChildKafkaMain exits on end of input
+                process.getOutputStream().close();
             } catch (IOException ignored) {
                 // Broken pipe: it is already going.
             }
         }
-        for (Process process : processes) {
+        for (Process process : children) {
             try {
                 if (!process.waitFor(20, TimeUnit.SECONDS)) {
                     process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
@@ -322,9 +495,6 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
             }
-        }
-        if (!keepWorkDir) {
-            deleteRecursively(workDir);
         }
     }
 
@@ -346,6 +516,30 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private Path workDir;
         private Duration startTimeout = Duration.ofSeconds(90);
+        private String version;
+        private Integer transactionVersion;
+
+        /**
+         * The Kafka release to run (null: the built-in {@link EmbeddedKafkaCluster#DEFAULT_VERSION}); one other than
+         * the built-in is resolved from Maven Central on first use ({@link BrokerLibrary}).
+         *
+         * @throws IllegalArgumentException for text that is not a supported release
+         */
+        public Builder version(String version) {
+            this.version = version == null ? null : KafkaVersion.parse(version).toString();
+            return this;
+        }
+
+        /**
+         * KIP-890's transaction.version to format the storage with (null: the broker's default). Kafka 4.x only.
+         *
+         * @throws IllegalArgumentException when {@link #version} is set to a release without the feature, or the
+         *         level is out of range
+         */
+        public Builder transactionVersion(Integer level) {
+            this.transactionVersion = level;
+            return this;
+        }
 
         public Builder brokers(int count) {
             if (count < 1 || count > MAX_BROKERS) {
@@ -383,7 +577,14 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
         /** Starts the brokers and waits until all are serving, or throws saying why not. */
         public EmbeddedKafkaCluster start() throws BrokerStartException {
-            BrokerClassPath classPath = BrokerClassPath.locate();
+            BrokerClassPath classPath = version == null ? BrokerClassPath.locate()
+                    : BrokerLibrary.classPath(KafkaVersion.parse(version));
+            if (transactionVersion != null) {
+                String problem = KafkaVersion.parse(classPath.kafkaVersion()).transactionVersionProblem(transactionVersion);
+                if (problem != null) {
+                    throw new IllegalArgumentException(problem);
+                }
+            }
             try {
                 return new EmbeddedKafkaCluster(this, classPath).start(startTimeout);
             } catch (IOException e) {

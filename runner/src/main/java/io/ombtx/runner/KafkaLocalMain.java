@@ -2,6 +2,8 @@ package io.ombtx.runner;
 
 import io.ombtx.broker.BrokerStartException;
 import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.KafkaVersion;
+import io.ombtx.broker.TransactionProtocol;
 import io.ombtx.runner.cli.BrokerOptions;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.result.ResultWriter;
@@ -22,13 +24,16 @@ public final class KafkaLocalMain {
 
     /** The options of {@code bin/kafka-local start}, which passes --state itself. */
     @Command(name = "bin/kafka-local start",
-            description = "Starts real Apache Kafka (KRaft, from Maven Central) on loopback on free ports, writes the"
+            description = "Starts real Apache Kafka (from Maven Central: KRaft, or ZooKeeper for releases before 3.3) on"
+                    + " loopback on free ports, writes the"
                     + " state file (bootstrap servers, settings, pids) and keeps the brokers running until stopped"
                     + " (bin/kafka-local stop).",
             footer = {"Exit codes: 1 the brokers did not start; 2 bad input; otherwise it runs until stopped.",
                 "",
                 "Example:",
-                "  bin/kafka-local start --brokers 3 --broker-config group.coordinator.append.linger.ms=0"})
+                "  bin/kafka-local start --brokers 3 --broker-config group.coordinator.append.linger.ms=0",
+                "  bin/kafka-local start --broker-version 2.8.2",
+                "  bin/kafka-local start --transaction-version 1"})
     static final class Options {
         // Hidden: the script always passes it ($OMBTX_STATE_DIR/kafka-local.json) and waits for that file.
         @Option(names = "--state", paramLabel = "FILE", hidden = true, description = "where to write the state")
@@ -56,6 +61,17 @@ public final class KafkaLocalMain {
             builder.profile(options.broker.profile());
         }
         options.broker.settings().forEach(builder::override);
+        builder.version(options.broker.brokerVersion());
+        if (options.broker.transactionVersion() != null) {
+            KafkaVersion version = KafkaVersion.parse(options.broker.brokerVersion() != null
+                    ? options.broker.brokerVersion() : EmbeddedKafkaCluster.DEFAULT_VERSION);
+            String problem = version.transactionVersionProblem(options.broker.transactionVersion());
+            if (problem != null) {
+                System.err.println("error: --transaction-version " + options.broker.transactionVersion() + ": " + problem);
+                return Main.BAD_INPUT;
+            }
+            builder.transactionVersion(options.broker.transactionVersion());
+        }
         Path stateFile = options.state;
         EmbeddedKafkaCluster cluster;
         try {
@@ -68,15 +84,29 @@ public final class KafkaLocalMain {
         state.put("pid", ProcessHandle.current().pid());
         state.put("bootstrapServers", cluster.bootstrapServers());
         state.put("brokers", cluster.brokerCount());
-        state.put("version", EmbeddedKafkaCluster.brokerVersion());
+        TransactionProtocol protocol;
+        String version;
+        try {
+            version = cluster.runningVersion();
+            protocol = cluster.transactionProtocol();
+        } catch (Exception e) {
+            cluster.close();
+            System.err.println("error: the brokers started but did not answer what they run: " + e.getMessage());
+            return Main.FAILED;
+        }
+        state.put("version", version);
+        state.put("coordination", cluster.zooKeeper() ? "zookeeper" : "kraft");
+        state.put("transactionVersion", protocol.transactionVersion());
+        state.put("transactionProtocol", protocol.description());
         state.put("profile", cluster.profile().displayName());
         state.put("settings", cluster.settings());
         state.put("brokerPids", cluster.pids());
+        cluster.zooKeeperPid().ifPresent(pid -> state.put("zooKeeperPid", pid));
         Path temp = stateFile.resolveSibling(stateFile.getFileName() + ".tmp");
         Files.createDirectories(stateFile.toAbsolutePath().getParent());
         Files.write(temp, ResultWriter.json().writeValueAsBytes(state));
         Files.move(temp, stateFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        System.out.println("embedded Kafka ready at " + cluster.bootstrapServers());
+        System.out.println("embedded Kafka " + version + " ready at " + cluster.bootstrapServers());
         Path written = stateFile;
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

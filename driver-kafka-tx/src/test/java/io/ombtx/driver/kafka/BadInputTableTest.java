@@ -181,6 +181,19 @@ class BadInputTableTest {
         t.bench("--broker-config unknown key", DRIVER, WORKLOAD, List.of("--broker-config", "log.retention.mss=1"),
                 "--broker-config", "log.retention.mss");
 
+        // broker releases and transaction versions
+        t.both("workload brokerVersion not a release", DRIVER, WORKLOAD + "brokerVersion: latest\n", none, w,
+                "'brokerVersion'", "MAJOR.MINOR.PATCH");
+        t.both("workload transactionVersion on Kafka 2.8", DRIVER, WORKLOAD + "brokerVersion: 2.8.2\n"
+                + "transactionVersion: 2\n", none, w, "'transactionVersion'", "Kafka 2.8.2 has no transaction.version");
+        t.both("--transaction-version on --broker-version 2.8.2", DRIVER, WORKLOAD, List.of("--broker-version",
+                "2.8.2", "--transaction-version", "1"), "--transaction-version 1", "(--broker-version)");
+        t.bench("--broker-version 0.10.2", DRIVER, WORKLOAD, List.of("--broker-version", "0.10.2"),
+                "--broker-version", "not supported");
+        t.both("--broker-config a setting Kafka 2.8 lacks", DRIVER, WORKLOAD, List.of("--broker-version", "2.8.2",
+                "--broker-config", "group.coordinator.append.linger.ms=0"), "--broker-config",
+                "Kafka 2.8.2 has no broker setting 'group.coordinator.append.linger.ms'");
+
         // the command line
         t.bench("unknown option", DRIVER, WORKLOAD, List.of("--frobnicate"), "--frobnicate");
         t.raw("missing -d", Entry.BENCHMARK, Map.of(w, WORKLOAD), List.of(DIR + "/w.yaml"), "-d/--drivers");

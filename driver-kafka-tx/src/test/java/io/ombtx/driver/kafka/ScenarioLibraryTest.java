@@ -91,6 +91,19 @@ class ScenarioLibraryTest {
     }
 
     @Test
+    void everyResultRecordsTheBrokerVersionAndTransactionProtocolReadBack() {
+        for (JsonNode r : BY_WORKLOAD.values()) {
+            JsonNode broker = r.get("broker");
+            String workload = r.get("workload").asText();
+            assertEquals("4.1.1", broker.get("version").asText(), workload);
+            assertEquals("kraft", broker.get("coordination").asText(), workload);
+            assertEquals(2, broker.get("transactionVersion").asInt(), "4.1's default: " + broker);
+            assertTrue(broker.get("transactionProtocol").asText().contains("KIP-890 part 2"), broker.toString());
+            assertTrue(!broker.has("requestedTransactionVersion"), "the broker's default was left: " + broker);
+        }
+    }
+
+    @Test
     void writesReportIterationsAndTransactionPhases() {
         JsonNode base = result("base-writes");
         assertIterationFigures(base, 300);

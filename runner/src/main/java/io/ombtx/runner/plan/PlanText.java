@@ -1,5 +1,6 @@
 package io.ombtx.runner.plan;
 
+import io.ombtx.broker.BrokerLibrary;
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.broker.EmbeddedKafkaCluster;
@@ -115,7 +116,8 @@ public final class PlanText {
                 + (b.transactionVersion() != null ? ", transaction.version " + b.transactionVersion()
                         : kafka.hasTransactionVersion() ? ", the broker's default transaction.version"
                         : ", no transaction.version: pre-KIP-890 transactions")
-                + ")";
+                + ")" + (BrokerLibrary.available(kafka) ? "" : "; not cached yet: fetched from Maven Central into "
+                        + BrokerLibrary.cacheRoot() + " when the run starts");
     }
 
     private static void line(StringBuilder text, String format, Object... args) {

@@ -5,6 +5,7 @@ import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.broker.BrokerConfigDefinitions;
 import io.ombtx.broker.BrokerProfile;
+import io.ombtx.broker.BrokerStartException;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cli.UsageException;
@@ -178,10 +179,10 @@ public final class Planner {
                         + EmbeddedKafkaCluster.MAX_BROKERS + " (name a cluster in commonConfig's bootstrap.servers instead)");
             }
             BrokerProfile profile = options.brokerProfile() != null ? options.brokerProfile() : w.brokerProfile();
-            checkBrokerSettings(w, options);
+            String version = options.brokerVersion() != null ? options.brokerVersion() : w.brokerVersion();
+            checkBrokerSettings(w, options, version);
             Map<String, String> settings = new LinkedHashMap<>(w.brokerSettings());
             settings.putAll(options.brokerSettings());
-            String version = options.brokerVersion() != null ? options.brokerVersion() : w.brokerVersion();
             Integer transactionVersion = transactionVersion(w, options, version);
             return BrokerPlan.embedded(needed, profile, settings, version, transactionVersion);
         }
@@ -223,14 +224,15 @@ public final class Planner {
     }
 
     /**
-     * The workload's brokerSettings and --broker-config, checked by the broker's own definitions. Without a broker
-     * class path there is nothing to check against: the run reports the missing class path itself.
+     * The workload's brokerSettings and --broker-config, checked by the definitions of the release the run starts
+     * (resolved from Maven Central first when it is not the built-in one and not cached). Without a broker class path
+     * there is nothing to check against: the run reports the missing class path itself.
      */
-    private static void checkBrokerSettings(Workload w, PlanOptions options) {
+    private static void checkBrokerSettings(Workload w, PlanOptions options, String version) {
         if (w.brokerSettings().isEmpty() && options.brokerSettings().isEmpty()) {
             return;
         }
-        BrokerConfigDefinitions definitions = BrokerConfigDefinitions.find().orElse(null);
+        BrokerConfigDefinitions definitions = definitions(version);
         if (definitions == null) {
             return;
         }
@@ -241,6 +243,16 @@ public final class Planner {
                 .ifPresent(problem -> {
                     throw new UsageException("--broker-config " + key + ": " + problem);
                 }));
+    }
+
+    /** The definitions of {@code version} (null: the built-in broker); null when its jars cannot be had. */
+    private static BrokerConfigDefinitions definitions(String version) {
+        try {
+            return version == null ? BrokerConfigDefinitions.find().orElse(null)
+                    : BrokerConfigDefinitions.find(KafkaVersion.parse(version)).orElse(null);
+        } catch (BrokerStartException e) {
+            return null; // starting the broker will say why
+        }
     }
 
     private static Optional<String> brokerSettingProblem(BrokerConfigDefinitions definitions, String key, String value) {

@@ -244,15 +244,31 @@ public record RunResult(
     /**
      * The broker the run used. Embedded: count, version, settings profile and every setting omb-tx chose. External:
      * count and bootstrap servers (the driver reads the broker's own settings back into {@code environment}).
+     *
+     * <p>Read back from the running brokers: {@code version} (embedded: what the broker's app-info reports),
+     * {@code transactionVersion} (the finalized KIP-890 {@code transaction.version}; 0 when the cluster reports none,
+     * as Kafka before 4.0 does) and {@code transactionProtocol}, what that means. {@code coordination} is
+     * {@code zookeeper} or {@code kraft} and {@code requestedTransactionVersion} the level the embedded storage was
+     * formatted with (absent: the broker's default).
      */
-    @JsonPropertyOrder({"embedded", "brokers", "version", "profile", "settings", "bootstrapServers"})
+    @JsonPropertyOrder({"embedded", "brokers", "version", "profile", "settings", "bootstrapServers", "coordination",
+            "transactionVersion", "transactionProtocol", "requestedTransactionVersion"})
     public record Broker(
             boolean embedded,
             int brokers,
             @JsonInclude(JsonInclude.Include.NON_NULL) String version,
             @JsonInclude(JsonInclude.Include.NON_NULL) String profile,
             @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> settings,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String bootstrapServers) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) String bootstrapServers,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String coordination,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer transactionVersion,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String transactionProtocol,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer requestedTransactionVersion) {
+
+        public Broker(boolean embedded, int brokers, String version, String profile, Map<String, String> settings,
+                String bootstrapServers) {
+            this(embedded, brokers, version, profile, settings, bootstrapServers, null, null, null, null);
+        }
 
         public static Broker embedded(int brokers, String version, String profile, Map<String, String> settings) {
             return new Broker(true, brokers, version, profile, settings, null);
@@ -260,6 +276,17 @@ public record RunResult(
 
         public static Broker external(int brokers, String bootstrapServers) {
             return new Broker(false, brokers, null, null, null, bootstrapServers);
+        }
+
+        /**
+         * This broker with what was read back from it: the transaction protocol in force ({@code transactionVersion}
+         * null when it could not be read) and, for an embedded cluster, how it is coordinated and what transaction
+         * version its storage was formatted with.
+         */
+        public Broker withReadBack(String coordination, Integer transactionVersion, String transactionProtocol,
+                Integer requestedTransactionVersion) {
+            return new Broker(embedded, brokers, version, profile, settings, bootstrapServers, coordination,
+                    transactionVersion, transactionProtocol, requestedTransactionVersion);
         }
     }
 

@@ -1,6 +1,10 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.broker.BrokerClassPath;
+import io.ombtx.broker.BrokerLibrary;
+import io.ombtx.broker.BrokerStartException;
+import io.ombtx.broker.KafkaVersion;
+import io.ombtx.broker.TransactionProtocol;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.Phase;
@@ -97,15 +101,21 @@ public final class RunCoordinator {
             DriverFile driver = spec.driver();
             if (plan.embedded()) {
                 // Finding the broker's class path first: when it is missing, the error says so before anything else.
-                String version = BrokerClassPath.locate().kafkaVersion();
-                say("Starting embedded Kafka %s: %d broker(s), profile %s%s", version,
+                String version = plan.brokerVersion() != null ? plan.brokerVersion()
+                        : BrokerClassPath.locate().kafkaVersion();
+                if (plan.brokerVersion() != null && !BrokerLibrary.available(KafkaVersion.parse(version))) {
+                    say("Kafka %s is not cached yet: fetching it from Maven Central into %s (once)", version,
+                            BrokerLibrary.cacheRoot());
+                }
+                say("Starting embedded Kafka %s: %d broker(s), profile %s%s%s", version,
                         plan.brokers(), plan.profile().displayName(),
+                        plan.transactionVersion() == null ? "" : ", transaction.version " + plan.transactionVersion(),
                         plan.settings().isEmpty() ? "" : ", overrides " + plan.settings());
                 cluster = EmbeddedKafkaCluster.builder().brokers(plan.brokers()).profile(plan.profile())
-                        .overrides(plan.settings()).start();
+                        .overrides(plan.settings()).version(plan.brokerVersion())
+                        .transactionVersion(plan.transactionVersion()).start();
                 driver = driver.withBootstrapServers(cluster.bootstrapServers());
-                broker = RunResult.Broker.embedded(plan.brokers(), version,
-                        plan.profile().displayName(), cluster.settings());
+                broker = embeddedBroker(plan, cluster);
                 if (interruption.reason() != null) {
                     return interrupted(spec, driver, broker, "broker start", null);
                 }
@@ -115,12 +125,46 @@ public final class RunCoordinator {
                     throw tooSmall(plan, live);
                 }
                 broker = RunResult.Broker.external(live, plan.bootstrapServers());
+                broker = withTransactionProtocol(broker, driver);
             }
             return execute(spec, driver, broker);
         } finally {
             if (cluster != null) {
                 cluster.close();
             }
+        }
+    }
+
+    /**
+     * The embedded brokers as the result records them, read back from them: the version the broker reports, the
+     * transaction protocol in force, ZooKeeper or KRaft.
+     */
+    private RunResult.Broker embeddedBroker(BrokerPlan plan, EmbeddedKafkaCluster cluster) throws BrokerStartException {
+        String running = cluster.runningVersion();
+        TransactionProtocol protocol;
+        try {
+            protocol = cluster.transactionProtocol();
+        } catch (Exception e) {
+            throw new BrokerStartException("embedded Kafka " + running + " started but its transaction.version could"
+                    + " not be read back: " + describe(e));
+        }
+        say("Kafka %s running (%s); transaction protocol: %s", running, cluster.zooKeeper() ? "ZooKeeper" : "KRaft",
+                protocol.description());
+        return RunResult.Broker.embedded(plan.brokers(), running, plan.profile().displayName(), cluster.settings())
+                .withReadBack(cluster.zooKeeper() ? "zookeeper" : "kraft", protocol.transactionVersion(),
+                        protocol.description(), cluster.requestedTransactionVersion());
+    }
+
+    /** An external cluster's transaction protocol, when it answers (the version itself is not asked for). */
+    private static RunResult.Broker withTransactionProtocol(RunResult.Broker broker, DriverFile driver) {
+        Properties props = driver.properties("commonConfig");
+        props.setProperty("request.timeout.ms", Integer.toString(lowest(props, "request.timeout.ms", REQUEST_TIMEOUT_MS)));
+        props.setProperty("default.api.timeout.ms", Integer.toString(lowest(props, "default.api.timeout.ms", API_TIMEOUT_MS)));
+        try (Admin admin = Admin.create(props)) {
+            TransactionProtocol protocol = TransactionProtocol.read(admin, API_TIMEOUT_MS / 1000 + 5);
+            return broker.withReadBack(null, protocol.transactionVersion(), protocol.description(), null);
+        } catch (Exception e) {
+            return broker.withReadBack(null, null, "not read back: " + describe(e), null);
         }
     }
 
