@@ -1,44 +1,124 @@
 package io.ombtx.bench;
 
-import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cli.Cli;
+import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.result.LatencySummary;
+import io.ombtx.runner.result.RunResult;
 import java.io.PrintStream;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * What a transaction costs over its non-transactional baseline on the embedded broker: tx-writes / base-writes
- * and tx-streaming / base-streaming, p50 and total time, with the client's default retry.backoff.ms and with 0
- * (seed 003's tuning), side by side. All eight runs share one broker and run in this JVM.
+ * What a transaction costs over its non-transactional baseline: tx/base ratios of p50, p99 and total time for
+ * writes and streaming, in both orders of the ack wait, with the client's default retry.backoff.ms and with 0, on
+ * each chosen embedded Kafka (2.8 and 4.1 with either transaction version). Each repetition runs every pair on a
+ * fresh broker, base then tx, so the two sides of a ratio share the broker and the machine's state of the moment;
+ * the ratios are then summarised over the repetitions as median and spread (min–max), never from a single run.
  */
 public final class TxOverhead {
 
-    private static final List<String[]> PAIRS = List.of(
-            new String[] {"writes", "base-writes", "tx-writes"},
-            new String[] {"streaming", "base-streaming", "tx-streaming"});
+    /** A pair of workloads compared: the base and the transactional side, in one order of the ack wait. */
+    record Pair(String scenario, String order, String base, String tx) {
+    }
 
-    /** {@code bin/bench tx-overhead [quick|full]}. */
+    static final List<Pair> PAIRS = List.of(
+            new Pair("writes", "seeds", "base-writes", "tx-writes"),
+            new Pair("writes", "ack-first", "base-writes", "tx-writes-ack-first"),
+            new Pair("streaming", "seeds", "base-streaming", "tx-streaming"),
+            new Pair("streaming", "ack-first", "base-streaming-ack-first", "tx-streaming-ack-first"));
+
+    /** A broker to run on: a Kafka release and, on 4.x, the transaction version (null: the broker's default). */
+    record Broker(String label, String version, Integer transactionVersion) {
+
+        /** {@code 2.8.2}, {@code 4.1.1} or {@code 4.1.1-tv1} / {@code 4.1.1-tv2}. */
+        static Broker parse(String text) {
+            String[] parts = text.trim().split("-tv", 2);
+            KafkaVersion version;
+            try {
+                version = KafkaVersion.parse(parts[0]);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--brokers " + text + ": " + e.getMessage());
+            }
+            Integer tv = null;
+            if (parts.length == 2) {
+                try {
+                    tv = Integer.parseInt(parts[1]);
+                } catch (NumberFormatException e) {
+                    throw new UsageException("--brokers expects RELEASE or RELEASE-tvN (e.g. 4.1.1-tv1), got '" + text + "'");
+                }
+                String problem = version.transactionVersionProblem(tv);
+                if (problem != null) {
+                    throw new UsageException("--brokers " + text + ": " + problem);
+                }
+            }
+            return new Broker(text.trim(), version.toString(), tv);
+        }
+    }
+
+    /** {@code bin/bench tx-overhead [quick|full] [options]}. */
     @Command(name = "bin/bench tx-overhead",
-            description = "What a transaction costs over its non-transactional baseline on the embedded broker:"
-                    + " tx-writes / base-writes and tx-streaming / base-streaming, p50 and total time, with the"
-                    + " client's default retry.backoff.ms and with 0 (seed 003's tuning), side by side.",
-            footer = {"Example:", "  bin/bench tx-overhead full"})
-    static final class Options {
+            description = "tx/base ratios (p50, p99, total; median and spread over the repetitions) for writes and"
+                    + " streaming, in both orders of the ack wait (seeds: commit, then wait; ack-first: wait, then"
+                    + " sendOffsets and commit), with the client's default retry.backoff.ms and with 0, on each"
+                    + " embedded Kafka chosen. Every run starts a fresh broker.",
+            footer = {"Examples:",
+                "  bin/bench tx-overhead                              # everything, quick counts, 5 repetitions",
+                "  bin/bench tx-overhead --scenarios streaming --backoff default --brokers 4.1.1 -n 5",
+                "  bin/bench tx-overhead full --brokers 2.8.2,4.1.1-tv1,4.1.1-tv2"})
+    static final class Options implements Cli.Validated {
         @Parameters(paramLabel = "PROFILE", arity = "0..1", converter = QuickOrFull.class,
                 description = "workload profile: quick (default) or full (the seeds' counts)")
         String profile = "quick";
+
+        @Option(names = {"-n", "--repetitions"}, paramLabel = "N", description = "repetitions of every run"
+                + " (default: ${DEFAULT-VALUE}; the spread needs several)")
+        int repetitions = 5;
+
+        @Option(names = "--scenarios", split = ",", paramLabel = "NAME", description = "writes, streaming"
+                + " (default: both)")
+        List<String> scenarios = new ArrayList<>(List.of("writes", "streaming"));
+
+        @Option(names = "--orders", split = ",", paramLabel = "ORDER", description = "seeds (acks awaited after the"
+                + " commit), ack-first (before sendOffsets/commit) (default: both)")
+        List<String> orders = new ArrayList<>(List.of("seeds", "ack-first"));
+
+        @Option(names = "--backoff", split = ",", paramLabel = "CLIENT", description = "default (the client's"
+                + " retry.backoff.ms), 0 (retry.backoff.ms=0) (default: both)")
+        List<String> backoffs = new ArrayList<>(List.of("default", "0"));
+
+        @Option(names = "--brokers", split = ",", paramLabel = "KAFKA", description = "embedded brokers:"
+                + " RELEASE or RELEASE-tvN for Kafka 4.x's transaction.version (default: 2.8.2,4.1.1-tv1,4.1.1-tv2)")
+        List<String> brokers = new ArrayList<>(List.of("2.8.2", "4.1.1-tv1", "4.1.1-tv2"));
+
+        /** Every choice checked while parsing, so a typo exits 2 before any broker starts. */
+        @Override
+        public void validate() {
+            brokers.forEach(Broker::parse);
+            chosenPairs(this);
+            for (String backoff : backoffs) {
+                if (!backoff.equals("default") && !backoff.equals("0")) {
+                    throw new UsageException("--backoff expects default or 0, got '" + backoff + "'");
+                }
+            }
+            if (repetitions < 1 || repetitions > 100) {
+                throw new UsageException("--repetitions expects 1 to 100, got " + repetitions);
+            }
+        }
     }
 
     static final class QuickOrFull implements ITypeConverter<String> {
@@ -54,7 +134,12 @@ public final class TxOverhead {
     private TxOverhead() {
     }
 
-    record Figures(double p50Millis, double totalMillis, long operations) {
+    /** One run's figures: operation latency p50 and p99 and the total (sum over the measured operations), ms. */
+    record Figures(double p50Millis, double p99Millis, double totalMillis, String brokerVersion) {
+    }
+
+    /** One side-by-side comparison: the chosen broker, client setting and pair. */
+    record Cell(Broker broker, String backoff, Pair pair) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -62,51 +147,93 @@ public final class TxOverhead {
     }
 
     private static int run(Options options) throws Exception {
-        String profile = options.profile;
+        List<Broker> brokers = options.brokers.stream().map(Broker::parse).toList();
+        List<Pair> pairs = chosenPairs(options);
         PrintStream out = System.out;
         Bench bench = Bench.create();
-        Map<String, DriverOverrides> clients = new LinkedHashMap<>();
-        clients.put("default retry.backoff.ms", DriverOverrides.none());
-        clients.put("retry.backoff.ms=0", new DriverOverrides(null, Map.of("producerConfig", "retry.backoff.ms=0\n")));
-        Map<String, Map<String, Figures>> figures = new LinkedHashMap<>();
-        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
-            for (Map.Entry<String, DriverOverrides> client : clients.entrySet()) {
-                DriverFile driver = bench.kafkaTx(client.getValue(), cluster);
-                Map<String, Figures> byWorkload = new LinkedHashMap<>();
-                for (String[] pair : PAIRS) {
-                    for (String name : new String[] {pair[1], pair[2]}) {
-                        Path file = bench.home().resolve("workloads/" + name + ".yaml");
-                        Workload workload = WorkloadLoader.load(file, profile).get(0);
-                        byWorkload.put(name, figures(bench.run(driver, workload), workload));
+        Map<Cell, List<Figures[]>> measured = new LinkedHashMap<>();
+        int total = options.repetitions * brokers.size() * options.backoffs.size() * pairs.size() * 2;
+        int done = 0;
+        for (int repetition = 1; repetition <= options.repetitions; repetition++) {
+            for (Broker broker : brokers) {
+                for (String backoff : options.backoffs) {
+                    DriverFile driver = bench.kafkaTxEmbedded(backoff.equals("0")
+                            ? new DriverOverrides(null, Map.of("producerConfig", "retry.backoff.ms=0\n"))
+                            : DriverOverrides.none());
+                    PlanOptions plan = new PlanOptions(null, null, Map.of(), null, List.of(), false,
+                            PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS, broker.version(), broker.transactionVersion());
+                    for (Pair pair : pairs) {
+                        Figures base = figures(bench.runEmbedded(driver, load(bench, pair.base(), options), plan));
+                        Figures tx = figures(bench.runEmbedded(driver, load(bench, pair.tx(), options), plan));
+                        done += 2;
+                        out.printf(Locale.ROOT, "[%d/%d] repetition %d, %s, backoff %s, %s %s: base p50 %.3f ms,"
+                                + " tx p50 %.3f ms%n", done, total, repetition, broker.label(), backoff, pair.scenario(),
+                                pair.order(), base.p50Millis(), tx.p50Millis());
+                        measured.computeIfAbsent(new Cell(broker, backoff, pair), c -> new ArrayList<>())
+                                .add(new Figures[] {base, tx});
                     }
                 }
-                figures.put(client.getKey(), byWorkload);
-            }
-            out.printf(Locale.ROOT, "%nTransaction overhead on embedded Kafka %s (1 broker, group.coordinator.append.linger.ms=%s),"
-                    + " profile %s, closed loop%n", EmbeddedKafkaCluster.brokerVersion(),
-                    cluster.settings().get("group.coordinator.append.linger.ms"), profile);
-        }
-        out.printf(Locale.ROOT, "%-10s | %-26s | %9s %9s | %9s %9s | %8s %8s%n", "scenario", "client",
-                "base p50", "tx p50", "base tot", "tx tot", "p50 ×", "total ×");
-        for (Map.Entry<String, Map<String, Figures>> client : figures.entrySet()) {
-            for (String[] pair : PAIRS) {
-                Figures base = client.getValue().get(pair[1]);
-                Figures tx = client.getValue().get(pair[2]);
-                out.printf(Locale.ROOT, "%-10s | %-26s | %7.3fms %7.3fms | %7.0fms %7.0fms | %8.1f %8.1f%n", pair[0],
-                        client.getKey(), base.p50Millis(), tx.p50Millis(), base.totalMillis(), tx.totalMillis(),
-                        tx.p50Millis() / base.p50Millis(), tx.totalMillis() / base.totalMillis());
             }
         }
-        out.println("(total = sum of per-operation latencies over the measured operations, seed 001's \"N txes in T ms\")");
+        print(out, options, measured);
         return Cli.OK;
     }
 
-    private static Figures figures(Bench.Run run, Workload workload) {
-        LatencySummary ops = run.result().operationLatency();
-        if (ops.count() == 0) {
-            throw new IllegalStateException(workload.name() + " measured no operations ("
-                    + run.result().status().key() + ")");
+    static List<Pair> chosenPairs(Options options) {
+        for (String scenario : options.scenarios) {
+            if (!scenario.equals("writes") && !scenario.equals("streaming")) {
+                throw new UsageException("--scenarios expects writes or streaming, got '" + scenario + "'");
+            }
         }
-        return new Figures(ops.p50(), ops.totalMillis(), ops.count());
+        for (String order : options.orders) {
+            if (!order.equals("seeds") && !order.equals("ack-first")) {
+                throw new UsageException("--orders expects seeds or ack-first, got '" + order + "'");
+            }
+        }
+        return PAIRS.stream().filter(p -> options.scenarios.contains(p.scenario()) && options.orders.contains(p.order()))
+                .toList();
+    }
+
+    private static Workload load(Bench bench, String name, Options options) {
+        return WorkloadLoader.load(bench.home().resolve("workloads/" + name + ".yaml"), options.profile).get(0);
+    }
+
+    private static Figures figures(RunResult result) {
+        LatencySummary ops = result.operationLatency();
+        if (ops.count() == 0) {
+            throw new IllegalStateException(result.workload() + " measured no operations (" + result.status().key()
+                    + ")");
+        }
+        return new Figures(ops.p50(), ops.p99(), ops.totalMillis(), result.broker().version());
+    }
+
+    private static void print(PrintStream out, Options options, Map<Cell, List<Figures[]>> measured) {
+        out.printf(Locale.ROOT, "%nTransaction overhead, tx/base, profile %s, closed loop, %d repetition(s) on a fresh"
+                + " broker each: median [min–max]%n", options.profile, options.repetitions);
+        out.printf(Locale.ROOT, "%-10s %-9s %-10s %-9s | %-22s | %-22s | %-22s | %s%n", "kafka", "ran", "scenario",
+                "order", "p50 ×", "p99 ×", "total ×", "client");
+        measured.forEach((cell, runs) -> {
+            String ran = runs.stream().map(r -> r[1].brokerVersion()).distinct().reduce((a, b) -> a + "/" + b)
+                    .orElse("?");
+            out.printf(Locale.ROOT, "%-10s %-9s %-10s %-9s | %-22s | %-22s | %-22s | retry.backoff.ms %s%n",
+                    cell.broker().label(), ran, cell.pair().scenario(), cell.pair().order(),
+                    spread(runs, Figures::p50Millis), spread(runs, Figures::p99Millis),
+                    spread(runs, Figures::totalMillis), cell.backoff());
+        });
+        out.println("(ratio = tx run ÷ the base run of the same repetition; total = sum of per-operation latencies,"
+                + " seed 001's \"N txes in T ms\"; 'ran' is the broker version the results report)");
+    }
+
+    /** Median [min–max] of the per-repetition ratios tx ÷ base of one figure. */
+    static String spread(List<Figures[]> runs, ToDoubleFunction<Figures> figure) {
+        double[] ratios = runs.stream().mapToDouble(r -> figure.applyAsDouble(r[1]) / figure.applyAsDouble(r[0]))
+                .sorted().toArray();
+        return String.format(Locale.ROOT, "%.1f [%.1f–%.1f]", median(ratios), ratios[0], ratios[ratios.length - 1]);
+    }
+
+    /** The median of values sorted ascending. */
+    static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

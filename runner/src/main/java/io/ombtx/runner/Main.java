@@ -13,6 +13,7 @@ import io.ombtx.runner.config.WorkloadWarnings;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Planner;
+import io.ombtx.runner.plan.Repetitions;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.result.OutputTarget;
@@ -72,10 +73,12 @@ public final class Main {
         PlanOptions planOptions = new PlanOptions(parsed.brokers(), parsed.brokerProfile(), parsed.brokerSettings(),
                 parsed.reportingIntervalSeconds(), workerUrls(parsed), parsed.extraConsumers(),
                 parsed.teardownTimeoutSeconds(), parsed.brokerVersion(), parsed.transactionVersion());
-        List<RunSpec> plan = Planner.plan(drivers, workloads, planOptions);
+        List<RunSpec> plan = Repetitions.expand(Planner.plan(drivers, workloads, planOptions), parsed.repeat(),
+                parsed.interleave(), parsed.comparison(), Repetitions.newGroupId(java.time.Instant.now()));
         if (singleFileOutput(parsed) && plan.size() > 1) {
             throw new UsageException("-o " + parsed.output() + " names one file but the plan has " + plan.size()
-                    + " runs: give a folder instead");
+                    + " runs" + (parsed.repeat() > 1 ? " (--repeat " + parsed.repeat() + ")" : "")
+                    + ": give a folder instead");
         }
         // Before anything starts: a dry run only looks, a real run creates the folder and writes a probe.
         OutputTarget.of(parsed.output()).check(!parsed.dryRun());

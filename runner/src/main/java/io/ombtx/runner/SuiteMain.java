@@ -11,6 +11,7 @@ import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.driver.api.config.YamlFiles;
+import io.ombtx.runner.plan.Repetitions;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +40,9 @@ public final class SuiteMain {
             footer = {
                 "In a suite, -o names the results folder (default results/<suite>-<profile>-<UTC time>/) and"
                     + " --profile defaults to the suite's 'profile', else full.",
+                "A suite's 'repeat: N' (or one per profile, {quick: 2, full: 5}) and 'interleave: true' apply to"
+                    + " every entry unless the entry sets its own or --repeat/--interleave are given; an entry's"
+                    + " 'name' names its comparison in the results.",
                 "Paths in a suite are relative to the omb-tx folder. Exit codes as bin/benchmark: 0 done; 1 a run"
                     + " failed or ended early; 2 bad input; 130 interrupted.",
                 "",
@@ -60,8 +64,10 @@ public final class SuiteMain {
         int run(BenchmarkArgs args, PrintStream out, PrintStream err);
     }
 
-    private static final List<String> SUITE_KEYS = List.of("name", "description", "profile", "runs");
-    private static final List<String> RUN_KEYS = List.of("driver", "workloads", "brokerVersion", "transactionVersion");
+    private static final List<String> SUITE_KEYS = List.of("name", "description", "profile", "repeat", "interleave",
+            "runs");
+    private static final List<String> RUN_KEYS = List.of("name", "driver", "drivers", "workloads", "repeat",
+            "interleave", "brokerVersion", "transactionVersion");
 
     private SuiteMain() {
     }
@@ -71,10 +77,16 @@ public final class SuiteMain {
     }
 
     /**
-     * One suite entry: a driver, its workloads and optionally the embedded broker's release and transaction version
-     * (null: unset). Those replace the workloads' own; --broker-version and --transaction-version replace them.
+     * One suite entry: a comparison of its drivers × workloads, optionally on another embedded broker release and
+     * transaction version (null: unset; those replace the workloads' own; --broker-version and
+     * --transaction-version replace them).
+     *
+     * @param name the comparison's name (leads its results' group id), or null
+     * @param repeat the entry's own repetitions, or null for the suite's
+     * @param interleave the entry's own interleaving, or null for the suite's
      */
-    record Entry(Path driver, List<Path> workloads, String brokerVersion, Integer transactionVersion) {
+    record Entry(List<Path> drivers, List<Path> workloads, String name, Integer repeat, Boolean interleave,
+            String brokerVersion, Integer transactionVersion) {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
@@ -93,16 +105,18 @@ public final class SuiteMain {
             JsonNode suite = YamlFiles.read(suiteFile);
             String name = suite.path("name").asText(suiteFile.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
             String profile = given.profile() != null ? given.profile() : suite.path("profile").asText("full");
-            List<Entry> entries = entries(suiteFile, suite);
+            List<Entry> entries = entries(suiteFile, suite, profile);
             Path output = given.output();
             if (output == null) {
                 String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC));
                 output = Path.of("results", name + "-" + profile + "-" + stamp);
             }
+            int suiteRepeat = repeat(suiteFile.toString(), "repeat", suite.get("repeat"), profile, 1);
+            boolean suiteInterleave = new ConfigFields(suiteFile.toString(), suite, "").bool("interleave", false);
             List<BenchmarkArgs> runs = new ArrayList<>();
             for (int i = 0; i < entries.size(); i++) {
                 Entry entry = entries.get(i);
-                BenchmarkArgs args = common.toArgs(List.of(entry.driver()), entry.workloads(), profile, output, false);
+                BenchmarkArgs args = common.toArgs(entry.drivers(), entry.workloads(), profile, output, false);
                 String version = args.brokerVersion() != null ? args.brokerVersion() : entry.brokerVersion();
                 Integer transactionVersion = args.transactionVersion();
                 if (transactionVersion == null && entry.transactionVersion() != null) {
@@ -114,7 +128,13 @@ public final class SuiteMain {
                     }
                     transactionVersion = entry.transactionVersion();
                 }
-                runs.add(args.withBrokerVersion(version, transactionVersion));
+                // --repeat and --interleave on the command line win over the entry's, which win over the suite's.
+                int repeat = common.repeatGiven() != null ? common.repeatGiven()
+                        : entry.repeat() != null ? entry.repeat() : suiteRepeat;
+                boolean interleave = common.interleaveGiven()
+                        || (entry.interleave() != null ? entry.interleave() : suiteInterleave);
+                runs.add(args.withBrokerVersion(version, transactionVersion)
+                        .withRepetitions(repeat, interleave, entry.name()));
             }
             for (BenchmarkArgs run : runs) {
                 Main.plan(run); // every entry's mistakes before the first entry runs
@@ -137,7 +157,7 @@ public final class SuiteMain {
         }
     }
 
-    private static List<Entry> entries(Path suiteFile, JsonNode suite) {
+    private static List<Entry> entries(Path suiteFile, JsonNode suite, String profile) {
         String file = suiteFile.toString();
         check(file, "", suite, SUITE_KEYS);
         JsonNode runs = suite.get("runs");
@@ -153,7 +173,21 @@ public final class SuiteMain {
                 throw new ConfigException(file, where, "expected a mapping with driver and workloads");
             }
             check(file, where, run, RUN_KEYS);
-            Path driver = existing(file, where + ".driver", home, run.path("driver").asText(null));
+            List<Path> drivers = new ArrayList<>();
+            if (run.has("driver") == run.has("drivers")) {
+                throw new ConfigException(file, where + ".driver", "give one driver file (driver) or a list (drivers)");
+            }
+            if (run.has("driver")) {
+                drivers.add(existing(file, where + ".driver", home, run.path("driver").asText(null)));
+            } else {
+                JsonNode list = run.get("drivers");
+                if (!list.isArray() || list.isEmpty()) {
+                    throw new ConfigException(file, where + ".drivers", "expected a list of driver files");
+                }
+                for (JsonNode d : list) {
+                    drivers.add(existing(file, where + ".drivers", home, d.asText()));
+                }
+            }
             JsonNode workloads = run.get("workloads");
             if (workloads == null || !workloads.isArray() || workloads.isEmpty()) {
                 throw new ConfigException(file, where + ".workloads", "expected a list of workload files");
@@ -163,10 +197,43 @@ public final class SuiteMain {
                 paths.add(existing(file, where + ".workloads", home, w.asText()));
             }
             ConfigFields fields = new ConfigFields(file, run, where);
-            entries.add(new Entry(driver, paths, WorkloadLoader.brokerVersion(fields),
-                    WorkloadLoader.transactionVersion(fields)));
+            Integer repeat = run.has("repeat") ? repeat(file, where + ".repeat", run.get("repeat"), profile, 1) : null;
+            Boolean interleave = run.has("interleave") ? fields.bool("interleave", false) : null;
+            entries.add(new Entry(drivers, paths, fields.text("name", null), repeat, interleave,
+                    WorkloadLoader.brokerVersion(fields), WorkloadLoader.transactionVersion(fields)));
         }
         return entries;
+    }
+
+    /**
+     * A repeat setting: a whole number, or one per profile ({@code {quick: 2, full: 5}}, a profile it does not name
+     * repeating once). Checked whichever profile runs.
+     */
+    static int repeat(String file, String key, JsonNode value, String profile, int fallback) {
+        if (value == null || value.isNull()) {
+            return fallback;
+        }
+        if (value.isObject()) {
+            int chosen = fallback;
+            for (var it = value.fields(); it.hasNext(); ) {
+                var e = it.next();
+                int n = wholeRepeat(file, key + "." + e.getKey(), e.getValue());
+                if (e.getKey().equals(profile)) {
+                    chosen = n;
+                }
+            }
+            return chosen;
+        }
+        return wholeRepeat(file, key, value);
+    }
+
+    private static int wholeRepeat(String file, String key, JsonNode value) {
+        if (!value.canConvertToInt() || !value.isIntegralNumber() || value.asInt() < 1
+                || value.asInt() > Repetitions.MAX) {
+            throw new ConfigException(file, key, "expected a whole number of runs from 1 to " + Repetitions.MAX
+                    + " (or one per profile, e.g. {quick: 2, full: 5}), got " + ConfigFields.show(value));
+        }
+        return value.asInt();
     }
 
     private static Path existing(String file, String key, Path home, String path) {

@@ -254,6 +254,61 @@ class CliTest {
     }
 
     @Test
+    void aSuitesRepetitionsReachEachEntryUnlessTheEntryOrTheCommandLineSaysOtherwise() throws Exception {
+        Path a = Files.writeString(dir.resolve("a.yaml"),
+                "name: a\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
+        Path b = Files.writeString(dir.resolve("b.yaml"),
+                "name: b\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
+        Path suite = Files.writeString(dir.resolve("s.yaml"), """
+                repeat: {quick: 2, full: 5}
+                interleave: true
+                runs:
+                  - name: pair
+                    drivers: [%s, %s]
+                    workloads: [workloads/base-writes.yaml]
+                  - driver: %s
+                    workloads: [workloads/base-writes.yaml]
+                    repeat: 3
+                    interleave: false
+                """.formatted(a, b, a));
+        List<BenchmarkArgs> runs = new ArrayList<>();
+        SuiteMain.Runner capture = (args, out, err) -> {
+            runs.add(args);
+            return Main.OK;
+        };
+        assertEquals(0, run((args, out, err) -> SuiteMain.run(args, out, err, capture), "--profile", "quick",
+                suite.toString()).code());
+        assertEquals(List.of(a, b), runs.get(0).drivers(), "an entry's list of drivers is one comparison");
+        assertEquals(List.of(2, 3), runs.stream().map(BenchmarkArgs::repeat).toList(), "the profile's, the entry's");
+        assertEquals(List.of(true, false), runs.stream().map(BenchmarkArgs::interleave).toList());
+        assertEquals("pair", runs.get(0).comparison());
+        assertEquals(null, runs.get(1).comparison());
+
+        runs.clear();
+        assertEquals(0, run((args, out, err) -> SuiteMain.run(args, out, err, capture), "--profile", "full",
+                "--repeat", "4", "--interleave", suite.toString()).code());
+        assertEquals(List.of(4, 4), runs.stream().map(BenchmarkArgs::repeat).toList(), "--repeat wins");
+        assertEquals(List.of(true, true), runs.stream().map(BenchmarkArgs::interleave).toList());
+
+        Path zero = Files.writeString(dir.resolve("z.yaml"), """
+                repeat: {quick: 0}
+                runs:
+                  - driver: %s
+                    workloads: [workloads/base-writes.yaml]
+                """.formatted(a));
+        assertOneLineError(run(SuiteMain::run, "--dry-run", zero.toString()), "z.yaml: key 'repeat.quick'",
+                "expected a whole number of runs from 1 to 1000");
+        Path both = Files.writeString(dir.resolve("d.yaml"), """
+                runs:
+                  - driver: %s
+                    drivers: [%s]
+                    workloads: [workloads/base-writes.yaml]
+                """.formatted(a, a));
+        assertOneLineError(run(SuiteMain::run, "--dry-run", both.toString()), "d.yaml: key 'runs[0].driver'",
+                "one driver file (driver) or a list (drivers)");
+    }
+
+    @Test
     void aSuiteWithABadEntryRunsNothing() throws Exception {
         Path good = Files.writeString(dir.resolve("good.yaml"),
                 "name: good\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");

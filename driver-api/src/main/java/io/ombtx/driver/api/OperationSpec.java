@@ -10,6 +10,9 @@ package io.ombtx.driver.api;
  * @param partitionsPerOperation WRITE: the messages go round-robin to this many partitions of the topic
  * @param sendOffsets WRITE in a transaction: also call {@code sendOffsetsToTransaction}
  * @param readCommitted consumers read with {@code isolation.level=read_committed}
+ * @param awaitAcks where a transaction (or a STREAM batch, whose commit is then {@code commitSync}) waits for its
+ *     sends' acks; null for operations without that choice, and from runners that do not set it (the driver's own
+ *     default then applies)
  */
 public record OperationSpec(
         OperationKind kind,
@@ -17,7 +20,14 @@ public record OperationSpec(
         int messagesPerOperation,
         int partitionsPerOperation,
         boolean sendOffsets,
-        boolean readCommitted) {
+        boolean readCommitted,
+        AwaitAcks awaitAcks) {
+
+    /** A spec that leaves the order of the ack wait to the driver. */
+    public OperationSpec(OperationKind kind, boolean transactional, int messagesPerOperation,
+            int partitionsPerOperation, boolean sendOffsets, boolean readCommitted) {
+        this(kind, transactional, messagesPerOperation, partitionsPerOperation, sendOffsets, readCommitted, null);
+    }
 
     public OperationSpec {
         if (kind == null) {
@@ -32,6 +42,15 @@ public record OperationSpec(
         if (kind == OperationKind.SEND_OFFSETS && !transactional) {
             throw new IllegalArgumentException("SEND_OFFSETS only exists inside a transaction");
         }
+        if (awaitAcks != null && !hasAckOrder(kind, transactional)) {
+            throw new IllegalArgumentException("awaitAcks applies to transactional operations and STREAM, not to a"
+                    + " non-transactional " + kind);
+        }
+    }
+
+    /** Whether an operation of this kind has an order of the ack wait to choose: transactions and STREAM batches. */
+    public static boolean hasAckOrder(OperationKind kind, boolean transactional) {
+        return transactional || kind == OperationKind.STREAM;
     }
 
     /** OMB's plain publish: one message per operation, no transaction. */

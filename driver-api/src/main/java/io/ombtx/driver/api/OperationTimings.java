@@ -1,6 +1,7 @@
 package io.ombtx.driver.api;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,9 +12,17 @@ import java.util.Map;
  * @param outcome how the operation ended
  * @param abortedAttempts attempts aborted and retried before this outcome
  * @param fatalErrors fatal producer errors (fenced, out-of-order sequence, authorization) that forced a new producer
+ * @param sequence the phases in the order they ran (a phase timed twice in a row appears once); empty when the
+ *     driver does not say
  */
 public record OperationTimings(
-        Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts, int fatalErrors) {
+        Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts, int fatalErrors,
+        List<Phase> sequence) {
+
+    public OperationTimings(Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts,
+            int fatalErrors) {
+        this(phaseNanos, messages, outcome, abortedAttempts, fatalErrors, List.of());
+    }
 
     public enum Outcome {
         /** A transaction that committed. */
@@ -26,6 +35,7 @@ public record OperationTimings(
 
     public OperationTimings {
         phaseNanos = Map.copyOf(phaseNanos);
+        sequence = sequence == null ? List.of() : List.copyOf(sequence);
     }
 
     public long nanos(Phase phase) {
@@ -64,8 +74,13 @@ public record OperationTimings(
         }
 
         public OperationTimings build(long endNanos, int messages, Outcome outcome) {
+            return build(endNanos, messages, outcome, List.of());
+        }
+
+        /** @param sequence the phases in the order they ran */
+        public OperationTimings build(long endNanos, int messages, Outcome outcome, List<Phase> sequence) {
             phases.put(Phase.TRANSACTION, endNanos - startNanos);
-            return new OperationTimings(phases, messages, outcome, abortedAttempts, fatalErrors);
+            return new OperationTimings(phases, messages, outcome, abortedAttempts, fatalErrors, sequence);
         }
     }
 }

@@ -168,6 +168,14 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                 : OperationSpec.publish();
     }
 
+    /**
+     * Where this run's transactions (and STREAM batches) wait for their acks: the workload's order when the runner
+     * gave one, else the YAML's {@code transactions.resolveBeforeCommit} (stock OMB).
+     */
+    AckWait ackWait(OperationSpec spec) {
+        return spec.awaitAcks() != null ? AckWait.of(spec.awaitAcks()) : config.transactions().ackWait();
+    }
+
     @Override
     public CompletableFuture<Void> createTopic(String topic, int partitions) {
         return CompletableFuture.runAsync(() -> {
@@ -231,8 +239,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
             TransactionSettings tx = config.transactions();
             KafkaTxProducer producer;
             if (spec.transactional() && spec.kind() != OperationKind.STREAM) {
-                TransactionFlow flow = TransactionFlow.start(
-                        tx.transactionalIdPrefix() + "-" + runId + "-" + index, clients::producer, tx, stats);
+                TransactionFlow flow = TransactionFlow.start(tx.transactionalIdPrefix() + "-" + runId + "-" + index,
+                        clients::producer, tx, ackWait(spec), stats);
                 SyntheticOffsets offsets = new SyntheticOffsets(sendOffsetsGroupId(),
                         new TopicPartition(topic, index % partitions));
                 // Stock OMB (no runner configured the operation) group-commits within the YAML's bounds.
@@ -284,7 +292,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                     + streamIndex.getAndIncrement();
             TransactionFlow flow;
             try {
-                flow = TransactionFlow.start(transactionalId, clients::producer, tx, stats);
+                flow = TransactionFlow.start(transactionalId, clients::producer, tx, ackWait(spec), stats);
             } catch (RuntimeException e) {
                 consumer.close(Duration.ZERO);
                 throw e;
@@ -293,7 +301,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                     spec.messagesPerOperation(), flow, dispatch);
         }
         return StreamProcessor.naive(consumer, source, target, targetPartitions, spec.messagesPerOperation(),
-                clients.producer(null), tx, dispatch, stats);
+                clients.producer(null), tx, ackWait(spec), dispatch, stats);
     }
 
     @Override
@@ -318,13 +326,20 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         TransactionSettings tx = config.transactions();
         Map<String, Object> transactions = new LinkedHashMap<>();
         transactions.put("transactionalIdPrefix", tx.transactionalIdPrefix());
-        transactions.put("resolveBeforeCommit", tx.resolveBeforeCommit());
         transactions.put("maxRetries", tx.maxRetries());
         transactions.put("commitIntervalMs", tx.commitIntervalMs());
         transactions.put("maxMessagesPerTransaction", tx.messagesPerTransaction());
         transactions.put("maxBytesPerTransaction", tx.maxBytesPerTransaction());
         transactions.put("closeTimeoutMs", tx.closeTimeoutMs());
+        OperationSpec spec = operationSpec();
+        if (OperationSpec.hasAckOrder(spec.kind(), spec.transactional())) {
+            // The order in force and where it came from: the workload's, or stock OMB's resolveBeforeCommit.
+            transactions.put("awaitAcks", ackWait(spec).order().key());
+            transactions.put("awaitAcksFrom", spec.awaitAcks() != null ? "workload" : "transactions.resolveBeforeCommit");
+        }
         environment.put("transactions", transactions);
+        // Every operation this driver ran, warm-up included, by the phase sequence it actually executed.
+        environment.put("phaseSequences", stats.phaseSequences());
         return environment;
     }
 

@@ -62,6 +62,6 @@ final class PhaseTimer {
 
     /** The whole operation ends at the last boundary, so bookkeeping after it is not counted. */
     OperationTimings finish(int messages, OperationTimings.Outcome outcome) {
-        return builder.build(mark, messages, outcome);
+        return builder.build(mark, messages, outcome, sequence);
     }
 }

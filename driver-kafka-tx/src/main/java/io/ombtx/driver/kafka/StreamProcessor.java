@@ -69,9 +69,9 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
 
     static StreamProcessor naive(Consumer<String, byte[]> consumer, String sourceTopic, String targetTopic,
             int targetPartitions, int recordsPerTransaction, Producer<String, byte[]> producer,
-            TransactionSettings settings, CallbackDispatch dispatch, TxStatsReporter stats) {
+            TransactionSettings settings, AckWait ackWait, CallbackDispatch dispatch, TxStatsReporter stats) {
         return new StreamProcessor(consumer, sourceTopic, targetTopic, targetPartitions, recordsPerTransaction,
-                new Naive(producer, settings.ackWait(), settings.maxRetries(), stats), dispatch);
+                new Naive(producer, ackWait, settings.maxRetries(), stats), dispatch);
     }
 
     @Override

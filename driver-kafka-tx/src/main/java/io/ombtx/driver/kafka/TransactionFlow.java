@@ -55,9 +55,15 @@ final class TransactionFlow {
     /** Starts a session for {@code transactionalId} and runs transactions as {@code settings} say. */
     static TransactionFlow start(String transactionalId, Function<String, Producer<String, byte[]>> producerFactory,
             TransactionSettings settings, TxStatsReporter stats) {
+        return start(transactionalId, producerFactory, settings, settings.ackWait(), stats);
+    }
+
+    /** As {@link #start(String, Function, TransactionSettings, TxStatsReporter)}, acks awaited where {@code ackWait} says. */
+    static TransactionFlow start(String transactionalId, Function<String, Producer<String, byte[]>> producerFactory,
+            TransactionSettings settings, AckWait ackWait, TxStatsReporter stats) {
         TransactionalSession session = new TransactionalSession(transactionalId, producerFactory);
         session.start();
-        return new TransactionFlow(session, settings.ackWait(), settings.maxRetries(), stats, PhaseTimer::new);
+        return new TransactionFlow(session, ackWait, settings.maxRetries(), stats, PhaseTimer::new);
     }
 
     String transactionalId() {

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -112,6 +113,16 @@ class ScenarioLibraryTest {
         assertEquals(300, tx.at("/counts/committed").asLong());
         assertPhasesSumToTheWhole(tx, "begin", "send", "resolve", "commit");
         assertEquals("closed", tx.at("/runMode/loop").asText());
+        assertOrder(tx, "after-commit", "begin", "send", "commit", "resolve");
+        assertOrder(result("tx-writes-ack-first"), "before-commit", "begin", "send", "resolve", "commit");
+    }
+
+    /** The result names the workload's order and the phase sequence the driver actually ran. */
+    private static void assertOrder(JsonNode r, String awaitAcks, String... sequence) {
+        assertEquals(awaitAcks, r.at("/scenario/awaitAcks").asText(), r.get("workload").asText());
+        List<String> ran = new java.util.ArrayList<>();
+        r.at("/scenario/phaseSequence").forEach(phase -> ran.add(phase.asText()));
+        assertEquals(List.of(sequence), ran, r.get("workload").asText());
     }
 
     @Test
@@ -126,6 +137,12 @@ class ScenarioLibraryTest {
         assertEquals(400, tx.at("/exactlyOnce/checked").asLong(), "warm-up and measured records are all checked");
         assertEquals(0, tx.at("/exactlyOnce/duplicated").asLong());
         assertEquals(0, tx.at("/exactlyOnce/missing").asLong());
+        assertOrder(tx, "after-commit", "begin", "send", "sendOffsets", "commit", "resolve");
+        assertOrder(base, "after-commit", "send", "commit", "resolve");
+        JsonNode ackFirst = result("tx-streaming-ack-first");
+        assertOrder(ackFirst, "before-send-offsets", "begin", "send", "resolve", "sendOffsets", "commit");
+        assertTrue(ackFirst.at("/exactlyOnce/passed").asBoolean(), ackFirst.get("exactlyOnce").toString());
+        assertOrder(result("base-streaming-ack-first"), "before-commit", "send", "resolve", "commit");
     }
 
     @Test

@@ -15,6 +15,10 @@ import java.util.Map;
  * @param brokerVersion the embedded broker's Kafka release (null: the workload's, else the default)
  * @param transactionVersion Kafka 4.x's transaction.version for the embedded broker (null: the workload's, else
  *        the broker's default)
+ * @param repeat runs of each (driver, workload), each on a fresh embedded broker or fresh topics
+ * @param interleave alternate the runs of the comparison in each round (A B A B) instead of A A B B
+ * @param comparison a name for the comparison these runs make (a suite entry's), recorded in each result and
+ *     leading its group id; null for none
  */
 public record BenchmarkArgs(
         List<Path> drivers,
@@ -34,7 +38,17 @@ public record BenchmarkArgs(
         boolean quiet,
         boolean help,
         String brokerVersion,
-        Integer transactionVersion) {
+        Integer transactionVersion,
+        int repeat,
+        boolean interleave,
+        String comparison) {
+
+    /** These arguments with a suite entry's repetitions, interleaving and comparison name in place of their own. */
+    public BenchmarkArgs withRepetitions(int repeat, boolean interleave, String comparison) {
+        return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
+                brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
+                teardownTimeoutSeconds, quiet, help, brokerVersion, transactionVersion, repeat, interleave, comparison);
+    }
 
     /** The generated {@code --help} text. */
     public static final String USAGE = Cli.usage(new BenchmarkCommand());
@@ -48,7 +62,7 @@ public record BenchmarkArgs(
     public BenchmarkArgs withBrokerVersion(String version, Integer transactionVersion) {
         return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
                 brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
-                teardownTimeoutSeconds, quiet, help, version, transactionVersion);
+                teardownTimeoutSeconds, quiet, help, version, transactionVersion, repeat, interleave, comparison);
     }
 
     public static BenchmarkArgs parse(String[] args) {

@@ -59,6 +59,18 @@ public class CommonOptions implements Cli.Validated {
     @Converters.Bounds(min = 1, max = 3600)
     Integer reportingIntervalSeconds;
 
+    @Option(names = "--repeat", paramLabel = "N", converter = Converters.WholeNumber.class,
+            order = Cli.OMB_TX_SECTION + 5, description = "run each (driver, workload) N times, each on a fresh"
+                    + " embedded broker (fresh topics on a cluster); the results share a group id and say which"
+                    + " repetition they are (default: 1, or a suite's 'repeat')")
+    @Converters.Bounds(min = 1, max = 1000)
+    Integer repeat;
+
+    @Option(names = "--interleave", order = Cli.OMB_TX_SECTION + 6, description = "with --repeat: alternate the"
+            + " runs of the comparison (A B A B ...) instead of A A B B, so drift hits every side alike; they then"
+            + " share one group id")
+    boolean interleave;
+
     @Option(names = {"-q", "--quiet"}, order = Cli.OMB_TX_SECTION + 3, description = "print nothing but errors")
     boolean quiet;
 
@@ -83,7 +95,17 @@ public class CommonOptions implements Cli.Validated {
                 output != null ? output : this.output, extraConsumers, List.copyOf(workloads),
                 profile != null ? profile : this.profile, dryRun, broker.brokers(), broker.profile(), broker.settings(),
                 reportingIntervalSeconds, workerTimeoutSeconds, teardownTimeoutSeconds, quiet, help,
-                broker.brokerVersion(), broker.transactionVersion());
+                broker.brokerVersion(), broker.transactionVersion(), repeat == null ? 1 : repeat, interleave, null);
+    }
+
+    /** --repeat as given, null when absent (a suite's own setting then applies). */
+    public Integer repeatGiven() {
+        return repeat;
+    }
+
+    /** Whether --interleave was given. */
+    public boolean interleaveGiven() {
+        return interleave;
     }
 
     static List<String> nonBlank(List<String> items) {

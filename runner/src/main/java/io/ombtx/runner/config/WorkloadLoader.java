@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.driver.api.AwaitAcks;
+import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
@@ -42,7 +44,7 @@ public final class WorkloadLoader {
             "transactionVersion");
     static final List<String> OPERATION_KEYS = List.of(
             "kind", "transactional", "messagesPerOperation", "partitionsPerOperation", "sendOffsets",
-            "readCommitted", "waitForConsume", "prefillMessages", "verifyExactlyOnce");
+            "readCommitted", "waitForConsume", "prefillMessages", "verifyExactlyOnce", "awaitAcks");
     static final List<String> OVERRIDE_KEYS = List.of(
             "replicationFactor", "topicConfig", "commonConfig", "producerConfig", "consumerConfig");
     /** Fields that may be given as a list to sweep over. */
@@ -50,6 +52,9 @@ public final class WorkloadLoader {
             "producerRate", "messageSize", "topics", "partitionsPerTopic", "producersPerTopic",
             "subscriptionsPerTopic", "consumerPerSubscription", "warmupOperations", "measureOperations",
             "warmupMessages", "measureMessages", "testDurationSeconds", "testDurationMinutes");
+
+    /** Where acks are awaited when a workload does not say: the seeds' order (000, 001). */
+    public static final AwaitAcks DEFAULT_AWAIT_ACKS = AwaitAcks.AFTER_COMMIT;
 
     private WorkloadLoader() {
     }
@@ -183,8 +188,9 @@ public final class WorkloadLoader {
         if (sendOffsets && (!transactional || kind != OperationKind.WRITE)) {
             throw op.error("sendOffsets", "only a transactional WRITE can also send offsets");
         }
+        AwaitAcks awaitAcks = awaitAcks(op, kind, transactional);
         OperationSpec operation = new OperationSpec(kind, transactional, messagesPerOperation,
-                partitionsPerOperation, sendOffsets, readCommitted);
+                partitionsPerOperation, sendOffsets, readCommitted, awaitAcks);
 
         int messageSize = f.wholeNumber("messageSize", -1, 0, 100 * 1024 * 1024);
         if (messageSize < 0) {
@@ -377,6 +383,37 @@ public final class WorkloadLoader {
     public static Integer transactionVersion(ConfigFields f) {
         return f.has("transactionVersion")
                 ? f.wholeNumber("transactionVersion", 0, 0, KafkaVersion.MAX_TRANSACTION_VERSION) : null;
+    }
+
+    /**
+     * {@code operation.awaitAcks}: where a transaction (or a STREAM batch) waits for its acks. Only operations with
+     * that choice take it; for them it defaults to the seeds' order (000 and 001: send, sendOffsets, commit, then
+     * wait). A naive STREAM has no sendOffsets, so before-send-offsets means nothing there.
+     */
+    private static AwaitAcks awaitAcks(ConfigFields op, OperationKind kind, boolean transactional) {
+        boolean applies = OperationSpec.hasAckOrder(kind, transactional);
+        if (!op.has("awaitAcks")) {
+            return applies ? DEFAULT_AWAIT_ACKS : null;
+        }
+        String value = op.text("awaitAcks", "").trim();
+        if (!applies) {
+            throw op.error("awaitAcks", "only a transactional operation (or a STREAM) waits for acks relative to"
+                    + " sendOffsets and commit; a non-transactional " + kind + " waits right after its sends:"
+                    + " remove awaitAcks or set transactional: true");
+        }
+        AwaitAcks order;
+        try {
+            order = AwaitAcks.ofKey(value);
+        } catch (IllegalArgumentException e) {
+            throw op.error("awaitAcks", "expected one of " + String.join(" | ", AwaitAcks.keys()) + ", got '" + value
+                    + "'" + KeySuggestions.closest(value, AwaitAcks.keys()).map(s -> " (did you mean '" + s + "'?)")
+                            .orElse(""));
+        }
+        if (order == AwaitAcks.BEFORE_SEND_OFFSETS && !transactional) {
+            throw op.error("awaitAcks", "a naive (non-transactional) STREAM has no sendOffsetsToTransaction: use"
+                    + " before-commit (wait, then commitSync) or after-commit (commitSync, then wait)");
+        }
+        return order;
     }
 
     private static long messagesToOperations(ConfigFields f, String key, int perOperation, long min) {

@@ -1,6 +1,8 @@
 package io.ombtx.runner.plan;
 
 import io.ombtx.broker.BrokerLibrary;
+import io.ombtx.driver.api.AwaitAcks;
+import io.ombtx.driver.api.Phase;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.config.DriverOverrides;
@@ -9,6 +11,7 @@ import io.ombtx.runner.config.Workload;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The plan as the dry run prints it: every {@link RunSpec}, including the effective driver settings (secrets
@@ -21,7 +24,10 @@ public final class PlanText {
 
     public static String describe(List<RunSpec> runs) {
         StringBuilder text = new StringBuilder();
-        line(text, "Plan: %d run(s)", runs.size());
+        Repetition first = runs.isEmpty() ? null : runs.get(0).repetition();
+        line(text, "Plan: %d run(s)%s", runs.size(), first == null || first.count() == 1 ? ""
+                : String.format(Locale.ROOT, ", each (driver, workload) %d times%s", first.count(),
+                        first.interleaved() ? ", interleaved" : ""));
         for (RunSpec run : runs) {
             Workload w = run.workload();
             BrokerPlan b = run.broker();
@@ -43,6 +49,10 @@ public final class PlanText {
                     w.operation().transactional() ? " (transactional)" : "", w.messagesPerOperation(),
                     w.operation().partitionsPerOperation(), w.operation().sendOffsets() ? ", with sendOffsets" : "",
                     w.verifyExactlyOnce() ? ", exactly-once check" : "");
+            if (w.operation().awaitAcks() != null) {
+                line(text, "     order       awaitAcks %s: %s", w.operation().awaitAcks().key(),
+                        AwaitAcks.phasesOf(w.operation()).stream().map(Phase::key).collect(Collectors.joining(", ")));
+            }
             line(text, "     topology    %d topic(s) × %d partition(s), %d producer(s), %d consumer(s), %d-byte messages",
                     w.topics(), w.partitionsPerTopic(), w.producerCount(), w.consumerCount(), w.messageSize());
             String length = w.countBased()
@@ -65,6 +75,12 @@ public final class PlanText {
             }
             if (!w.driverOverrides().isEmpty()) {
                 line(text, "     overrides   %s", w.driverOverrides().describe().toString().replace("\n", "; "));
+            }
+            if (run.repetition() != null) {
+                Repetition r = run.repetition();
+                line(text, "     repetition  %d of %d, group %s%s%s", r.index(), r.count(), r.group(),
+                        r.comparison() == null ? "" : ", comparison " + r.comparison(),
+                        r.interleaved() ? " (interleaved with the other runs of the comparison)" : "");
             }
             if (w.sweep() != null) {
                 line(text, "     sweep       %s: %s = %s", w.sweep().sweepName(), w.sweep().parameter(), w.sweep().value());

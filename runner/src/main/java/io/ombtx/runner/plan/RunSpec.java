@@ -21,6 +21,7 @@ import java.util.List;
  * @param findMaximumRate whether the rate is searched for ({@code producerRate: 0} in open loop)
  * @param reportingIntervalSeconds progress and period length
  * @param teardownTimeoutSeconds the one deadline all remaining steps share once a run ends early
+ * @param repetition which repetition of its (driver, workload) this run is, and its group ({@link Repetitions})
  */
 public record RunSpec(
         int number,
@@ -33,7 +34,16 @@ public record RunSpec(
         double initialRate,
         boolean findMaximumRate,
         int reportingIntervalSeconds,
-        int teardownTimeoutSeconds) {
+        int teardownTimeoutSeconds,
+        Repetition repetition) {
+
+    /** A run planned once: repetition 1 of 1, in a group of its own. */
+    public RunSpec(int number, Workload workload, DriverFile driver, boolean driverChecked, BrokerPlan broker,
+            List<WorkerAssignment> workers, String workerNote, double initialRate, boolean findMaximumRate,
+            int reportingIntervalSeconds, int teardownTimeoutSeconds) {
+        this(number, workload, driver, driverChecked, broker, workers, workerNote, initialRate, findMaximumRate,
+                reportingIntervalSeconds, teardownTimeoutSeconds, null);
+    }
 
     public RunSpec {
         workers = List.copyOf(workers);

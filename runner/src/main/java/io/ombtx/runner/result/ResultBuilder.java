@@ -49,7 +49,16 @@ public final class ResultBuilder {
             Broker broker,
             Map<String, Object> driverConfig,
             Map<String, Object> environment,
-            ExactlyOnceReport exactlyOnce) {
+            ExactlyOnceReport exactlyOnce,
+            RunResult.Repetition repetition) {
+
+        /** Facts without a repetition (a result read back or built in a test). */
+        public RunFacts(Workload workload, String driverName, Instant startTime, Instant endTime,
+                String partialReason, RunMode runMode, Versions versions, Broker broker,
+                Map<String, Object> driverConfig, Map<String, Object> environment, ExactlyOnceReport exactlyOnce) {
+            this(workload, driverName, startTime, endTime, partialReason, runMode, versions, broker, driverConfig,
+                    environment, exactlyOnce, null);
+        }
     }
 
     private ResultBuilder() {
@@ -93,7 +102,7 @@ public final class ResultBuilder {
                 failureReason,
                 w.description(),
                 facts.runMode(),
-                Scenario.of(w),
+                Scenario.of(w, PhaseSequences.dominant(facts.environment())),
                 w.sweep() == null ? null : Sweep.of(w.sweep()),
                 facts.versions(),
                 facts.broker(),
@@ -110,7 +119,8 @@ public final class ResultBuilder {
                         perPeriod(periods, Period::elapsedSeconds),
                         perPeriod(periods, p -> rate(p, Counter.OPERATIONS)),
                         perPeriod(periods, p -> operationLatencyMillis(p, 50)),
-                        perPeriod(periods, p -> operationLatencyMillis(p, 99))));
+                        perPeriod(periods, p -> operationLatencyMillis(p, 99))),
+                facts.repetition());
     }
 
     /** Why the run failed, or null: every measured operation failed (a failed run outranks a partial one). */

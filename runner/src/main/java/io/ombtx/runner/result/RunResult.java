@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.SweepPoint;
@@ -40,7 +41,7 @@ import org.apache.kafka.common.utils.AppInfoParser;
         "aggregatedEndToEndLatencyQuantiles", "schemaVersion", "startTime", "endTime", "status", "partialReason",
         "failureReason", "description", "runMode", "scenario", "sweep", "versions", "broker", "driverConfig", "environment", "counts",
         "summary", "operationLatency", "intendedPublishLatency", "transactionPhases", "exactlyOnce", "histograms",
-        "periods"})
+        "periods", "repetition"})
 public record RunResult(
         // OMB's fields
         String workload,
@@ -106,7 +107,9 @@ public record RunResult(
         @JsonInclude(JsonInclude.Include.NON_NULL) ExactlyOnce exactlyOnce,
         // Full histograms of the measured phase (µs), compressed and base64-encoded, by name.
         Map<String, String> histograms,
-        PeriodSeries periods) {
+        PeriodSeries periods,
+        // Which repetition of its (driver, workload) this run was, and its group; absent in older files.
+        @JsonInclude(JsonInclude.Include.NON_NULL) Repetition repetition) {
 
     /** The result format's version, written as {@code schemaVersion}. */
     public static final int SCHEMA_VERSION = 1;
@@ -198,9 +201,14 @@ public record RunResult(
         }
     }
 
-    /** The measured operation. */
+    /**
+     * The measured operation. {@code awaitAcks} is the workload's order of the ack wait (transactional and STREAM
+     * operations only); {@code phaseSequence} the phases the driver actually ran, in order, as most of its operations
+     * ran them (null when the driver does not report it; every sequence with its count is in
+     * {@code environment.phaseSequences}).
+     */
     @JsonPropertyOrder({"kind", "transactional", "messagesPerOperation", "partitionsPerOperation", "sendOffsets",
-            "readCommitted", "waitForConsume", "prefillMessages"})
+            "readCommitted", "waitForConsume", "prefillMessages", "awaitAcks", "phaseSequence"})
     public record Scenario(
             OperationKind kind,
             boolean transactional,
@@ -209,12 +217,20 @@ public record RunResult(
             boolean sendOffsets,
             boolean readCommitted,
             boolean waitForConsume,
-            long prefillMessages) {
+            long prefillMessages,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String awaitAcks,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> phaseSequence) {
 
         public static Scenario of(Workload w) {
-            return new Scenario(w.operation().kind(), w.operation().transactional(),
-                    w.operation().messagesPerOperation(), w.operation().partitionsPerOperation(),
-                    w.operation().sendOffsets(), w.operation().readCommitted(), w.waitForConsume(), w.prefillMessages());
+            return of(w, null);
+        }
+
+        /** @param phaseSequence the phases as the driver ran them (null: not reported) */
+        public static Scenario of(Workload w, List<String> phaseSequence) {
+            OperationSpec op = w.operation();
+            return new Scenario(op.kind(), op.transactional(), op.messagesPerOperation(),
+                    op.partitionsPerOperation(), op.sendOffsets(), op.readCommitted(), w.waitForConsume(),
+                    w.prefillMessages(), op.awaitAcks() == null ? null : op.awaitAcks().key(), phaseSequence);
         }
     }
 
@@ -366,6 +382,23 @@ public record RunResult(
         public static ExactlyOnce of(ExactlyOnceReport report) {
             return new ExactlyOnce(report.checked(), report.duplicated(), report.missing(), report.unexpected(),
                     report.passed());
+        }
+    }
+
+    /**
+     * Which repetition of its (driver, workload) a run was ({@code index} of {@code count}, from 1) and the
+     * {@code group} it belongs to: every repetition of one (driver, workload), or with {@code interleaved} every run
+     * of the comparison, which then alternated (A B A B …); {@code comparison} names it (a suite entry's).
+     */
+    @JsonPropertyOrder({"index", "count", "group", "interleaved", "comparison"})
+    public record Repetition(int index, int count, String group, boolean interleaved,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String comparison) {
+
+        /** The plan's repetition; a run planned once is repetition 1 of 1 in a group of its own. */
+        public static Repetition of(io.ombtx.runner.plan.Repetition planned, String ownGroup) {
+            return planned == null ? new Repetition(1, 1, ownGroup, false, null)
+                    : new Repetition(planned.index(), planned.count(), planned.group(), planned.interleaved(),
+                            planned.comparison());
         }
     }
 

@@ -427,6 +427,10 @@ public final class RunCoordinator {
             return null;
         });
         int interval = spec.reportingIntervalSeconds();
+        if (spec.repetition() != null && spec.repetition().count() > 1) {
+            say("%s: repetition %d of %d (group %s)", w.name(), spec.repetition().index(), spec.repetition().count(),
+                    spec.repetition().group());
+        }
         say("%s: %s, %s loop%s", w.name(), w.countBased()
                 ? "warm-up " + w.warmupOperations() + " then " + w.measureOperations() + " operation(s)"
                 : "warm-up " + w.warmupDuration().toSeconds() + " s then " + w.testDuration().toSeconds() + " s",
@@ -486,10 +490,13 @@ public final class RunCoordinator {
         // The broker facts come from the start of the run as a map of the result's "broker" fields.
         ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime, partialReason,
                 RunResult.RunMode.of(w, interval).withSearch(rateSearch), RunResult.Versions.of(broker), broker, driver.redacted(),
-                environment, exactlyOnce);
+                environment, exactlyOnce, RunResult.Repetition.of(spec.repetition(),
+                        io.ombtx.runner.plan.Repetitions.newGroupId(startTime)));
         RunResult result = ResultBuilder.build(facts, measured, periods);
+        String fileStem = spec.repetition() == null || spec.repetition().count() == 1 ? w.name()
+                : w.name() + "-rep" + spec.repetition().index();
         Path target = options.outputFile() != null ? options.outputFile()
-                : ResultWriter.defaultPath(options.outputDir(), w.name(), driver.name(), ZonedDateTime.now());
+                : ResultWriter.defaultPath(options.outputDir(), fileStem, driver.name(), ZonedDateTime.now());
         Path written = ResultWriter.write(target, result);
         if (result.status() == RunResult.Status.FAILED) {
             say("Run FAILED (%s); result written to %s", result.failureReason(), written);
@@ -535,6 +542,14 @@ public final class RunCoordinator {
             StringBuilder line = new StringBuilder("Phases p50 (ms):");
             phases.forEach((phase, s) -> line.append(String.format(Locale.ROOT, " %s %.3f", phase.key(), s.p50())));
             say("%s", line);
+            StringBuilder avg = new StringBuilder("Phases avg (ms):");
+            phases.forEach((phase, s) -> avg.append(String.format(Locale.ROOT, " %s %.3f", phase.key(), s.avg() == null ? Double.NaN : s.avg())));
+            say("%s", avg);
+        }
+        RunResult.Scenario scenario = result.scenario();
+        if (scenario.awaitAcks() != null || scenario.phaseSequence() != null) {
+            say("Order: awaitAcks %s; phases ran %s", scenario.awaitAcks() == null ? "(driver's)" : scenario.awaitAcks(),
+                    scenario.phaseSequence() == null ? "(not reported)" : String.join(" > ", scenario.phaseSequence()));
         }
     }
 

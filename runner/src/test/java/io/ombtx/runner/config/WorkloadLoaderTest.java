@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.OperationKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -178,6 +179,50 @@ class WorkloadLoaderTest {
     void sendOffsetsOnlyExistsInATransaction() {
         ConfigException e = error("name: x\nmessageSize: 0\nloop: closed\noperation: {kind: SEND_OFFSETS}\nmeasureOperations: 5\n");
         assertEquals("operation.transactional", e.key());
+    }
+
+    private static final String WRITE = "name: x\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n";
+
+    @Test
+    void theOrderOfTheAckWaitIsReadIntoTheOperationSpec() {
+        Workload w = load(WRITE + "operation: {kind: WRITE, transactional: true, awaitAcks: before-commit}\n").get(0);
+        assertEquals(AwaitAcks.BEFORE_COMMIT, w.operation().awaitAcks());
+    }
+
+    @Test
+    void aTransactionalOperationWithoutAnOrderGetsTheSeedsOrderAndAPlainOneNone() {
+        assertEquals(AwaitAcks.AFTER_COMMIT,
+                load(WRITE + "operation: {kind: WRITE, transactional: true}\n").get(0).operation().awaitAcks());
+        assertEquals(null, load(WRITE + "operation: {kind: WRITE}\n").get(0).operation().awaitAcks());
+    }
+
+    @Test
+    void anOrderOnANonTransactionalOperationIsAnError() {
+        ConfigException e = error(WRITE + "operation: {kind: WRITE, awaitAcks: after-commit}\n");
+        assertEquals("operation.awaitAcks", e.key());
+        assertTrue(e.getMessage().startsWith("w.yaml: "), e.getMessage());
+        assertTrue(e.getMessage().contains("only a transactional operation"), e.getMessage());
+    }
+
+    @Test
+    void anUnknownOrderIsNamedWithASuggestion() {
+        ConfigException e = error(WRITE + "operation: {kind: WRITE, transactional: true, awaitAcks: after-comit}\n");
+        assertEquals("operation.awaitAcks", e.key());
+        assertTrue(e.getMessage().contains("did you mean 'after-commit'"), e.getMessage());
+        assertTrue(e.getMessage().contains("before-send-offsets | before-commit | after-commit"), e.getMessage());
+    }
+
+    @Test
+    void aNaiveStreamHasNoSendOffsetsToWaitBefore() {
+        ConfigException e = error("""
+                name: x
+                messageSize: 10
+                loop: closed
+                operation: {kind: STREAM, prefillMessages: 10, awaitAcks: before-send-offsets}
+                measureOperations: 5
+                """);
+        assertEquals("operation.awaitAcks", e.key());
+        assertTrue(e.getMessage().contains("before-commit"), e.getMessage());
     }
 
     @Test

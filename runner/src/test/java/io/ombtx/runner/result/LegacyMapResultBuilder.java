@@ -146,6 +146,9 @@ final class LegacyMapResultBuilder {
         s.put("readCommitted", w.operation().readCommitted());
         s.put("waitForConsume", w.waitForConsume());
         s.put("prefillMessages", w.prefillMessages());
+        if (w.operation().awaitAcks() != null) {
+            s.put("awaitAcks", w.operation().awaitAcks().key());
+        }
         return s;
     }
 

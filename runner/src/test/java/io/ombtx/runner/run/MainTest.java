@@ -71,6 +71,43 @@ class MainTest {
     }
 
     @Test
+    void dryRunShowsTheRepetitionsAndTheOrderOfTheAckWait() throws Exception {
+        Path tx = file("tx.yaml", "name: tx\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
+                + "operation: {kind: WRITE, transactional: true, awaitAcks: before-commit}\n");
+        Path plain = file("plain.yaml", "name: plain\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
+                + "operation: {kind: WRITE}\n");
+        Outcome o = run("-d", driver().toString(), "--dry-run", "--repeat", "3", "--interleave", tx.toString(),
+                plain.toString());
+        assertEquals(0, o.code(), o.err());
+        assertTrue(o.out().contains("Plan: 6 run(s), each (driver, workload) 3 times, interleaved"), o.out());
+        assertTrue(o.out().contains("order       awaitAcks before-commit: begin, send, resolve, commit"), o.out());
+        assertEquals(3, o.out().split("order       ", -1).length - 1, "only the transactional runs: " + o.out());
+        assertTrue(o.out().contains("  2. plain × test"), o.out());
+        assertTrue(o.out().matches("(?s).*repetition  3 of 3, group \\S+ \\(interleaved.*"), o.out());
+    }
+
+    @Test
+    void oneOutputFileForSeveralRepetitionsExitsTwo() throws Exception {
+        Path w = file("w.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\n");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", "--repeat", "2", "-o",
+                dir.resolve("r.json").toString(), w.toString()), "-o", "r.json", "2 runs (--repeat 2)",
+                "give a folder");
+        assertBadInput(run("-d", driver().toString(), "--repeat", "0", w.toString()), "--repeat");
+    }
+
+    @Test
+    void anOrderOnAPlainWriteExitsTwoNamingFileAndKey() throws Exception {
+        Path w = file("w.yaml", "name: x\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
+                + "operation: {kind: WRITE, awaitAcks: after-commit}\n");
+        assertBadInput(run("-d", driver().toString(), "--dry-run", w.toString()), "w.yaml",
+                "'operation.awaitAcks'", "only a transactional operation");
+        Path typo = file("t.yaml", "name: x\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
+                + "operation: {kind: STREAM, transactional: true, prefillMessages: 5, awaitAcks: befor-commit}\n");
+        assertBadInput(run("-d", driver().toString(), typo.toString()), "t.yaml", "'operation.awaitAcks'",
+                "did you mean 'before-commit'");
+    }
+
+    @Test
     void unknownWorkloadKeyExitsTwoNamingFileAndKey() throws Exception {
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\nproducerRates: 5\n");
         assertBadInput(run("-d", driver().toString(), workload.toString()), "w.yaml", "'producerRates'",

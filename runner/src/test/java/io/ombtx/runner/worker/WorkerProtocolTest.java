@@ -78,6 +78,11 @@ class WorkerProtocolTest {
         OperationSpec spec = new OperationSpec(OperationKind.STREAM, true, 10, 1, false, true);
         byte[] json = WorkerProtocol.JSON.writeValueAsBytes(spec);
         assertEquals(spec, WorkerProtocol.JSON.readValue(json, WorkerProtocol.CONFIGURE_OPERATION.request()));
+        // The order of the ack wait reaches a remote worker's driver too.
+        OperationSpec ordered = new OperationSpec(OperationKind.WRITE, true, 2, 2, true, true,
+                io.ombtx.driver.api.AwaitAcks.BEFORE_COMMIT);
+        assertEquals(ordered, WorkerProtocol.JSON.readValue(WorkerProtocol.JSON.writeValueAsBytes(ordered),
+                WorkerProtocol.CONFIGURE_OPERATION.request()));
     }
 
     @Test
