@@ -233,7 +233,11 @@ public final class WorkloadLoader {
         long producerRate = f.wholeNumber("producerRate", 0L, 0L, 100_000_000L);
         double backlogGb = f.number("consumerBacklogSizeGB", 0.0, 0.0, 100_000.0);
         double drainRatio = f.number("backlogDrainRatio", 1.0, 0.0001, 1_000.0);
-        LoopMode loop = f.choice("loop", LoopMode.class, LoopMode.OPEN);
+        // Counts and no producerRate: there is no rate to pace by, and the maximum-rate search needs a time-based
+        // run, so unless the workload says otherwise each producer runs closed-loop, as fast as its operations complete.
+        boolean countsWithoutRate = (f.has("measureOperations") || f.has("measureMessages")) && !f.has("producerRate")
+                && kind != OperationKind.STREAM;
+        LoopMode loop = f.choice("loop", LoopMode.class, countsWithoutRate ? LoopMode.CLOSED : LoopMode.OPEN);
         if (loop == LoopMode.CLOSED && producerRate > 0) {
             throw f.error("producerRate", "a closed loop runs one operation at a time per producer, as fast as it"
                     + " completes; remove producerRate or use loop: open");
