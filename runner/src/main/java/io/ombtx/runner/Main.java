@@ -70,7 +70,7 @@ public final class Main {
         }
         PlanOptions planOptions = new PlanOptions(parsed.brokers(), parsed.brokerProfile(), parsed.brokerSettings(),
                 parsed.reportingIntervalSeconds(), workerUrls(parsed), parsed.extraConsumers(),
-                parsed.teardownTimeoutSeconds());
+                parsed.teardownTimeoutSeconds(), parsed.faultCommand());
         List<RunSpec> plan = Planner.plan(drivers, workloads, planOptions);
         if (singleFileOutput(parsed) && plan.size() > 1) {
             throw new UsageException("-o " + parsed.output() + " names one file but the plan has " + plan.size()

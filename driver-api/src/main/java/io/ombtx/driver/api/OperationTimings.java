@@ -11,9 +11,11 @@ import java.util.Map;
  * @param outcome how the operation ended
  * @param abortedAttempts attempts aborted and retried before this outcome
  * @param fatalErrors fatal producer errors (fenced, out-of-order sequence, authorization) that forced a new producer
+ * @param recovery how the operation got past failures: retries, fencing, producers replaced, the client's own resends
  */
 public record OperationTimings(
-        Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts, int fatalErrors) {
+        Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts, int fatalErrors,
+        Recovery recovery) {
 
     public enum Outcome {
         /** A transaction that committed. */
@@ -24,8 +26,30 @@ public record OperationTimings(
         FAILED
     }
 
+    /**
+     * What it took to get through failures (all 0 for an operation that met none).
+     *
+     * @param retries attempts begun again after a failed one, plus commits repeated after a time-out
+     * @param fenced failures that said this producer had been fenced (ProducerFenced, InvalidProducerEpoch,
+     *     TransactionCoordinatorFenced, FencedInstanceId)
+     * @param producersReplaced new producers created to carry on after a fatal error
+     * @param clientRetries record batches kafka-clients itself sent again during the operation (its
+     *     {@code record-retry-total}: leader changes, time-outs, disconnections it recovered from unseen)
+     */
+    public record Recovery(int retries, int fenced, int producersReplaced, long clientRetries) {
+
+        public static final Recovery NONE = new Recovery(0, 0, 0, 0);
+    }
+
     public OperationTimings {
         phaseNanos = Map.copyOf(phaseNanos);
+        recovery = recovery == null ? Recovery.NONE : recovery;
+    }
+
+    /** An operation that met no failure, or whose driver does not report how it recovered. */
+    public OperationTimings(Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts,
+            int fatalErrors) {
+        this(phaseNanos, messages, outcome, abortedAttempts, fatalErrors, Recovery.NONE);
     }
 
     public long nanos(Phase phase) {
@@ -42,6 +66,10 @@ public record OperationTimings(
         private final long startNanos;
         private int abortedAttempts;
         private int fatalErrors;
+        private int retries;
+        private int fenced;
+        private int producersReplaced;
+        private long clientRetries;
 
         public Builder(long startNanos) {
             this.startNanos = startNanos;
@@ -63,9 +91,30 @@ public record OperationTimings(
             return this;
         }
 
+        public Builder retry() {
+            retries++;
+            return this;
+        }
+
+        public Builder fenced() {
+            fenced++;
+            return this;
+        }
+
+        public Builder producerReplaced() {
+            producersReplaced++;
+            return this;
+        }
+
+        public Builder clientRetries(long count) {
+            clientRetries += Math.max(0, count);
+            return this;
+        }
+
         public OperationTimings build(long endNanos, int messages, Outcome outcome) {
             phases.put(Phase.TRANSACTION, endNanos - startNanos);
-            return new OperationTimings(phases, messages, outcome, abortedAttempts, fatalErrors);
+            return new OperationTimings(phases, messages, outcome, abortedAttempts, fatalErrors,
+                    new Recovery(retries, fenced, producersReplaced, clientRetries));
         }
     }
 }

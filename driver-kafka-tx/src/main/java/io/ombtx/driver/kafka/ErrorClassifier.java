@@ -8,6 +8,7 @@ import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TransactionCoordinatorFencedException;
 import org.apache.kafka.common.errors.UnsupportedForMessageFormatException;
 
@@ -51,6 +52,21 @@ final class ErrorClassifier {
             }
         }
         return Recovery.ABORT_AND_RETRY;
+    }
+
+    /**
+     * Whether {@code error} says the producer was fenced: another instance took its transactional id, or its epoch
+     * is stale after a coordinator change (ProducerFenced, InvalidProducerEpoch, TransactionCoordinatorFenced,
+     * FencedInstanceId).
+     */
+    static boolean fenced(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
+                    || t instanceof TransactionCoordinatorFencedException || t instanceof FencedInstanceIdException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The error a future or a wrapper carries, for messages and classification. */

@@ -11,8 +11,9 @@ import org.apache.bookkeeper.stats.StatsLogger;
 
 /**
  * Reports transactions through OMB's StatsLogger, the only reporting path inside stock OMB: one OpStatsLogger per
- * phase under scope {@code tx} (microseconds) and counters for committed, aborted, fatal and failed. The loggers
- * are looked up once, so with OMB's NullStatsLogger a report costs a few no-op calls.
+ * phase under scope {@code tx} (microseconds) and counters for committed, aborted, fatal and failed, and for how
+ * failures were got past (retries, fenced, producersReplaced, clientRetries). The loggers are looked up once, so
+ * with OMB's NullStatsLogger a report costs a few no-op calls.
  */
 final class TxStatsReporter {
 
@@ -21,6 +22,10 @@ final class TxStatsReporter {
     private final Counter aborted;
     private final Counter fatal;
     private final Counter failed;
+    private final Counter retries;
+    private final Counter fenced;
+    private final Counter producersReplaced;
+    private final Counter clientRetries;
 
     TxStatsReporter(StatsLogger statsLogger) {
         StatsLogger tx = statsLogger.scope("tx");
@@ -31,6 +36,10 @@ final class TxStatsReporter {
         aborted = tx.getCounter("aborted");
         fatal = tx.getCounter("fatal");
         failed = tx.getCounter("failed");
+        retries = tx.getCounter("retries");
+        fenced = tx.getCounter("fenced");
+        producersReplaced = tx.getCounter("producersReplaced");
+        clientRetries = tx.getCounter("clientRetries");
     }
 
     /** Records one finished operation: its phases, and a committed or failed count. */
@@ -41,6 +50,13 @@ final class TxStatsReporter {
             case COMMITTED -> committed.inc();
             case FAILED -> failed.inc();
             case ACKNOWLEDGED -> { }
+        }
+        OperationTimings.Recovery recovery = timings.recovery();
+        if (!recovery.equals(OperationTimings.Recovery.NONE)) {
+            retries.add(recovery.retries());
+            fenced.add(recovery.fenced());
+            producersReplaced.add(recovery.producersReplaced());
+            clientRetries.add(recovery.clientRetries());
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.Map;
  * @param extraConsumers OMB's {@code -x/--extra}: allocate more of the distributed workers to consumers
  * @param workerTimeoutSeconds how long to wait for a worker's answer
  * @param teardownTimeoutSeconds the deadline shared by the steps left once a run ends early
+ * @param faultCommand the template that injects faults into an external cluster, or null
  */
 public record BenchmarkArgs(
         List<Path> drivers,
@@ -28,6 +29,7 @@ public record BenchmarkArgs(
         Integer reportingIntervalSeconds,
         int workerTimeoutSeconds,
         int teardownTimeoutSeconds,
+        String faultCommand,
         boolean quiet,
         boolean help) {
 

@@ -34,12 +34,14 @@ public final class WorkloadLoader {
     static final List<String> OMB_TX_KEYS = List.of(
             "description", "testDurationSeconds", "warmupDurationSeconds", "warmupOperations", "measureOperations",
             "warmupMessages", "measureMessages", "loop", "operation", "brokers", "brokerProfile", "brokerSettings",
-            "driverOverrides", "reportingIntervalSeconds", "stallTimeoutSeconds", "profiles");
+            "driverOverrides", "reportingIntervalSeconds", "stallTimeoutSeconds", "faults", "profiles");
     static final List<String> OPERATION_KEYS = List.of(
             "kind", "transactional", "messagesPerOperation", "partitionsPerOperation", "sendOffsets",
             "readCommitted", "waitForConsume", "prefillMessages", "verifyExactlyOnce");
     static final List<String> OVERRIDE_KEYS = List.of(
             "replicationFactor", "topicConfig", "commonConfig", "producerConfig", "consumerConfig");
+    /** Fields whose value is a list by nature (not a sweep). */
+    static final Set<String> LISTS = Set.of("faults");
     /** Fields that may be given as a list to sweep over. */
     static final Set<String> SWEEPABLE = Set.of(
             "producerRate", "messageSize", "topics", "partitionsPerTopic", "producersPerTopic",
@@ -72,7 +74,7 @@ public final class WorkloadLoader {
         List<String> swept = new ArrayList<>();
         for (Iterator<String> it = merged.fieldNames(); it.hasNext(); ) {
             String key = it.next();
-            if (merged.get(key).isArray()) {
+            if (merged.get(key).isArray() && !LISTS.contains(key)) {
                 if (!SWEEPABLE.contains(key)) {
                     throw new ConfigException(fileName, key, "a list (sweep) is not allowed here; fields that can be"
                             + " swept: " + String.join(", ", SWEEPABLE.stream().sorted().toList()));
@@ -335,12 +337,14 @@ public final class WorkloadLoader {
         DriverOverrides overrides = overrides(file, f.block("driverOverrides"), brokers);
         int reportInterval = f.wholeNumber("reportingIntervalSeconds", 10, 1, 3600);
         int stallTimeout = f.wholeNumber("stallTimeoutSeconds", 60, 1, 86_400);
+        List<Fault> faults = FaultsReader.read(f, new FaultsReader.Run(hasCounts, test, measureOps, transactional,
+                consumers, partitions));
 
         return new Workload(name, file, f.text("description", ""), topics, partitions, keys, messageSize, randomized,
                 randomRatio, poolSize, payloadFile, subscriptions, producersPerTopic, consumersPerSubscription,
                 producerRate, backlogGb, drainRatio, warmup, test, warmupOps, measureOps, loop, operation,
                 waitForConsume, prefill, verify, brokers, profile, brokerSettings, overrides, reportInterval,
-                stallTimeout, sweep);
+                stallTimeout, faults, sweep);
     }
 
     private static long messagesToOperations(ConfigFields f, String key, int perOperation, long min) {

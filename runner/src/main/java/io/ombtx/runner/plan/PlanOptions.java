@@ -14,11 +14,20 @@ import java.util.Map;
  * @param teardownTimeoutSeconds the deadline shared by the steps left once a run ends early
  * @param workerUrls remote workers (empty: one local worker)
  * @param extraConsumers OMB's {@code -x}: two thirds of the workers consume instead of half
+ * @param faultCommand how faults reach an external cluster ({@code --fault-command}), or null
  */
 public record PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
-        Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers, int teardownTimeoutSeconds) {
+        Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers, int teardownTimeoutSeconds,
+        String faultCommand) {
 
     public static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
+
+    public PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
+            Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers,
+            int teardownTimeoutSeconds) {
+        this(brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerUrls, extraConsumers,
+                teardownTimeoutSeconds, null);
+    }
 
     public PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
             Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers) {

@@ -21,6 +21,8 @@ import java.util.List;
  * @param findMaximumRate whether the rate is searched for ({@code producerRate: 0} in open loop)
  * @param reportingIntervalSeconds progress and period length
  * @param teardownTimeoutSeconds the one deadline all remaining steps share once a run ends early
+ * @param faultCommand for the workload's faults on an external cluster, the command that injects them; null for an
+ *     embedded cluster (the runner controls its brokers) or a workload without faults
  */
 public record RunSpec(
         int number,
@@ -33,7 +35,8 @@ public record RunSpec(
         double initialRate,
         boolean findMaximumRate,
         int reportingIntervalSeconds,
-        int teardownTimeoutSeconds) {
+        int teardownTimeoutSeconds,
+        String faultCommand) {
 
     public RunSpec {
         workers = List.copyOf(workers);

@@ -37,6 +37,7 @@ public final class ResultBuilder {
      *
      * @param partialReason why the run ended early, or null when it completed
      * @param exactlyOnce the exactly-once verdict, or null when it was not checked
+     * @param faults what became of the workload's faults, or null when it declared none
      */
     public record RunFacts(
             Workload workload,
@@ -49,7 +50,15 @@ public final class ResultBuilder {
             Broker broker,
             Map<String, Object> driverConfig,
             Map<String, Object> environment,
-            ExactlyOnceReport exactlyOnce) {
+            ExactlyOnceReport exactlyOnce,
+            List<RunResult.FaultEvent> faults) {
+
+        public RunFacts(Workload workload, String driverName, Instant startTime, Instant endTime, String partialReason,
+                RunMode runMode, Versions versions, Broker broker, Map<String, Object> driverConfig,
+                Map<String, Object> environment, ExactlyOnceReport exactlyOnce) {
+            this(workload, driverName, startTime, endTime, partialReason, runMode, versions, broker, driverConfig,
+                    environment, exactlyOnce, null);
+        }
     }
 
     private ResultBuilder() {
@@ -105,12 +114,15 @@ public final class ResultBuilder {
                 LatencySummary.of(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)),
                 phases(measured, w),
                 facts.exactlyOnce() == null ? null : ExactlyOnce.of(facts.exactlyOnce()),
+                facts.faults() == null || facts.faults().isEmpty() ? null : List.copyOf(facts.faults()),
                 encodedHistograms(measured, w),
                 new PeriodSeries(
                         perPeriod(periods, Period::elapsedSeconds),
                         perPeriod(periods, p -> rate(p, Counter.OPERATIONS)),
                         perPeriod(periods, p -> operationLatencyMillis(p, 50)),
-                        perPeriod(periods, p -> operationLatencyMillis(p, 99))));
+                        perPeriod(periods, p -> operationLatencyMillis(p, 99)),
+                        perPeriod(periods, p -> Histograms.millis(
+                                p.stats().histogram(Latency.OPERATION_LATENCY).getMaxValue()))));
     }
 
     /** Why the run failed, or null: every measured operation failed (a failed run outranks a partial one). */
