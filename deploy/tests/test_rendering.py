@@ -4,6 +4,7 @@ scenarios need: Kafka's two profiles, Redpanda's transaction settings, the worke
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -357,3 +358,49 @@ def test_broker_system_resolution(
     result = run(argv, env=ansible_env, cwd=TEST_PLAYBOOKS_DIR)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f'"msg": "broker_system={expected}"' in result.stdout
+
+
+class TestFaultHelper:
+    """omb-tx-fault, what bin/benchmark --fault-command runs on a broker: each action as systemctl calls, a killed or
+    stopped broker held down (no restart-on-failure) until "restart"."""
+
+    @staticmethod
+    def run_helper(tmp_path: Path, script: Path, action: str) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+        bin_dir = tmp_path / "bin"
+        bin_dir.mkdir(exist_ok=True)
+        calls = tmp_path / "calls"
+        fake = bin_dir / "systemctl"
+        fake.write_text(f'#!/bin/sh\necho "$*" >> {calls}\n')
+        fake.chmod(0o755)
+        script.chmod(0o755)
+        env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "OMB_TX_FAULT_RUNTIME_DIR": str(tmp_path / "run")}
+        result = subprocess.run(["/bin/sh", str(script), action], env=env, capture_output=True, text=True, check=False)
+        return result, calls.read_text().splitlines() if calls.exists() else []
+
+    def test_kill_holds_off_systemds_restart_until_restart(self, default_render: Path, tmp_path: Path) -> None:
+        script = default_render / "broker-1" / "omb-tx-fault"
+        assert "service=kafka" in script.read_text()
+        result, calls = self.run_helper(tmp_path, script, "kill")
+        assert result.returncode == 0, result.stderr
+        assert calls == ["daemon-reload", "kill --signal=KILL kafka"]
+        dropin = tmp_path / "run" / "kafka.service.d" / "omb-tx-fault.conf"
+        assert dropin.read_text() == "[Service]\nRestart=no\n"
+        result, calls = self.run_helper(tmp_path, script, "restart")
+        assert result.returncode == 0, result.stderr
+        assert calls[2:] == ["daemon-reload", "reset-failed kafka", "start kafka"]
+        assert not dropin.exists()
+
+    @pytest.mark.parametrize(
+        ("action", "call"),
+        [("pause", "kill --signal=STOP kafka"), ("resume", "kill --signal=CONT kafka"), ("stop", "stop kafka")],
+    )
+    def test_each_action_is_one_systemctl_call(self, default_render: Path, tmp_path: Path, action: str, call: str) -> None:
+        result, calls = self.run_helper(tmp_path, default_render / "broker-2" / "omb-tx-fault", action)
+        assert result.returncode == 0, result.stderr
+        assert calls[-1] == call
+
+    def test_an_unknown_action_is_refused(self, default_render: Path, tmp_path: Path) -> None:
+        result, calls = self.run_helper(tmp_path, default_render / "broker-3" / "omb-tx-fault", "explode")
+        assert result.returncode == 2
+        assert "usage: omb-tx-fault" in result.stderr
+        assert calls == []

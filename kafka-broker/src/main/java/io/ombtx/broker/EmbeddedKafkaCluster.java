@@ -51,6 +51,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private final Path workDir;
     private final boolean keepWorkDir;
     private final List<Process> processes = new ArrayList<>();
+    /** How each broker was started, in the order of {@link #processes}: a restart runs the same command again. */
+    private final List<BrokerLaunch> launches = new ArrayList<>();
+    private final BrokerFaults faults = new BrokerFaults(this);
     private final List<Path> logFiles = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::stopQuietly, "embedded-kafka-shutdown");
     private String bootstrapServers;
@@ -335,12 +338,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         appInfoFiles.add(appInfo);
         List<String> command = javaCommand(nodeDir, List.of(), List.of(ChildKafkaMain.class.getName(), "--app-info",
                 appInfo.toString(), config.toString()));
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(nodeDir.resolve("stdout.log").toFile())
-                .redirectInput(ProcessBuilder.Redirect.PIPE)
-                .start();
-        processes.add(process);
+        BrokerLaunch launch = new BrokerLaunch(nodeId, command, nodeDir.resolve("stdout.log"));
+        launches.add(launch);
+        processes.add(launch.start(false));
     }
 
     private List<String> javaCommand(Path nodeDir, List<String> jvmOptions, List<String> mainAndArgs) {
@@ -448,8 +448,43 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     }
 
     /** Process ids of the broker processes (for status displays). */
-    public List<Long> pids() {
+    public synchronized List<Long> pids() {
         return processes.stream().map(Process::pid).toList();
+    }
+
+    // Faults (kill, pause, stop, restart of one broker) are BrokerFaults'; these are the only ways it reaches in.
+
+    /** Kills, pauses, stops and restarts single brokers of this cluster (fault injection). */
+    public BrokerFaults faults() {
+        return faults;
+    }
+
+    /** The broker process at {@code index} (0-based, in start order) as it runs now. */
+    synchronized Process process(int index) {
+        checkIndex(index);
+        return processes.get(index);
+    }
+
+    /** How the broker at {@code index} was started. */
+    synchronized BrokerLaunch launch(int index) {
+        checkIndex(index);
+        return launches.get(index);
+    }
+
+    /** Starts the broker at {@code index} again with its original command (same ports, same data); false once closed. */
+    synchronized boolean relaunch(int index) throws IOException {
+        checkIndex(index);
+        if (closed) {
+            return false;
+        }
+        processes.set(index, launches.get(index).start(true));
+        return true;
+    }
+
+    private void checkIndex(int index) {
+        if (index < 0 || index >= processes.size()) {
+            throw new IllegalArgumentException("broker index " + index + " is not in 0.." + (processes.size() - 1));
+        }
     }
 
     @Override
@@ -467,6 +502,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             return;
         }
         closed = true;
+        faults.resumePaused(); // a stopped (SIGSTOP) broker would not read the end of its input
         stop(processes);
         // ZooKeeper last: a broker's clean shutdown still talks to it.
         if (zooKeeper != null) {

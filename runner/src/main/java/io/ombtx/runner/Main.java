@@ -72,7 +72,8 @@ public final class Main {
         }
         PlanOptions planOptions = new PlanOptions(parsed.brokers(), parsed.brokerProfile(), parsed.brokerSettings(),
                 parsed.reportingIntervalSeconds(), workerUrls(parsed), parsed.extraConsumers(),
-                parsed.teardownTimeoutSeconds(), parsed.brokerVersion(), parsed.transactionVersion());
+                parsed.teardownTimeoutSeconds(), parsed.brokerVersion(), parsed.transactionVersion(),
+                parsed.faultCommand());
         List<RunSpec> plan = Repetitions.expand(Planner.plan(drivers, workloads, planOptions), parsed.repeat(),
                 parsed.interleave(), parsed.comparison(), Repetitions.newGroupId(java.time.Instant.now()));
         if (singleFileOutput(parsed) && plan.size() > 1) {

@@ -73,6 +73,21 @@ final class ErrorClassifier {
         return Recovery.ABORT_AND_RETRY;
     }
 
+    /**
+     * Whether {@code error} says the producer was fenced: another instance took its transactional id, or its epoch
+     * is stale after a coordinator change (ProducerFenced, InvalidProducerEpoch, TransactionCoordinatorFenced,
+     * FencedInstanceId).
+     */
+    static boolean fenced(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
+                    || t instanceof TransactionCoordinatorFencedException || t instanceof FencedInstanceIdException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The error a future or a wrapper carries, for messages and classification. */
     static Throwable unwrap(Throwable error) {
         Throwable t = error;

@@ -25,8 +25,14 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * source records were processed; the committed output (read with read_committed) must hold each of them exactly
  * once and nothing else. Both topics are read with their own group-less consumer; per partition, two bit sets
  * (seen once, seen again) keep memory at two bits per source offset.
+ *
+ * <p>The processor may still be running while this reads (a run whose input kept coming has a backlog left): the
+ * committed offsets are read before the target and again after it. Every transaction that committed before the first
+ * read has its output below the target's last stable offset, read later; an output of a transaction that committed
+ * in between has a source offset between the two reads, and is left out of the check; only an output beyond the
+ * second read (or of no source record at all) is unexpected.
  */
-final class ExactlyOnceVerifier {
+class ExactlyOnceVerifier {
 
     private final Admin admin;
     private final Properties consumerBase;
@@ -40,14 +46,7 @@ final class ExactlyOnceVerifier {
     }
 
     ExactlyOnceReport verify(String sourceTopic, String targetTopic, String groupId) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
-                .partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        Map<Integer, Long> processedBelow = new HashMap<>();
-        committed.forEach((tp, offset) -> {
-            if (tp.topic().equals(sourceTopic) && offset != null) {
-                processedBelow.put(tp.partition(), offset.offset());
-            }
-        });
+        Map<Integer, Long> processedBelow = committedOffsets(sourceTopic, groupId);
 
         // What was processed: the source records that exist below each committed offset (offsets can have gaps,
         // e.g. transaction markers if the source itself was written transactionally).
@@ -67,11 +66,16 @@ final class ExactlyOnceVerifier {
         Map<Integer, BitSet> seen = new HashMap<>();
         Map<Integer, BitSet> seenAgain = new HashMap<>();
         long[] unexpected = {0};
+        List<long[]> later = new ArrayList<>(); // outputs beyond the offsets read first: judged after the second read
         try (KafkaConsumer<String, byte[]> reader = reader()) {
             List<TopicPartition> partitions = partitions(reader, targetTopic);
             Map<TopicPartition, Long> end = reader.endOffsets(partitions, timeout); // the LSO under read_committed
             readUpTo(reader, end, record -> {
                 long[] source = parseKey(record.key());
+                if (source != null && source[1] >= processedBelow.getOrDefault((int) source[0], 0L)) {
+                    later.add(source);
+                    return;
+                }
                 if (source == null || !isSet(expected, (int) source[0], source[1])) {
                     unexpected[0]++;
                     return;
@@ -87,6 +91,13 @@ final class ExactlyOnceVerifier {
             });
         }
 
+        Map<Integer, Long> processedAfter = committedOffsets(sourceTopic, groupId);
+        for (long[] source : later) {
+            if (source[1] >= processedAfter.getOrDefault((int) source[0], 0L)) {
+                unexpected[0]++;
+            }
+        }
+
         long checked = 0;
         long missing = 0;
         long duplicated = 0;
@@ -100,6 +111,19 @@ final class ExactlyOnceVerifier {
             duplicated += seenAgain.getOrDefault(entry.getKey(), new BitSet()).cardinality();
         }
         return new ExactlyOnceReport(checked, duplicated, missing, unexpected[0]);
+    }
+
+    /** The group's committed offset per partition of {@code sourceTopic}: the source records below it are processed. */
+    Map<Integer, Long> committedOffsets(String sourceTopic, String groupId) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
+                .partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Map<Integer, Long> below = new HashMap<>();
+        committed.forEach((tp, offset) -> {
+            if (tp.topic().equals(sourceTopic) && offset != null) {
+                below.put(tp.partition(), offset.offset());
+            }
+        });
+        return below;
     }
 
     private KafkaConsumer<String, byte[]> reader() {

@@ -29,10 +29,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.bookkeeper.stats.StatsLogger;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeProducersOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -193,14 +195,63 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     }
 
     /**
-     * Topic creation returns once the controller has accepted it; brokers learn the leaders a moment later. Waiting
-     * here keeps that moment (NOT_LEADER_OR_FOLLOWER retries) out of the first measured operation.
+     * Topic creation returns once the controller has accepted it; brokers learn the topic and its leaders a moment
+     * later, each at its own pace. Every later admin step (describing the topic for a producer or a consumer, listing
+     * offsets, the exactly-once check) may be answered by any broker, and the clients' first requests go to the
+     * leaders: so this returns only once the leaders are known and every broker of the cluster knows every partition.
+     * Waiting here also keeps that moment (NOT_LEADER_OR_FOLLOWER retries) out of the first measured operation.
      */
     private Void awaitLeaders(String topic, int partitions) throws Exception {
-        describeWhenVisible(topic, d -> d.partitions().size() == partitions
+        TopicDescription description = describeWhenVisible(topic, d -> d.partitions().size() == partitions
                 && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()),
                 "partitions of " + topic + " have no leader");
+        awaitEveryBroker(topic, description);
         return null;
+    }
+
+    /**
+     * Asks each broker in turn, by a request addressed to it, whether it has applied the topic's creation: DescribeProducers
+     * sent to one broker answers UNKNOWN_TOPIC_OR_PARTITION until its metadata has the partition, then
+     * NOT_LEADER_OR_FOLLOWER until it has created its replica (or for good, when it holds none), then the partition's
+     * producers. So a broker agrees once each partition answers as it should: with producers where the broker is one
+     * of the partition's replicas, with NOT_LEADER_OR_FOLLOWER elsewhere. An answer that cannot tell (a broker too
+     * old for the request, one that may not describe the topic) is taken as agreement.
+     */
+    private void awaitEveryBroker(String topic, TopicDescription description) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_SECONDS);
+        for (org.apache.kafka.common.Node node : admin.describeCluster().nodes()
+                .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            while (!hasApplied(node.id(), topic, description)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("broker " + node.id() + " did not apply the creation of " + topic
+                            + " within " + ADMIN_TIMEOUT_SECONDS + " s");
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    private boolean hasApplied(int brokerId, String topic, TopicDescription description) throws Exception {
+        List<TopicPartition> partitions = description.partitions().stream()
+                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        var result = admin.describeProducers(partitions, new DescribeProducersOptions().brokerId(brokerId));
+        for (var info : description.partitions()) {
+            boolean replica = info.replicas().stream().anyMatch(n -> n.id() == brokerId);
+            try {
+                result.partitionResult(new TopicPartition(topic, info.partition()))
+                        .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException
+                        || e.getCause() instanceof NotLeaderOrFollowerException && replica) {
+                    return false;
+                }
+                if (!(e.getCause() instanceof NotLeaderOrFollowerException)) {
+                    LOG.debug("broker {} cannot say whether it has {}-{}: {}", brokerId, topic, info.partition(),
+                            ErrorClassifier.describe(e));
+                }
+            }
+        }
+        return true;
     }
 
     /**

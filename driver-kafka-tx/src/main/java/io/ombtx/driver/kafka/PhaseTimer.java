@@ -55,6 +55,22 @@ final class PhaseTimer {
         builder.fatalError();
     }
 
+    void retry() {
+        builder.retry();
+    }
+
+    void fenced() {
+        builder.fenced();
+    }
+
+    void producerReplaced() {
+        builder.producerReplaced();
+    }
+
+    void clientRetries(long count) {
+        builder.clientRetries(count);
+    }
+
     /** The phases in the order they were lapped; laps of one phase in a row appear once. */
     List<Phase> sequence() {
         return List.copyOf(sequence);

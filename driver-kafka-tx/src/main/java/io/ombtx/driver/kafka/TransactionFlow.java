@@ -112,6 +112,7 @@ final class TransactionFlow {
     final class Transaction {
 
         private final PhaseTimer timer = timers.get();
+        private final long clientRetriesBefore = session.clientRetries();
         private final List<ProducerRecord<String, byte[]>> records;
         private final Supplier<OffsetsToCommit> offsets;
         private final boolean joinedOneByOne;
@@ -168,6 +169,7 @@ final class TransactionFlow {
                 if (retry >= maxRetries || failure instanceof CommitOutcomeUnknownException) {
                     return done(failure);
                 }
+                timer.retry();
                 beginAttempt();
                 sendAll();
             }
@@ -195,6 +197,7 @@ final class TransactionFlow {
             acks = new PendingAcks();
             try {
                 if (session.ensureProducer()) {
+                    timer.producerReplaced();
                     timer.skip(); // an earlier replacement failed; creating the producer is in no phase
                 }
                 session.begin();
@@ -263,6 +266,7 @@ final class TransactionFlow {
                         throw new CommitOutcomeUnknownException("commit of " + session.transactionalId()
                                 + " timed out " + (timeouts + 1) + " times; its outcome is unknown", e);
                     }
+                    timer.retry(); // kafka-clients requires the same commit to be called again
                 } catch (RuntimeException e) {
                     timer.lap(Phase.COMMIT);
                     throw e;
@@ -273,6 +277,7 @@ final class TransactionFlow {
         /** Clears a failed attempt: aborts it, or replaces the producer when the error requires that. */
         private void recover() {
             Throwable cause = failure;
+            boolean fenced = ErrorClassifier.fenced(cause);
             if (session.producer() != null && !(cause instanceof CommitOutcomeUnknownException)
                     && ErrorClassifier.classify(cause) == ErrorClassifier.Recovery.ABORT_AND_RETRY) {
                 try {
@@ -280,22 +285,32 @@ final class TransactionFlow {
                     timer.lap(Phase.ABORT);
                     timer.abortedAttempt();
                     stats.aborted();
+                    if (fenced) {
+                        timer.fenced();
+                    }
                     return;
                 } catch (InterruptException e) {
                     throw e;
                 } catch (RuntimeException abortFailed) {
                     timer.lap(Phase.ABORT);
                     cause = abortFailed; // e.g. fenced while aborting: replace the producer
+                    fenced |= ErrorClassifier.fenced(abortFailed);
                 }
+            }
+            if (fenced) {
+                timer.fenced();
             }
             LOG.warn("replacing producer {} after {}", session.transactionalId(), ErrorClassifier.describe(cause));
             timer.fatalError();
             stats.fatal();
-            session.replaceProducer();
+            if (session.replaceProducer()) {
+                timer.producerReplaced();
+            }
             timer.skip();
         }
 
         private OperationResult done(Throwable error) {
+            timer.clientRetries(session.clientRetries() - clientRetriesBefore);
             OperationTimings timings = timer.finish(records.size(), error == null ? Outcome.COMMITTED : Outcome.FAILED);
             stats.report(timings);
             return new OperationResult(timings, error);

@@ -3,6 +3,7 @@ package io.ombtx.driver.kafka;
 import java.time.Duration;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.errors.InterruptException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,8 @@ final class TransactionalSession {
     private final String transactionalId;
     private final Function<String, Producer<String, byte[]>> producerFactory;
     private volatile Producer<String, byte[]> producer; // volatile: forceClose reads it from another thread
+    private Metric retryTotal; // the producer's record-retry-total, or null when it has none
+    private long retiredClientRetries; // record-retry-total of the producers this session closed
     private boolean transactionOpen;
 
     /** @param producerFactory creates an unstarted producer configured with the given transactional id */
@@ -30,7 +33,22 @@ final class TransactionalSession {
 
     /** Creates the first producer and registers the transactional id with the coordinator. */
     void start() {
-        producer = newProducer();
+        setProducer(newProducer());
+    }
+
+    private void setProducer(Producer<String, byte[]> created) {
+        producer = created;
+        retryTotal = created == null ? null : created.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("record-retry-total")
+                        && e.getKey().group().equals("producer-metrics"))
+                .map(e -> (Metric) e.getValue()).findFirst().orElse(null);
+    }
+
+    private static long metricValue(Metric metric) {
+        if (metric == null) {
+            return 0;
+        }
+        return metric.metricValue() instanceof Number n ? n.longValue() : 0;
     }
 
     String transactionalId() {
@@ -51,8 +69,16 @@ final class TransactionalSession {
         if (producer != null) {
             return false;
         }
-        producer = newProducer();
+        setProducer(newProducer());
         return true;
+    }
+
+    /**
+     * Record batches kafka-clients has sent again (its {@code record-retry-total}) over every producer of this session
+     * so far: the retries it made on its own, unseen by the caller, after leader changes, time-outs or disconnections.
+     */
+    long clientRetries() {
+        return retiredClientRetries + metricValue(retryTotal);
     }
 
     void begin() {
@@ -70,20 +96,26 @@ final class TransactionalSession {
         transactionOpen = false;
     }
 
-    /** Closes the producer at once (it can do nothing useful any more) and tries to create a new one. */
-    void replaceProducer() {
+    /**
+     * Closes the producer at once (it can do nothing useful any more) and tries to create a new one; true when it
+     * did (false: the next attempt tries again).
+     */
+    boolean replaceProducer() {
         Producer<String, byte[]> old = producer;
-        producer = null;
+        retiredClientRetries += metricValue(retryTotal);
+        setProducer(null);
         transactionOpen = false;
         if (old != null) {
             closeQuietly(old, Duration.ZERO);
         }
         try {
-            producer = newProducer();
+            setProducer(newProducer());
+            return true;
         } catch (InterruptException e) {
             throw e;
         } catch (RuntimeException e) {
             LOG.warn("could not recreate producer {} yet: {}", transactionalId, ErrorClassifier.describe(e));
+            return false;
         }
     }
 

@@ -17,9 +17,10 @@ import org.apache.bookkeeper.stats.StatsLogger;
 /**
  * Reports transactions through OMB's StatsLogger, the only reporting path inside stock OMB: one OpStatsLogger per
  * phase under scope {@code tx} (microseconds), one for the messages each transaction held
- * ({@code messagesPerTransaction}, a value, not a time) and counters for committed, aborted, fatal and failed. A
- * stock OMB worker hands its Prometheus-backed logger (scope {@code benchmark}); OMB's local mode hands a
- * NullStatsLogger. The loggers are looked up once, so a report there costs a few no-op calls.
+ * ({@code messagesPerTransaction}, a value, not a time), counters for committed, aborted, fatal and failed, and for
+ * how failures were got past (retries, fenced, producersReplaced, clientRetries). A stock OMB worker hands its
+ * Prometheus-backed logger (scope {@code benchmark}); OMB's local mode hands a NullStatsLogger. The loggers are
+ * looked up once, so a report there costs a few no-op calls.
  */
 final class TxStatsReporter {
 
@@ -30,6 +31,10 @@ final class TxStatsReporter {
     private final Counter fatal;
     private final Counter failed;
     private final Map<List<Phase>, LongAdder> sequences = new ConcurrentHashMap<>();
+    private final Counter retries;
+    private final Counter fenced;
+    private final Counter producersReplaced;
+    private final Counter clientRetries;
 
     TxStatsReporter(StatsLogger statsLogger) {
         StatsLogger tx = statsLogger.scope("tx");
@@ -41,6 +46,10 @@ final class TxStatsReporter {
         aborted = tx.getCounter("aborted");
         fatal = tx.getCounter("fatal");
         failed = tx.getCounter("failed");
+        retries = tx.getCounter("retries");
+        fenced = tx.getCounter("fenced");
+        producersReplaced = tx.getCounter("producersReplaced");
+        clientRetries = tx.getCounter("clientRetries");
     }
 
     /** Records one finished operation: its phases, and a committed or failed count. */
@@ -60,6 +69,13 @@ final class TxStatsReporter {
                 messagesPerTransaction.registerFailedValue(timings.messages());
             }
             case ACKNOWLEDGED -> { }
+        }
+        OperationTimings.Recovery recovery = timings.recovery();
+        if (!recovery.equals(OperationTimings.Recovery.NONE)) {
+            retries.add(recovery.retries());
+            fenced.add(recovery.fenced());
+            producersReplaced.add(recovery.producersReplaced());
+            clientRetries.add(recovery.clientRetries());
         }
     }
 

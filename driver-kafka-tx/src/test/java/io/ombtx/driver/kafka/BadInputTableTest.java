@@ -221,15 +221,101 @@ class BadInputTableTest {
                 "2 runs");
         Map<String, String> brokenWorkers = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
                 "workers.yaml", "workers: [http://a:8080\n"));
+        // The YAML problem whole, as for workload files: SnakeYAML's quoted punctuation is kept, not cut short.
         t.raw("workers file malformed (dry run)", Entry.BENCHMARK, brokenWorkers, List.of("-d", DIR + "/d.yaml",
-                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "not valid YAML");
+                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml",
+                "not valid YAML at line 2, column 1: expected ',' or ']', but got <stream end>");
         t.raw("workers file malformed (real run)", Entry.BENCHMARK, brokenWorkers, List.of("-d", DIR + "/d.yaml",
                 "-o", DIR + "/results", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml",
-                "not valid YAML");
+                "not valid YAML at line 2, column 1: expected ',' or ']', but got <stream end>");
+        t.bench("workload malformed YAML, reported as for the workers file", DRIVER, "name: w\nmessageSize: [100\n",
+                List.of("--dry-run"), w, "not valid YAML at line 3, column 1: expected ',' or ']', but got <stream end>");
         Map<String, String> keyWorkers = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
                 "workers.yaml", "worker: [http://a:8080]\n"));
-        t.raw("workers file unknown key", Entry.BENCHMARK, keyWorkers, List.of("-d", DIR + "/d.yaml",
-                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "'workers'", "list of worker URLs");
+        t.raw("workers file mistyped key (dry run)", Entry.BENCHMARK, keyWorkers, List.of("-d", DIR + "/d.yaml",
+                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "key 'worker'",
+                "did you mean 'workers'");
+        t.raw("workers file mistyped key (real run)", Entry.BENCHMARK, keyWorkers, List.of("-d", DIR + "/d.yaml",
+                "-o", DIR + "/results", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "key 'worker'",
+                "did you mean 'workers'");
+        Map<String, String> noWorkers = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
+                "workers.yaml", "workers: []\n"));
+        t.raw("workers file with an empty list", Entry.BENCHMARK, noWorkers, List.of("-d", DIR + "/d.yaml",
+                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "'workers'",
+                "list of worker URLs");
+
+        // workload faults: the same strictness as every other workload key
+        String kill = "faults:\n  - action: kill\n    target: partition-leader\n    at: 1s\n    restartAfter: 2s\n";
+        t.both("faults unknown key", DRIVER, WORKLOAD + kill + "    restartAftr: 5s\n", none, w,
+                "'faults[0].restartAftr'", "did you mean 'restartAfter'");
+        t.bench("faults not a list", DRIVER, WORKLOAD + "faults: {action: kill}\n", List.of("--dry-run"), w,
+                "'faults'", "list of faults");
+        t.bench("faults entry not a mapping", DRIVER, WORKLOAD + "faults: [kill]\n", List.of("--dry-run"), w,
+                "'faults[0]'", "mapping");
+        t.bench("faults unknown action", DRIVER, WORKLOAD + kill.replace("kill\n", "explode\n"), List.of("--dry-run"),
+                w, "'faults[0].action'", "KILL | PAUSE | STOP", "'explode'");
+        t.bench("faults missing action", DRIVER, WORKLOAD + "faults: [{target: 0, at: 1s, restartAfter: 1s}]\n",
+                List.of("--dry-run"), w, "'faults[0].action'", "required");
+        t.both("faults mistyped role", DRIVER, WORKLOAD + kill.replace("partition-leader", "partition-leadr"), none, w,
+                "'faults[0].target'", "did you mean 'partition-leader'");
+        t.bench("faults target a list", DRIVER, WORKLOAD + kill.replace("partition-leader", "[0, 1]"),
+                List.of("--dry-run"), w, "'faults[0].target'", "a list");
+        t.bench("faults at not a duration", DRIVER, WORKLOAD + kill.replace("at: 1s", "at: soon"), List.of("--dry-run"),
+                w, "'faults[0].at'", "'soon'");
+        t.bench("faults at and afterOperations both", DRIVER, WORKLOAD + kill + "    afterOperations: 2\n",
+                List.of("--dry-run"), w, "'faults[0].afterOperations'", "not both");
+        t.bench("faults without a time", DRIVER, WORKLOAD + kill.replace("    at: 1s\n", ""), List.of("--dry-run"), w,
+                "'faults[0].at'", "required");
+        t.both("faults afterOperations beyond the run", DRIVER,
+                WORKLOAD + kill.replace("at: 1s", "afterOperations: 5"), none, w, "'faults[0].afterOperations'",
+                "measures 5 operation(s)");
+        t.bench("faults at after a time-based run ends", DRIVER, "name: w\nmessageSize: 100\ntestDurationSeconds: 10\n"
+                + "warmupDurationSeconds: 0\n" + kill.replace("at: 1s", "at: 20s"), List.of("--dry-run"), w,
+                "'faults[0].at'", "lasts 10 s");
+        t.bench("faults restart after a time-based run ends", DRIVER, "name: w\nmessageSize: 100\n"
+                + "testDurationSeconds: 10\nwarmupDurationSeconds: 0\n" + kill.replace("at: 1s", "at: 9s"),
+                List.of("--dry-run"), w, "'faults[0].restartAfter'", "after it ends");
+        t.bench("faults afterOperations in a time-based run", DRIVER, "name: w\nmessageSize: 100\ntestDurationSeconds: 10\n"
+                + kill.replace("at: 1s", "afterOperations: 5"), List.of("--dry-run"), w, "'faults[0].afterOperations'",
+                "time-based");
+        t.bench("faults resumeAfter on a kill", DRIVER, WORKLOAD + kill.replace("restartAfter", "resumeAfter"),
+                List.of("--dry-run"), w, "'faults[0].resumeAfter'", "write restartAfter");
+        t.bench("faults restartAfter on a pause", DRIVER, WORKLOAD + kill.replace("kill", "pause"),
+                List.of("--dry-run"), w, "'faults[0].restartAfter'", "write resumeAfter");
+        t.bench("faults restartAfter of zero", DRIVER, WORKLOAD + kill.replace("restartAfter: 2s", "restartAfter: 0s"),
+                List.of("--dry-run"), w, "'faults[0].restartAfter'");
+        t.both("faults broker index beyond the cluster", DRIVER, WORKLOAD + kill.replace("partition-leader", "5"), none,
+                w, "'faults[0].target'", "broker index 5", "1 broker(s)");
+        t.bench("faults broker index above the embedded limit", DRIVER, WORKLOAD + kill.replace("partition-leader", "9"),
+                List.of("--dry-run"), w, "'faults[0].target'", "from 0 to 8");
+        t.bench("faults partition beyond the topic", DRIVER, WORKLOAD + kill + "    partition: 3\n", List.of("--dry-run"),
+                w, "'faults[0].partition'", "1 partition(s)");
+        t.bench("faults partition with a coordinator target", DRIVER,
+                WORKLOAD + "operation: {kind: WRITE, transactional: true}\n"
+                        + kill.replace("partition-leader", "transaction-coordinator") + "    partition: 0\n",
+                List.of("--dry-run"), w, "'faults[0].partition'", "partition-leader only");
+        t.both("faults transaction coordinator without transactions", DRIVER,
+                WORKLOAD + kill.replace("partition-leader", "transaction-coordinator"), none, w, "'faults[0].target'",
+                "not transactional");
+        t.bench("faults group coordinator without consumers", DRIVER, WORKLOAD + "subscriptionsPerTopic: 0\n"
+                + kill.replace("partition-leader", "group-coordinator"), List.of("--dry-run"), w, "'faults[0].target'",
+                "no consumers");
+        t.both("faults kill the only broker for good", DRIVER, WORKLOAD + kill.replace("    restartAfter: 2s\n", ""),
+                none, w, "'faults[0]'", "only broker", "restartAfter");
+        t.bench("faults pause the only broker for good", DRIVER,
+                WORKLOAD + kill.replace("kill", "pause").replace("    restartAfter: 2s\n", ""), List.of("--dry-run"), w,
+                "'faults[0]'", "only broker", "resumeAfter");
+        t.both("faults on an external cluster without a hook", "name: k\n" + KAFKA
+                + "commonConfig: |\n  bootstrap.servers=127.0.0.1:1\n", WORKLOAD + kill, none, w, "'faults'",
+                "--fault-command", "127.0.0.1:1");
+        t.both("--fault-command with an unknown placeholder", DRIVER, WORKLOAD + kill,
+                List.of("--fault-command", "ssh {hots} omb-tx-fault {action}"), "--fault-command", "{hots}",
+                "did you mean {host}");
+        t.bench("--fault-command without {action}", DRIVER, WORKLOAD + kill, List.of("--fault-command", "ssh {host} x"),
+                "--fault-command", "{action}");
+        t.both("faults unknown key in a profile", DRIVER, WORKLOAD + "profiles: {quick: {faults: [{action: kill,"
+                + " target: 0, at: 1s, restartAfter: 1s, colour: red}]}}\n", List.of("--profile", "quick"), w,
+                "'faults[0].colour'");
 
         // bin/benchmark-suite
         String suiteRun = "runs:\n  - driver: " + DIR + "/d.yaml\n    workloads: [" + DIR + "/w.yaml]\n";

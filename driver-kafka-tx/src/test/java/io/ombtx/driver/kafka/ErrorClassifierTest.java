@@ -53,4 +53,14 @@ class ErrorClassifierTest {
         assertEquals(cause, ErrorClassifier.unwrap(new ExecutionException(cause)));
         assertEquals("TimeoutException: x", ErrorClassifier.describe(new ExecutionException(cause)));
     }
+
+    @Test
+    void fencingIsRecognisedInsideWrappersAndNothingElseIsFencing() {
+        assertEquals(true, ErrorClassifier.fenced(new ProducerFencedException("f")));
+        assertEquals(true, ErrorClassifier.fenced(new InvalidProducerEpochException("epoch")));
+        assertEquals(true, ErrorClassifier.fenced(
+                new ExecutionException(new KafkaException("send failed", new ProducerFencedException("f")))));
+        assertEquals(false, ErrorClassifier.fenced(new OutOfOrderSequenceException("seq")));
+        assertEquals(false, ErrorClassifier.fenced(new TimeoutException("slow")));
+    }
 }

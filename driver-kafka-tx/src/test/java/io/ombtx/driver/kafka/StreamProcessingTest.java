@@ -174,4 +174,39 @@ class StreamProcessingTest {
                     driver.verifyExactlyOnce(source, "fake-group").get(WAIT_SECONDS, TimeUnit.SECONDS));
         }
     }
+
+    /**
+     * A processor still running while the checker reads (a run whose input kept coming): a transaction that commits
+     * between the checker's two reads of the offsets is left out, not counted as unexpected; an output beyond the
+     * second read still is.
+     */
+    @Test
+    void theCheckerLeavesOutTransactionsCommittedWhileItReads() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true), null)) {
+            String source = prefilledSource(driver, "live", 1, 20);
+            String target = driver.streamTargetTopic(source);
+            Properties props = new Properties();
+            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+                for (int offset = 0; offset < 15; offset++) {
+                    producer.send(new ProducerRecord<>(target, 0, "0:" + offset, new byte[1])).get();
+                }
+                producer.send(new ProducerRecord<>(target, 0, "0:17", new byte[1])).get();
+            }
+            Properties readers = new Properties();
+            readers.put("bootstrap.servers", kafka.bootstrapServers());
+            try (var admin = org.apache.kafka.clients.admin.Admin.create(readers)) {
+                // The offsets move from 10 to 15 between the checker's reads, as a live processor's would.
+                java.util.Iterator<Long> offsets = List.of(10L, 15L).iterator();
+                ExactlyOnceVerifier verifier = new ExactlyOnceVerifier(admin, readers, java.time.Duration.ofSeconds(60)) {
+                    @Override
+                    java.util.Map<Integer, Long> committedOffsets(String topic, String group) {
+                        return java.util.Map.of(0, offsets.next());
+                    }
+                };
+                assertEquals(new ExactlyOnceReport(10, 0, 0, 1), verifier.verify(source, target, "any-group"),
+                        "0..9 checked, 10..14 committed meanwhile, 17 beyond both reads");
+            }
+        }
+    }
 }

@@ -190,6 +190,9 @@ class TransactionFlowTest {
         assertEquals(attempts, statsLogger.counter("tx/aborted"));
         assertEquals(1, statsLogger.counter("tx/failed"));
         assertEquals(0, statsLogger.counter("tx/committed"));
+        assertEquals(new OperationTimings.Recovery(maxRetries, 0, 0, 0), result.timings().recovery(),
+                "every attempt after the first is a retry; none was fenced, no producer replaced");
+        assertEquals(maxRetries, statsLogger.counter("tx/retries"));
     }
 
     @Test
@@ -227,6 +230,10 @@ class TransactionFlowTest {
                 "the fenced call and the new producer's initTransactions are in the transaction but in no phase");
         assertEquals(1, statsLogger.counter("tx/fatal"));
         assertEquals(1, statsLogger.counter("tx/committed"));
+        assertEquals(new OperationTimings.Recovery(1, 1, 1, 0), timings.recovery(),
+                "one retry, on a producer that replaced the fenced one");
+        assertEquals(1, statsLogger.counter("tx/fenced"));
+        assertEquals(1, statsLogger.counter("tx/producersReplaced"));
     }
 
     @Test
@@ -255,6 +262,8 @@ class TransactionFlowTest {
         assertEquals(1, count("begin"), "its outcome is unknown, so the records are not written again");
         assertEquals(2, created.size(), "the producer is replaced");
         assertEquals(1, result.timings().fatalErrors());
+        assertEquals(new OperationTimings.Recovery(2, 0, 1, 0), result.timings().recovery(),
+                "two repeated commits; a new producer, not fenced");
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.Map;
  * @param extraConsumers OMB's {@code -x/--extra}: allocate more of the distributed workers to consumers
  * @param workerTimeoutSeconds how long to wait for a worker's answer
  * @param teardownTimeoutSeconds the deadline shared by the steps left once a run ends early
+ * @param faultCommand the template that injects faults into an external cluster, or null
  * @param brokerVersion the embedded broker's Kafka release (null: the workload's, else the default)
  * @param transactionVersion Kafka 4.x's transaction.version for the embedded broker (null: the workload's, else
  *        the broker's default)
@@ -35,6 +36,7 @@ public record BenchmarkArgs(
         Integer reportingIntervalSeconds,
         int workerTimeoutSeconds,
         int teardownTimeoutSeconds,
+        String faultCommand,
         boolean quiet,
         boolean help,
         String brokerVersion,
@@ -47,7 +49,8 @@ public record BenchmarkArgs(
     public BenchmarkArgs withRepetitions(int repeat, boolean interleave, String comparison) {
         return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
                 brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
-                teardownTimeoutSeconds, quiet, help, brokerVersion, transactionVersion, repeat, interleave, comparison);
+                teardownTimeoutSeconds, faultCommand, quiet, help, brokerVersion, transactionVersion, repeat, interleave,
+                comparison);
     }
 
     /** The generated {@code --help} text. */

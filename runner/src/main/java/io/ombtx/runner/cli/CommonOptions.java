@@ -45,6 +45,13 @@ public class CommonOptions implements Cli.Validated {
     @Converters.Bounds(min = 1, max = 86_400)
     int teardownTimeoutSeconds = 30;
 
+    @Option(names = "--fault-command", paramLabel = "TEMPLATE", order = Cli.OMB_TX_SECTION + 5,
+            description = "how a workload's faults reach an external cluster's brokers: a command run with /bin/sh -c"
+                    + " for each action, with {action} (kill, pause, resume, stop, restart), {host}, {port} and"
+                    + " {broker} (node id) filled in, e.g. 'ssh {host} sudo /usr/local/bin/omb-tx-fault {action}'"
+                    + " (the deploy playbook installs omb-tx-fault); embedded brokers need none")
+    String faultCommand;
+
     @Option(names = "--profile", paramLabel = "NAME", order = Cli.OMB_TX_SECTION,
             description = "apply the workloads' 'profiles: NAME:' overrides: quick (short counts, minutes in all) or"
                     + " full (the seeds' counts)")
@@ -83,6 +90,11 @@ public class CommonOptions implements Cli.Validated {
         if (!nonBlank(workers).isEmpty() && workersFile != null) {
             throw new UsageException("give -w/--workers or -wf/--workers-file, not both");
         }
+        if (faultCommand != null) {
+            io.ombtx.runner.fault.FaultCommand.problem(faultCommand).ifPresent(problem -> {
+                throw new UsageException("--fault-command: " + problem);
+            });
+        }
     }
 
     /**
@@ -94,7 +106,7 @@ public class CommonOptions implements Cli.Validated {
         return new BenchmarkArgs(List.copyOf(drivers), nonBlank(workers), workersFile,
                 output != null ? output : this.output, extraConsumers, List.copyOf(workloads),
                 profile != null ? profile : this.profile, dryRun, broker.brokers(), broker.profile(), broker.settings(),
-                reportingIntervalSeconds, workerTimeoutSeconds, teardownTimeoutSeconds, quiet, help,
+                reportingIntervalSeconds, workerTimeoutSeconds, teardownTimeoutSeconds, faultCommand, quiet, help,
                 broker.brokerVersion(), broker.transactionVersion(), repeat == null ? 1 : repeat, interleave, null);
     }
 

@@ -5,6 +5,7 @@ import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -47,6 +48,8 @@ public record Workload(
         DriverOverrides driverOverrides,
         int reportingIntervalSeconds,
         int stallTimeoutSeconds,
+        // faults injected during the measurement, in the order declared
+        List<Fault> faults,
         SweepPoint sweep,
         // the embedded broker's release and KIP-890 transaction version (null: the defaults)
         String brokerVersion,
@@ -54,6 +57,7 @@ public record Workload(
 
     public Workload {
         brokerSettings = Map.copyOf(brokerSettings);
+        faults = List.copyOf(faults);
     }
 
     public boolean countBased() {

@@ -40,13 +40,15 @@ public final class WorkloadLoader {
     static final List<String> OMB_TX_KEYS = List.of(
             "description", "testDurationSeconds", "warmupDurationSeconds", "warmupOperations", "measureOperations",
             "warmupMessages", "measureMessages", "loop", "operation", "brokers", "brokerProfile", "brokerSettings",
-            "driverOverrides", "reportingIntervalSeconds", "stallTimeoutSeconds", "profiles", "brokerVersion",
+            "driverOverrides", "reportingIntervalSeconds", "stallTimeoutSeconds", "faults", "profiles", "brokerVersion",
             "transactionVersion");
     static final List<String> OPERATION_KEYS = List.of(
             "kind", "transactional", "messagesPerOperation", "partitionsPerOperation", "sendOffsets",
             "readCommitted", "waitForConsume", "prefillMessages", "verifyExactlyOnce", "awaitAcks");
     static final List<String> OVERRIDE_KEYS = List.of(
             "replicationFactor", "topicConfig", "commonConfig", "producerConfig", "consumerConfig");
+    /** Fields whose value is a list by nature (not a sweep). */
+    static final Set<String> LISTS = Set.of("faults");
     /** Fields that may be given as a list to sweep over. */
     static final Set<String> SWEEPABLE = Set.of(
             "producerRate", "messageSize", "topics", "partitionsPerTopic", "producersPerTopic",
@@ -82,7 +84,7 @@ public final class WorkloadLoader {
         List<String> swept = new ArrayList<>();
         for (Iterator<String> it = merged.fieldNames(); it.hasNext(); ) {
             String key = it.next();
-            if (merged.get(key).isArray()) {
+            if (merged.get(key).isArray() && !LISTS.contains(key)) {
                 if (!SWEEPABLE.contains(key)) {
                     throw new ConfigException(fileName, key, "a list (sweep) is not allowed here; fields that can be"
                             + " swept: " + String.join(", ", SWEEPABLE.stream().sorted().toList()));
@@ -363,12 +365,14 @@ public final class WorkloadLoader {
         Integer transactionVersion = transactionVersion(f);
         int reportInterval = f.wholeNumber("reportingIntervalSeconds", 10, 1, 3600);
         int stallTimeout = f.wholeNumber("stallTimeoutSeconds", 60, 1, 86_400);
+        List<Fault> faults = FaultsReader.read(f, new FaultsReader.Run(hasCounts, test, measureOps, transactional,
+                consumers, partitions));
 
         return new Workload(name, file, f.text("description", ""), topics, partitions, keys, messageSize, randomized,
                 randomRatio, poolSize, payloadFile, subscriptions, producersPerTopic, consumersPerSubscription,
                 producerRate, backlogGb, drainRatio, warmup, test, warmupOps, measureOps, loop, operation,
                 waitForConsume, prefill, verify, brokers, profile, brokerSettings, overrides, reportInterval,
-                stallTimeout, sweep, brokerVersion, transactionVersion);
+                stallTimeout, faults, sweep, brokerVersion, transactionVersion);
     }
 
     /** A mapping's {@code brokerVersion}: a supported Kafka release, or null when not given. */

@@ -6,6 +6,7 @@ import io.ombtx.driver.api.Phase;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.config.DriverOverrides;
+import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
 import java.util.List;
@@ -69,6 +70,13 @@ public final class PlanText {
                         a.consumers(), a.publishRate() > 0 ? String.format(Locale.ROOT, ", %.0f msg/s", a.publishRate()) : "",
                         w.countBased() ? ", warm-up " + a.warmupOperations() + " / measure " + a.measureOperations() + " op(s)" : "",
                         a.prefillMessages() > 0 ? ", prefill " + a.prefillMessages() : "");
+            }
+            for (Fault fault : w.faults()) {
+                line(text, "     fault       %s: %s%s", fault.key(), fault.describe(), b.embedded()
+                        ? " (embedded broker, by the runner)" : " (through --fault-command)");
+            }
+            if (run.faultCommand() != null) {
+                line(text, "     fault hook  %s", run.faultCommand());
             }
             if (run.workerNote() != null) {
                 line(text, "     note        %s", run.workerNote());

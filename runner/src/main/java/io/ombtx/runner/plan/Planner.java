@@ -10,6 +10,8 @@ import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.Fault;
+import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
 import io.openmessaging.benchmark.driver.BenchmarkDriver;
@@ -72,8 +74,38 @@ public final class Planner {
             throw new ConfigException(w.sourceFile(), "producersPerTopic", "nothing to run: the workload has no"
                     + " producers and no consumers (producersPerTopic and subscriptionsPerTopic are both 0)");
         }
+        checkFaults(w, broker, options);
+        String faultCommand = w.faults().isEmpty() || broker.embedded() ? null : options.faultCommand();
         return new RunSpec(number, w, driver, checked, broker, workers, note, initialRate, findMax, interval,
-                options.teardownTimeoutSeconds());
+                options.teardownTimeoutSeconds(), null, faultCommand);
+    }
+
+    /**
+     * What the workload's faults need of the brokers: an index within the cluster, a broker left to carry on when
+     * one is taken away for good, and on an external cluster a way to reach its brokers ({@code --fault-command}).
+     */
+    static void checkFaults(Workload w, BrokerPlan broker, PlanOptions options) {
+        if (w.faults().isEmpty()) {
+            return;
+        }
+        if (!broker.embedded() && options.faultCommand() == null) {
+            throw new ConfigException(w.sourceFile(), "faults", "the run uses the external cluster at "
+                    + broker.bootstrapServers() + " (" + broker.serversSource() + "), whose brokers omb-tx cannot"
+                    + " kill by itself: give --fault-command, e.g. --fault-command 'ssh {host} sudo"
+                    + " /usr/local/bin/omb-tx-fault {action}' (the deploy playbook installs omb-tx-fault)");
+        }
+        for (Fault fault : w.faults()) {
+            if (fault.target() == FaultTarget.BROKER && broker.embedded() && fault.brokerIndex() >= broker.brokers()) {
+                throw new ConfigException(w.sourceFile(), fault.key() + ".target", "broker index "
+                        + fault.brokerIndex() + " but the run has " + broker.brokers() + " broker(s), indexes 0 to "
+                        + (broker.brokers() - 1));
+            }
+            if (!fault.recovers() && broker.embedded() && broker.brokers() < 2) {
+                throw new ConfigException(w.sourceFile(), fault.key(), fault.action().key() + " takes away the"
+                        + " only broker of the run and never brings it back: add " + fault.action().recoveryKey()
+                        + ", or run on at least 2 brokers (brokers: 3)");
+            }
+        }
     }
 
     /**

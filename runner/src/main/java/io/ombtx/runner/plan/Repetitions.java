@@ -59,6 +59,6 @@ public final class Repetitions {
     private static RunSpec copy(RunSpec run, int number, Repetition repetition) {
         return new RunSpec(number, run.workload(), run.driver(), run.driverChecked(), run.broker(), run.workers(),
                 run.workerNote(), run.initialRate(), run.findMaximumRate(), run.reportingIntervalSeconds(),
-                run.teardownTimeoutSeconds(), repetition);
+                run.teardownTimeoutSeconds(), repetition, run.faultCommand());
     }
 }

@@ -22,6 +22,8 @@ import java.util.List;
  * @param reportingIntervalSeconds progress and period length
  * @param teardownTimeoutSeconds the one deadline all remaining steps share once a run ends early
  * @param repetition which repetition of its (driver, workload) this run is, and its group ({@link Repetitions})
+ * @param faultCommand for the workload's faults on an external cluster, the command that injects them; null for an
+ *     embedded cluster (the runner controls its brokers) or a workload without faults
  */
 public record RunSpec(
         int number,
@@ -35,14 +37,15 @@ public record RunSpec(
         boolean findMaximumRate,
         int reportingIntervalSeconds,
         int teardownTimeoutSeconds,
-        Repetition repetition) {
+        Repetition repetition,
+        String faultCommand) {
 
     /** A run planned once: repetition 1 of 1, in a group of its own. */
     public RunSpec(int number, Workload workload, DriverFile driver, boolean driverChecked, BrokerPlan broker,
             List<WorkerAssignment> workers, String workerNote, double initialRate, boolean findMaximumRate,
             int reportingIntervalSeconds, int teardownTimeoutSeconds) {
         this(number, workload, driver, driverChecked, broker, workers, workerNote, initialRate, findMaximumRate,
-                reportingIntervalSeconds, teardownTimeoutSeconds, null);
+                reportingIntervalSeconds, teardownTimeoutSeconds, null, null);
     }
 
     public RunSpec {

@@ -37,6 +37,7 @@ public final class ResultBuilder {
      *
      * @param partialReason why the run ended early, or null when it completed
      * @param exactlyOnce the exactly-once verdict, or null when it was not checked
+     * @param faults what became of the workload's faults, or null when it declared none
      */
     public record RunFacts(
             Workload workload,
@@ -50,14 +51,24 @@ public final class ResultBuilder {
             Map<String, Object> driverConfig,
             Map<String, Object> environment,
             ExactlyOnceReport exactlyOnce,
-            RunResult.Repetition repetition) {
+            RunResult.Repetition repetition,
+            List<RunResult.FaultEvent> faults) {
 
-        /** Facts without a repetition (a result read back or built in a test). */
+        /** Facts without a repetition or faults (a result read back or built in a test). */
         public RunFacts(Workload workload, String driverName, Instant startTime, Instant endTime,
                 String partialReason, RunMode runMode, Versions versions, Broker broker,
                 Map<String, Object> driverConfig, Map<String, Object> environment, ExactlyOnceReport exactlyOnce) {
             this(workload, driverName, startTime, endTime, partialReason, runMode, versions, broker, driverConfig,
-                    environment, exactlyOnce, null);
+                    environment, exactlyOnce, null, null);
+        }
+
+        /** Facts of a run that declared no faults. */
+        public RunFacts(Workload workload, String driverName, Instant startTime, Instant endTime,
+                String partialReason, RunMode runMode, Versions versions, Broker broker,
+                Map<String, Object> driverConfig, Map<String, Object> environment, ExactlyOnceReport exactlyOnce,
+                RunResult.Repetition repetition) {
+            this(workload, driverName, startTime, endTime, partialReason, runMode, versions, broker, driverConfig,
+                    environment, exactlyOnce, repetition, null);
         }
     }
 
@@ -114,12 +125,15 @@ public final class ResultBuilder {
                 LatencySummary.of(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)),
                 phases(measured, w),
                 facts.exactlyOnce() == null ? null : ExactlyOnce.of(facts.exactlyOnce()),
+                facts.faults() == null || facts.faults().isEmpty() ? null : List.copyOf(facts.faults()),
                 encodedHistograms(measured, w),
                 new PeriodSeries(
                         perPeriod(periods, Period::elapsedSeconds),
                         perPeriod(periods, p -> rate(p, Counter.OPERATIONS)),
                         perPeriod(periods, p -> operationLatencyMillis(p, 50)),
-                        perPeriod(periods, p -> operationLatencyMillis(p, 99))),
+                        perPeriod(periods, p -> operationLatencyMillis(p, 99)),
+                        perPeriod(periods, p -> Histograms.millis(
+                                p.stats().histogram(Latency.OPERATION_LATENCY).getMaxValue()))),
                 facts.repetition());
     }
 

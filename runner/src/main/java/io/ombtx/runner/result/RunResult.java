@@ -32,7 +32,7 @@ import org.apache.kafka.common.utils.AppInfoParser;
  * …): each group of eight is one {@link OmbLatency}, unwrapped under its prefix. Quantile maps are keyed by
  * percentile. Members that are absent from a file are null: {@code partialReason} (runs that did not end early),
  * {@code failureReason} (runs that did not fail), {@code sweep}
- * (not a sweep point), {@code exactlyOnce} (not checked).
+ * (not a sweep point), {@code exactlyOnce} (not checked), {@code faults} (none declared).
  */
 @JsonPropertyOrder({"workload", "driver", "messageSize", "topics", "partitions", "producersPerTopic",
         "consumersPerTopic", "publishRate", "publishErrorRate", "consumeRate", "backlog", "publishLatency",
@@ -40,8 +40,8 @@ import org.apache.kafka.common.utils.AppInfoParser;
         "aggregatedEndToEndLatency", "aggregatedPublishLatencyQuantiles", "aggregatedPublishDelayLatencyQuantiles",
         "aggregatedEndToEndLatencyQuantiles", "schemaVersion", "startTime", "endTime", "status", "partialReason",
         "failureReason", "description", "runMode", "scenario", "sweep", "versions", "broker", "driverConfig", "environment", "counts",
-        "summary", "operationLatency", "intendedPublishLatency", "transactionPhases", "exactlyOnce", "histograms",
-        "periods", "repetition"})
+        "summary", "operationLatency", "intendedPublishLatency", "transactionPhases", "exactlyOnce", "faults",
+        "histograms", "periods", "repetition"})
 public record RunResult(
         // OMB's fields
         String workload,
@@ -105,6 +105,8 @@ public record RunResult(
         @JsonDeserialize(keyUsing = JsonCodecs.PhaseKeyReader.class)
         Map<Phase, LatencySummary> transactionPhases,
         @JsonInclude(JsonInclude.Include.NON_NULL) ExactlyOnce exactlyOnce,
+        // The faults the workload declared and what became of each; absent when it declared none.
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<FaultEvent> faults,
         // Full histograms of the measured phase (µs), compressed and base64-encoded, by name.
         Map<String, String> histograms,
         PeriodSeries periods,
@@ -307,9 +309,12 @@ public record RunResult(
         }
     }
 
-    /** Counters over the measured phase. */
+    /**
+     * Counters over the measured phase. The recovery counts ({@code retries}, {@code fenced},
+     * {@code producersReplaced}, {@code clientRetries}) are absent from files written before they existed.
+     */
     @JsonPropertyOrder({"messagesSent", "messagesReceived", "publishErrors", "operations", "messagesProcessed",
-            "committed", "aborted", "failed", "fatalErrors"})
+            "committed", "aborted", "failed", "fatalErrors", "retries", "fenced", "producersReplaced", "clientRetries"})
     public record Counts(
             long messagesSent,
             long messagesReceived,
@@ -320,14 +325,23 @@ public record RunResult(
             long committed,
             long aborted,
             long failed,
-            long fatalErrors) {
+            long fatalErrors,
+            // Attempts begun again after a failed one, plus commits repeated after a time-out.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long retries,
+            // Failures that said the producer had been fenced.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long fenced,
+            // New producers created after a fatal error.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long producersReplaced,
+            // Record batches kafka-clients sent again on its own (record-retry-total).
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long clientRetries) {
 
         public static Counts of(StatsSnapshot s) {
             return new Counts(s.counter(Counter.MESSAGES_SENT), s.counter(Counter.MESSAGES_RECEIVED),
                     s.counter(Counter.PUBLISH_ERRORS), s.counter(Counter.OPERATIONS),
                     s.counter(Counter.MESSAGES_PROCESSED), s.counter(Counter.COMMITTED),
                     s.counter(Counter.ABORTED), s.counter(Counter.FAILED),
-                    s.counter(Counter.FATAL_ERRORS));
+                    s.counter(Counter.FATAL_ERRORS), s.counter(Counter.RETRIES), s.counter(Counter.FENCED),
+                    s.counter(Counter.PRODUCERS_REPLACED), s.counter(Counter.CLIENT_RETRIES));
         }
 
         /**
@@ -402,14 +416,71 @@ public record RunResult(
         }
     }
 
-    /** omb-tx's per-period series, one element per reporting period. */
-    @JsonPropertyOrder({"elapsedSeconds", "operationRate", "operationLatency50pctMillis", "operationLatency99pctMillis"})
+    /**
+     * omb-tx's per-period series, one element per reporting period. An operation's latency falls in the period it
+     * completed in, so a stall shows as periods with (almost) no operations followed by one with a high maximum.
+     * {@code operationLatencyMaxMillis} is absent from files written before it existed.
+     */
+    @JsonPropertyOrder({"elapsedSeconds", "operationRate", "operationLatency50pctMillis", "operationLatency99pctMillis",
+            "operationLatencyMaxMillis"})
     public record PeriodSeries(
             // Seconds from the start of the measurement to the end of each period.
             List<Double> elapsedSeconds,
             // Operations/s.
             List<Double> operationRate,
             List<Double> operationLatency50pctMillis,
-            List<Double> operationLatency99pctMillis) {
+            List<Double> operationLatency99pctMillis,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<Double> operationLatencyMaxMillis) {
+    }
+
+    /**
+     * One fault the workload declared, as planned and as it happened. Times are given twice: as epoch milliseconds
+     * and as seconds from the start of the measurement (the scale of {@code periods.elapsedSeconds}). Absent fields:
+     * what does not apply or did not happen ({@code error} when all went well, {@code recovery} when the broker was
+     * not to come back during the run, ...).
+     *
+     * @param fault the workload key, {@code faults[N]}
+     * @param atSeconds planned: seconds after the measurement started (or {@code afterOperations})
+     * @param recovery planned: restart or resume, after {@code recoverAfterSeconds}
+     * @param brokerId the node id the target resolved to when the fault was injected
+     * @param broker that broker's host:port
+     * @param resolvedVia what the role was resolved through (e.g. the leader of a topic partition)
+     * @param injectedEpochMillis when the signal (or the fault command) was sent
+     * @param recoveredEpochMillis when the restart or resume was issued
+     * @param rejoinedEpochMillis when the broker answered requests again
+     * @param error why injecting or recovering failed
+     * @param note what else happened to the plan (not injected, recovery brought forward to the end of the run)
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({"fault", "action", "target", "partition", "brokerIndex", "atSeconds", "afterOperations",
+            "recovery", "recoverAfterSeconds", "brokerId", "broker", "resolvedVia", "injectedEpochMillis",
+            "injectedAtSeconds", "recoveredEpochMillis", "recoveredAtSeconds", "rejoinedEpochMillis",
+            "rejoinedAtSeconds", "error", "note"})
+    public record FaultEvent(
+            String fault,
+            String action,
+            String target,
+            Integer partition,
+            Integer brokerIndex,
+            Double atSeconds,
+            Long afterOperations,
+            String recovery,
+            Double recoverAfterSeconds,
+            Integer brokerId,
+            String broker,
+            String resolvedVia,
+            Long injectedEpochMillis,
+            Double injectedAtSeconds,
+            Long recoveredEpochMillis,
+            Double recoveredAtSeconds,
+            Long rejoinedEpochMillis,
+            Double rejoinedAtSeconds,
+            String error,
+            String note) {
+
+        /** Whether the fault was injected without error (and, if planned, recovered from). */
+        public boolean succeeded() {
+            return error == null && injectedEpochMillis != null;
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.fault.FaultInjector;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -29,6 +30,7 @@ final class MeasurementLoop {
     private final Consumer<String> log;
     private final java.time.Duration teardownBudget;
     private Teardown teardown = Teardown.unbounded();
+    private final FaultInjector faults; // null: the workload declares none
 
     private final StatsSnapshot measured = new StatsSnapshot();
     private final List<Period> periods = new ArrayList<>();
@@ -48,6 +50,14 @@ final class MeasurementLoop {
 
     MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds,
             RunCoordinator.Interruption interruption, java.time.Duration teardownBudget, Consumer<String> log) {
+        this(workload, group, intervalSeconds, rateRamp, interruption, teardownBudget, log, null);
+    }
+
+    /** @param faults injects the workload's faults once the measurement starts, or null */
+    MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds, RateRamp rateRamp,
+            RunCoordinator.Interruption interruption, java.time.Duration teardownBudget, Consumer<String> log,
+            FaultInjector faults) {
+        this.faults = faults;
         this.teardownBudget = teardownBudget;
         this.workload = workload;
         this.group = group;
@@ -66,6 +76,9 @@ final class MeasurementLoop {
         lastPeriodNanos = begin;
         lastProgressNanos = begin;
         backlog = workload.consumerBacklogSizeGB() > 0 ? Backlog.WAITING : Backlog.NONE;
+        if (faults != null && !warmingUp) {
+            faults.measurementStarted(measureStartNanos);
+        }
         try {
             while (partialReason == null && !poll()) {
                 Thread.sleep(POLL_MILLIS);
@@ -130,7 +143,13 @@ final class MeasurementLoop {
             lastPeriodNanos = now;
             startTime = Instant.now();
             log.accept("Warm-up done; measuring");
+            if (faults != null) {
+                faults.measurementStarted(now);
+            }
             return false;
+        }
+        if (faults != null && !warmingUp) {
+            faults.poll(now, progress.measuredOperationsDone());
         }
         if (!warmingUp && backlog != Backlog.NONE) {
             advanceBacklog(progress, now);

@@ -13,7 +13,15 @@ import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.plan.BrokerPlan;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
+import io.ombtx.runner.config.Fault;
+import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.fault.BrokerControl;
+import io.ombtx.runner.fault.CommandBrokerControl;
+import io.ombtx.runner.fault.EmbeddedBrokerControl;
+import io.ombtx.runner.fault.FaultCommand;
+import io.ombtx.runner.fault.FaultInjector;
+import io.ombtx.runner.fault.FaultSummary;
 import io.ombtx.runner.result.LatencySummary;
 import io.ombtx.runner.result.RateSearchRecord;
 import io.ombtx.runner.result.ResultBuilder;
@@ -102,6 +110,7 @@ public final class RunCoordinator {
         EmbeddedKafkaCluster cluster = null;
         try {
             RunResult.Broker broker;
+            BrokerControl faultControl = null;
             DriverFile driver = spec.driver();
             if (plan.embedded()) {
                 // Finding the broker's class path first: when it is missing, the error says so before anything else.
@@ -120,6 +129,9 @@ public final class RunCoordinator {
                         .transactionVersion(plan.transactionVersion()).start();
                 driver = driver.withBootstrapServers(cluster.bootstrapServers());
                 broker = embeddedBroker(plan, cluster);
+                if (!spec.workload().faults().isEmpty()) {
+                    faultControl = new EmbeddedBrokerControl(cluster);
+                }
                 if (interruption.reason() != null) {
                     return endedInSetUp(spec, driver, broker, null, "interrupted during set-up (broker start)", null);
                 }
@@ -128,10 +140,14 @@ public final class RunCoordinator {
                 if (live < plan.brokers()) {
                     throw tooSmall(plan, live);
                 }
+                checkFaultIndexes(spec.workload(), live);
+                if (spec.faultCommand() != null) {
+                    faultControl = new CommandBrokerControl(new FaultCommand(spec.faultCommand()), FAULT_COMMAND_TIMEOUT);
+                }
                 broker = RunResult.Broker.external(live, plan.bootstrapServers());
                 broker = withTransactionProtocol(broker, driver);
             }
-            return execute(spec, driver, broker);
+            return execute(spec, driver, broker, faultControl);
         } finally {
             if (cluster != null) {
                 cluster.close();
@@ -169,6 +185,21 @@ public final class RunCoordinator {
             return broker.withReadBack(null, protocol.transactionVersion(), protocol.description(), null);
         } catch (Exception e) {
             return broker.withReadBack(null, null, "not read back: " + describe(e), null);
+        }
+    }
+
+    /** How long one run of the --fault-command hook may take. */
+    private static final Duration FAULT_COMMAND_TIMEOUT = Duration.ofSeconds(120);
+    /** How long, after a completed measurement, faults still under way (a restart) may take. */
+    private static final Duration FAULT_FINISH_TIMEOUT = Duration.ofSeconds(180);
+
+    /** A broker index beyond an external cluster is found once its size is known, before anything starts. */
+    static void checkFaultIndexes(Workload w, int live) {
+        for (Fault fault : w.faults()) {
+            if (fault.target() == FaultTarget.BROKER && fault.brokerIndex() >= live) {
+                throw new ConfigException(w.sourceFile(), fault.key() + ".target", "broker index " + fault.brokerIndex()
+                        + " but the cluster has " + live + " broker(s), indexes 0 to " + (live - 1));
+            }
         }
     }
 
@@ -237,6 +268,12 @@ public final class RunCoordinator {
     }
 
     Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker) throws Exception {
+        return execute(spec, driver, broker, null);
+    }
+
+    /** @param faultControl how the workload's faults reach the brokers, or null when it declares none */
+    Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker, BrokerControl faultControl)
+            throws Exception {
         Workload w = spec.workload();
         if (spec.workerNote() != null) {
             say("%s", spec.workerNote());
@@ -252,7 +289,7 @@ public final class RunCoordinator {
         }
         try (WorkerGroup group = new WorkerGroup(members)) {
             try {
-                return setUpAndMeasure(spec, driver, broker, group);
+                return setUpAndMeasure(spec, driver, broker, group, faultControl);
             } catch (SetupInterrupted e) {
                 return endedInSetUp(spec, driver, broker, group, "interrupted during set-up (" + e.step + ")", null);
             } catch (SetupFailed e) {
@@ -262,8 +299,8 @@ public final class RunCoordinator {
         }
     }
 
-    private Outcome setUpAndMeasure(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group)
-            throws Exception {
+    private Outcome setUpAndMeasure(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group,
+            BrokerControl faultControl) throws Exception {
         Workload w = spec.workload();
         setup("driver init", () -> {
             group.initializeDriver(driver.toYaml(), w.operation());
@@ -307,7 +344,16 @@ public final class RunCoordinator {
         if (!w.streaming() && !subscriptions.isEmpty() && !producerTopics.isEmpty()) {
             awaitConsumersReady(group, (long) producerTopics.size() * w.subscriptionsPerTopic());
         }
-        return measure(spec, driver, broker, group, payloads, topics, subscriptions);
+        FaultInjector faults = null;
+        if (faultControl != null && !w.faults().isEmpty()) {
+            List<String> groups = subscriptions.stream().map(TopicSubscription::subscription).distinct().toList();
+            faults = setup("faults", () -> FaultInjector.prepare(w.faults(), faultControl,
+                    driver.properties("commonConfig"), topics, groups, w.streaming(), line -> say("%s", line)));
+            say("%d fault(s) planned through the %s; brokers by node id: %s", w.faults().size(),
+                    faultControl.describe(), faults.brokersAtStart().stream()
+                            .map(b -> b.nodeId() + "=" + b.address()).toList());
+        }
+        return measure(spec, driver, broker, group, payloads, topics, subscriptions, faults);
     }
 
     /** Set-up ended by the interruption; {@code step} is the one it ended. */
@@ -418,14 +464,22 @@ public final class RunCoordinator {
     }
 
     private Outcome measure(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group,
-            List<byte[]> payloads, List<String> topics, List<TopicSubscription> subscriptions) throws Exception {
+            List<byte[]> payloads, List<String> topics, List<TopicSubscription> subscriptions, FaultInjector faults)
+            throws Exception {
         Workload w = spec.workload();
-        setup("load start", () -> {
-            group.startLoad(new LoadSpec(w.loop(), spec.initialRate(), payloads, w.keyDistributor(),
-                    w.warmupOperations(), w.measureOperations(), w.messagesPerOperation(), w.waitForConsume(),
-                    w.subscriptionsPerTopic() > 0));
-            return null;
-        });
+        try {
+            setup("load start", () -> {
+                group.startLoad(new LoadSpec(w.loop(), spec.initialRate(), payloads, w.keyDistributor(),
+                        w.warmupOperations(), w.measureOperations(), w.messagesPerOperation(), w.waitForConsume(),
+                        w.subscriptionsPerTopic() > 0));
+                return null;
+            });
+        } catch (Exception | Error e) {
+            if (faults != null) {
+                faults.finish(Duration.ZERO, false); // nothing was injected; its client and thread go
+            }
+            throw e;
+        }
         int interval = spec.reportingIntervalSeconds();
         if (spec.repetition() != null && spec.repetition().count() > 1) {
             say("%s: repetition %d of %d (group %s)", w.name(), spec.repetition().index(), spec.repetition().count(),
@@ -444,13 +498,21 @@ public final class RunCoordinator {
             }
         }
         MeasurementLoop loop = new MeasurementLoop(w, group, interval, interruption,
-                Duration.ofSeconds(spec.teardownTimeoutSeconds()), line -> say("%s", line));
+                Duration.ofSeconds(spec.teardownTimeoutSeconds()), line -> say("%s", line), faults);
         loop.run();
         StatsSnapshot measured = loop.measured();
         String partialReason = loop.partialReason();
         Instant startTime = loop.startTime();
         Instant endTime = Instant.now();
         Teardown teardown = loop.teardown();
+        List<RunResult.FaultEvent> faultEvents = null;
+        if (faults != null) {
+            // Before the exactly-once check: a restart still waiting is done now, so the check reads a whole cluster.
+            // A run that ended early on the embedded cluster, which closes next, does without (an external one is
+            // left as the workload meant to leave it).
+            faultEvents = faults.finish(teardown.remaining(FAULT_FINISH_TIMEOUT),
+                    !teardown.bounded() || !broker.embedded());
+        }
         ExactlyOnceReport exactlyOnce = null;
         if (w.verifyExactlyOnce() && partialReason == null) {
             say("Verifying exactly-once delivery on %d topic(s)", topics.size());
@@ -479,19 +541,27 @@ public final class RunCoordinator {
             partialReason = withNote(partialReason, teardown);
         }
         return writeResult(spec, driver, broker, startTime, endTime, partialReason, environment, exactlyOnce, measured,
-                loop.periods());
+                loop.periods(), faultEvents);
     }
 
     private Outcome writeResult(RunSpec spec, DriverFile driver, RunResult.Broker broker, Instant startTime,
             Instant endTime, String partialReason, Map<String, Object> environment, ExactlyOnceReport exactlyOnce,
             StatsSnapshot measured, List<io.ombtx.runner.stats.Period> periods) throws Exception {
+        return writeResult(spec, driver, broker, startTime, endTime, partialReason, environment, exactlyOnce, measured,
+                periods, null);
+    }
+
+    private Outcome writeResult(RunSpec spec, DriverFile driver, RunResult.Broker broker, Instant startTime,
+            Instant endTime, String partialReason, Map<String, Object> environment, ExactlyOnceReport exactlyOnce,
+            StatsSnapshot measured, List<io.ombtx.runner.stats.Period> periods, List<RunResult.FaultEvent> faults)
+            throws Exception {
         Workload w = spec.workload();
         int interval = spec.reportingIntervalSeconds();
         // The broker facts come from the start of the run as a map of the result's "broker" fields.
         ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime, partialReason,
                 RunResult.RunMode.of(w, interval).withSearch(rateSearch), RunResult.Versions.of(broker), broker, driver.redacted(),
                 environment, exactlyOnce, RunResult.Repetition.of(spec.repetition(),
-                        io.ombtx.runner.plan.Repetitions.newGroupId(startTime)));
+                        io.ombtx.runner.plan.Repetitions.newGroupId(startTime)), faults);
         RunResult result = ResultBuilder.build(facts, measured, periods);
         String fileStem = spec.repetition() == null || spec.repetition().count() == 1 ? w.name()
                 : w.name() + "-rep" + spec.repetition().index();
@@ -550,6 +620,14 @@ public final class RunCoordinator {
         if (scenario.awaitAcks() != null || scenario.phaseSequence() != null) {
             say("Order: awaitAcks %s; phases ran %s", scenario.awaitAcks() == null ? "(driver's)" : scenario.awaitAcks(),
                     scenario.phaseSequence() == null ? "(not reported)" : String.join(" > ", scenario.phaseSequence()));
+        }
+        if (result.faults() != null) {
+            RunResult.Counts c = result.counts();
+            say("Recovery: %d aborted, %d retried, %d fenced, %d producer(s) replaced, %d client resend(s), %d failed",
+                    c.aborted(), c.retries(), c.fenced(), c.producersReplaced(), c.clientRetries(), c.failed());
+            for (RunResult.FaultEvent f : result.faults()) {
+                say("%s", FaultSummary.line(f));
+            }
         }
     }
 

@@ -39,6 +39,11 @@ final class Teardown {
         return budget != null;
     }
 
+    /** The time left before the deadline (none when it has passed); {@code fallback} when unbounded. */
+    Duration remaining(Duration fallback) {
+        return budget == null ? fallback : Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
+    }
+
     void run(String step, Step work) throws Exception {
         call(step, () -> {
             work.run();

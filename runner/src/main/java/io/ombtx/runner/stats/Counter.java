@@ -20,6 +20,14 @@ public enum Counter {
     ABORTED("aborted", Long::sum),
     FAILED("failed", Long::sum),
     FATAL_ERRORS("fatalErrors", Long::sum),
+    /** Attempts begun again after a failed one, plus commits repeated after a time-out. */
+    RETRIES("retries", Long::sum),
+    /** Failures that said the producer had been fenced. */
+    FENCED("fenced", Long::sum),
+    /** New producers created to carry on after a fatal error. */
+    PRODUCERS_REPLACED("producersReplaced", Long::sum),
+    /** Record batches kafka-clients itself sent again (its record-retry-total). */
+    CLIENT_RETRIES("clientRetries", Long::sum),
     /** Wall-clock nanoseconds from the first measured operation's start to the last one's end. */
     MEASURED_SPAN_NANOS("measuredSpanNanos", Math::max);
 

@@ -78,6 +78,11 @@ public final class WorkerStats {
         counters.get(Counter.OPERATIONS).increment();
         counters.get(Counter.ABORTED).add(timings.abortedAttempts());
         counters.get(Counter.FATAL_ERRORS).add(timings.fatalErrors());
+        OperationTimings.Recovery recovery = timings.recovery();
+        counters.get(Counter.RETRIES).add(recovery.retries());
+        counters.get(Counter.FENCED).add(recovery.fenced());
+        counters.get(Counter.PRODUCERS_REPLACED).add(recovery.producersReplaced());
+        counters.get(Counter.CLIENT_RETRIES).add(recovery.clientRetries());
         switch (timings.outcome()) {
             case COMMITTED -> counters.get(Counter.COMMITTED).increment();
             case FAILED -> counters.get(Counter.FAILED).increment();

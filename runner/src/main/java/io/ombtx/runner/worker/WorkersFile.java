@@ -2,6 +2,7 @@ package io.ombtx.runner.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.driver.api.config.YamlFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +16,8 @@ public final class WorkersFile {
 
     public static List<String> read(Path file) {
         JsonNode root = YamlFiles.read(file);
+        // A mistyped key first: "worker:" is named (with a did-you-mean), not reported as a missing "workers".
+        new ConfigFields(file.toString(), root, "").onlyKeys(List.of("workers"));
         JsonNode workers = root.get("workers");
         if (workers == null || !workers.isArray() || workers.isEmpty()) {
             throw new ConfigException(file.toString(), "workers", "expected a list of worker URLs (http://host:8080)");
@@ -31,11 +34,6 @@ public final class WorkersFile {
             });
             urls.add(text);
         }
-        root.fieldNames().forEachRemaining(key -> {
-            if (!key.equals("workers")) {
-                throw new ConfigException(file.toString(), key, "unknown key; expected only 'workers'");
-            }
-        });
         return urls;
     }
 }

@@ -258,4 +258,74 @@ class WorkloadLoaderTest {
         assertEquals("measureOperations", e.key());
         assertTrue(e.getMessage().contains("expected a whole number"), e.getMessage());
     }
+
+    @Test
+    void faultsAreReadWithTheirTimesTargetsAndRecoveries() {
+        Workload w = load("""
+                name: f
+                messageSize: 10
+                brokers: 3
+                partitionsPerTopic: 2
+                operation: {kind: WRITE, transactional: true}
+                testDurationSeconds: 60
+                faults:
+                  - action: kill
+                    target: partition-leader
+                    partition: 1
+                    at: 20s
+                    restartAfter: 10s
+                  - {action: pause, target: 2, at: 1500ms, resumeAfter: 0.5m}
+                  - {action: stop, target: transaction-coordinator, at: 45}
+                """).get(0);
+        assertEquals(3, w.faults().size());
+        Fault kill = w.faults().get(0);
+        assertEquals(new Fault(0, FaultAction.KILL, FaultTarget.PARTITION_LEADER, null, 1, Duration.ofSeconds(20), null,
+                Duration.ofSeconds(10)), kill);
+        assertEquals("kill partition-leader (partition 1 of the first topic) at 20 s, restart after 10 s", kill.describe());
+        Fault pause = w.faults().get(1);
+        assertEquals(FaultTarget.BROKER, pause.target());
+        assertEquals(2, pause.brokerIndex());
+        assertEquals(Duration.ofMillis(1500), pause.at());
+        assertEquals(Duration.ofSeconds(30), pause.recoverAfter());
+        assertEquals("pause broker 2 at 1.5 s, resume after 30 s", pause.describe());
+        Fault stop = w.faults().get(2);
+        assertEquals("faults[2]", stop.key());
+        assertEquals(Duration.ofSeconds(45), stop.at());
+        assertTrue(!stop.recovers());
+        assertEquals("stop transaction-coordinator at 45 s, no restart during the run", stop.describe());
+    }
+
+    @Test
+    void countBasedFaultsCountMeasuredOperationsAndProfilesReplaceTheList() {
+        String yaml = """
+                name: f
+                messageSize: 10
+                measureOperations: 100
+                faults: [{action: kill, target: 0, afterOperations: 50, restartAfter: 5s}]
+                profiles:
+                  quick:
+                    measureOperations: 10
+                    faults: [{action: kill, target: 1, afterOperations: 3, restartAfter: 1s}]
+                """;
+        assertEquals(50L, load(yaml).get(0).faults().get(0).afterOperations());
+        Fault quick = load(yaml, "quick").get(0).faults().get(0);
+        assertEquals(3L, quick.afterOperations());
+        assertEquals(1, quick.brokerIndex());
+    }
+
+    @Test
+    void faultMistakesNameTheFaultAndItsKey() {
+        String base = "name: f\nmessageSize: 10\nmeasureOperations: 10\n";
+        ConfigException typo = error(base + "faults: [{action: kill, target: 0, at: 1s, restartAftr: 1s}]\n");
+        assertEquals("faults[0].restartAftr", typo.key());
+        assertTrue(typo.getMessage().contains("did you mean 'restartAfter'"), typo.getMessage());
+        ConfigException role = error(base + "faults: [{action: kill, target: leader, at: 1s}]\n");
+        assertEquals("faults[0].target", role.key());
+        ConfigException second = error(base + "faults: [{action: kill, target: 0, at: 1s}, {action: kill, target: 0}]\n");
+        assertEquals("faults[1].at", second.key());
+        ConfigException duration = error(base + "faults: [{action: kill, target: 0, at: 1h}]\n");
+        assertTrue(duration.getMessage().contains("20s, 500ms or 2m"), duration.getMessage());
+        ConfigException fraction = error(base + "faults: [{action: kill, target: 0, at: 0.5ms}]\n");
+        assertTrue(fraction.getMessage().contains("whole milliseconds"), fraction.getMessage());
+    }
 }

@@ -216,4 +216,39 @@ class PlannerTest {
         assertThrows(ConfigException.class, () -> workload("name: w\nbrokerVersion: 1.1.0\n"));
         assertThrows(ConfigException.class, () -> workload("name: w\ntransactionVersion: 3\n"));
     }
+
+    @Test
+    void faultsAreCheckedAgainstTheBrokersAndTheirReach() throws Exception {
+        DriverFile embedded = driver("name: d\ndriverClass: " + SPI_DRIVER + "\n");
+        String kill = "name: w\nbrokers: 3\nfaults: [{action: kill, target: %s, at: 1s}]\n";
+        RunSpec fine = Planner.plan(List.of(embedded), List.of(workload(kill.formatted("2"))), PlanOptions.defaults())
+                .get(0);
+        assertNull(fine.faultCommand(), "embedded brokers need no hook");
+        ConfigException beyond = assertThrows(ConfigException.class, () -> Planner.plan(List.of(embedded),
+                List.of(workload(kill.formatted("3"))), PlanOptions.defaults()));
+        assertEquals("faults[0].target", beyond.key());
+        assertTrue(beyond.getMessage().contains("3 broker(s), indexes 0 to 2"), beyond.getMessage());
+
+        ConfigException only = assertThrows(ConfigException.class, () -> Planner.plan(List.of(embedded),
+                List.of(workload("name: w\nfaults: [{action: stop, target: 0, at: 1s}]\n")), PlanOptions.defaults()));
+        assertEquals("faults[0]", only.key());
+        assertTrue(only.getMessage().contains("add restartAfter"), only.getMessage());
+        Planner.plan(List.of(embedded), List.of(workload("name: w\nfaults: [{action: stop, target: 0, at: 1s,"
+                + " restartAfter: 2s}]\n")), PlanOptions.defaults());
+
+        DriverFile external = driver("name: d\ndriverClass: " + SPI_DRIVER + "\ncommonConfig: |\n"
+                + "  bootstrap.servers=h1:9092\n");
+        ConfigException noHook = assertThrows(ConfigException.class, () -> Planner.plan(List.of(external),
+                List.of(workload(kill.formatted("partition-leader"))), PlanOptions.defaults()));
+        assertEquals("faults", noHook.key());
+        assertTrue(noHook.getMessage().contains("--fault-command"), noHook.getMessage());
+        PlanOptions hook = new PlanOptions(null, null, Map.of(), null, List.of(), false, 30, null, null,
+                "ssh {host} f {action}");
+        RunSpec reached = Planner.plan(List.of(external), List.of(workload(kill.formatted("partition-leader"))), hook)
+                .get(0);
+        assertEquals("ssh {host} f {action}", reached.faultCommand());
+        assertTrue(PlanText.describe(List.of(reached)).contains(
+                "fault       faults[0]: kill partition-leader (partition 0 of the first topic) at 1 s, no restart during"
+                        + " the run (through --fault-command)"), PlanText.describe(List.of(reached)));
+    }
 }

@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
@@ -72,8 +74,25 @@ public final class YamlFiles {
         return where + ": " + (e instanceof JsonParseException ? e.getOriginalMessage() : "syntax error");
     }
 
-    /** Drops quoted text longer than one (escaped) character, such as a scalar or tag SnakeYAML quotes. */
-    private static String withoutQuotes(String problem) {
-        return problem.replaceAll("'[^']{3,}'|\"[^\"]{3,}\"", "(…)").replaceAll("\\s+", " ").trim();
+    /** A quoted fragment of a SnakeYAML problem, read left to right so that {@code ',' or ']'} is two of them. */
+    private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
+    /** SnakeYAML's own token names, e.g. {@code '<block mapping start>'}: never the user's text. */
+    private static final Pattern TOKEN = Pattern.compile("<[a-z ]+>");
+
+    /**
+     * Keeps SnakeYAML's punctuation and token names ({@code expected ',' or ']'}, {@code '<block end>'}) and
+     * replaces every other quoted fragment longer than an (escaped) character, such as a scalar or a tag taken from
+     * the user's line, by "(…)".
+     */
+    static String withoutQuotes(String problem) {
+        Matcher m = QUOTED.matcher(problem);
+        StringBuilder kept = new StringBuilder();
+        while (m.find()) {
+            String inner = m.group().substring(1, m.group().length() - 1);
+            boolean safe = inner.length() <= 2 || TOKEN.matcher(inner).matches();
+            m.appendReplacement(kept, Matcher.quoteReplacement(safe ? m.group() : "(…)"));
+        }
+        m.appendTail(kept);
+        return kept.toString().replaceAll("\\s+", " ").trim();
     }
 }

@@ -1,0 +1,125 @@
+package io.ombtx.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** One broker of three killed, paused, stopped and restarted: same node id, same ports, same data. */
+class BrokerFaultsTest {
+
+    static EmbeddedKafkaCluster cluster;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = EmbeddedKafkaCluster.builder().brokers(3).start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aKilledBrokerRestartsOnItsPortsWithItsData() throws Exception {
+        BrokerFaults faults = cluster.faults();
+        String bootstrap = cluster.bootstrapServers();
+        try (Admin admin = admin()) {
+            admin.createTopics(Set.of(new NewTopic("kept", 1, (short) 3))).all().get(30, TimeUnit.SECONDS);
+            long pid = cluster.pids().get(1);
+            faults.kill(1);
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "SIGKILL ends the process");
+            assertFalse(faults.running(1));
+            assertThrows(IllegalStateException.class, () -> faults.kill(1), "a dead broker cannot be killed again");
+
+            faults.restart(1, Duration.ofSeconds(90));
+            assertTrue(faults.running(1));
+            assertNotEquals(pid, cluster.pids().get(1), "a new process");
+            assertEquals(bootstrap, cluster.bootstrapServers(), "the same listeners");
+            assertEquals(2, faults.nodeId(1));
+            assertEquals(1, faults.index(2));
+            // The restarted broker still holds its replica of the topic: the same log folder.
+            var dirs = admin.describeLogDirs(Set.of(2)).allDescriptions().get(30, TimeUnit.SECONDS).get(2);
+            assertTrue(dirs.values().stream().anyMatch(d -> d.replicaInfos().containsKey(new TopicPartition("kept", 0))),
+                    dirs.toString());
+        }
+        assertTrue(Files.exists(cluster.launch(1).output()), "the restarted broker writes where it did before");
+    }
+
+    @Test
+    void aPausedBrokerIsFrozenUntilResumed() throws Exception {
+        BrokerFaults faults = cluster.faults();
+        long pid = cluster.pids().get(2);
+        faults.pause(2);
+        try {
+            assertEquals('T', awaitState(pid, 'T'), "SIGSTOP freezes the process");
+            assertTrue(faults.paused(2));
+            assertFalse(faults.running(2));
+            assertThrows(IllegalStateException.class, () -> faults.pause(2));
+            assertThrows(IllegalStateException.class, () -> faults.restart(2, Duration.ofSeconds(1)),
+                    "a paused broker is resumed, not restarted");
+        } finally {
+            faults.resume(2);
+        }
+        assertNotEquals('T', awaitState(pid, 'S'), "SIGCONT lets it run");
+        assertTrue(faults.running(2));
+        assertThrows(IllegalStateException.class, () -> faults.resume(2), "resuming needs a pause first");
+    }
+
+    @Test
+    void aStoppedBrokerShutsDownCleanlyAndRestarts() throws Exception {
+        BrokerFaults faults = cluster.faults();
+        faults.stop(0, Duration.ofSeconds(60));
+        assertFalse(faults.running(0));
+        assertEquals(0, cluster.process(0).exitValue(), "a controlled shutdown exits with 0");
+        faults.restart(0, Duration.ofSeconds(90));
+        try (Admin admin = admin()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size() < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertEquals(3, admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size());
+        }
+    }
+
+    /** The state once it is {@code expected} or 'T' / not 'T' as expected, within 5 s (signals take effect a little later). */
+    private static char awaitState(long pid, char expected) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        char state = state(pid);
+        while ((expected == 'T') != (state == 'T') && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            state = state(pid);
+        }
+        return state;
+    }
+
+    /** The state letter of /proc/PID/stat (R, S, T, ...). */
+    private static char state(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return stat.substring(stat.lastIndexOf(')') + 2).charAt(0);
+    }
+
+    private static Admin admin() {
+        Properties props = new Properties();
+        props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        return Admin.create(props);
+    }
+
+}

@@ -1,0 +1,61 @@
+package io.ombtx.runner.config;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * One fault a workload declares in its {@code faults:} list, validated: what happens to which broker, when
+ * (seconds after the measurement started, or once so many measured operations completed) and whether and when the
+ * broker comes back.
+ *
+ * @param position the fault's index in the workload's list (its key is {@code faults[position]})
+ * @param action kill, pause or stop
+ * @param target the role or index that picks the broker
+ * @param brokerIndex for {@link FaultTarget#BROKER}: the broker's index, from 0; else null
+ * @param partition for {@link FaultTarget#PARTITION_LEADER}: the partition of the first topic; else null
+ * @param at when, from the start of the measurement; null when {@code afterOperations} says
+ * @param afterOperations when: once this many measured operations completed; null when {@code at} says
+ * @param recoverAfter how long after the injection the broker is restarted or resumed; null: not during the run
+ */
+public record Fault(
+        int position,
+        FaultAction action,
+        FaultTarget target,
+        Integer brokerIndex,
+        Integer partition,
+        Duration at,
+        Long afterOperations,
+        Duration recoverAfter) {
+
+    /** The workload key of this fault, {@code faults[N]}. */
+    public String key() {
+        return "faults[" + position + "]";
+    }
+
+    /** Whether the broker comes back during the run. */
+    public boolean recovers() {
+        return recoverAfter != null;
+    }
+
+    /** The target as a workload names it: a role, or the broker index. */
+    public String targetName() {
+        return target == FaultTarget.BROKER ? "broker " + brokerIndex : target.key();
+    }
+
+    /** One line for the dry run and the console: "kill partition-leader (partition 0) at 20 s, restart after 10 s". */
+    public String describe() {
+        StringBuilder text = new StringBuilder(action.key()).append(' ').append(targetName());
+        if (partition != null) {
+            text.append(" (partition ").append(partition).append(" of the first topic)");
+        }
+        text.append(at != null ? " at " + seconds(at) + " s" : " after " + afterOperations + " measured operation(s)");
+        text.append(recoverAfter != null ? ", " + action.recovery() + " after " + seconds(recoverAfter) + " s"
+                : ", no " + action.recovery() + " during the run");
+        return text.toString();
+    }
+
+    static String seconds(Duration d) {
+        double s = d.toMillis() / 1000.0;
+        return s == Math.rint(s) ? Long.toString((long) s) : String.format(Locale.ROOT, "%.3f", s).replaceAll("0+$", "");
+    }
+}

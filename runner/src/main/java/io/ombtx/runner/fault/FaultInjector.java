@@ -1,0 +1,318 @@
+package io.ombtx.runner.fault;
+
+import io.ombtx.runner.config.Fault;
+import io.ombtx.runner.config.FaultAction;
+import io.ombtx.runner.result.RunResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * Injects a workload's faults during the measurement and records what happened to each. The measurement loop
+ * tells it when the measurement starts and, at every poll, the time and the measured operations done; a fault that
+ * is due is handed to the injector's own thread, so resolving its target (Admin calls that may wait on a dying
+ * broker) and injecting it never hold up the measurement. Faults run one after another; a recovery runs its delay
+ * after its injection. {@link #finish} ends it: faults not yet due are reported as not injected, recoveries still
+ * waiting run at once (the cluster is left as the workload meant to leave it), and every fault's record is returned.
+ */
+public final class FaultInjector {
+
+    /** The cluster as the injector sees it (the Admin API, in {@link FaultTargets}). */
+    interface Cluster extends AutoCloseable {
+        /** The live brokers, sorted by node id. */
+        List<BrokerControl.Broker> brokers() throws Exception;
+
+        /** The broker a fault's target names now. */
+        FaultTargets.Resolved resolve(Fault fault, List<BrokerControl.Broker> brokersAtStart) throws Exception;
+
+        /** Returns once the broker answers requests again. */
+        void awaitServing(int nodeId) throws Exception;
+
+        @Override
+        void close();
+    }
+
+    private final BrokerControl control;
+    private final Cluster targets;
+    private final Consumer<String> log;
+    private final List<State> states = new ArrayList<>();
+    private final ScheduledThreadPoolExecutor executor;
+    private final List<BrokerControl.Broker> brokersAtStart;
+    private final Object lock = new Object();
+    private volatile long measureStartNanos = -1;
+    private boolean finishing; // guarded by lock
+    private boolean recoverPending = true; // guarded by lock: whether finishing brings recoveries forward
+
+    FaultInjector(List<Fault> faults, BrokerControl control, Cluster cluster, Consumer<String> log) throws Exception {
+        this.control = control;
+        this.targets = cluster;
+        this.log = log;
+        faults.forEach(f -> states.add(new State(f)));
+        this.brokersAtStart = targets.brokers();
+        this.executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "omb-tx-faults");
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    /**
+     * Prepares the faults of a run: connects to the cluster with {@code clientProperties} (the driver's commonConfig)
+     * and notes its brokers, which broker indexes refer to.
+     */
+    public static FaultInjector prepare(List<Fault> faults, BrokerControl control, Properties clientProperties,
+            List<String> topics, List<String> groups, boolean streaming, Consumer<String> log) throws Exception {
+        Properties props = new Properties();
+        props.putAll(clientProperties);
+        props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
+        Admin admin = Admin.create(props);
+        FaultTargets cluster = new FaultTargets(admin, new FaultTargets.RunNames(topics, groups, streaming));
+        try {
+            return new FaultInjector(faults, control, cluster, log);
+        } catch (Exception | Error e) {
+            admin.close(Duration.ZERO);
+            throw e;
+        }
+    }
+
+    /** The brokers when the run began, sorted by node id (what a broker index names). */
+    public List<BrokerControl.Broker> brokersAtStart() {
+        return List.copyOf(brokersAtStart);
+    }
+
+    /** The measurement started at {@code nanos} ({@link System#nanoTime()}): times count from here. */
+    public void measurementStarted(long nanos) {
+        if (measureStartNanos < 0) {
+            measureStartNanos = nanos;
+        }
+    }
+
+    /** Hands every fault now due to the injector's thread. Called from the measurement loop only. */
+    public void poll(long nowNanos, long measuredOperationsDone) {
+        long start = measureStartNanos;
+        if (start < 0) {
+            return;
+        }
+        for (State state : states) {
+            if (state.handedOver) {
+                continue;
+            }
+            Fault f = state.fault;
+            boolean due = f.at() != null ? nowNanos - start >= f.at().toNanos()
+                    : measuredOperationsDone >= f.afterOperations();
+            if (due) {
+                synchronized (lock) {
+                    if (finishing) {
+                        return;
+                    }
+                    state.handedOver = true;
+                    executor.execute(() -> inject(state));
+                }
+            }
+        }
+    }
+
+    private void inject(State state) {
+        Fault f = state.fault;
+        try {
+            FaultTargets.Resolved resolved = targets.resolve(f, brokersAtStart);
+            BrokerControl.Broker broker = broker(resolved.nodeId());
+            state.broker = broker;
+            state.via = resolved.via();
+            state.injectedEpochMillis = System.currentTimeMillis();
+            state.injectedNanos = System.nanoTime();
+            control.inject(f.action(), broker);
+            state.injected = true;
+            log.accept(String.format(Locale.ROOT, "Fault %s: %s broker %d (%s)%s at %.1f s", f.key(),
+                    past(f.action()), broker.nodeId(), broker.address(), state.via == null ? "" : ", " + state.via,
+                    seconds(state.injectedNanos)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            state.error = "interrupted while injecting";
+            return;
+        } catch (Exception e) {
+            state.error = "injecting failed: " + message(e);
+            log.accept("Fault " + f.key() + ": " + state.error);
+            return;
+        }
+        if (f.recovers()) {
+            synchronized (lock) {
+                if (!finishing) {
+                    long delay = state.injectedNanos + f.recoverAfter().toNanos() - System.nanoTime();
+                    state.recovery = executor.schedule(() -> recover(state), Math.max(0, delay), TimeUnit.NANOSECONDS);
+                    return;
+                }
+                if (!recoverPending) {
+                    state.note = "no " + f.action().recovery() + ": the run ended early";
+                    return;
+                }
+            }
+            recover(state, true);
+        }
+    }
+
+    private void recover(State state) {
+        recover(state, false);
+    }
+
+    /** @param early whether the recovery runs before its time because the measurement ended */
+    private void recover(State state, boolean early) {
+        if (!state.injected || !state.recoveryStarted.compareAndSet(false, true)) {
+            return;
+        }
+        Fault f = state.fault;
+        if (early) {
+            state.note = f.action().recovery() + " brought forward to the end of the measurement";
+        }
+        BrokerControl.Broker broker = state.broker;
+        state.recoveredEpochMillis = System.currentTimeMillis();
+        state.recoveredNanos = System.nanoTime();
+        try {
+            control.recover(f.action(), broker);
+            targets.awaitServing(broker.nodeId());
+            state.rejoinedEpochMillis = System.currentTimeMillis();
+            state.rejoinedNanos = System.nanoTime();
+            log.accept(String.format(Locale.ROOT, "Fault %s: broker %d %s at %.1f s, serving again at %.1f s", f.key(),
+                    broker.nodeId(), f.action() == FaultAction.PAUSE ? "resumed" : "restarted",
+                    seconds(state.recoveredNanos), seconds(state.rejoinedNanos)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            state.error = f.action().recovery() + " interrupted";
+        } catch (Exception e) {
+            state.error = f.action().recovery() + " failed: " + message(e);
+            log.accept("Fault " + f.key() + ": " + state.error);
+        }
+    }
+
+    private BrokerControl.Broker broker(int nodeId) throws Exception {
+        for (BrokerControl.Broker b : brokersAtStart) {
+            if (b.nodeId() == nodeId) {
+                return b;
+            }
+        }
+        for (BrokerControl.Broker b : targets.brokers()) {
+            if (b.nodeId() == nodeId) {
+                return b;
+            }
+        }
+        throw new IllegalStateException("broker " + nodeId + " is not in the cluster metadata");
+    }
+
+    /**
+     * Ends fault injection: faults not yet due are not injected, recoveries still waiting run now, and everything
+     * under way gets up to {@code budget} to finish. Returns what happened to each fault, in the declared order.
+     */
+    public List<RunResult.FaultEvent> finish(Duration budget) {
+        return finish(budget, true);
+    }
+
+    /**
+     * As {@link #finish(Duration)}; with {@code recoverPending} false (a run ended early on a cluster about to be
+     * closed anyway), recoveries still waiting are dropped instead, and noted.
+     */
+    public List<RunResult.FaultEvent> finish(Duration budget, boolean recoverPending) {
+        synchronized (lock) {
+            finishing = true;
+            this.recoverPending = recoverPending;
+            for (State state : states) {
+                if (!state.handedOver) {
+                    state.note = "not injected: the measurement ended first";
+                } else if (state.recovery != null && !state.recoveryStarted.get() && state.recovery.cancel(false)) {
+                    if (recoverPending) {
+                        executor.execute(() -> recover(state, true));
+                    } else {
+                        state.note = "no " + state.fault.action().recovery() + ": the run ended early";
+                    }
+                }
+            }
+            executor.shutdown();
+        }
+        try {
+            if (!executor.awaitTermination(budget.toMillis(), TimeUnit.MILLISECONDS)) {
+                executor.shutdownNow();
+                for (State state : states) {
+                    if (state.handedOver && state.error == null && (!state.injected
+                            || state.fault.recovers() && state.rejoinedEpochMillis == null)) {
+                        state.error = "still under way when the run ended (" + budget.toSeconds() + " s after the"
+                                + " measurement)";
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        } finally {
+            targets.close();
+        }
+        return states.stream().map(this::event).toList();
+    }
+
+    private RunResult.FaultEvent event(State s) {
+        Fault f = s.fault;
+        return new RunResult.FaultEvent(f.key(), f.action().key(), f.target().key(), f.partition(), f.brokerIndex(),
+                f.at() == null ? null : f.at().toMillis() / 1000.0, f.afterOperations(),
+                f.recovers() ? f.action().recovery() : null,
+                f.recovers() ? f.recoverAfter().toMillis() / 1000.0 : null,
+                s.broker == null ? null : s.broker.nodeId(), s.broker == null ? null : s.broker.address(), s.via,
+                s.injectedEpochMillis, s.injectedEpochMillis == null ? null : seconds(s.injectedNanos),
+                s.recoveredEpochMillis, s.recoveredEpochMillis == null ? null : seconds(s.recoveredNanos),
+                s.rejoinedEpochMillis, s.rejoinedEpochMillis == null ? null : seconds(s.rejoinedNanos),
+                s.error, s.note);
+    }
+
+    /** Seconds from the start of the measurement, to the millisecond. */
+    private double seconds(long nanos) {
+        return Math.round((nanos - measureStartNanos) / 1e6) / 1000.0;
+    }
+
+    private static String past(FaultAction action) {
+        return switch (action) {
+            case KILL -> "killed";
+            case PAUSE -> "paused";
+            case STOP -> "stopped";
+        };
+    }
+
+    private static String message(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof java.util.concurrent.ExecutionException
+                || t instanceof java.util.concurrent.CompletionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        String text = t.getMessage();
+        return text == null || text.isBlank() ? t.getClass().getSimpleName() : text;
+    }
+
+    /** One fault's progress; written by the injector's thread, read by {@link #finish} after it stopped. */
+    private static final class State {
+        final Fault fault;
+        volatile boolean handedOver;
+        volatile BrokerControl.Broker broker;
+        volatile String via;
+        volatile Long injectedEpochMillis;
+        volatile long injectedNanos;
+        volatile boolean injected;
+        volatile ScheduledFuture<?> recovery;
+        final java.util.concurrent.atomic.AtomicBoolean recoveryStarted = new java.util.concurrent.atomic.AtomicBoolean();
+        volatile Long recoveredEpochMillis;
+        volatile long recoveredNanos;
+        volatile Long rejoinedEpochMillis;
+        volatile long rejoinedNanos;
+        volatile String error;
+        volatile String note;
+
+        State(Fault fault) {
+            this.fault = fault;
+        }
+    }
+}

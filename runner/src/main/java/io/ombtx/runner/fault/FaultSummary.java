@@ -1,0 +1,36 @@
+package io.ombtx.runner.fault;
+
+import io.ombtx.runner.result.RunResult;
+import java.util.Locale;
+
+/** One console line per recorded fault, for the end-of-run summary. */
+public final class FaultSummary {
+
+    private FaultSummary() {
+    }
+
+    public static String line(RunResult.FaultEvent f) {
+        StringBuilder text = new StringBuilder("Fault ").append(f.fault()).append(": ").append(f.action()).append(' ')
+                .append(f.target().equals("broker") ? "broker index " + f.brokerIndex() : f.target());
+        if (f.brokerId() != null) {
+            text.append(" -> broker ").append(f.brokerId());
+        }
+        if (f.injectedAtSeconds() != null) {
+            text.append(String.format(Locale.ROOT, ", injected at %.1f s", f.injectedAtSeconds()));
+        }
+        if (f.recoveredAtSeconds() != null) {
+            text.append(String.format(Locale.ROOT, ", %s at %.1f s", f.recovery().equals("resume") ? "resumed"
+                    : "restarted", f.recoveredAtSeconds()));
+        }
+        if (f.rejoinedAtSeconds() != null) {
+            text.append(String.format(Locale.ROOT, ", serving again at %.1f s", f.rejoinedAtSeconds()));
+        }
+        if (f.error() != null) {
+            text.append("; ERROR: ").append(f.error());
+        }
+        if (f.note() != null) {
+            text.append(" (").append(f.note()).append(')');
+        }
+        return text.toString();
+    }
+}
