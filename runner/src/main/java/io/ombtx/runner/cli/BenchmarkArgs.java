@@ -56,18 +56,19 @@ public record BenchmarkArgs(
     /** The generated {@code --help} text. */
     public static final String USAGE = Cli.usage(new BenchmarkCommand());
 
+    /** These arguments with the embedded broker's release and transaction version in place of theirs. */
+    public BenchmarkArgs withBrokerVersion(String version, Integer transactionVersion) {
+        return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
+                brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
+                teardownTimeoutSeconds, faultCommand, quiet, help, version, transactionVersion, repeat, interleave,
+                comparison);
+    }
+
     /**
      * Reads {@code bin/benchmark}'s command line.
      *
      * @throws UsageException one line naming the option and what was expected
      */
-    /** These arguments with the embedded broker's release and transaction version in place of theirs. */
-    public BenchmarkArgs withBrokerVersion(String version, Integer transactionVersion) {
-        return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
-                brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
-                teardownTimeoutSeconds, quiet, help, version, transactionVersion, repeat, interleave, comparison);
-    }
-
     public static BenchmarkArgs parse(String[] args) {
         BenchmarkCommand command = new BenchmarkCommand();
         return command.toArgs(Cli.parse(command, args));

@@ -41,13 +41,6 @@ public record PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<Stri
     public static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
 
     public PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
-            Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers,
-            int teardownTimeoutSeconds) {
-        this(brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerUrls, extraConsumers,
-                teardownTimeoutSeconds, null);
-    }
-
-    public PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
             Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers) {
         this(brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerUrls, extraConsumers,
                 DEFAULT_TEARDOWN_TIMEOUT_SECONDS);

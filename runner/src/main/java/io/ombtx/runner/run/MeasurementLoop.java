@@ -50,11 +50,11 @@ final class MeasurementLoop {
 
     MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds,
             RunCoordinator.Interruption interruption, java.time.Duration teardownBudget, Consumer<String> log) {
-        this(workload, group, intervalSeconds, rateRamp, interruption, teardownBudget, log, null);
+        this(workload, group, intervalSeconds, interruption, teardownBudget, log, null);
     }
 
     /** @param faults injects the workload's faults once the measurement starts, or null */
-    MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds, RateRamp rateRamp,
+    MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds,
             RunCoordinator.Interruption interruption, java.time.Duration teardownBudget, Consumer<String> log,
             FaultInjector faults) {
         this.faults = faults;
