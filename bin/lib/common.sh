@@ -28,7 +28,8 @@ ombtx_ensure_built() {
   local stamp="$OMBTX_HOME/runner/target/.omb-tx-built"
   local stale=""
   if [ ! -f "$stamp" ] || ! ls "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/driver-kafka-tx/target/driver-kafka-tx-*.jar \
-      "$OMBTX_HOME"/driver-redpanda-tx/target/driver-redpanda-tx-*.jar >/dev/null 2>&1 \
+      "$OMBTX_HOME"/driver-redpanda-tx/target/driver-redpanda-tx-*.jar \
+      "$OMBTX_HOME"/driver-aeron/target/driver-aeron-*.jar >/dev/null 2>&1 \
       || ! ombtx_broker_jar >/dev/null || ! ombtx_broker_lib_present; then
     stale="yes"
   elif [ -n "$(find "$OMBTX_HOME" -path "$OMBTX_HOME/charts" -prune -o -path "$OMBTX_HOME/deploy" -prune -o \
@@ -59,9 +60,12 @@ ombtx_classpath() {
   echo "${cp#:}"
 }
 
+# Agrona 2 (under driver-aeron's Aeron) reads jdk.internal.misc.Unsafe, which Java 17 exports only when asked.
+OMBTX_JAVA_EXPORTS="--add-exports java.base/jdk.internal.misc=ALL-UNNAMED"
+
 ombtx_java() {
   local main="$1"; shift
   # shellcheck disable=SC2086
-  exec java ${OMBTX_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseG1GC} -Dombtx.home="$OMBTX_HOME" \
+  exec java ${OMBTX_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseG1GC} $OMBTX_JAVA_EXPORTS -Dombtx.home="$OMBTX_HOME" \
     -cp "$(ombtx_classpath)" "$main" "$@"
 }

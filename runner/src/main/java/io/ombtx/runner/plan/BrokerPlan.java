@@ -46,6 +46,16 @@ public record BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, M
                 transactionVersion);
     }
 
+    /** No broker at all: the driver brings its own transport (driver-aeron's embedded media driver). */
+    public static BrokerPlan none() {
+        return new BrokerPlan(false, 0, null, Map.of(), null, null, List.of());
+    }
+
+    /** Whether the run has no broker (see {@link #none()}). */
+    public boolean noBroker() {
+        return !embedded && bootstrapServers == null;
+    }
+
     public static BrokerPlan external(int brokersNeeded, String bootstrapServers, String serversSource,
             List<Demand> demands) {
         return new BrokerPlan(false, brokersNeeded, null, Map.of(), bootstrapServers, serversSource, demands);

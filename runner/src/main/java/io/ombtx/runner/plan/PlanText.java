@@ -39,7 +39,7 @@ public final class PlanText {
             if (!settings.isEmpty()) {
                 line(text, "     settings    %s", settings);
             }
-            line(text, "     broker      %s", b.embedded()
+            line(text, "     broker      %s", b.noBroker() ? "none (the driver brings its own transport)" : b.embedded()
                     ? "embedded Kafka, " + b.brokers() + " broker(s), profile " + b.profile().displayName()
                             + (b.settings().isEmpty() ? "" : ", settings " + b.settings())
                     : "external " + b.bootstrapServers() + " (needs " + b.brokers() + " broker(s))");

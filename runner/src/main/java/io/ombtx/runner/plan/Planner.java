@@ -47,7 +47,8 @@ public final class Planner {
 
     private static RunSpec planOne(int number, DriverFile userDriver, Workload w, PlanOptions options) {
         DriverFile driver = userDriver.effective(w.driverOverrides(), null);
-        BrokerPlan broker = brokers(driver, w, options);
+        boolean usesBroker = CapabilityCheck.check(driver, w);
+        BrokerPlan broker = usesBroker ? brokers(driver, w, options) : BrokerPlan.none();
         boolean checked = checkDriver(driver, w, !options.workerUrls().isEmpty());
         boolean streaming = w.streaming();
         boolean open = w.loop() == LoopMode.OPEN;

@@ -293,6 +293,11 @@ public record RunResult(
             return new Broker(true, brokers, version, profile, settings, null);
         }
 
+        /** No broker: the driver brings its own transport (driver-aeron). */
+        public static Broker none() {
+            return new Broker(false, 0, null, null, null, null);
+        }
+
         public static Broker external(int brokers, String bootstrapServers) {
             return new Broker(false, brokers, null, null, null, bootstrapServers);
         }

@@ -135,6 +135,8 @@ public final class RunCoordinator {
                 if (interruption.reason() != null) {
                     return endedInSetUp(spec, driver, broker, null, "interrupted during set-up (broker start)", null);
                 }
+            } else if (plan.noBroker()) {
+                broker = RunResult.Broker.none();
             } else {
                 int live = externalBrokerCount(driver, plan);
                 if (live < plan.brokers()) {
