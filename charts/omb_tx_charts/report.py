@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence, Union
 
-from . import analysis, plots, tables
+from . import analysis, plots, tables, transports
 from .formatting import format_rate, provenance
 from .model import Result
 from .tables import Table
@@ -87,6 +87,7 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
         _phases_section(current, palette, out_dir, names),
         _percentiles_section(current, palette, out_dir, names),
         _sweep_section(current, palette, out_dir, names),
+        _transports_section(current, palette, out_dir, names),
         _acks_section(current),
         _time_series_section(results, out_dir, names),
     ]
@@ -257,6 +258,25 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
             )
     if not all_sweeps:
         section.blocks.append(Paragraph("No sweep results (results carrying sweep.parameter = producerRate)."))
+    return section
+
+
+def _transports_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path,
+                        names: _FileNames) -> Section:
+    section = Section(
+        "Transports beside seed 004",
+        "The rps-sweep results of every driver here (Kafka on the embedded broker, Aeron over IPC and UDP) "
+        "next to the three tables seed 004 published; see transports.py.",
+    )
+    for comparison in transports.comparisons(results, palette, lambda sweep: out_dir / names("transports", sweep)):
+        if comparison.rendered is not None:
+            section.blocks.append(_figure(f"{comparison.sweep}: transports beside seed 004",
+                                          "p50 and p99 end-to-end latency against target rate, log-log; solid: "
+                                          "measured here, dashed grey: seed 004 as published.",
+                                          comparison.runs, comparison.rendered))
+        section.blocks += list(comparison.tables)
+    if not section.blocks:
+        section.blocks.append(Paragraph("No rps-sweep results in the inputs."))
     return section
 
 
