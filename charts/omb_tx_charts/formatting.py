@@ -74,12 +74,16 @@ def provenance(result: Result) -> str:
         parts.append(f"target rate {format_count(rate)} msg/s;" if rate else "no target rate;")
     else:
         parts.append("run mode not recorded;")
-    if result.broker_count is not None:
-        where = {True: " embedded", False: "", None: ""}[result.broker_embedded]
-        parts.append(f"{result.broker_count}{where} broker{'s' if result.broker_count != 1 else ''},")
-    broker_version = result.versions.get("broker")
-    client_version = result.versions.get("kafkaClients")
-    parts.append(f"broker {broker_version or '?'}, kafka-clients {client_version or '?'};")
+    if result.broker_count == 0 and not result.broker_embedded:
+        # a driver with a transport of its own (driver-aeron): no broker, no Kafka client
+        parts.append("no broker;")
+    else:
+        if result.broker_count is not None:
+            where = {True: " embedded", False: "", None: ""}[result.broker_embedded]
+            parts.append(f"{result.broker_count}{where} broker{'s' if result.broker_count != 1 else ''},")
+        broker_version = result.versions.get("broker")
+        client_version = result.versions.get("kafkaClients")
+        parts.append(f"broker {broker_version or '?'}, kafka-clients {client_version or '?'};")
     if result.is_failed:
         parts.append(f"FAILED ({result.failure_reason or 'no reason given'});")
     elif result.is_partial:

@@ -118,7 +118,7 @@ def comparison_figure(sweep: str, measured: Mapping[str, Sequence[analysis.Sweep
                       path: Path) -> plots.Rendered:
     """p50 and p99 against target rate, log-log: measured drivers in their colours (solid), the seed's systems grey
     (dashed)."""
-    seed_styles = dict(zip(SEED_004, ("#7f7f7f", "#b0b0b0", "#4d4d4d")))
+    seed_styles = dict(zip(SEED_004, (("#6f6f6f", "s"), ("#a8a8a8", "^"), ("#303030", "D"))))
     with plt.rc_context(plots._STYLE):
         figure, panels = plt.subplots(1, len(COMPARED_PERCENTILES), figsize=plots.WIDE_SIZE_INCHES,
                                       layout="constrained", sharey=True)
@@ -134,7 +134,8 @@ def comparison_figure(sweep: str, measured: Mapping[str, Sequence[analysis.Sweep
                     rates |= {r for r, _ in xy}
             for system, rows in SEED_004.items():
                 xy = [(float(rate), row[index]) for rate, row in rows.items() if row is not None]
-                axes.plot(*zip(*xy), marker="s", linestyle="--", color=seed_styles[system], linewidth=1.3,
+                colour, marker = seed_styles[system]
+                axes.plot(*zip(*xy), marker=marker, linestyle="--", color=colour, linewidth=1.3,
                           markersize=4, label=f"seed 004: {system}")
                 values += [v for _, v in xy]
                 rates |= {r for r, _ in xy}
