@@ -361,10 +361,14 @@ def closed_loop_groups(results: Iterable[Result]) -> dict[str, list[Result]]:
 
 
 def _driver_and_version(result: Result, among: Sequence[Result]) -> str:
-    """The driver, with the broker version when ``among`` holds runs on several versions."""
-    versions = {broker_version(r) for r in among if broker_version(r)}
-    version = broker_version(result)
-    return f"{result.driver} · broker {version}" if len(versions) > 1 and version else result.driver
+    """The driver, with the broker version when ``among`` holds its runs on several versions."""
+    return result.driver + (f" · broker {broker_version(result)}" if compares_versions(result.driver, among) else "")
+
+
+def compares_versions(driver: str, among: Iterable[Result]) -> bool:
+    """Whether ``among`` holds runs of ``driver`` on more than one broker release (Kafka 2.8.2 and 4.1.1): only
+    then does a label need the version (Kafka vs Redpanda differ by driver already)."""
+    return len({broker_version(r) for r in among if r.driver == driver and broker_version(r)}) > 1
 
 
 def has_phase_breakdown(result: Result) -> bool:

@@ -24,18 +24,18 @@ def await_acks(result: Result) -> str | None:
 
 
 class Variants:
-    """Names and colours for the runs of one report. The broker version enters a label only when the report
-    holds runs on more than one version, so a single-version report reads as before."""
+    """Names and colours for the runs of one report. The broker version enters a label only for a driver whose
+    runs in the report are on more than one version, so a single-version report reads as before."""
 
     def __init__(self, results: Iterable[Result]) -> None:
         results = list(results)
-        self.versions = sorted({v for r in results if (v := broker_version(r))}, key=_version_order)
-        self.many_versions = len(self.versions) > 1
+        self._compared = {r.driver for r in results if analysis.compares_versions(r.driver, results)}
+        self.many_versions = bool(self._compared)
 
     def key(self, result: Result) -> str:
-        """Driver, plus the broker version when the report compares versions: the colour key."""
+        """Driver, plus the broker version when the report compares that driver's versions: the colour key."""
         version = broker_version(result)
-        return f"{result.driver} · broker {version}" if self.many_versions and version else result.driver
+        return f"{result.driver} · broker {version}" if result.driver in self._compared and version else result.driver
 
     def label(self, result: Result) -> str:
         """Legend label: the variant, flagged when the run was cut short or failed."""

@@ -1,0 +1,166 @@
+"""The side-by-side report on real runs on two broker versions (fixtures/real-versions): both versions charted,
+tx and naive phases on one axis, seed 003's bulk table, write-to-visible, and the fixed defects (img height,
+curves that end at the max, no transaction bar for naive runs, time series only with enough periods)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from omb_tx_charts import analysis, compare, loader, plots, report
+from omb_tx_charts.formatting import format_count, format_ms, format_ratio
+
+from conftest import FIXTURES, run_charts
+
+VERSIONS = FIXTURES / "real-versions"
+
+
+@pytest.fixture
+def captured_figures(monkeypatch: pytest.MonkeyPatch) -> list:
+    """Figures as drawn, kept when plots saves them, so their data can be read back."""
+    figures: list = []
+    original = plots._save
+
+    def keep(figure, path: Path) -> plots.Rendered:
+        figures.append(figure)
+        return original(figure, path)
+
+    monkeypatch.setattr(plots, "_save", keep)
+    return figures
+
+
+def _raw(workload: str, version: str) -> dict:
+    """The raw JSON of the one fixture of ``workload`` on broker ``version``."""
+    found = [
+        data for path in sorted(VERSIONS.glob(f"{workload}-*.json"))
+        if (data := json.loads(path.read_text()))["workload"] == workload and data["versions"]["broker"] == version
+    ]
+    assert len(found) == 1, (workload, version)
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def results() -> list:
+    return [loader.load_result(path) for path in loader.find_result_files([str(VERSIONS)])]
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("versions")
+    completed = run_charts(VERSIONS, "--out", out)
+    assert completed.returncode == 0, completed.stderr
+    return out
+
+
+def test_both_broker_versions_are_charted_not_superseded(results) -> None:
+    variants = compare.Variants(results)
+    assert variants.keys(results) == ["kafka-tx · broker 2.8.2", "kafka-tx · broker 4.1.1"]
+    per_workload = analysis.per_workload(results)
+    assert [analysis.broker_version(r) for r in per_workload["tx-writes"]] == ["2.8.2", "4.1.1"]
+    pairs = analysis.overheads(results)
+    assert sorted((p.label, analysis.broker_version(p.tx)) for p in pairs) == [
+        ("streaming", "2.8.2"), ("streaming", "4.1.1"), ("streaming-ack-first", "2.8.2"),
+        ("streaming-ack-first", "4.1.1"), ("writes", "2.8.2"), ("writes", "4.1.1")]
+
+
+def test_tx_and_naive_phases_share_one_figure_per_family(results) -> None:
+    comparisons = {c.family: c for c in compare.phase_comparisons(results)}
+    assert list(comparisons) == ["writes", "streaming", "bulk"]
+    streaming = comparisons["streaming"].results
+    # transactional runs first; both call orders of both kinds; both versions
+    assert [r.workload for r in streaming[:4]] == ["tx-streaming"] * 2 + ["tx-streaming-ack-first"] * 2
+    assert {(r.workload, compare.await_acks(r)) for r in streaming} == {
+        ("tx-streaming", "after-commit"), ("tx-streaming-ack-first", "before-send-offsets"),
+        ("base-streaming", "after-commit"), ("base-streaming-ack-first", "before-commit")}
+    assert {analysis.broker_version(r) for r in streaming} == {"2.8.2", "4.1.1"}
+
+
+def test_naive_runs_get_no_transaction_bar_nor_row(results, captured_figures, tmp_path: Path) -> None:
+    base = next(r for r in results if r.workload == "base-writes")
+    tx = next(r for r in results if r.workload == "tx-writes")
+    assert "transaction" not in analysis.charted_phases(base) and "transaction" in analysis.charted_phases(tx)
+    bars = [plots.PhaseBar(r.workload, "#1f77b4", r, analysis.charted_phases(r)) for r in (tx, base)]
+    plots.phase_comparison_figure("writes", [("", bars)], tmp_path / "p.png")
+    (figure,) = captured_figures
+    (axes,) = [a for a in figure.axes if a.get_visible()]
+    ticks = [t.get_text() for t in axes.get_xticklabels()]
+    assert ticks == ["begin", "send", "resolve", "commit", "transaction"]
+    # one bar container per run: the naive run's bars sit only over send and resolve
+    tx_bars, base_bars = axes.containers
+    assert len(tx_bars) == 5 and len(base_bars) == 2
+    table = report.tables.phases_table("writes", [tx, base], lambda r: r.workload)
+    rows = {row[0]: row for row in table.rows}
+    assert rows["transaction"][3:] == ("-", "-")  # base-writes p50, p99
+    tx_phases = _raw("tx-writes", tx.versions["broker"])["transactionPhases"]
+    assert rows["transaction"][1] == f"{format_ms(tx_phases['transaction']['p50'])} ms"
+
+
+def test_bulk_table_shows_both_sides_per_version_from_the_raw_numbers(rendered: Path) -> None:
+    page = (rendered / "report.md").read_text(encoding="utf-8")
+    for version in ("2.8.2", "4.1.1"):
+        tx, plain = _raw("bulk-tx", version), _raw("bulk-acks-all", version)
+        tx_rate, plain_rate = tx["summary"]["messagesPerSecond"], plain["summary"]["messagesPerSecond"]
+        row = (f"| kafka-tx · broker {version} | {format_count(tx['counts']['messagesSent'])} | "
+               f"{format_count(tx_rate)} | {format_count(plain_rate)} | {format_ratio(tx_rate / plain_rate)} |")
+        assert row in page
+    assert (rendered / "bulk-throughput.png").exists()
+
+
+def test_write_to_visible_is_in_the_fetch_table(rendered: Path) -> None:
+    page = (rendered / "report.md").read_text(encoding="utf-8")
+    assert "### tx-fetch: write-to-visible" in page
+    for version in ("2.8.2", "4.1.1"):
+        raw = _raw("tx-fetch", version)
+        visible = raw["aggregatedEndToEndLatencyQuantiles"]
+        cells = [f"{format_ms(visible[p])} ms" for p in ("50.0", "99.0", "100.0")]
+        row = (f"| kafka-tx · broker {version} | {raw['operationLatency']['count']} | " + " | ".join(cells)
+               + f" | {format_ms(raw['operationLatency']['p50'])} ms |")
+        assert row in page
+
+
+def test_images_keep_their_aspect_ratio_in_html(rendered: Path) -> None:
+    page = (rendered / "index.html").read_text(encoding="utf-8")
+    rule = re.search(r"figure img \{([^}]*)\}", page)
+    assert rule is not None and "max-width: 100%" in rule[1] and "height: auto" in rule[1]
+
+
+def test_percentile_curves_end_at_the_slowest_sample(results, captured_figures, tmp_path: Path) -> None:
+    tx = next(r for r in results if r.workload == "tx-writes" and analysis.broker_version(r) == "2.8.2")
+    curve = analysis.latency_curve(tx, analysis.OPERATION)
+    raw_max = _raw("tx-writes", "2.8.2")["operationLatency"]["max"]
+    assert curve is not None and curve.source == "HdrHistogram"
+    # the histogram's highest equivalent value, within its 3 significant digits of the summary's max
+    assert curve.max_ms == pytest.approx(raw_max, rel=1e-3) and curve.max_ms >= max(curve.values_ms)
+    assert curve.count == _raw("tx-writes", "2.8.2")["operationLatency"]["count"]
+    plots.percentile_figure("t", [("op", [plots.CurveLine("kafka-tx", "#1f77b4", curve)])], tmp_path / "c.png")
+    (figure,) = captured_figures
+    line = figure.axes[0].get_lines()[0]
+    assert line.get_ydata()[-1] == curve.max_ms
+    assert line.get_xdata()[-1] == curve.count  # drawn at 1/(1-p) = N
+    legend = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
+    assert legend == ["kafka-tx", "max (slowest sample)"]
+
+
+def test_acks_sla_figure_explains_the_burst_and_drops_the_repeated_panel(results, rendered: Path) -> None:
+    page = (rendered / "report.md").read_text(encoding="utf-8")
+    section = page[page.index("### acks-sla-durable: latency percentiles"):]
+    section = section[: section.index("How it was obtained")]
+    assert "producerRate 50,000,000 msg/s" in section and "queued behind the earlier messages" in section
+    durable = [r for r in results if r.workload == "acks-sla-durable"]
+    assert all(report._operation_is_publish(r) for r in durable)
+
+
+def test_short_runs_get_no_time_series_and_the_report_says_so(results, rendered: Path) -> None:
+    assert not [p for p in rendered.glob("timeseries-*.png")]
+    assert all(len(r.series("publishRate")) < plots.MIN_TREND_PERIODS for r in results)
+    page = (rendered / "report.md").read_text(encoding="utf-8")
+    assert f"No time series for {len(results)} run(s) with fewer than {plots.MIN_TREND_PERIODS}" in page
+
+
+def test_phase_figures_title_naive_runs_honestly(rendered: Path) -> None:
+    page = (rendered / "report.md").read_text(encoding="utf-8")
+    assert "base-writes: time per transaction phase" not in page
+    assert "### writes: phases, transactional vs naive" in page
