@@ -465,24 +465,35 @@ def _drawable(values: Sequence[float | None]) -> bool:
 
 
 MEASURED_AXIS_LABEL = "time since the measured phase started (s)"
+WARM_UP_SHIFT_MIN_SECONDS = 0.5
 
 
-def _elapsed(result: Result, length: int) -> tuple[list[float], str]:
-    """Where each period ended, in seconds since the measured phase started. Files from runners that counted
-    from the start of the warm-up (the last period then ends well after the measured duration) are shifted back
-    by the difference, so periods that ended before the measurement began fall below 0 and are left out."""
-    elapsed = result.series("periods.elapsedSeconds")
-    if len(elapsed) == length and all(v is not None for v in elapsed):
-        values = [float(v) for v in elapsed if v is not None]
+def _elapsed(result: Result, length: int, name: str = "periods.elapsedSeconds") -> tuple[list[float], str]:
+    """Where each period of series ``name`` ended, in seconds since the measured phase started. OMB's lists
+    (publishRate, …) may have longer periods than omb-tx's ``periods`` (runMode.ombPeriodSeconds: the runner
+    merges short reporting periods into OMB's 10-s ones); each then ends where its last merged period ended.
+    Files from runners that counted from the start of the warm-up (the last period then ends well after the
+    measured duration: by more than 0.5 s and 10% of it, beyond the teardown's slack) are shifted back by the
+    difference, so periods that ended before the measurement began fall below 0 and are left out."""
+    elapsed = [float(v) for v in result.series("periods.elapsedSeconds") if v is not None]
+    run_mode = result.run_mode
+    interval = run_mode.reporting_interval_seconds if run_mode else None
+    if len(elapsed) != len(result.series("periods.elapsedSeconds")):
+        elapsed = []
+    if elapsed and len(elapsed) != length and not name.startswith("periods."):
+        omb = run_mode.omb_period_seconds if run_mode else None
+        per_group = round(omb / interval) if omb and interval else 0
+        if per_group > 1 and math.ceil(len(elapsed) / per_group) == length:
+            elapsed = [elapsed[min(len(elapsed), (i + 1) * per_group) - 1] for i in range(length)]
+    if elapsed and len(elapsed) == length:
         duration = result.summary.duration_seconds if result.summary else None
-        interval = result.run_mode.reporting_interval_seconds if result.run_mode else None
-        if duration and interval and values[-1] - duration > 0.5 * interval:
-            shift = values[-1] - duration
-            return [v - shift for v in values], MEASURED_AXIS_LABEL + ", warm-up left out"
-        return values, MEASURED_AXIS_LABEL
-    interval = result.run_mode.reporting_interval_seconds if result.run_mode else None
-    if interval:
-        return [interval * (i + 1) for i in range(length)], MEASURED_AXIS_LABEL
+        if duration and elapsed[-1] - duration > max(WARM_UP_SHIFT_MIN_SECONDS, 0.1 * duration):
+            shift = elapsed[-1] - duration
+            return [v - shift for v in elapsed], MEASURED_AXIS_LABEL + ", warm-up left out"
+        return elapsed, MEASURED_AXIS_LABEL
+    period = (run_mode.omb_period_seconds or interval) if run_mode else None
+    if period:
+        return [period * (i + 1) for i in range(length)], MEASURED_AXIS_LABEL
     return (
         [OMB_DEFAULT_REPORTING_SECONDS * (i + 1) for i in range(length)],
         "time since the measured phase started (s, assuming OMB's 10 s reporting period)",
@@ -518,7 +529,7 @@ def time_series_figure(result: Result, title: str, path: Path) -> Rendered:
                 values = result.series(name)
                 if not _drawable(values):
                     continue
-                xs, x_label = _elapsed(result, len(values))
+                xs, x_label = _elapsed(result, len(values), name)
                 points = [
                     (x, v)
                     for index, (x, v) in enumerate(zip(xs, values))

@@ -164,3 +164,49 @@ def test_phase_figures_title_naive_runs_honestly(rendered: Path) -> None:
     page = (rendered / "report.md").read_text(encoding="utf-8")
     assert "base-writes: time per transaction phase" not in page
     assert "### writes: phases, transactional vs naive" in page
+
+
+# --------------------------------------------------------------------------------------------------
+# Time-series x axis: seconds since the measured phase started
+
+
+def test_time_series_axis_counts_from_the_measured_phase(captured_figures, tmp_path: Path) -> None:
+    from conftest import RESULTS
+
+    result = loader.load_result(RESULTS / "tx-writes-kafka-tx-20251122-080900.json")
+    raw = json.loads((RESULTS / "tx-writes-kafka-tx-20251122-080900.json").read_text())
+    assert len(raw["periods"]["elapsedSeconds"]) >= plots.MIN_TREND_PERIODS and plots.has_time_series(result)
+    plots.time_series_figure(result, "t", tmp_path / "t.png")
+    (figure,) = captured_figures
+    rate_axes, latency_axes = figure.axes[:2]
+    assert latency_axes.get_xlabel() == "time since the measured phase started (s)"
+    line = next(l for l in rate_axes.get_lines() if l.get_label() == "operation rate (ops/s)")
+    assert list(line.get_xdata()) == raw["periods"]["elapsedSeconds"]
+
+
+def test_periods_counted_from_the_warm_up_are_shifted_back_and_the_warm_up_left_out() -> None:
+    # A real result from a runner that counted elapsedSeconds from the start of the warm-up: its last period
+    # ends at 15.37 s but the measured phase lasted 10.94 s.
+    path = FIXTURES / "real" / "tx-streaming-kafka-tx-20261122-032916.json"
+    raw = json.loads(path.read_text())
+    elapsed, duration = raw["periods"]["elapsedSeconds"], raw["summary"]["durationSeconds"]
+    xs, label = plots._elapsed(loader.load_result(path), len(elapsed))
+    assert label == "time since the measured phase started (s), warm-up left out"
+    assert xs == pytest.approx([v - (elapsed[-1] - duration) for v in elapsed])
+    assert xs[-1] == pytest.approx(duration)
+
+
+def test_omb_lists_on_ten_second_periods_end_where_their_last_merged_period_ended() -> None:
+    import dataclasses
+
+    path = VERSIONS / "tx-writes-kafka-tx-20261123-025120.json"
+    base = loader.load_result(path)
+    elapsed = (4.9, 9.95, 15.0, 20.0, 22.5)  # five 5-s reporting periods
+    result = dataclasses.replace(
+        base,
+        run_mode=dataclasses.replace(base.run_mode, reporting_interval_seconds=5.0, omb_period_seconds=10.0),
+        summary=dataclasses.replace(base.summary, duration_seconds=22.5),
+        period_series={"periods.elapsedSeconds": elapsed, "publishRate": (10.0, 12.0, 11.0)},
+    )
+    xs, label = plots._elapsed(result, 3, "publishRate")
+    assert xs == [9.95, 20.0, 22.5] and label == "time since the measured phase started (s)"
