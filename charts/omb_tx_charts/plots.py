@@ -172,7 +172,7 @@ def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str, shared
     if any_max:
         handles.append(Line2D([], [], marker="^", linestyle="", color="#777777", markeredgecolor="#222222"))
         labels.append("max (slowest sample)")
-    axes.legend(handles, labels, loc="upper left")
+    axes.legend(handles, labels, loc="best")  # rising curves: "best" keeps the legend off them
 
 
 def max_position(curve: analysis.Curve) -> float:
@@ -324,6 +324,35 @@ def bulk_figure(pairs: Sequence[Any], path: Path) -> Rendered:
         axes.grid(axis="x", visible=False)
         axes.legend(loc="upper right")
         figure.suptitle("Seed 003: transactional vs naive bulk insert", fontsize=13, fontweight="bold")
+        return _save(figure, path)
+
+
+def acks_figure(groups: Mapping[str, Sequence[analysis.AcksRow]], path: Path) -> Rendered:
+    """Seed 002's profiles side by side: msg/s (summary.messagesPerSecond) per profile, one bar per group
+    (driver, broker version, message count), values on the bars."""
+    profiles = list(dict.fromkeys(row.profile for rows in groups.values() for row in rows))
+    width = 0.8 / max(len(groups), 1)
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(max(6.4, 2.2 * len(profiles) * max(1, len(groups)) / 2 + 2), 4.8),
+                                    layout="constrained")
+        tallest = 0.0
+        for index, (label, rows) in enumerate(groups.items()):
+            xs, heights = [], []
+            for row in rows:
+                if row.messages_per_second:
+                    xs.append(profiles.index(row.profile) - 0.4 + width * (index + 0.5))
+                    heights.append(row.messages_per_second)
+            bars = axes.bar(xs, heights, width * 0.92, color=series_colour(index), label=label,
+                            hatch=["//" if r.result.is_partial else None for r in rows if r.messages_per_second])
+            axes.bar_label(bars, labels=[f"{h:,.0f}" for h in heights], padding=2, fontsize=8)
+            tallest = max([tallest] + heights)
+        axes.set_xticks(range(len(profiles)), profiles)
+        axes.set_ylim(0, tallest * 1.2 if tallest else 1)
+        axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+        axes.set_ylabel("throughput (msg/s)")
+        axes.grid(axis="x", visible=False)
+        axes.legend(loc="upper right", fontsize=8)
+        figure.suptitle("Seed 002: msg/s per SLA profile", fontsize=13, fontweight="bold")
         return _save(figure, path)
 
 

@@ -89,7 +89,7 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
         _bulk_section(current, variants, out_dir, names),
         _percentiles_section(current, palette, variants, out_dir, names),
         _sweep_section(current, palette, out_dir, names),
-        _acks_section(current),
+        _acks_section(current, out_dir, names),
         _time_series_section(results, variants, out_dir, names),
     ]
     return Report(tuple(sections), tuple(warnings))
@@ -296,7 +296,7 @@ def _percentiles_section(results: Sequence[Result], palette: plots.Palette, vari
                                            out_dir / names("latency", workload))
         sources = "; ".join(f"{title.split(' (')[0].lower()}: {_sources(group, metric)}"
                             for metric in analysis.METRICS for title, _ in panels if title == metric.title)
-        description = sources.capitalize() + ". " + _MAX_NOTE
+        description = sources[:1].upper() + sources[1:] + ". " + _MAX_NOTE
         if workload.startswith("acks-sla-"):
             description += " " + _ACKS_BURST_NOTE
         section.blocks.append(_figure(f"{workload}: latency percentiles", description, group, rendered))
@@ -340,7 +340,7 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
         panels = []
         for rate in rates:
             lines = [
-                plots.CurveLine(point.result.label, palette(driver), curve)
+                plots.CurveLine(driver + point.result.label[len(point.result.driver):], palette(driver), curve)
                 for driver, points in by_driver.items()
                 for point in points
                 if point.rate == rate and (curve := analysis.latency_curve(point.result, analysis.END_TO_END))
@@ -360,7 +360,7 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
     return section
 
 
-def _acks_section(results: Sequence[Result]) -> Section:
+def _acks_section(results: Sequence[Result], out_dir: Path, names: _FileNames) -> Section:
     section = Section(
         "Acks and durability profiles (seed 002 form)",
         "Workloads named acks-sla-*. Replication, ISR (min.insync.replicas) and ACKS are read from the "
@@ -368,6 +368,14 @@ def _acks_section(results: Sequence[Result]) -> Section:
     )
     groups = analysis.acks_rows(results)
     section.blocks += [tables.acks_table(driver, messages, rows) for (driver, messages), rows in groups.items()]
+    if groups:
+        labelled = {f"{driver}, {messages:,} messages" if messages else driver: rows
+                    for (driver, messages), rows in groups.items()}
+        runs = [row.result for rows in groups.values() for row in rows]
+        rendered = plots.acks_figure(labelled, out_dir / names("acks-sla-profiles"))
+        section.blocks.append(_figure("SLA profiles side by side", "Bars: summary.messagesPerSecond of each profile "
+                                      "(N messages ÷ the time from the first send to the last acknowledgement), one "
+                                      "colour per driver, broker version and message count.", runs, rendered))
     if not groups:
         section.blocks.append(Paragraph("No acks-sla-* results in the inputs."))
     return section
