@@ -210,3 +210,13 @@ def test_omb_lists_on_ten_second_periods_end_where_their_last_merged_period_ende
     )
     xs, label = plots._elapsed(result, 3, "publishRate")
     assert xs == [9.95, 20.0, 22.5] and label == "time since the measured phase started (s)"
+
+
+def test_acks_profiles_are_grouped_by_broker_version(results, captured_figures, tmp_path: Path) -> None:
+    groups = analysis.acks_rows(results)
+    labelled = {f"{driver}, {messages:,} messages": rows for (driver, messages), rows in groups.items()}
+    assert list(labelled) == ["kafka-tx · broker 2.8.2, 20,000 messages", "kafka-tx · broker 4.1.1, 20,000 messages"]
+    plots.acks_figure(labelled, tmp_path / "a.png")
+    (figure,) = captured_figures
+    heights = [bar.get_height() for container in figure.axes[0].containers for bar in container]
+    assert heights == [_raw("acks-sla-durable", v)["summary"]["messagesPerSecond"] for v in ("2.8.2", "4.1.1")]
