@@ -193,9 +193,10 @@ def _operation_p50_ms(result: Result) -> float | None:
 
 
 def overheads(results: Iterable[Result]) -> list[Overhead]:
-    """Pairs tx-X with base-X (same driver, same suffix) and their p50 and total-time figures."""
+    """Pairs tx-X with base-X (same driver, suffix and broker version) and their p50 and total-time figures."""
     newest, _ = newest_per_key(
-        (r for r in results if not is_rate_sweep_point(r) and paired_scenario(r.workload)), lambda r: (r.workload, r.driver, broker_version(r))
+        (r for r in results if not is_rate_sweep_point(r) and paired_scenario(r.workload)),
+        lambda r: (r.workload, r.driver, broker_version(r)),
     )
     by_role: dict[tuple[str, str, str, str, str], Result] = {}
     for (_, driver, version), result in newest.items():
@@ -355,7 +356,8 @@ def closed_loop_groups(results: Iterable[Result]) -> dict[str, list[Result]]:
     ]
     newest, _ = newest_per_key(chosen, lambda r: (r.workload, r.driver, broker_version(r)))
     groups: dict[str, list[Result]] = defaultdict(list)
-    for (workload, *_), result in sorted(newest.items(), key=lambda item: (item[0][0], item[0][1], _version_key(item[1]))):
+    for (workload, *_), result in sorted(newest.items(),
+                                         key=lambda item: (item[0][0], item[0][1], _version_key(item[1]))):
         groups[workload].append(result)
     return dict(sorted(groups.items()))
 
@@ -403,7 +405,8 @@ def is_rate_sweep_point(result: Result) -> bool:
 def run_key(result: Result) -> tuple[str, str, str, str]:
     """What makes two files the same run repeated: workload, driver, sweep point and broker version (runs on two
     broker releases are a comparison, not a repetition)."""
-    return result.workload, result.driver, "" if result.sweep is None else str(result.sweep.value), broker_version(result)
+    sweep_point = "" if result.sweep is None else str(result.sweep.value)
+    return result.workload, result.driver, sweep_point, broker_version(result)
 
 
 def _version_key(result: Result) -> tuple[int, ...]:
@@ -420,6 +423,7 @@ def per_workload(results: Iterable[Result]) -> dict[str, list[Result]]:
     """Workload -> newest result per driver (drivers in name order), for one chart per workload."""
     newest, _ = newest_per_key(results, run_key)
     grouped: dict[str, list[Result]] = defaultdict(list)
-    for result in sorted(newest.values(), key=lambda r: (r.driver, _version_key(r), str(r.sweep.value) if r.sweep else "")):
+    for result in sorted(newest.values(),
+                         key=lambda r: (r.driver, _version_key(r), str(r.sweep.value) if r.sweep else "")):
         grouped[result.workload].append(result)
     return dict(sorted(grouped.items()))

@@ -184,8 +184,8 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
         "Where an operation's time goes: begin, send, resolve (waiting for the send acks), sendOffsets, "
         "commit, and the whole transaction. Each figure puts the transactional runs and their naive counterparts "
         "(base-*, bulk-acks-all) on one latency axis, as seed 003 compares them; one panel per broker "
-        "version (when the inputs hold several), all panels on the same scale. A naive run has no \"transaction\" bar: its whole operation is "
-        "not a transaction (its commit is a consumer offset commit).",
+        "version (when the inputs hold several), all panels on the same scale. A naive run has no \"transaction\" "
+        "bar: its whole operation is not a transaction (a naive streaming run's commit is a consumer offset commit).",
     )
     comparisons = compare.phase_comparisons(results)
     for comparison in comparisons:
