@@ -220,3 +220,13 @@ def test_acks_profiles_are_grouped_by_broker_version(results, captured_figures, 
     (figure,) = captured_figures
     heights = [bar.get_height() for container in figure.axes[0].containers for bar in container]
     assert heights == [_raw("acks-sla-durable", v)["summary"]["messagesPerSecond"] for v in ("2.8.2", "4.1.1")]
+
+
+def test_two_drivers_share_one_panel_per_phase_family(all_results) -> None:
+    # The hand-made fixtures hold kafka-tx (broker 4.1.1) and redpanda-tx (its own release): no driver runs on two
+    # versions, so no version panels; both drivers' runs are bars of one panel, with distinct labels.
+    variants = compare.Variants(all_results)
+    assert not variants.many_versions
+    writes = next(c for c in compare.phase_comparisons(all_results) if c.family == "writes")
+    assert {(r.workload, r.driver) for r in writes.results} == {("tx-writes", "kafka-tx"), ("tx-writes", "redpanda-tx")}
+    assert {variants.label(r) for r in writes.results} == {"kafka-tx", "redpanda-tx"}
