@@ -51,6 +51,8 @@ class Curve:
     percentiles: tuple[float, ...]
     values_ms: tuple[float, ...]
     source: str  # where the points came from, for captions
+    max_ms: float | None = None  # the slowest sample, drawn as the curve's last point
+    count: int | None = None  # samples behind the curve: the max is drawn at 1/(1-p) = count
 
 
 def curve_percentiles(count: int, points_per_decade: int = 20, max_nines: int = 6) -> list[float]:
@@ -73,26 +75,30 @@ def latency_curve(result: Result, metric: Metric) -> Curve | None:
     if histogram is not None:
         levels = curve_percentiles(histogram.total_count)
         values = [histogram.value_at_percentile(p) / 1000.0 for p in levels]
-        return _positive_curve(levels, values, "HdrHistogram")
+        return _positive_curve(levels, values, "HdrHistogram", histogram.max_value() / 1000.0, histogram.total_count)
+    count = None
     if metric.key == "operation":
         quantiles = dict(result.operation_latency.quantiles()) if result.operation_latency else {}
+        count = result.operation_latency.count if result.operation_latency else None
         source = "latency summary"
     elif metric.key == "publish":
         quantiles, source = dict(result.publish_latency_quantiles), "quantile map"
     else:
         quantiles, source = dict(result.end_to_end_latency_quantiles), "quantile map"
-    quantiles.pop(100.0, None)  # 1/(1-p) is infinite at 100%
+    maximum = quantiles.pop(100.0, None)  # 1/(1-p) is infinite at 100%: drawn apart, at the sample count
     if len(quantiles) < 2:
         return None
-    return _positive_curve(list(quantiles), list(quantiles.values()), source)
+    return _positive_curve(list(quantiles), list(quantiles.values()), source, maximum, count)
 
 
-def _positive_curve(percentiles: Sequence[float], values: Sequence[float], source: str) -> Curve | None:
+def _positive_curve(percentiles: Sequence[float], values: Sequence[float], source: str,
+                    maximum: float | None = None, count: int | None = None) -> Curve | None:
     # A log axis cannot show 0 ms (OMB's end-to-end latency has 1 ms resolution, so low percentiles can be 0).
     points = [(p, v) for p, v in zip(percentiles, values) if v > 0 and p < 100.0]
     if len(points) < 2:
         return None
-    return Curve(tuple(p for p, _ in points), tuple(v for _, v in points), source)
+    return Curve(tuple(p for p, _ in points), tuple(v for _, v in points), source,
+                 maximum if maximum and maximum > 0 else None, count or None)
 
 
 def percentile_value_ms(result: Result, metric: Metric, percentile: float) -> float | None:
@@ -187,17 +193,18 @@ def _operation_p50_ms(result: Result) -> float | None:
 
 
 def overheads(results: Iterable[Result]) -> list[Overhead]:
-    """Pairs tx-X with base-X (same driver, same suffix) and their p50 and total-time figures."""
+    """Pairs tx-X with base-X (same driver, suffix and broker version) and their p50 and total-time figures."""
     newest, _ = newest_per_key(
-        (r for r in results if not is_rate_sweep_point(r) and paired_scenario(r.workload)), lambda r: (r.workload, r.driver)
+        (r for r in results if not is_rate_sweep_point(r) and paired_scenario(r.workload)),
+        lambda r: (r.workload, r.driver, broker_version(r)),
     )
-    by_role: dict[tuple[str, str, str, str], Result] = {}
-    for (_, driver), result in newest.items():
+    by_role: dict[tuple[str, str, str, str, str], Result] = {}
+    for (_, driver, version), result in newest.items():
         kind, family, suffix = paired_scenario(result.workload)  # type: ignore[misc]
-        by_role[(driver, family, suffix, kind)] = result
+        by_role[(driver, version, family, suffix, kind)] = result
     pairs = []
-    for (driver, family, suffix, kind), tx in sorted(by_role.items()):
-        base = by_role.get((driver, family, suffix, "base"))
+    for (driver, version, family, suffix, kind), tx in sorted(by_role.items()):
+        base = by_role.get((driver, version, family, suffix, "base"))
         if kind != "tx" or base is None:
             continue
         tx_p50, base_p50 = _operation_p50_ms(tx), _operation_p50_ms(base)
@@ -236,7 +243,9 @@ class SweepPoint:
 def sweeps(results: Iterable[Result]) -> dict[str, dict[str, list[SweepPoint]]]:
     """Sweep name -> driver -> points sorted by target rate (producerRate sweeps only)."""
     swept = [r for r in results if is_rate_sweep_point(r)]
-    newest, _ = newest_per_key(swept, lambda r: (r.sweep.name, r.driver, r.sweep.value))  # type: ignore[union-attr]
+    newest, _ = newest_per_key(
+        swept, lambda r: (r.sweep.name, _driver_and_version(r, swept), r.sweep.value)  # type: ignore[union-attr]
+    )
     grouped: dict[str, dict[str, list[SweepPoint]]] = defaultdict(lambda: defaultdict(list))
     for (name, driver, rate), result in newest.items():
         latencies = {p: percentile_value_ms(result, END_TO_END, p) for p in SWEEP_PERCENTILES}
@@ -287,7 +296,7 @@ def read_config_property(config: Any, key: str) -> str | None:
 def acks_rows(results: Iterable[Result]) -> dict[tuple[str, int | None], list[AcksRow]]:
     """(driver, measured messages) -> one row per acks-sla-* profile, in the seed's order."""
     chosen = [r for r in results if r.workload.startswith("acks-sla-") and not is_rate_sweep_point(r)]
-    newest, _ = newest_per_key(chosen, lambda r: (r.workload, r.driver, _measured_messages(r)))
+    newest, _ = newest_per_key(chosen, lambda r: (r.workload, _driver_and_version(r, chosen), _measured_messages(r)))
     groups: dict[tuple[str, int | None], list[AcksRow]] = defaultdict(list)
     for (workload, driver, messages), result in newest.items():
         groups[(driver, messages)].append(_acks_row(result))
@@ -345,17 +354,37 @@ def closed_loop_groups(results: Iterable[Result]) -> dict[str, list[Result]]:
         and r.operation_latency.get("p50") is not None  # the runner writes {"count": 0} when nothing was measured
         and (r.run_mode is None or r.run_mode.loop in (None, "closed"))
     ]
-    newest, _ = newest_per_key(chosen, lambda r: (r.workload, r.driver))
+    newest, _ = newest_per_key(chosen, lambda r: (r.workload, r.driver, broker_version(r)))
     groups: dict[str, list[Result]] = defaultdict(list)
-    for (workload, _), result in sorted(newest.items()):
+    for (workload, *_), result in sorted(newest.items(),
+                                         key=lambda item: (item[0][0], item[0][1], _version_key(item[1]))):
         groups[workload].append(result)
     return dict(sorted(groups.items()))
+
+
+def _driver_and_version(result: Result, among: Sequence[Result]) -> str:
+    """The driver, with the broker version when ``among`` holds its runs on several versions."""
+    return result.driver + (f" · broker {broker_version(result)}" if compares_versions(result.driver, among) else "")
+
+
+def compares_versions(driver: str, among: Iterable[Result]) -> bool:
+    """Whether ``among`` holds runs of ``driver`` on more than one broker release (Kafka 2.8.2 and 4.1.1): only
+    then does a label need the version (Kafka vs Redpanda differ by driver already)."""
+    return len({broker_version(r) for r in among if r.driver == driver and broker_version(r)}) > 1
 
 
 def has_phase_breakdown(result: Result) -> bool:
     """Phases besides the whole: the runner also writes a lone ``transaction`` phase for plain
     PUBLISH runs (acks-sla-*, sweeps), which is the operation latency again, not a breakdown."""
     return any(phase != "transaction" for phase in result.transaction_phases)
+
+
+def charted_phases(result: Result) -> list[str]:
+    """The phases to draw for a run: a non-transactional run's whole operation is not a "transaction"."""
+    phases = list(result.transaction_phases)
+    if not is_transactional(result):
+        phases = [p for p in phases if p != "transaction"]
+    return phases
 
 
 def is_transactional(result: Result) -> bool:
@@ -373,15 +402,28 @@ def is_rate_sweep_point(result: Result) -> bool:
     return result.sweep is not None and result.sweep.parameter == "producerRate" and isinstance(result.sweep.value, float)
 
 
-def run_key(result: Result) -> tuple[str, str, str]:
-    """What makes two files the same run repeated: workload, driver and sweep point."""
-    return result.workload, result.driver, "" if result.sweep is None else str(result.sweep.value)
+def run_key(result: Result) -> tuple[str, str, str, str]:
+    """What makes two files the same run repeated: workload, driver, sweep point and broker version (runs on two
+    broker releases are a comparison, not a repetition)."""
+    sweep_point = "" if result.sweep is None else str(result.sweep.value)
+    return result.workload, result.driver, sweep_point, broker_version(result)
+
+
+def _version_key(result: Result) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", broker_version(result)))
+
+
+def broker_version(result: Result) -> str:
+    """The broker release the run measured (``versions.broker``); "" when the result does not say (stock OMB)."""
+    value = result.versions.get("broker") if result.versions else None
+    return str(value) if value else ""
 
 
 def per_workload(results: Iterable[Result]) -> dict[str, list[Result]]:
     """Workload -> newest result per driver (drivers in name order), for one chart per workload."""
     newest, _ = newest_per_key(results, run_key)
     grouped: dict[str, list[Result]] = defaultdict(list)
-    for result in sorted(newest.values(), key=lambda r: (r.driver, str(r.sweep.value) if r.sweep else "")):
+    for result in sorted(newest.values(),
+                         key=lambda r: (r.driver, _version_key(r), str(r.sweep.value) if r.sweep else "")):
         grouped[result.workload].append(result)
     return dict(sorted(grouped.items()))

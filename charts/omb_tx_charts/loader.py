@@ -255,6 +255,7 @@ def _run_mode(document: Mapping[str, Any]) -> RunMode | None:
         warmup=_amounts(raw, "warmup"),
         measure=_amounts(raw, "measure"),
         reporting_interval_seconds=_number(raw.get("reportingIntervalSeconds"), "runMode.reportingIntervalSeconds"),
+        omb_period_seconds=_number(raw.get("ombPeriodSeconds"), "runMode.ombPeriodSeconds"),
     )
 
 

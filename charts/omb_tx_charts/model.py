@@ -48,6 +48,7 @@ class RunMode:
     warmup: Mapping[str, float]  # e.g. {"operations": 1000}
     measure: Mapping[str, float]
     reporting_interval_seconds: float | None
+    omb_period_seconds: float | None = None  # period of OMB's per-period lists (runMode.ombPeriodSeconds)
 
 
 @dataclass(frozen=True)

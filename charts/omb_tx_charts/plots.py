@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import matplotlib
 
@@ -58,6 +58,11 @@ class Palette:
 
     def __call__(self, driver: str) -> str:
         return self._colours.get(driver, "#555555")
+
+
+def series_colour(index: int) -> str:
+    """The index-th colour of matplotlib's default cycle, for series that are not drivers."""
+    return _TAB10[index % len(_TAB10)]
 
 
 def _save(figure: plt.Figure, path: Path) -> Rendered:
@@ -132,15 +137,25 @@ def _percentile_label(inverse_tail: float) -> str:
 def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str, shared_values: Sequence[float] = ()) -> None:
     all_values: list[float] = []
     widest = 10.0
+    any_max = False
     for line in lines:
         xs = [_inverse_tail(p) for p in line.curve.percentiles]
+        ys = list(line.curve.values_ms)
         # Quantile maps and summaries are sparse in the tail: mark their points so straight segments
         # between 99% and 99.9% are not read as measured.
         sparse = [i for i, p in enumerate(line.curve.percentiles) if p >= 90.0]
         is_sparse = line.curve.source != "HdrHistogram" and len(sparse) <= 20
         markers: dict[str, Any] = {"marker": "o", "markersize": 3.5, "markevery": sparse} if is_sparse else {}
-        axes.plot(xs, line.curve.values_ms, line.style, color=line.colour, label=line.label, linewidth=1.8, **markers)
-        all_values.extend(line.curve.values_ms)
+        if line.curve.max_ms is not None:
+            # The curve runs on to the slowest sample, so the tail is as long as the tables' max.
+            xs.append(max_position(line.curve))
+            ys.append(line.curve.max_ms)
+            any_max = True
+        axes.plot(xs, ys, line.style, color=line.colour, label=line.label, linewidth=1.8, **markers)
+        if line.curve.max_ms is not None:
+            axes.plot([xs[-1]], [ys[-1]], "^", color=line.colour, markersize=7, markeredgecolor="#222222",
+                      markeredgewidth=0.6, zorder=5)
+        all_values.extend(ys)
         widest = max(widest, max(xs))
     axes.set_xscale("log")
     decades = math.ceil(math.log10(widest) - 1e-9)
@@ -153,7 +168,18 @@ def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str, shared
     axes.set_xlabel("percentile")
     axes.set_ylabel("latency (ms)")
     axes.set_title(title)
-    axes.legend(loc="upper left")
+    handles, labels = axes.get_legend_handles_labels()
+    if any_max:
+        handles.append(Line2D([], [], marker="^", linestyle="", color="#777777", markeredgecolor="#222222"))
+        labels.append("max (slowest sample)")
+    axes.legend(handles, labels, loc="best")  # rising curves: "best" keeps the legend off them
+
+
+def max_position(curve: analysis.Curve) -> float:
+    """Where the slowest sample is drawn on the 1/(1-p) axis: at the sample count N (the last of N samples sits
+    beyond the 100(1-1/N)th percentile), or one step past the last percentile when N is unknown."""
+    last = _inverse_tail(curve.percentiles[-1])
+    return max(float(curve.count), last) if curve.count else last * 2.0
 
 
 def percentile_figure(
@@ -183,43 +209,150 @@ def percentile_figure(
 # Transaction phases
 
 
+@dataclass(frozen=True)
+class PhaseBar:
+    label: str
+    colour: str
+    result: Result
+    phases: Sequence[str]  # the phases this run's bars show
+    hatch: str | None = None
+
+
 def phases_figure(title: str, results: Sequence[Result], palette: Palette, path: Path) -> Rendered:
-    """Grouped bars: one group per phase, one bar per driver; bar = p50, whisker up to p99."""
-    phases = [p for p in PHASE_ORDER if any(p in r.transaction_phases for r in results)]
-    phases += sorted({p for r in results for p in r.transaction_phases} - set(phases))
-    width = 0.8 / max(len(results), 1)
-    values: list[float] = []
+    """Grouped bars: one group per phase, one bar per driver; bar = p50, whisker up to p99. A non-transactional
+    run has no "transaction" bar (its whole operation is not a transaction)."""
+    bars = [PhaseBar(r.label, palette(r.driver), r, analysis.charted_phases(r), "//" if r.is_partial else None)
+            for r in results]
+    return phase_comparison_figure(title, [("", bars)], path)
+
+
+def _phase_order(bars: Sequence[PhaseBar]) -> list[str]:
+    present = {p for bar in bars for p in bar.phases}
+    return [p for p in PHASE_ORDER if p in present] + sorted(present - set(PHASE_ORDER))
+
+
+def phase_comparison_figure(title: str, panels: Sequence[tuple[str, Sequence[PhaseBar]]], path: Path) -> Rendered:
+    """One panel per entry, sharing one latency axis: groups per phase, one bar per run (p50, whisker to p99)."""
+    values = [
+        v
+        for _, bars in panels
+        for bar in bars
+        for phase in bar.phases
+        if (summary := bar.result.transaction_phases.get(phase)) is not None
+        for v in (summary.get("p50"), summary.get("p99"))
+        if v is not None and v > 0
+    ]
+    columns = min(len(panels), 2)
+    rows = math.ceil(len(panels) / columns)
+    width = WIDE_SIZE_INCHES[0] if columns == 1 else 7.0 * columns
     with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=WIDE_SIZE_INCHES, layout="constrained")
-        for index, result in enumerate(results):
-            xs, p50s, p99s = [], [], []
-            for position, phase in enumerate(phases):
-                summary = result.transaction_phases.get(phase)
-                p50 = summary.get("p50") if summary else None
-                if p50 is None or p50 <= 0:
-                    continue
-                p99 = summary.get("p99") if summary else None
-                xs.append(position - 0.4 + width * (index + 0.5))
-                p50s.append(p50)
-                p99s.append(max(p99 if p99 is not None else p50, p50))
-            if not xs:
-                continue
-            colour = palette(result.driver)
-            axes.bar(xs, p50s, width * 0.92, color=colour, label=result.label, edgecolor="white", linewidth=0.5,
-                     hatch="//" if result.is_partial else None)
-            axes.vlines(xs, p50s, p99s, color="#333333", linewidth=1.1)
-            axes.plot(xs, p99s, "_", color="#333333", markersize=9, markeredgewidth=1.1)
-            values += p50s + p99s
-        axes.set_xticks(range(len(phases)), phases)
-        axes.set_xlim(-0.6, len(phases) - 0.4)
-        if values:
-            # Bars need a floor on a log axis; start them a little below the smallest value.
-            _set_log_ms_axis(axes, values, below=3.0, above=1.6)
-        axes.set_ylabel("latency (ms, log scale) — bar: p50, whisker: p99")
-        axes.set_xlabel("transaction phase")
-        axes.grid(axis="x", visible=False)
-        axes.legend(loc="upper left")
+        figure, axes_grid = plt.subplots(rows, columns, figsize=(width, WIDE_SIZE_INCHES[1] * rows), squeeze=False,
+                                         layout="constrained")
+        flat = [axes for row in axes_grid for axes in row]
+        for axes, (panel_title, bars) in zip(flat, panels):
+            _draw_phase_bars(axes, bars, values)
+            if panel_title:
+                axes.set_title(panel_title)
+        for axes in flat[len(panels):]:
+            axes.set_visible(False)
+        # One legend for all panels, under them: inside a panel it would cover the bars.
+        legend: dict[str, Any] = {}
+        for axes in flat[: len(panels)]:
+            for handle, label in zip(*axes.get_legend_handles_labels()):
+                legend.setdefault(label, handle)
+        figure.legend(list(legend.values()), list(legend), loc="outside lower center",
+                      ncols=min(3, max(1, len(legend))), fontsize=9)
         figure.suptitle(title, fontsize=13, fontweight="bold")
+        return _save(figure, path)
+
+
+def _draw_phase_bars(axes: Axes, bars: Sequence[PhaseBar], shared_values: Sequence[float]) -> None:
+    phases = _phase_order(bars)
+    width = 0.8 / max(len(bars), 1)
+    for index, bar in enumerate(bars):
+        xs, p50s, p99s = [], [], []
+        for position, phase in enumerate(phases):
+            summary = bar.result.transaction_phases.get(phase) if phase in bar.phases else None
+            p50 = summary.get("p50") if summary else None
+            if p50 is None or p50 <= 0:
+                continue
+            p99 = summary.get("p99") if summary else None
+            xs.append(position - 0.4 + width * (index + 0.5))
+            p50s.append(p50)
+            p99s.append(max(p99 if p99 is not None else p50, p50))
+        if not xs:
+            continue
+        axes.bar(xs, p50s, width * 0.92, color=bar.colour, label=bar.label, edgecolor="white", linewidth=0.5,
+                 hatch=bar.hatch)
+        axes.vlines(xs, p50s, p99s, color="#333333", linewidth=1.1)
+        axes.plot(xs, p99s, "_", color="#333333", markersize=9, markeredgewidth=1.1)
+    axes.set_xticks(range(len(phases)), phases)
+    axes.set_xlim(-0.6, len(phases) - 0.4)
+    if shared_values:
+        # Bars need a floor on a log axis; start them a little below the smallest value.
+        _set_log_ms_axis(axes, shared_values, below=3.0, above=1.6)
+    axes.set_ylabel("latency (ms, log scale) — bar: p50, whisker: p99")
+    axes.set_xlabel("phase")
+    axes.grid(axis="x", visible=False)
+
+
+# --------------------------------------------------------------------------------------------------
+# Seed 003's bulk insert: throughput side by side
+
+
+def bulk_figure(pairs: Sequence[Any], path: Path) -> Rendered:
+    """Two bars per variant (bulk-tx, bulk-acks-all): msg/s from summary.messagesPerSecond, values on the bars."""
+    sides = (("bulk-tx (one transaction)", "tx", "#1f77b4"), ("bulk-acks-all (acks=all, no transaction)",
+                                                              "acks_all", "#ff7f0e"))
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(max(6.4, 2.4 * len(pairs) + 2.0), 4.8), layout="constrained")
+        tallest = 0.0
+        for index, (label, attribute, colour) in enumerate(sides):
+            xs, heights = [], []
+            for position, pair in enumerate(pairs):
+                rate = pair.rate(getattr(pair, attribute))
+                if rate:
+                    xs.append(position - 0.2 + 0.4 * index)
+                    heights.append(rate)
+            bars = axes.bar(xs, heights, 0.38, color=colour, label=label)
+            axes.bar_label(bars, labels=[f"{h:,.0f}" for h in heights], padding=2, fontsize=9)
+            tallest = max([tallest] + heights)
+        axes.set_xticks(range(len(pairs)), [pair.variant for pair in pairs])
+        axes.set_ylim(0, tallest * 1.2 if tallest else 1)
+        axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+        axes.set_ylabel("throughput (msg/s)")
+        axes.grid(axis="x", visible=False)
+        axes.legend(loc="upper right")
+        figure.suptitle("Seed 003: transactional vs naive bulk insert", fontsize=13, fontweight="bold")
+        return _save(figure, path)
+
+
+def acks_figure(groups: Mapping[str, Sequence[analysis.AcksRow]], path: Path) -> Rendered:
+    """Seed 002's profiles side by side: msg/s (summary.messagesPerSecond) per profile, one bar per group
+    (driver, broker version, message count), values on the bars."""
+    profiles = list(dict.fromkeys(row.profile for rows in groups.values() for row in rows))
+    width = 0.8 / max(len(groups), 1)
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(max(6.4, 2.2 * len(profiles) * max(1, len(groups)) / 2 + 2), 4.8),
+                                    layout="constrained")
+        tallest = 0.0
+        for index, (label, rows) in enumerate(groups.items()):
+            xs, heights = [], []
+            for row in rows:
+                if row.messages_per_second:
+                    xs.append(profiles.index(row.profile) - 0.4 + width * (index + 0.5))
+                    heights.append(row.messages_per_second)
+            bars = axes.bar(xs, heights, width * 0.92, color=series_colour(index), label=label,
+                            hatch=["//" if r.result.is_partial else None for r in rows if r.messages_per_second])
+            axes.bar_label(bars, labels=[f"{h:,.0f}" for h in heights], padding=2, fontsize=8)
+            tallest = max([tallest] + heights)
+        axes.set_xticks(range(len(profiles)), profiles)
+        axes.set_ylim(0, tallest * 1.2 if tallest else 1)
+        axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+        axes.set_ylabel("throughput (msg/s)")
+        axes.grid(axis="x", visible=False)
+        axes.legend(loc="upper right", fontsize=8)
+        figure.suptitle("Seed 002: msg/s per SLA profile", fontsize=13, fontweight="bold")
         return _save(figure, path)
 
 
@@ -227,9 +360,12 @@ def phases_figure(title: str, results: Sequence[Result], palette: Palette, path:
 # Overhead ratios
 
 
-def overhead_figure(pairs: Sequence[analysis.Overhead], palette: Palette, path: Path) -> Rendered:
+def overhead_figure(pairs: Sequence[analysis.Overhead], palette: Palette, path: Path,
+                    key: Callable[[Result], str] | None = None) -> Rendered:
+    """Bars of tx ÷ base per scenario, one per driver (or per ``key`` of the tx run, e.g. driver and broker)."""
     scenarios = list(dict.fromkeys(pair.label for pair in pairs))
-    drivers = sorted({pair.driver for pair in pairs})
+    variant = (lambda pair: key(pair.tx)) if key is not None else (lambda pair: pair.driver)
+    drivers = list(dict.fromkeys(variant(pair) for pair in sorted(pairs, key=lambda o: (o.driver, variant(o)))))
     width = 0.8 / len(drivers)
     with plt.rc_context(_STYLE):
         figure, axes_pair = plt.subplots(1, 2, figsize=WIDE_SIZE_INCHES, layout="constrained", sharey=False)
@@ -241,7 +377,7 @@ def overhead_figure(pairs: Sequence[analysis.Overhead], palette: Palette, path: 
             for index, driver in enumerate(drivers):
                 xs, heights, labels = [], [], []
                 for position, scenario in enumerate(scenarios):
-                    pair = next((o for o in pairs if o.driver == driver and o.label == scenario), None)
+                    pair = next((o for o in pairs if variant(o) == driver and o.label == scenario), None)
                     ratio = getter(pair) if pair else None
                     if ratio is None:
                         continue
@@ -343,24 +479,53 @@ _LATENCY_SERIES = (
 OMB_DEFAULT_REPORTING_SECONDS = 10.0
 
 
+MIN_TREND_PERIODS = 5
+
+
 def has_time_series(result: Result) -> bool:
-    return any(_drawable(result.series(name)) for name, _ in _RATE_SERIES + _LATENCY_SERIES)
+    """Whether a run has enough reporting periods for a trend: one or two points show no trend, and their
+    figures only repeat the run's summary."""
+    drawable = [name for name, _ in _RATE_SERIES + _LATENCY_SERIES if _drawable(result.series(name))]
+    return bool(drawable) and max(len(result.series(name)) for name in drawable) >= MIN_TREND_PERIODS
 
 
 def _drawable(values: Sequence[float | None]) -> bool:
     return any(v for v in values if v is not None)
 
 
-def _elapsed(result: Result, length: int) -> tuple[list[float], str]:
-    elapsed = result.series("periods.elapsedSeconds")
-    if len(elapsed) == length and all(v is not None for v in elapsed):
-        return [float(v) for v in elapsed if v is not None], "elapsed time in the measured phase (s)"
-    interval = result.run_mode.reporting_interval_seconds if result.run_mode else None
-    if interval:
-        return [interval * (i + 1) for i in range(length)], "elapsed time in the measured phase (s)"
+MEASURED_AXIS_LABEL = "time since the measured phase started (s)"
+WARM_UP_SHIFT_MIN_SECONDS = 0.5
+
+
+def _elapsed(result: Result, length: int, name: str = "periods.elapsedSeconds") -> tuple[list[float], str]:
+    """Where each period of series ``name`` ended, in seconds since the measured phase started. OMB's lists
+    (publishRate, …) may have longer periods than omb-tx's ``periods`` (runMode.ombPeriodSeconds: the runner
+    merges short reporting periods into OMB's 10-s ones); each then ends where its last merged period ended.
+    Files from runners that counted from the start of the warm-up (the last period then ends well after the
+    measured duration: by more than 0.5 s and 10% of it, beyond the teardown's slack) are shifted back by the
+    difference, so periods that ended before the measurement began fall below 0 and are left out."""
+    elapsed = [float(v) for v in result.series("periods.elapsedSeconds") if v is not None]
+    run_mode = result.run_mode
+    interval = run_mode.reporting_interval_seconds if run_mode else None
+    if len(elapsed) != len(result.series("periods.elapsedSeconds")):
+        elapsed = []
+    if elapsed and len(elapsed) != length and not name.startswith("periods."):
+        omb = run_mode.omb_period_seconds if run_mode else None
+        per_group = round(omb / interval) if omb and interval else 0
+        if per_group > 1 and math.ceil(len(elapsed) / per_group) == length:
+            elapsed = [elapsed[min(len(elapsed), (i + 1) * per_group) - 1] for i in range(length)]
+    if elapsed and len(elapsed) == length:
+        duration = result.summary.duration_seconds if result.summary else None
+        if duration and elapsed[-1] - duration > max(WARM_UP_SHIFT_MIN_SECONDS, 0.1 * duration):
+            shift = elapsed[-1] - duration
+            return [v - shift for v in elapsed], MEASURED_AXIS_LABEL + ", warm-up left out"
+        return elapsed, MEASURED_AXIS_LABEL
+    period = (run_mode.omb_period_seconds or interval) if run_mode else None
+    if period:
+        return [period * (i + 1) for i in range(length)], MEASURED_AXIS_LABEL
     return (
         [OMB_DEFAULT_REPORTING_SECONDS * (i + 1) for i in range(length)],
-        "elapsed time (s, assuming OMB's 10 s reporting period)",
+        "time since the measured phase started (s, assuming OMB's 10 s reporting period)",
     )
 
 
@@ -393,11 +558,11 @@ def time_series_figure(result: Result, title: str, path: Path) -> Rendered:
                 values = result.series(name)
                 if not _drawable(values):
                     continue
-                xs, x_label = _elapsed(result, len(values))
+                xs, x_label = _elapsed(result, len(values), name)
                 points = [
                     (x, v)
                     for index, (x, v) in enumerate(zip(xs, values))
-                    if v is not None and not (axes is latency_axes and index in idle)
+                    if v is not None and x > 0 and not (axes is latency_axes and index in idle)
                 ]
                 if not points:
                     continue

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence, Union
 
-from . import analysis, plots, tables, transports
+from . import analysis, compare, plots, tables, transports
 from .formatting import format_rate, provenance
 from .model import Result
 from .tables import Table
@@ -71,7 +71,8 @@ class _FileNames:
 def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[str] = ()) -> Report:
     out_dir.mkdir(parents=True, exist_ok=True)
     _, superseded = analysis.newest_per_key(results, analysis.run_key)
-    palette = plots.Palette([r.driver for r in results])
+    variants = compare.Variants(results)
+    palette = plots.Palette(variants.keys(results) + sorted({r.driver for r in results}))
     names = _FileNames()
     current = [r for r in results if all(r is not s for s in superseded)]
     inputs = Section(
@@ -82,14 +83,15 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
     )
     sections = [
         inputs,
-        _closed_loop_section(current),
-        _overhead_section(current, palette, out_dir, names),
-        _phases_section(current, palette, out_dir, names),
-        _percentiles_section(current, palette, out_dir, names),
+        _closed_loop_section(current, variants),
+        _overhead_section(current, palette, variants, out_dir, names),
+        _phases_section(current, palette, variants, out_dir, names),
+        _bulk_section(current, variants, out_dir, names),
+        _percentiles_section(current, palette, variants, out_dir, names),
         _sweep_section(current, palette, out_dir, names),
         _transports_section(current, palette, out_dir, names),
-        _acks_section(current),
-        _time_series_section(results, out_dir, names),
+        _acks_section(current, out_dir, names),
+        _time_series_section(results, variants, out_dir, names),
     ]
     return Report(tuple(sections), tuple(warnings))
 
@@ -104,7 +106,7 @@ def _figure(title: str, description: str, results: Sequence[Result], rendered: p
     )
 
 
-def _closed_loop_section(results: Sequence[Result]) -> Section:
+def _closed_loop_section(results: Sequence[Result], variants: compare.Variants) -> Section:
     section = Section(
         "Closed-loop scenarios (seed 001 form)",
         "One operation after another in isolation (the seeds' method for protocol cost). "
@@ -112,13 +114,17 @@ def _closed_loop_section(results: Sequence[Result]) -> Section:
         "min, median and max are per operation.",
     )
     groups = analysis.closed_loop_groups(results)
-    section.blocks += [tables.closed_loop_table(workload, group) for workload, group in groups.items()]
+    section.blocks += [tables.closed_loop_table(workload, group, variants.label) for workload, group in groups.items()]
     if not groups:
         section.blocks.append(Paragraph("No closed-loop results with an operation latency summary in the inputs."))
+    fetched = compare.fetch_results(compare.newest_variants(results))
+    if fetched:
+        section.blocks.append(tables.fetch_table(fetched, variants.label))
     return section
 
 
-def _overhead_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames) -> Section:
+def _overhead_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants, out_dir: Path,
+                      names: _FileNames) -> Section:
     section = Section(
         "Overhead of transactions: tx ÷ base",
         "tx-writes is paired with base-writes and tx-streaming with base-streaming, per driver and with the "
@@ -129,9 +135,9 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, out_dir
     if not pairs:
         section.blocks.append(Paragraph("No tx/base pairs (tx-writes + base-writes, tx-streaming + base-streaming)."))
         return section
-    section.blocks.append(tables.overhead_table(pairs))
+    section.blocks.append(tables.overhead_table(pairs, variants.label if variants.many_versions else None))
     involved = [r for pair in pairs for r in (pair.base, pair.tx)]
-    rendered = plots.overhead_figure(pairs, palette, out_dir / names("overhead-ratios"))
+    rendered = plots.overhead_figure(pairs, palette, out_dir / names("overhead-ratios"), variants.key)
     section.blocks.append(
         _figure("Transactional overhead ratios", "Bars: tx ÷ base for each driver; dashed line: no overhead (1×).",
                 involved, rendered)
@@ -146,9 +152,9 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, out_dir
                 curve = analysis.latency_curve(result, analysis.OPERATION)
                 if curve is not None:
                     lines.append(plots.CurveLine(result.workload + (" [PARTIAL]" if result.is_partial else ""),
-                                                 palette(pair.driver), curve, style))
+                                                 palette(variants.key(result)), curve, style))
             if lines:
-                panels.append((pair.driver, lines))
+                panels.append((variants.key(pair.tx), lines))
         if not panels:
             continue
         runs = [r for pair in chosen for r in (pair.base, pair.tx)]
@@ -157,7 +163,8 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, out_dir
         )
         section.blocks.append(
             _figure(f"{family}: tx vs base latency distribution",
-                    f"Operation latency by percentile, base (dashed) and transactional (solid); {_sources(runs)}.",
+                    f"Operation latency by percentile, base (dashed) and transactional (solid); {_sources(runs)}. "
+                    + _MAX_NOTE,
                     runs, rendered)
         )
     return section
@@ -168,32 +175,104 @@ def _sources(results: Sequence[Result], metric: analysis.Metric = analysis.OPERA
     return "points from " + (" and ".join(sorted(found)) if found else "no data")
 
 
-def _phases_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames) -> Section:
+_MAX_NOTE = "Each curve ends at its slowest sample (▲), drawn at 1/(1-p) = N, the run's sample count."
+
+
+def _phases_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants, out_dir: Path,
+                    names: _FileNames) -> Section:
     section = Section(
-        "Transaction phases",
-        "Where a transaction's time goes: begin, send, resolve (waiting for the send acks), sendOffsets, "
-        "commit, and the whole transaction, per driver side by side.",
+        "Transaction phases: transactional vs naive, side by side",
+        "Where an operation's time goes: begin, send, resolve (waiting for the send acks), sendOffsets, "
+        "commit, and the whole transaction. Each figure puts the transactional runs and their naive counterparts "
+        "(base-*, bulk-acks-all) on one latency axis, as seed 003 compares them; one panel per broker "
+        "version (when the inputs hold several), all panels on the same scale. A naive run has no \"transaction\" "
+        "bar: its whole operation is not a transaction (a naive streaming run's commit is a consumer offset commit).",
     )
-    groups = analysis.per_workload(
-        r for r in results if analysis.has_phase_breakdown(r) and not analysis.is_rate_sweep_point(r)
-    )
-    for workload, group in groups.items():
-        rendered = plots.phases_figure(f"{workload}: time per transaction phase", group, palette,
-                                       out_dir / names("phases", workload))
+    comparisons = compare.phase_comparisons(results)
+    for comparison in comparisons:
+        drivers = {r.driver for r in comparison.results}
+        panels: dict[str, list[plots.PhaseBar]] = {}
+        colours: dict[tuple[str, str], str] = {}
+        for result in comparison.results:
+            order = compare.await_acks(result)
+            label = result.workload + (f" (acks {order})" if order else "")
+            label += f" — {result.driver}" if len(drivers) > 1 else ""
+            label += " [PARTIAL]" if result.is_partial else ""
+            colour = colours.setdefault((result.workload, result.driver), plots.series_colour(len(colours)))
+            version = analysis.broker_version(result)
+            panel = f"broker {version}" if variants.many_versions and version else ""
+            panels.setdefault(panel, []).append(
+                plots.PhaseBar(label, colour, result, analysis.charted_phases(result),
+                               None if analysis.is_transactional(result) else "//")
+            )
+        rendered = plots.phase_comparison_figure(
+            f"{comparison.family}: time per phase, transactional (solid) vs naive (hatched)", list(panels.items()),
+            out_dir / names("phases", comparison.family)
+        )
         section.blocks.append(
-            _figure(f"{workload}: transaction phases",
+            _figure(f"{comparison.family}: phases, transactional vs naive",
                     "Bar height is the phase's median (p50), the whisker reaches its p99 (transactionPhases); "
-                    "log scale, because begin takes microseconds and commit milliseconds.",
+                    "hatched bars are naive (non-transactional) runs; log scale, because begin takes microseconds "
+                    "and commit milliseconds. \"acks after-commit\" / \"before-send-offsets\" is the call order "
+                    "(scenario.awaitAcks).",
+                    comparison.results, rendered)
+        )
+        for key, bars in panels.items():
+            title = f"{comparison.family}" + (f", {key}" if key else "")
+            section.blocks.append(tables.phases_table(title, [bar.result for bar in bars],
+                                                      lambda r, many=len(drivers) > 1: _run_name(r, many)))
+    others = analysis.per_workload(
+        r for r in results
+        if analysis.has_phase_breakdown(r) and not analysis.is_rate_sweep_point(r)
+        and compare.phase_family(r.workload) is None
+    )
+    for workload, group in others.items():
+        transactional = any(analysis.is_transactional(r) for r in group)
+        kind = "transaction phase" if transactional else "phase"
+        bars = [plots.PhaseBar(variants.label(r), palette(variants.key(r)), r, analysis.charted_phases(r),
+                               "//" if r.is_partial else None) for r in group]
+        rendered = plots.phase_comparison_figure(f"{workload}: time per {kind}", [("", bars)],
+                                                 out_dir / names("phases", workload))
+        section.blocks.append(
+            _figure(f"{workload}: {kind}s",
+                    "Bar height is the phase's median (p50), the whisker reaches its p99 (transactionPhases); "
+                    "log scale.",
                     group, rendered)
         )
-        section.blocks.append(tables.phases_table(workload, group))
-    if not groups:
+        section.blocks.append(tables.phases_table(workload, group, variants.label))
+    if not comparisons and not others:
         section.blocks.append(Paragraph("No results with transactionPhases in the inputs."))
     return section
 
 
-def _percentiles_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path,
-                         names: _FileNames) -> Section:
+def _run_name(result: Result, with_driver: bool) -> str:
+    name = result.workload + (f" — {result.driver}" if with_driver else "")
+    return name + (" [PARTIAL]" if result.is_partial else "")
+
+
+def _bulk_section(results: Sequence[Result], variants: compare.Variants, out_dir: Path, names: _FileNames) -> Section:
+    section = Section(
+        "Bulk insert: transactional vs naive throughput (seed 003)",
+        "bulk-tx sends N messages in one transaction and commits; bulk-acks-all sends the same N messages with "
+        "acks=all and no transaction, waiting for every acknowledgement. Seed 003 reports throughput; so does "
+        "this table, per driver and broker version.",
+    )
+    pairs = compare.bulk_pairs(results, variants)
+    if not pairs:
+        section.blocks.append(Paragraph("No bulk-tx / bulk-acks-all results in the inputs."))
+        return section
+    section.blocks.append(tables.bulk_table(pairs))
+    runs = [r for pair in pairs for r in (pair.tx, pair.acks_all) if r is not None]
+    rendered = plots.bulk_figure(pairs, out_dir / names("bulk-throughput"))
+    section.blocks.append(
+        _figure("Bulk insert throughput", "Bars: summary.messagesPerSecond of each run; the number on a bar is its "
+                "value.", runs, rendered)
+    )
+    return section
+
+
+def _percentiles_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants,
+                         out_dir: Path, names: _FileNames) -> Section:
     section = Section(
         "Latency by percentile",
         "HdrHistogram-style curves: the x axis spreads the tail (1/(1-p), log scale), one line per driver, "
@@ -203,8 +282,10 @@ def _percentiles_section(results: Sequence[Result], palette: plots.Palette, out_
     for workload, group in analysis.per_workload(r for r in results if not analysis.is_rate_sweep_point(r)).items():
         panels = []
         for metric in analysis.METRICS:
+            if metric is analysis.OPERATION and all(_operation_is_publish(r) for r in group):
+                continue  # one plain send per operation: the operation panel would repeat the publish panel
             lines = [
-                plots.CurveLine(result.label, palette(result.driver), curve)
+                plots.CurveLine(variants.label(result), palette(variants.key(result)), curve)
                 for result in group
                 if (curve := analysis.latency_curve(result, metric)) is not None
             ]
@@ -216,8 +297,27 @@ def _percentiles_section(results: Sequence[Result], palette: plots.Palette, out_
                                            out_dir / names("latency", workload))
         sources = "; ".join(f"{title.split(' (')[0].lower()}: {_sources(group, metric)}"
                             for metric in analysis.METRICS for title, _ in panels if title == metric.title)
-        section.blocks.append(_figure(f"{workload}: latency percentiles", sources.capitalize() + ".", group, rendered))
+        description = sources[:1].upper() + sources[1:] + ". " + _MAX_NOTE
+        if workload.startswith("acks-sla-"):
+            description += " " + _ACKS_BURST_NOTE
+        section.blocks.append(_figure(f"{workload}: latency percentiles", description, group, rendered))
     return section
+
+
+_ACKS_BURST_NOTE = (
+    "What this measures: like seed 002's loop, an acks-sla run hands all N messages to one producer as fast as "
+    "send() takes them (producerRate 50,000,000 msg/s is only a schedule far ahead of any producer), then waits "
+    "for every acknowledgement. A message's publish latency runs from its send() call to its acknowledgement, so "
+    "it includes the time it queued behind the earlier messages in the producer's buffer and in flight: it grows "
+    "with the message's place in the burst, and medians of hundreds of milliseconds are that queue, not the "
+    "broker's acknowledgement time for one request. Seed 002's own figure is duration ÷ N (the table in the acks "
+    "section)."
+)
+
+
+def _operation_is_publish(result: Result) -> bool:
+    """A non-transactional PUBLISH operation is one send: its operation latency is its publish latency."""
+    return result.scenario.get("kind") == "PUBLISH" and not analysis.is_transactional(result)
 
 
 def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames) -> Section:
@@ -241,7 +341,7 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
         panels = []
         for rate in rates:
             lines = [
-                plots.CurveLine(point.result.label, palette(driver), curve)
+                plots.CurveLine(driver + point.result.label[len(point.result.driver):], palette(driver), curve)
                 for driver, points in by_driver.items()
                 for point in points
                 if point.rate == rate and (curve := analysis.latency_curve(point.result, analysis.END_TO_END))
@@ -280,7 +380,7 @@ def _transports_section(results: Sequence[Result], palette: plots.Palette, out_d
     return section
 
 
-def _acks_section(results: Sequence[Result]) -> Section:
+def _acks_section(results: Sequence[Result], out_dir: Path, names: _FileNames) -> Section:
     section = Section(
         "Acks and durability profiles (seed 002 form)",
         "Workloads named acks-sla-*. Replication, ISR (min.insync.replicas) and ACKS are read from the "
@@ -288,27 +388,45 @@ def _acks_section(results: Sequence[Result]) -> Section:
     )
     groups = analysis.acks_rows(results)
     section.blocks += [tables.acks_table(driver, messages, rows) for (driver, messages), rows in groups.items()]
+    if groups:
+        labelled = {f"{driver}, {messages:,} messages" if messages else driver: rows
+                    for (driver, messages), rows in groups.items()}
+        runs = [row.result for rows in groups.values() for row in rows]
+        rendered = plots.acks_figure(labelled, out_dir / names("acks-sla-profiles"))
+        section.blocks.append(_figure("SLA profiles side by side", "Bars: summary.messagesPerSecond of each profile "
+                                      "(N messages ÷ the time from the first send to the last acknowledgement), one "
+                                      "colour per driver, broker version and message count.", runs, rendered))
     if not groups:
         section.blocks.append(Paragraph("No acks-sla-* results in the inputs."))
     return section
 
 
-def _time_series_section(results: Sequence[Result], out_dir: Path, names: _FileNames) -> Section:
+def _time_series_section(results: Sequence[Result], variants: compare.Variants, out_dir: Path,
+                         names: _FileNames) -> Section:
     section = Section(
         "Time series per run",
-        "Rates and latency per reporting period over each run's measured phase, one figure per result file.",
+        f"Rates and latency per reporting period over the measured phase (x: seconds since it started; warm-up "
+        f"left out), one figure per result file with at least {plots.MIN_TREND_PERIODS} periods: fewer points show "
+        "no trend, only the run's summary again.",
     )
+    short = []
     for result in sorted(results, key=lambda r: (r.workload, r.driver, r.start_time or "", r.path.name)):
         if not plots.has_time_series(result):
+            short.append(result)
             continue
         rate = ""
         if result.sweep is not None and isinstance(result.sweep.value, float) and analysis.is_rate_sweep_point(result):
             rate = f" (target {format_rate(result.sweep.value)} msg/s)"
-        title = f"{result.workload} — {result.driver}{rate}"
+        title = f"{result.workload} — {variants.key(result)}{rate}"
         rendered = plots.time_series_figure(result, title, out_dir / names("timeseries", result.path.stem))
         section.blocks.append(
             _figure(title, "Per-period publishRate/consumeRate and latency lists of the result.", [result], rendered)
         )
+    if short:
+        section.blocks.append(Paragraph(
+            f"No time series for {len(short)} run(s) with fewer than {plots.MIN_TREND_PERIODS} reporting periods "
+            "(or none recorded): " + ", ".join(sorted({r.path.name for r in short})) + "."
+        ))
     return section
 
 
@@ -351,7 +469,7 @@ h1 { border-bottom: 2px solid #ddd; } h2 { margin-top: 2em; border-bottom: 1px s
 table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.92em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; } th { background: #f4f4f4; }
 td:not(:first-child) { white-space: nowrap; }
-figure { margin: 1em 0 2em; } figure img { max-width: 100%; border: 1px solid #eee; }
+figure { margin: 1em 0 2em; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.9em; color: #444; } figcaption ul { margin: 0.3em 0; }
 .partial { color: #fff; background: #c0392b; padding: 0.1em 0.4em; border-radius: 3px; font-weight: bold; }
 .note { font-size: 0.85em; color: #666; font-style: italic; } .warning { background: #fff3cd; padding: 0.5em; }

@@ -84,6 +84,8 @@ public final class ResultBuilder {
         String failureReason = failureReason(counts);
         Status status = failureReason != null ? Status.FAILED
                 : facts.partialReason() != null ? Status.PARTIAL : Status.COMPLETE;
+        // OMB's lists on OMB's period (see OmbPeriods); omb-tx's own `periods` below keep the reporting interval.
+        List<Period> omb = OmbPeriods.regroup(periods, facts.runMode().reportingIntervalSeconds());
         return new RunResult(
                 w.name(),
                 facts.driverName(),
@@ -92,13 +94,13 @@ public final class ResultBuilder {
                 w.partitionsPerTopic(),
                 w.producersPerTopic(),
                 w.consumerPerSubscription(), // OMB's consumersPerTopic: consumers per subscription
-                perPeriod(periods, p -> rate(p, Counter.MESSAGES_SENT)),
-                perPeriod(periods, p -> rate(p, Counter.PUBLISH_ERRORS)),
-                perPeriod(periods, p -> rate(p, Counter.MESSAGES_RECEIVED)),
-                perPeriod(periods, Period::backlog),
-                perPeriodLatency(periods, Latency.PUBLISH_LATENCY, OmbLatency::millis),
-                perPeriodLatency(periods, Latency.PUBLISH_DELAY, OmbLatency::micros),
-                perPeriodLatency(periods, Latency.END_TO_END, OmbLatency::millis),
+                perPeriod(omb, p -> rate(p, Counter.MESSAGES_SENT)),
+                perPeriod(omb, p -> rate(p, Counter.PUBLISH_ERRORS)),
+                perPeriod(omb, p -> rate(p, Counter.MESSAGES_RECEIVED)),
+                perPeriod(omb, Period::backlog),
+                perPeriodLatency(omb, Latency.PUBLISH_LATENCY, OmbLatency::millis),
+                perPeriodLatency(omb, Latency.PUBLISH_DELAY, OmbLatency::micros),
+                perPeriodLatency(omb, Latency.END_TO_END, OmbLatency::millis),
                 OmbLatency.millis(publish),
                 OmbLatency.micros(delay),
                 OmbLatency.millis(endToEnd),

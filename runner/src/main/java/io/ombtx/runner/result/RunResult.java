@@ -149,7 +149,7 @@ public record RunResult(
 
     /** How the load was driven and for how long. */
     @JsonPropertyOrder({"loop", "targetRate", "findMaximumRate", "warmup", "measure", "reportingIntervalSeconds",
-        "maxRateSearch"})
+        "maxRateSearch", "ombPeriodSeconds"})
     public record RunMode(
             LoopMode loop,
             // msg/s; null in closed loop and when the maximum rate is searched for.
@@ -157,9 +157,13 @@ public record RunResult(
             boolean findMaximumRate,
             RunLength warmup,
             RunLength measure,
+            // The length of omb-tx's `periods` (and of the progress lines).
             int reportingIntervalSeconds,
             // With findMaximumRate: how the rate was found and what it was; absent otherwise.
-            @JsonInclude(JsonInclude.Include.NON_NULL) RateSearchRecord maxRateSearch) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) RateSearchRecord maxRateSearch,
+            // The length of the periods of OMB's per-period lists (publishRate, …): OMB's 10 s whenever the
+            // reporting interval divides 10 s (see OmbPeriods); absent in files written before it existed.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer ombPeriodSeconds) {
 
         @JsonCreator
         public RunMode {
@@ -170,9 +174,16 @@ public record RunResult(
             this(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, null);
         }
 
+        public RunMode(LoopMode loop, Long targetRate, boolean findMaximumRate, RunLength warmup, RunLength measure,
+                int reportingIntervalSeconds, RateSearchRecord maxRateSearch) {
+            this(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, maxRateSearch,
+                    OmbPeriods.seconds(reportingIntervalSeconds));
+        }
+
         /** This run mode with the search that found its rate. */
         public RunMode withSearch(RateSearchRecord search) {
-            return new RunMode(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, search);
+            return new RunMode(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, search,
+                    ombPeriodSeconds);
         }
 
         /** The run mode of {@code w} with progress reported every {@code reportingIntervalSeconds}. */

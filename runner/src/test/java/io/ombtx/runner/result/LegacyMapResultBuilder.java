@@ -60,13 +60,15 @@ final class LegacyMapResultBuilder {
         r.put("producersPerTopic", w.producersPerTopic());
         r.put("consumersPerTopic", w.consumerPerSubscription()); // OMB's meaning: consumers per subscription
 
-        r.put("publishRate", perPeriod(periods, p -> rate(p, Counter.MESSAGES_SENT)));
-        r.put("publishErrorRate", perPeriod(periods, p -> rate(p, Counter.PUBLISH_ERRORS)));
-        r.put("consumeRate", perPeriod(periods, p -> rate(p, Counter.MESSAGES_RECEIVED)));
-        r.put("backlog", perPeriod(periods, Period::backlog));
-        putPeriodLatencies(r, "publishLatency", periods, Latency.PUBLISH_LATENCY, true);
-        putPeriodLatencies(r, "publishDelayLatency", periods, Latency.PUBLISH_DELAY, false);
-        putPeriodLatencies(r, "endToEndLatency", periods, Latency.END_TO_END, true);
+        // reference: OMB's lists on OMB's 10-s period (OmbPeriods, tested on its own in OmbPeriodsTest)
+        List<Period> omb = OmbPeriods.regroup(periods, (Integer) facts.runMode().get("reportingIntervalSeconds"));
+        r.put("publishRate", perPeriod(omb, p -> rate(p, Counter.MESSAGES_SENT)));
+        r.put("publishErrorRate", perPeriod(omb, p -> rate(p, Counter.PUBLISH_ERRORS)));
+        r.put("consumeRate", perPeriod(omb, p -> rate(p, Counter.MESSAGES_RECEIVED)));
+        r.put("backlog", perPeriod(omb, Period::backlog));
+        putPeriodLatencies(r, "publishLatency", omb, Latency.PUBLISH_LATENCY, true);
+        putPeriodLatencies(r, "publishDelayLatency", omb, Latency.PUBLISH_DELAY, false);
+        putPeriodLatencies(r, "endToEndLatency", omb, Latency.END_TO_END, true);
 
         Histogram publish = measured.histogram(Latency.PUBLISH_LATENCY);
         Histogram delay = measured.histogram(Latency.PUBLISH_DELAY);
@@ -300,6 +302,7 @@ final class LegacyMapResultBuilder {
             mode.put("measure", ordered("seconds", w.testDuration().toSeconds()));
         }
         mode.put("reportingIntervalSeconds", interval);
+        mode.put("ombPeriodSeconds", OmbPeriods.seconds(interval)); // reference: added with OmbPeriods
         return mode;
     }
 
