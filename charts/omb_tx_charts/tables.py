@@ -165,6 +165,8 @@ def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Tab
         status = "PARTIAL" if result.is_partial else result.status
         if id(result) in older:
             status += " (superseded by a newer run)"
+        elif result.repetition is not None and result.repetition.count > 1:
+            status += f" (repetition {result.repetition.index} of {result.repetition.count})"
         rows.append(
             (
                 str(result.path),
