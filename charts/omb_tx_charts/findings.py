@@ -446,7 +446,7 @@ def interval_text(row: FindingRow) -> str:
     if not row.estimate.has_interval:
         return intervals.TOO_FEW
     low, high = row.estimate.bounds()
-    return f"{format_value(low, row.spec.unit)} – {format_value(high, row.spec.unit)} ({row.estimate.method})"
+    return f"{format_value(low, row.spec.unit)} – {format_value(high, row.spec.unit)}"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -460,28 +460,26 @@ def row_ids(rows: Sequence[FindingRow]) -> list[str]:
 def findings_table(rows: Sequence[FindingRow]) -> Table:
     body = []
     for row_id, row in zip(row_ids(rows), rows):
-        n = "—" if row.estimate is None else str(row.estimate.n)
         body.append((
-            row_id,
-            row.spec.seed,
-            row.title,
+            f"{row_id} · seed {row.spec.seed}: {row.title}",
             row.system,
             row.broker,
             row.order,
             row.figure.shown if row.figure else "—",
             measured_text(row),
             interval_text(row),
-            n,
+            "—" if row.estimate is None else str(row.estimate.n),
             row.verdict,
         ))
     return Table(
         title="Seed findings",
-        header=("#", "Seed", "Finding", "System", "Broker (tv)", "Order (awaitAcks)", "Seed's figure",
-                "Measured median", "95% interval (method)", "n", "Verdict"),
+        header=("Finding", "System", "Broker (tv)", "Order (awaitAcks)", "Seed's figure", "Measured median",
+                "95% interval", "n", "Verdict"),
         rows=tuple(body),
-        align="lllllllrrrl",
+        align="lllllrrrl",
         note="n = repetitions (pairs of runs for a ratio); tv = the broker's transaction.version (0: pre-KIP-890). "
-             "What each row compares, notes and its result files are in the next table.",
+             "How each interval was computed, what each row compares, notes and its result files are in the next "
+             "table.",
     )
 
 
@@ -491,6 +489,8 @@ def sources_table(rows: Sequence[FindingRow]) -> Table:
         values = ""
         if row.estimate is not None and not row.spec.knee:
             values = "; values " + ", ".join(format_value(v, row.spec.unit) for v in row.estimate.values)
+        if row.estimate is not None and row.estimate.has_interval:
+            values += f"; interval by {row.estimate.method}"
         body.append((
             row_id,
             f"{row.spec.quantity}. Compared: {row.compared}{values}",
@@ -501,6 +501,7 @@ def sources_table(rows: Sequence[FindingRow]) -> Table:
         title="Where each finding's numbers come from",
         header=("#", "What is compared", "Notes", "Result files"),
         rows=tuple(body),
+        wrap=True,
     )
 
 
@@ -513,6 +514,7 @@ def seed_figures_table() -> Table:
         title="The seeds' published figures",
         header=("Seed", "Where in the seed", "System", "Seed's set-up", "Figure"),
         rows=tuple(body),
+        wrap=True,
         note="Their figures, on their hardware; the seeds: "
              + "; ".join(f"{s.number} {s.title} ({s.description})" for s in seeds.SEEDS.values()),
     )

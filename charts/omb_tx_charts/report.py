@@ -351,6 +351,7 @@ figure { margin: 1em 0 2em; } figure img { max-width: 100%; border: 1px solid #e
 figcaption { font-size: 0.9em; color: #444; } figcaption ul { margin: 0.3em 0; }
 .partial { color: #fff; background: #c0392b; padding: 0.1em 0.4em; border-radius: 3px; font-weight: bold; }
 .note { font-size: 0.85em; color: #666; font-style: italic; } .warning { background: #fff3cd; padding: 0.5em; }
+table.wrap td { white-space: normal; }
 """
 
 

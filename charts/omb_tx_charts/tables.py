@@ -18,6 +18,7 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     align: str = ""  # one of "l", "c", "r" per column; left when shorter
     note: str = ""
+    wrap: bool = False  # HTML: let cells wrap (wide tables of prose); by default only the first column does
 
 
 def to_markdown(table: Table) -> str:
@@ -43,7 +44,8 @@ def to_html(table: Table) -> str:
         "<tr>" + "".join(f'<td style="text-align:{css[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns)) + "</tr>"
         for row in table.rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    opening = '<table class="wrap">' if table.wrap else "<table>"
+    return f"{opening}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _system(result: Result) -> str:

@@ -259,9 +259,15 @@ def test_the_report_opens_with_the_findings_table(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr
     markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert re.findall(r"^## .*$", markdown, flags=re.M)[0] == "## Findings"
-    first_table = markdown.index("| # | Seed | Finding |")
+    first_table = markdown.index("| Finding | System | Broker (tv) |")
     assert first_table < markdown.index("## Inputs")
-    assert "| 001 | FetchBench median (write-to-visible) | Kafka | 4.1.1 (tv 2) | after-commit |" in markdown
+    visible = intervals.estimate([_raw(p)["aggregatedEndToEndLatencyQuantiles"]["50.0"]
+                                  for p in _files("tx-fetch-*.json", "4.1.1")])
+    shown = [findings.format_value(v, "ms") for v in (visible.median, visible.low, visible.high)]
+    assert shown == ["24.2 ms", "11.6 ms", "40.1 ms"]
+    row = (f"· seed 001: FetchBench median (write-to-visible) | Kafka | 4.1.1 (tv 2) | after-commit | 27.5–41 ms "
+           f"| {shown[0]} | {shown[1]} – {shown[2]} | 3 | reproduced |")
+    assert re.search(r"^\| F\d+ " + re.escape(row) + "$", markdown, flags=re.M), markdown[first_table:][:3000]
     assert "Verdict rule." in markdown
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert re.findall(r"<h2>(.*?)</h2>", page)[0] == "Findings"
