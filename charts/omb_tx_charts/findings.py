@@ -38,8 +38,8 @@ RULE = (
     "Verdict rule. Each seed figure is a value or a range (seed 001: the range between its single-node and "
     f"3-node medians); it is widened by {TOLERANCE:g}× each way, the spread the seeds' own figures for one "
     "benchmark show between their two set-ups. The measured interval is the 95% interval of the median over "
-    "repetitions (see the method column); with fewer than 3 repetitions there is none, and the median alone "
-    "stands in for it, so such a verdict is provisional (n < 3). "
+    "repetitions (the sources table names the method); with fewer than 3 repetitions there is none, and the "
+    "median alone stands in for it, so such a verdict is marked provisional. "
     "Reversed: the seed's figure lies on one side of 1× (a ratio with a direction: tx slower than base, default "
     "back-off slower than none, durable faster than yolo, tx bulk faster than acks=all) and the whole measured "
     "interval lies on the other side. Reproduced: the interval lies on the seed's side of 1× (when the figure "
@@ -469,7 +469,7 @@ def findings_table(rows: Sequence[FindingRow]) -> Table:
             measured_text(row),
             interval_text(row),
             "—" if row.estimate is None else str(row.estimate.n),
-            row.verdict,
+            row.verdict + (" (provisional)" if row.estimate is not None and not row.estimate.has_interval else ""),
         ))
     return Table(
         title="Seed findings",

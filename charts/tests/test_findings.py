@@ -269,6 +269,8 @@ def test_the_report_opens_with_the_findings_table(tmp_path: Path) -> None:
            f"| {shown[0]} | {shown[1]} – {shown[2]} | 3 | reproduced |")
     assert re.search(r"^\| F\d+ " + re.escape(row) + "$", markdown, flags=re.M), markdown[first_table:][:3000]
     assert "Verdict rule." in markdown
+    assert re.search(r"^\| F\d+ · seed 001: FetchBench median \(write-to-visible\) \| Kafka \| 2\.8\.2 \(tv 0\) .*"
+                     r"\| n too small \| 1 \| not reproduced \(provisional\) \|$", markdown, flags=re.M)
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert re.findall(r"<h2>(.*?)</h2>", page)[0] == "Findings"
     assert page.index("<th style=\"text-align:left\">Verdict</th>") < page.index("<h2>Inputs</h2>")
