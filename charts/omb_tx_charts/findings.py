@@ -199,7 +199,7 @@ class FindingRow:
     verdict: str
     files: tuple[str, ...]
     notes: tuple[str, ...]
-    knee_shown: str = ""  # the knee's measured value in words ("25K msg/s", "none up to 5K msg/s")
+    knee_shown: str = ""  # the knee's measured value in words ("25K msg/s", "none ≤ 5K msg/s")
     scenario: str = ""  # the workload measured (the numerator's), "" when not measured
 
     @property
@@ -375,7 +375,7 @@ def _knee_rows(spec: FindingSpec, results: Sequence[Result]) -> list[FindingRow]
         notes = []
         if not knees_found and top_rate < figure.low:
             estimate, verdict = None, NOT_MEASURED
-            shown = f"none up to {format_rate(top_rate)} msg/s"
+            shown = f"none ≤ {format_rate(top_rate)} msg/s"
             notes.append(f"the sweep stops at {format_rate(top_rate)} msg/s, below the seed's knee "
                          f"({figure.shown})")
         else:
@@ -411,7 +411,7 @@ def _judge_knee(bounds: tuple[float, float], figure: SeedFigure) -> str:
 
 
 def _knee_text(rate: float, top_rate: float) -> str:
-    return f"none up to {format_rate(top_rate)} msg/s" if math.isinf(rate) else f"{format_rate(rate)} msg/s"
+    return f"none ≤ {format_rate(top_rate)} msg/s" if math.isinf(rate) else f"{format_rate(rate)} msg/s"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -446,7 +446,9 @@ def interval_text(row: FindingRow) -> str:
     if not row.estimate.has_interval:
         return intervals.TOO_FEW
     low, high = row.estimate.bounds()
-    return f"{format_value(low, row.spec.unit)} – {format_value(high, row.spec.unit)}"
+    low_text, high_text = format_value(low, row.spec.unit), format_value(high, row.spec.unit)
+    unit = "×" if row.spec.unit == "×" else f" {row.spec.unit}"
+    return f"{low_text.removesuffix(unit)}–{high_text}"  # 5.4–23.8×, 4.9–20.8 ms
 
 
 # --------------------------------------------------------------------------------------------------
