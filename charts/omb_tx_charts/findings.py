@@ -350,29 +350,33 @@ def _context_notes(spec: FindingSpec, figure: SeedFigure, used: Sequence[Result]
 
 
 def _knee_rows(spec: FindingSpec, results: Sequence[Result]) -> list[FindingRow]:
-    points: dict[tuple[str, str], dict[tuple[str, int], dict[float, Result]]] = defaultdict(lambda: defaultdict(dict))
+    """One repetition of a sweep is the k-th run (by start time) at each of its rates: the runner gives each
+    point of a non-interleaved sweep its own repetition group, so the group cannot tie the points together."""
+    at_rate: dict[tuple[str, str], dict[float, list[Result]]] = defaultdict(lambda: defaultdict(list))
     for result in results:
         if not analysis.is_rate_sweep_point(result) or not result.sweep.name.startswith("rps-sweep"):  # type: ignore[union-attr]
             continue
-        slot = (result.repetition.group, result.repetition.index) if result.repetition else ("", 1)
-        rate = float(result.sweep.value)  # type: ignore[union-attr, arg-type]
-        kept = points[_setup(result)][slot].get(rate)
-        if kept is None or (kept.start_time or "") < (result.start_time or ""):
-            points[_setup(result)][slot][rate] = result
+        at_rate[_setup(result)][float(result.sweep.value)].append(result)  # type: ignore[union-attr, arg-type]
+    points: dict[tuple[str, str], list[dict[float, Result]]] = {}
+    for setup, by_rate in at_rate.items():
+        ordered = {rate: sorted(runs, key=lambda r: (r.start_time or "", r.path.name)) for rate, runs in by_rate.items()}
+        count = max(len(runs) for runs in ordered.values())
+        points[setup] = [{rate: runs[k] for rate, runs in ordered.items() if k < len(runs)} for k in range(count)]
     rows = []
     for (system_name, broker), repetitions in sorted(points.items()):
         figure = seeds.figure(f"{spec.key}/{system_name}")
         if figure is None:
             continue
-        knees, highest, files = [], [], []
-        for by_rate in repetitions.values():
-            curve = {rate: spec.metric(r) for rate, r in by_rate.items()}
+        knees, highest, files, curves = [], [], [], []
+        for by_rate in repetitions:
+            curve = {rate: spec.metric(r) for rate, r in sorted(by_rate.items())}
             knees.append(knee_rate(curve))
             highest.append(max(by_rate))
             files += [r.path.name for r in by_rate.values()]
+            curves.append(", ".join(f"{format_rate(rate)} {format_value(p50, 'ms')}" for rate, p50 in curve.items()))
         top_rate = min(highest)
         knees_found = [k for k in knees if not math.isinf(k)]
-        notes = []
+        notes = ["end-to-end p50 by target rate: " + "; ".join(curves)]
         if not knees_found and top_rate < figure.low:
             estimate, verdict = None, NOT_MEASURED
             shown = f"none ≤ {format_rate(top_rate)} msg/s"
