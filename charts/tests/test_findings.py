@@ -276,3 +276,17 @@ def test_the_report_opens_with_the_findings_table(tmp_path: Path) -> None:
     assert page.index("<th style=\"text-align:left\">Verdict</th>") < page.index("<h2>Inputs</h2>")
     for path in inputs:
         assert path.name in page
+
+
+def test_a_sweep_reaching_25k_gets_a_knee_verdict_from_its_end_to_end_p50s(rows) -> None:
+    files = _files("rps-sweep-*.json", "4.1.1")
+    p50 = {_raw(p)["sweep"]["value"]: _raw(p)["aggregatedEndToEndLatencyQuantiles"]["50.0"] for p in files}
+    assert sorted(p50) == [1000, 25000]
+    knee = _row(rows, "004-knee", broker="4.1.1")
+    assert findings.knee_rate(p50) == (25000 if p50[25000] >= 10 * p50[1000] else math.inf)
+    # On the loaded machine 1K already took 142 ms and 25K 273 ms: under 10×, so no knee up to 25K.
+    assert p50[25000] < 10 * p50[1000] and knee.verdict == NOT_REPRODUCED
+    assert findings.measured_text(knee) == "none ≤ 25K msg/s"
+    assert f"end-to-end p50 by target rate: 1K {findings.format_value(p50[1000], 'ms')}, " \
+           f"25K {findings.format_value(p50[25000], 'ms')}" in knee.notes
+    assert set(knee.files) == {p.name for p in files}
