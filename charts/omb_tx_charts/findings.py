@@ -45,8 +45,9 @@ RULE = (
     "interval lies on the other side. Reproduced: the interval lies on the seed's side of 1× (when the figure "
     "has a direction) and overlaps the widened seed figure. Not reproduced: anything else (the interval "
     "straddles 1×, or lies on the seed's side but outside the widened figure). Not measured: no complete result "
-    "for it in the inputs (failed and partial runs are left out), or a sweep that stops below the rate the seed's "
-    "knee lies at. The knee (seed 004) is the lowest target rate at which the end-to-end p50 is "
+    "for it in the inputs (failed and partial runs are left out), or only sweeps that stop, without a knee, below "
+    "the rate the seed's knee lies at (they cannot tell, and are left out). The knee (seed 004) is the lowest "
+    "target rate at which the end-to-end p50 is "
     f"{KNEE_FACTOR:g}× or more its value at the lowest rate swept; it is a swept rate, not a continuous value, "
     "so its interval is the range of the repetitions' knees."
 )
@@ -350,38 +351,36 @@ def _context_notes(spec: FindingSpec, figure: SeedFigure, used: Sequence[Result]
 
 
 def _knee_rows(spec: FindingSpec, results: Sequence[Result]) -> list[FindingRow]:
-    """One repetition of a sweep is the k-th run (by start time) at each of its rates: the runner gives each
-    point of a non-interleaved sweep its own repetition group, so the group cannot tie the points together."""
-    at_rate: dict[tuple[str, str], dict[float, list[Result]]] = defaultdict(lambda: defaultdict(list))
-    for result in results:
-        if not analysis.is_rate_sweep_point(result) or not result.sweep.name.startswith("rps-sweep"):  # type: ignore[union-attr]
-            continue
-        at_rate[_setup(result)][float(result.sweep.value)].append(result)  # type: ignore[union-attr, arg-type]
-    points: dict[tuple[str, str], list[dict[float, Result]]] = {}
-    for setup, by_rate in at_rate.items():
-        ordered = {rate: sorted(runs, key=lambda r: (r.start_time or "", r.path.name)) for rate, runs in by_rate.items()}
-        count = max(len(runs) for runs in ordered.values())
-        points[setup] = [{rate: runs[k] for rate, runs in ordered.items() if k < len(runs)} for k in range(count)]
+    points = {setup: sweep_repetitions(runs) for setup, runs in _by_setup(
+        r for r in results
+        if analysis.is_rate_sweep_point(r) and r.sweep.name.startswith("rps-sweep")  # type: ignore[union-attr]
+    ).items()}
     rows = []
     for (system_name, broker), repetitions in sorted(points.items()):
         figure = seeds.figure(f"{spec.key}/{system_name}")
         if figure is None:
             continue
-        knees, highest, files, curves = [], [], [], []
+        # A sweep that found no knee below the rate the seed's knee is at (for a seed without a knee: its highest
+        # rate) cannot tell; it is left out.
+        needed = figure.low if not math.isinf(figure.low) else max(seeds.SWEEP_P50_MS.get(system_name, {0: 0}))
+        knees, tops, files, curves, short, short_top = [], [], [], [], 0, 0.0
         for by_rate in repetitions:
             curve = {rate: spec.metric(r) for rate, r in sorted(by_rate.items())}
-            knees.append(knee_rate(curve))
-            highest.append(max(by_rate))
             files += [r.path.name for r in by_rate.values()]
             curves.append(", ".join(f"{format_rate(rate)} {format_value(p50, 'ms')}" for rate, p50 in curve.items()))
-        top_rate = min(highest)
-        knees_found = [k for k in knees if not math.isinf(k)]
+            knee, top = knee_rate(curve), max(by_rate)
+            if math.isinf(knee) and top < needed:
+                short += 1
+                short_top = max(short_top, top)
+                continue
+            knees.append(knee)
+            tops.append(top)
         notes = ["end-to-end p50 by target rate: " + "; ".join(curves)]
-        if not knees_found and top_rate < figure.low:
+        if short:
+            notes.append(f"{short} sweep(s) stop below {format_rate(needed)} msg/s without a knee: left out")
+        if not knees:
             estimate, verdict = None, NOT_MEASURED
-            shown = f"none ≤ {format_rate(top_rate)} msg/s"
-            notes.append(f"the sweep stops at {format_rate(top_rate)} msg/s, below the seed's knee "
-                         f"({figure.shown})")
+            shown = f"none ≤ {format_rate(short_top)} msg/s"
         else:
             ordered = tuple(sorted(knees))
             median = statistics.median(ordered) if len(ordered) % 2 or not any(map(math.isinf, ordered)) \
@@ -390,12 +389,40 @@ def _knee_rows(spec: FindingSpec, results: Sequence[Result]) -> list[FindingRow]
             method = "range of repetitions" if low is not None else intervals.TOO_FEW
             estimate = Estimate(ordered, median, low, high, method)
             verdict = _judge_knee(estimate.bounds(), figure)
-            shown = _knee_text(median, top_rate)
+            shown = _knee_text(median, min(tops))
             if estimate.low is None:
                 notes.append(f"n = {estimate.n}: no interval, verdict provisional")
         rows.append(FindingRow(spec, figure, system_name, broker, "—", "rps-sweep end-to-end p50 per rate",
                                estimate, verdict, tuple(sorted(files)), tuple(notes), knee_shown=shown))
     return rows
+
+
+def _by_setup(results: Iterable[Result]) -> dict[tuple[str, str], list[Result]]:
+    grouped: dict[tuple[str, str], list[Result]] = defaultdict(list)
+    for result in results:
+        grouped[_setup(result)].append(result)
+    return grouped
+
+
+def sweep_repetitions(runs: Iterable[Result]) -> list[dict[float, Result]]:
+    """The sweeps among these points: each is one run per rate. The runner gives each point of a non-interleaved
+    sweep its own repetition group, so the group cannot tie points together; the repetition index and the order
+    of the runs do: among the runs with one index, in start-time order, a rate seen again starts the next sweep.
+    Sweeps of fewer than two rates are left out (no knee can be read from one point)."""
+    by_index: dict[int, list[Result]] = defaultdict(list)
+    for run in runs:
+        by_index[run.repetition.index if run.repetition else 1].append(run)
+    found: list[dict[float, Result]] = []
+    for index in sorted(by_index):
+        current: dict[float, Result] = {}
+        for run in sorted(by_index[index], key=lambda r: (r.start_time or "", r.path.name)):
+            rate = float(run.sweep.value)  # type: ignore[union-attr, arg-type]
+            if rate in current:
+                found.append(current)
+                current = {}
+            current[rate] = run
+        found.append(current)
+    return [sweep for sweep in found if len(sweep) >= 2]
 
 
 def knee_rate(p50_by_rate: dict[float, float | None]) -> float:

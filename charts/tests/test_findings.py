@@ -216,8 +216,9 @@ def test_backoff_tuned_streaming_bulk_and_ordering(rows) -> None:
 
 def test_what_was_not_run_is_not_measured(rows) -> None:
     knee = _row(rows, "004-knee", broker="2.8.2")
-    assert knee.verdict == NOT_MEASURED and knee.estimate is None  # the quick sweep stops at 5K, the knee is at 25K
+    assert knee.verdict == NOT_MEASURED and knee.estimate is None  # the suite's sweep stopped at 5K, the knee is at 25K
     assert findings.measured_text(knee) == "none ≤ 5K msg/s"
+    assert "1 sweep(s) stop below 25K msg/s without a knee: left out" in knee.notes
     assert _row(rows, "001-sendoffsets").verdict == NOT_MEASURED  # no tx-send-offsets file in this set
     redpanda = [r for r in rows if r.system == "Redpanda"]
     assert redpanda and all(r.verdict == NOT_MEASURED for r in redpanda)
@@ -290,3 +291,9 @@ def test_a_sweep_reaching_25k_gets_a_knee_verdict_from_its_end_to_end_p50s(rows)
     assert f"end-to-end p50 by target rate: 1K {findings.format_value(p50[1000], 'ms')}, " \
            f"25K {findings.format_value(p50[25000], 'ms')}" in knee.notes
     assert set(knee.files) == {p.name for p in files}
+
+
+def test_a_sweep_is_the_runs_of_one_repetition_index_until_a_rate_comes_again(results) -> None:
+    sweeps = findings.sweep_repetitions(r for r in results if r.sweep is not None)
+    by_broker = sorted((next(iter(s.values())).versions["broker"], sorted(s)) for s in sweeps)
+    assert by_broker == [("2.8.2", [1000.0, 5000.0]), ("4.1.1", [1000.0, 25000.0])]
