@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .model import LatencySummary, Result, RunMode, RunSummary, Sweep
+from .model import LatencySummary, Repetition, Result, RunMode, RunSummary, Sweep
 
 # OMB's per-period lists (ms unless noted) and omb-tx's `periods` lists that the time series use.
 _PERIOD_LISTS = (
@@ -120,6 +120,8 @@ def parse_result(path: Path, document: Any) -> Result:
         end_to_end_latency_quantiles=_quantile_map(document, "aggregatedEndToEndLatencyQuantiles"),
         encoded_histograms=_histograms(document),
         period_series=_period_series(document),
+        repetition=_repetition(document),
+        transaction_version=_int(broker.get("transactionVersion"), "broker.transactionVersion"),
     )
 
 
@@ -262,6 +264,19 @@ def _run_mode(document: Mapping[str, Any]) -> RunMode | None:
 def _amounts(run_mode: Mapping[str, Any], key: str) -> dict[str, float]:
     raw = _object(run_mode, key, f"runMode.{key}")
     return {unit: n for unit, v in raw.items() if (n := _number(v, f"runMode.{key}.{unit}")) is not None}
+
+
+def _repetition(document: Mapping[str, Any]) -> Repetition | None:
+    raw = _object(document, "repetition")
+    if not raw:
+        return None
+    index, count = _int(raw.get("index"), "repetition.index"), _int(raw.get("count"), "repetition.count")
+    group, interleaved = raw.get("group"), raw.get("interleaved", False)
+    if index is None or count is None or not isinstance(group, str) or not group or not isinstance(interleaved, bool):
+        raise _FieldError("'repetition' should hold numbers 'index' and 'count', a string 'group' and a boolean "
+                          "'interleaved'")
+    return Repetition(index=index, count=count, group=group, interleaved=interleaved,
+                      comparison=_string(raw, "comparison"))
 
 
 def _sweep(document: Mapping[str, Any]) -> Sweep | None:

@@ -59,6 +59,18 @@ class Sweep:
 
 
 @dataclass(frozen=True)
+class Repetition:
+    """``repetition`` of a result: run ``index`` of ``count`` of one (driver, workload); runs sharing ``group``
+    are repetitions of one comparison (interleaved: A B A B ...), never superseded duplicates of each other."""
+
+    index: int
+    count: int
+    group: str
+    interleaved: bool
+    comparison: str | None  # the suite entry's name
+
+
+@dataclass(frozen=True)
 class RunSummary:
     duration_seconds: float | None
     messages_per_second: float | None
@@ -97,6 +109,8 @@ class Result:
     end_to_end_latency_quantiles: Mapping[float, float]
     encoded_histograms: Mapping[str, str]  # name -> base64 (values in µs)
     period_series: Mapping[str, tuple[float | None, ...]]  # OMB per-period lists and omb-tx `periods`
+    repetition: Repetition | None = None  # absent in files written before repetitions existed
+    transaction_version: int | None = None  # broker.transactionVersion (0: pre-KIP-890), None when not recorded
     _decoded: dict[str, hdr.Histogram | None] = field(default_factory=dict, compare=False, repr=False)
 
     @property

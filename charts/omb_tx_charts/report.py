@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence, Union
 
-from . import analysis, compare, plots, tables, transports
+from . import analysis, compare, findings, plots, repetitions, tables, transports
 from .formatting import format_rate, provenance
 from .model import Result
 from .tables import Table
@@ -70,18 +70,21 @@ class _FileNames:
 
 def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[str] = ()) -> Report:
     out_dir.mkdir(parents=True, exist_ok=True)
-    _, superseded = analysis.newest_per_key(results, analysis.run_key)
+    superseded = repetitions.superseded(results)
     variants = compare.Variants(results)
     palette = plots.Palette(variants.keys(results) + sorted({r.driver for r in results}))
     names = _FileNames()
     current = [r for r in results if all(r is not s for s in superseded)]
     inputs = Section(
         "Inputs",
-        "Each result file read. Where a workload and driver were run more than once, the newest run "
-        "(by startTime) is charted and the older ones are listed as superseded.",
+        "Each result file read. Runs sharing a repetition group (repetition.group: --repeat, a suite's repeat "
+        "or interleave) are repetitions: the findings use them all. Where a workload and driver were run more "
+        "than once otherwise, the newest run (by startTime) is charted and the older ones outside its "
+        "repetition group are listed as superseded.",
         [tables.inputs_table(results, superseded)],
     )
     sections = [
+        _findings_section(results),
         inputs,
         _closed_loop_section(current, variants),
         _overhead_section(current, palette, variants, out_dir, names),
@@ -104,6 +107,19 @@ def _figure(title: str, description: str, results: Sequence[Result], rendered: p
         partial=any(r.is_partial for r in results),
         rendered=rendered,
     )
+
+
+def _findings_section(results: Sequence[Result]) -> Section:
+    rows = findings.findings(results)
+    section = Section(
+        "Findings",
+        "Each finding the seed benchmarks publish, against these results: the seed's figure, the measured "
+        "median over repetitions with its 95% interval, and a verdict. Kafka releases (with their transaction "
+        "protocol, tv) and orders of calls are separate rows, so what changed between them reads across.",
+        [findings.findings_table(rows), Paragraph(findings.RULE), findings.sources_table(rows),
+         findings.seed_figures_table()],
+    )
+    return section
 
 
 def _closed_loop_section(results: Sequence[Result], variants: compare.Variants) -> Section:
@@ -473,6 +489,7 @@ figure { margin: 1em 0 2em; } figure img { max-width: 100%; height: auto; border
 figcaption { font-size: 0.9em; color: #444; } figcaption ul { margin: 0.3em 0; }
 .partial { color: #fff; background: #c0392b; padding: 0.1em 0.4em; border-radius: 3px; font-weight: bold; }
 .note { font-size: 0.85em; color: #666; font-style: italic; } .warning { background: #fff3cd; padding: 0.5em; }
+table.wrap td { white-space: normal; }
 """
 
 

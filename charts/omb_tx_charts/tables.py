@@ -21,6 +21,7 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     align: str = ""  # one of "l", "c", "r" per column; left when shorter
     note: str = ""
+    wrap: bool = False  # HTML: let cells wrap (wide tables of prose); by default only the first column does
 
 
 def to_markdown(table: Table) -> str:
@@ -46,7 +47,8 @@ def to_html(table: Table) -> str:
         "<tr>" + "".join(f'<td style="text-align:{css[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns)) + "</tr>"
         for row in table.rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    opening = '<table class="wrap">' if table.wrap else "<table>"
+    return f"{opening}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _system(result: Result) -> str:
@@ -169,6 +171,8 @@ def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Tab
         status = "PARTIAL" if result.is_partial else result.status
         if id(result) in older:
             status += " (superseded by a newer run)"
+        elif result.repetition is not None and result.repetition.count > 1:
+            status += f" (repetition {result.repetition.index} of {result.repetition.count})"
         rows.append(
             (
                 str(result.path),

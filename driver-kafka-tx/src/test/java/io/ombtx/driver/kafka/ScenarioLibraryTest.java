@@ -195,7 +195,7 @@ class ScenarioLibraryTest {
 
     @Test
     void theRpsSweepReportsEndToEndPercentilesPerRate() {
-        for (int rate : new int[] {1000, 5000}) {
+        for (int rate : new int[] {1000, 25000}) {  // the quick profile: seed 004's lowest rate and its knee
             JsonNode r = result("rps-sweep-" + rate);
             assertEquals("rps-sweep", r.at("/sweep/name").asText());
             assertEquals(rate, r.at("/sweep/value").asInt());

@@ -32,7 +32,7 @@ class SuiteMainTest {
         assertEquals("0", quick[0], quick[2]);
         for (String scenario : new String[] {"base-writes", "tx-writes", "base-streaming", "tx-streaming", "tx-send-offsets",
                 "tx-fetch", "bulk-tx", "bulk-acks-all", "acks-sla-yolo", "acks-sla-throughput", "acks-sla-durable",
-                "rps-sweep-1000", "rps-sweep-5000"}) {
+                "rps-sweep-1000", "rps-sweep-25000"}) {
             assertTrue(quick[1].contains(scenario + " × kafka-tx"), scenario + " in " + quick[1]);
         }
         String[] full = run("--dry-run", "--profile", "full", suite.toString());
