@@ -76,6 +76,8 @@ def retry_backoff(result: Result) -> str:
 
 
 def broker_label(result: Result) -> str:
+    if result.broker_count == 0:
+        return "no broker"  # a brokerless transport (Aeron)
     version = result.versions.get("broker") or "?"
     if result.transaction_version is None:
         return version

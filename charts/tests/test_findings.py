@@ -211,7 +211,8 @@ def test_backoff_tuned_streaming_bulk_and_ordering(rows) -> None:
     ordering = _row(rows, "002-ordering", broker="2.8.2")
     durable, yolo = (_raw(_files(f"acks-sla-{p}-*.json", "2.8.2")[0])["summary"]["messagesPerSecond"]
                      for p in ("durable", "yolo"))
-    assert ordering.estimate.median == pytest.approx(durable / yolo) and ordering.verdict == REVERSED  # 0.22× vs 1.9×
+    # the seed's own runs range from 0.46× to 1.9× (its order of runs decides), widened 1.5×: 0.31–2.9×
+    assert ordering.estimate.median == pytest.approx(durable / yolo) and ordering.verdict == NOT_REPRODUCED  # 0.22×
 
 
 def test_what_was_not_run_is_not_measured(rows) -> None:
