@@ -299,6 +299,28 @@ class TestClientFiles:
             comments = [line for line in text.splitlines() if line.startswith("#")]
             assert [line for line in (out / "dist" / relative).read_text().splitlines() if line.startswith("#")] == comments
 
+    def test_redpanda_drivers_get_the_admin_api_and_kafka_drivers_do_not(
+        self, tmp_path: Path, ansible_env: dict[str, str], sample_inventory: Path
+    ) -> None:
+        admin = "http://10.42.1.11:9644"
+        originals = {
+            str(path.relative_to(REPO_DIR)): path.read_text() for path in sorted(REPO_DIR.glob("driver-*/*.yaml"))
+        }
+        out = render(tmp_path, ansible_env, sample_inventory, f"render_admin_api_url={admin}", dist_files=originals)
+        redpanda = [relative for relative in originals if relative.startswith("driver-redpanda-tx/")]
+        assert redpanda, sorted(originals)
+        for relative, text in originals.items():
+            after_text = (out / "dist" / relative).read_text()
+            after = yaml.safe_load(after_text)
+            if relative in redpanda:
+                assert after["adminApiUrl"] == admin, relative
+                assert after_text.count("\nadminApiUrl:") == 1, after_text
+                # The edit is textual: the comments stay.
+                assert [line for line in after_text.splitlines() if line.startswith("#")] == [
+                    line for line in text.splitlines() if line.startswith("#")], relative
+            else:
+                assert "adminApiUrl" not in after, relative
+
     def test_two_clients_run_benchmark_through_the_workers_file(self, default_render: Path) -> None:
         run_suite = json.loads((default_render / "client" / "run-suite.json").read_text())
         assert run_suite["bootstrap_servers"] == BOOTSTRAP
