@@ -29,7 +29,7 @@ REPO_DIR = DEPLOY_DIR.parent
 BROKER_IPS = ["127.0.0.2", "127.0.0.3", "127.0.0.4"]
 CLIENT_IP = "127.0.0.1"
 JAVA_OPTS = "-Xms128m -Xmx512m -XX:+UseSerialGC"
-MEASURED_TRANSACTIONS = 50
+MEASURED_TRANSACTIONS = 100
 
 # workloads/tx-writes.yaml's transaction, with few enough of them for a test on a busy machine.
 WORKLOAD = f"""\
@@ -180,6 +180,7 @@ class Rehearsal:
             "kafka_profile": "max_consistency",
             "kafka_config_dir": str(tmp_path / "etc" / "{{ inventory_hostname }}" / "kafka"),
             "kafka_data_dir": str(tmp_path / "data" / "{{ inventory_hostname }}" / "kafka"),
+            "hoststats_file": str(tmp_path / "hoststats" / "{{ inventory_hostname }}.jsonl"),
         }
 
     def playbook(self, playbook: Path, **more: object) -> subprocess.CompletedProcess[str]:
@@ -220,6 +221,15 @@ class Rehearsal:
             started.append((ip, self.start([*java, "kafka.Kafka", str(config)], log, env, self.root), log))
         for ip, process, log in started:
             wait_for_port(ip, self.kafka_port, process, log, timeout=120)
+
+    def start_host_samplers(self) -> list[subprocess.Popen[bytes]]:
+        """The hoststats role's sampler, one per inventory host (all of them this machine), every 0.2 s."""
+        sampler = ANSIBLE_DIR / "roles" / "hoststats" / "files" / "omb-tx-hoststats"
+        return [
+            self.start([sys.executable, str(sampler), "--out", str(self.root / "hoststats" / f"{host}.jsonl"),
+                        "--interval", "0.2", "--host", host], self.root / f"hoststats-{host}.log", self.env, self.root)
+            for host in ("broker-1", "broker-2", "broker-3", "client-1")
+        ]
 
     def stop(self) -> None:
         for process in self.processes:
@@ -267,6 +277,7 @@ def test_a_benchmark_runs_through_the_deployed_worker_and_its_result_becomes_a_r
     worker = rehearsal.start(command, worker_log, dict(rehearsal.env, **unit_env), workdir)
     wait_for_port(CLIENT_IP, rehearsal.worker_port, worker, worker_log, timeout=120)
 
+    samplers = rehearsal.start_host_samplers()
     workload = rehearsal.root / "rehearsal-tx-writes.yaml"
     workload.write_text(WORKLOAD)
     # run-suite.yml on client-1: drivers pointed at the brokers, a workers file, bin/benchmark through the worker.
@@ -284,9 +295,13 @@ def test_a_benchmark_runs_through_the_deployed_worker_and_its_result_becomes_a_r
     assert f"http://{CLIENT_IP}:{rehearsal.worker_port}" in workers_file
     assert worker.poll() is None, worker_log.read_text()[-3000:]
 
-    # collect.yml: the result with its folders, the brokers' configuration beside it.
+    for sampler in samplers:
+        sampler.terminate()
+        sampler.wait(timeout=30)
+
+    # collect.yml: the result with its folders, the brokers' configuration and each node's figures beside it.
     rehearsal.playbook(ANSIBLE_DIR / "collect.yml", collect_results_dir=str(rehearsal.collected))
-    results = [p for p in rehearsal.collected.rglob("*.json")]
+    results = list(rehearsal.collected.rglob("*.json"))
     assert len(results) == 1, results
     result = json.loads(results[0].read_text())
     assert result["workload"] == "rehearsal-tx-writes"
@@ -300,7 +315,15 @@ def test_a_benchmark_runs_through_the_deployed_worker_and_its_result_becomes_a_r
         collected = rehearsal.collected / "broker-config" / "kafka" / f"broker-{number}" / "server.properties"
         assert properties(collected)["log.flush.interval.messages"] == "1"
 
-    # bin/charts on what collect.yml brought home.
+    hosts = [json.loads(line) for line in results[0].with_name(results[0].stem + ".hosts.jsonl").read_text().splitlines()]
+    assert [(h["group"], h["host"]) for h in hosts] == [
+        ("brokers", "broker-1"), ("brokers", "broker-2"), ("brokers", "broker-3"), ("clients", "client-1")]
+    for host in hosts:
+        assert host["samples"] >= 1, host
+        assert 0 < host["cpuBusyPercent"]["max"] <= 100, host
+        assert host["cpuBusyPercent"]["mean"] <= host["cpuBusyPercent"]["max"], host
+
+    # bin/charts on what collect.yml brought home (host figures and broker configs alongside).
     report = rehearsal.root / "report"
     charts = subprocess.run([str(REPO_DIR / "bin" / "charts"), str(rehearsal.collected), "--out", str(report)],
                             capture_output=True, text=True, timeout=600, check=False)
