@@ -92,3 +92,19 @@ def test_run_experiments_wipes_before_every_experiment() -> None:
     play = yaml.safe_load((ANSIBLE_DIR / "run-experiments.yml").read_text())[0]
     loop = [task for task in play["tasks"] if task.get("ansible.builtin.include_tasks") == "tasks/experiment.yml"]
     assert loop and loop[0]["loop"] == "{{ run_experiments_here }}"
+
+
+def test_run_experiments_says_when_nothing_asked_for_suits_the_deployed_system(
+    ansible_env: dict[str, str], sample_inventory: Path
+) -> None:
+    # Runs the playbook for real up to its plan: nothing is recorded on this machine, so Kafka is deployed.
+    argv = [tool("ansible-playbook"), "-i", str(sample_inventory), "run-experiments.yml", "-e", json.dumps({
+        "run_suite_drivers": ["driver-redpanda-tx/redpanda-tx-rf3.yaml"],
+        "run_suite_workloads": ["workloads/tx-writes.yaml", "workloads/base-writes.yaml"],
+        "ansible_become_method": "su",
+    })]
+    result = run(argv, env=ansible_env, cwd=ANSIBLE_DIR)
+    output = " ".join((result.stdout + result.stderr).split())
+    assert result.returncode != 0
+    assert "None of the 2 experiment(s) asked for uses a driver for kafka" in output, output
+    assert "deploy.yml -e broker_system=redpanda" in output, output
