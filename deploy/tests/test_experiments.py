@@ -101,7 +101,7 @@ def test_run_experiments_says_when_nothing_asked_for_suits_the_deployed_system(
     argv = [tool("ansible-playbook"), "-i", str(sample_inventory), "run-experiments.yml", "-e", json.dumps({
         "run_suite_drivers": ["driver-redpanda-tx/redpanda-tx-rf3.yaml"],
         "run_suite_workloads": ["workloads/tx-writes.yaml", "workloads/base-writes.yaml"],
-        "ansible_become_method": "su",
+        "ansible_become": False,
     })]
     result = run(argv, env=ansible_env, cwd=ANSIBLE_DIR)
     output = " ".join((result.stdout + result.stderr).split())

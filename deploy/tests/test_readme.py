@@ -36,6 +36,14 @@ def test_the_ssh_key_it_creates_is_the_one_terraform_uploads_by_default() -> Non
     assert set(created) == {variable_default("ssh_private_key_path")}
 
 
+def test_the_folder_for_the_key_exists_before_ssh_keygen_writes_there() -> None:
+    # ssh-keygen -f fails with "No such file or directory" when the folder is missing (a fresh account has no ~/.ssh).
+    lines = code_lines()
+    keygen = next(i for i, line in enumerate(lines) if line.startswith("ssh-keygen"))
+    folder = str(Path(re.search(r"-f (\S+)", lines[keygen]).group(1)).parent)
+    assert any(line.startswith("mkdir -p") and folder in line.split() for line in lines[:keygen]), lines[:keygen]
+
+
 def test_ansible_commands_come_after_the_virtualenv_is_activated() -> None:
     lines = code_lines()
     activate = [i for i, line in enumerate(lines) if re.match(r"(\.|source) \S*\.venv-ansible/bin/activate", line)]

@@ -11,8 +11,10 @@ them when Maven is installed, and is skipped, saying why, only when Maven is not
 
 from __future__ import annotations
 
+import grp
 import json
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -24,10 +26,13 @@ from pathlib import Path
 import pytest
 
 from conftest import ANSIBLE_DIR, DEPLOY_DIR, TEST_PLAYBOOKS_DIR, run, tool
+from test_rendering import properties
 
 REPO_DIR = DEPLOY_DIR.parent
 BROKER_IPS = ["127.0.0.2", "127.0.0.3", "127.0.0.4"]
 CLIENT_IP = "127.0.0.1"
+USER = pwd.getpwuid(os.geteuid()).pw_name
+GROUP = grp.getgrgid(os.getegid()).gr_name
 JAVA_OPTS = "-Xms128m -Xmx512m -XX:+UseSerialGC"
 MEASURED_TRANSACTIONS = 100
 
@@ -62,8 +67,6 @@ client-1 ansible_host=127.0.0.1 private_ip={client}
 [all:vars]
 ansible_connection=local
 ansible_python_interpreter={python}
-# The test runs as root without sudo; su from root to root asks nothing.
-ansible_become_method=su
 """
 
 
@@ -142,11 +145,6 @@ def unit_command(unit: Path) -> tuple[list[str], dict[str, str], Path]:
     return command, env, workdir
 
 
-def properties(path: Path) -> dict[str, str]:
-    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if "=" in line and not line.startswith("#"))
-    return {key.strip(): value.strip() for key, value in pairs}
-
-
 class Rehearsal:
     def __init__(self, tmp_path: Path, env: dict[str, str]) -> None:
         self.root = tmp_path
@@ -172,8 +170,11 @@ class Rehearsal:
             "omb_tx_worker_port": self.worker_port,
             "omb_tx_worker_stats_port": self.stats_port,
             "omb_tx_worker_java_opts": JAVA_OPTS,
-            "omb_tx_worker_user": "root",
-            "omb_tx_worker_group": "root",
+            # Everything runs as whoever runs the test: no become (it overrides the playbooks' become: true).
+            "ansible_become": False,
+            "run_suite_user": USER,
+            "omb_tx_worker_user": USER,
+            "omb_tx_worker_group": GROUP,
             "rehearsal_unit_file": str(self.unit),
             "broker_kafka_port": self.kafka_port,
             "kafka_controller_port": self.controller_port,
@@ -246,8 +247,6 @@ class Rehearsal:
 @pytest.fixture(scope="module")
 def rehearsal(tmp_path_factory: pytest.TempPathFactory, ansible_env: dict[str, str]) -> Iterator[Rehearsal]:
     built_checkout()
-    if os.geteuid() != 0 and shutil.which("sudo") is None:
-        pytest.skip("the rehearsal's become steps need root or sudo")
     rehearsal = Rehearsal(tmp_path_factory.mktemp("rehearsal"), ansible_env)
     try:
         yield rehearsal
@@ -286,7 +285,6 @@ def test_a_benchmark_runs_through_the_deployed_worker_and_its_result_becomes_a_r
         run_suite_drivers=["driver-kafka-tx/kafka-tx-tuned.yaml"],
         run_suite_workloads=[str(workload)],
         run_suite_use_workers=True,
-        run_suite_user="root",
         run_suite_timeout_seconds=600,
         run_suite_poll_seconds=2,
     )
