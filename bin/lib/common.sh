@@ -27,6 +27,12 @@ ombtx_broker_lib_present() {
 ombtx_ensure_built() {
   local stamp="$OMBTX_HOME/runner/target/.omb-tx-built"
   local stale=""
+  # An unpacked distribution (deploy/'s worker tarball) has no sources to build from: it runs as it is, or says
+  # what it lacks.
+  if [ ! -f "$OMBTX_HOME/pom.xml" ]; then
+    ombtx_check_distribution
+    return 0
+  fi
   if [ ! -f "$stamp" ] || ! ls "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/driver-kafka-tx/target/driver-kafka-tx-*.jar \
       "$OMBTX_HOME"/driver-redpanda-tx/target/driver-redpanda-tx-*.jar \
       "$OMBTX_HOME"/driver-aeron/target/driver-aeron-*.jar >/dev/null 2>&1 \
@@ -41,6 +47,20 @@ ombtx_ensure_built() {
     echo "Building omb-tx (mvn package, tests skipped)..." >&2
     (cd "$OMBTX_HOME" && mvn -q -B -DskipTests package) >&2 || { echo "error: the build failed" >&2; exit 1; }
     touch "$stamp"
+  fi
+}
+
+# For a distribution without sources: the jars and the embedded broker's class path must be there.
+ombtx_check_distribution() {
+  local missing=""
+  ls "$OMBTX_HOME"/runner/target/runner-*.jar >/dev/null 2>&1 || missing="$missing runner/target/runner-*.jar"
+  ls "$OMBTX_HOME"/runner/target/lib >/dev/null 2>&1 || missing="$missing runner/target/lib/"
+  ombtx_broker_jar >/dev/null || missing="$missing kafka-broker/target/kafka-broker-*.jar"
+  ombtx_broker_lib_present || missing="$missing kafka-broker/target/broker-lib/"
+  if [ -n "$missing" ]; then
+    echo "error: $OMBTX_HOME is an omb-tx distribution without sources (no pom.xml), so it cannot be rebuilt here," \
+      "and it lacks:$missing. Pack it again from a built checkout (deploy.yml does)." >&2
+    exit 2
   fi
 }
 

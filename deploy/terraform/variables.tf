@@ -123,13 +123,13 @@ variable "key_name" {
 variable "public_key_path" {
   description = "Path of an SSH public key to upload as a new key pair when key_name is empty."
   type        = string
-  default     = "~/.ssh/id_ed25519.pub"
+  default     = "~/.ssh/omb-tx.pub"
 }
 
 variable "ssh_private_key_path" {
-  description = "Private key Ansible should use, written into the inventory. Empty leaves it to your SSH agent or ~/.ssh/config."
+  description = "Private key Ansible should use, written into the inventory: the pair of public_key_path (deploy/README.md creates it with ssh-keygen -t ed25519 -f ~/.ssh/omb-tx). Empty leaves it to your SSH agent or ~/.ssh/config."
   type        = string
-  default     = ""
+  default     = "~/.ssh/omb-tx"
 }
 
 variable "placement_strategy" {
@@ -140,6 +140,12 @@ variable "placement_strategy" {
   validation {
     condition     = contains(["cluster", "spread", "partition"], var.placement_strategy)
     error_message = "placement_strategy must be cluster, spread or partition."
+  }
+
+  # AWS runs at most 7 instances per availability zone in a spread placement group, and every node is in it.
+  validation {
+    condition     = var.placement_strategy != "spread" || var.broker_count + var.client_count <= 7
+    error_message = "A spread placement group holds at most 7 instances per availability zone: broker_count + client_count must be 7 or fewer with placement_strategy = \"spread\"."
   }
 }
 

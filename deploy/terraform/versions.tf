@@ -1,5 +1,5 @@
 terraform {
-  required_version = ">= 1.5.0"
+  required_version = ">= 1.9.0" # validations that refer to other variables
 
   required_providers {
     aws = {

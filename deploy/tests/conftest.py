@@ -19,7 +19,7 @@ ANSIBLE_DIR = DEPLOY_DIR / "ansible"
 TERRAFORM_DIR = DEPLOY_DIR / "terraform"
 TEST_PLAYBOOKS_DIR = Path(__file__).resolve().parent / "playbooks"
 
-PLAYBOOKS = ["deploy.yml", "run-suite.yml", "collect.yml", "wipe-restart.yml", "teardown.yml"]
+PLAYBOOKS = ["deploy.yml", "run-suite.yml", "run-experiments.yml", "collect.yml", "wipe-restart.yml", "teardown.yml"]
 
 # Three brokers and two clients, as Terraform would write them, but every host is this machine
 # reached without SSH. Addresses are from the default VPC CIDR and the documentation range.

@@ -123,8 +123,12 @@ class TestKafkaServerProperties:
         assert "log.flush.interval.messages" not in config
         assert "log.flush.interval.ms" not in config
 
+    def test_default_profile_leaves_topics_at_kafkas_replication_factor_of_one(self, default_render: Path) -> None:
+        assert properties(default_render / "broker-1" / "server.properties")["default.replication.factor"] == "1"
+
     def test_max_consistency_profile_has_seed_003_settings(self, max_consistency_render: Path) -> None:
         config = properties(max_consistency_render / "broker-2" / "server.properties")
+        assert config["default.replication.factor"] == "3"
         assert config["min.insync.replicas"] == "2"
         assert config["transaction.state.log.replication.factor"] == "3"
         assert config["transaction.state.log.min.isr"] == "2"
@@ -295,6 +299,28 @@ class TestClientFiles:
             comments = [line for line in text.splitlines() if line.startswith("#")]
             assert [line for line in (out / "dist" / relative).read_text().splitlines() if line.startswith("#")] == comments
 
+    def test_redpanda_drivers_get_the_admin_api_and_kafka_drivers_do_not(
+        self, tmp_path: Path, ansible_env: dict[str, str], sample_inventory: Path
+    ) -> None:
+        admin = "http://10.42.1.11:9644"
+        originals = {
+            str(path.relative_to(REPO_DIR)): path.read_text() for path in sorted(REPO_DIR.glob("driver-*/*.yaml"))
+        }
+        out = render(tmp_path, ansible_env, sample_inventory, f"render_admin_api_url={admin}", dist_files=originals)
+        redpanda = [relative for relative in originals if relative.startswith("driver-redpanda-tx/")]
+        assert redpanda, sorted(originals)
+        for relative, text in originals.items():
+            after_text = (out / "dist" / relative).read_text()
+            after = yaml.safe_load(after_text)
+            if relative in redpanda:
+                assert after["adminApiUrl"] == admin, relative
+                assert after_text.count("\nadminApiUrl:") == 1, after_text
+                # The edit is textual: the comments stay.
+                assert [line for line in after_text.splitlines() if line.startswith("#")] == [
+                    line for line in text.splitlines() if line.startswith("#")], relative
+            else:
+                assert "adminApiUrl" not in after, relative
+
     def test_two_clients_run_benchmark_through_the_workers_file(self, default_render: Path) -> None:
         run_suite = json.loads((default_render / "client" / "run-suite.json").read_text())
         assert run_suite["bootstrap_servers"] == BOOTSTRAP
@@ -404,3 +430,35 @@ class TestFaultHelper:
         assert result.returncode == 2
         assert "usage: omb-tx-fault" in result.stderr
         assert calls == []
+
+
+def remember(tmp_path: Path, env: dict[str, str], inventory: Path, *extra_vars: str) -> dict[str, str]:
+    """One deploy.yml visit as far as the broker's memory goes; returns the server.properties it would write."""
+    argv = [tool("ansible-playbook"), "-i", str(inventory), "profile_memory.yml", "-e", f"memory_dir={tmp_path}"]
+    for assignment in extra_vars:
+        argv += ["-e", assignment]
+    result = run(argv, env=env, cwd=TEST_PLAYBOOKS_DIR)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return properties(tmp_path / "server.properties")
+
+
+def test_kafkas_profile_survives_a_visit_to_redpanda(
+    tmp_path: Path, ansible_env: dict[str, str], sample_inventory: Path
+) -> None:
+    first = remember(tmp_path, ansible_env, sample_inventory, "broker_system=kafka", "kafka_profile=max_consistency")
+    assert first["log.flush.interval.messages"] == "1"
+    remember(tmp_path, ansible_env, sample_inventory, "broker_system=redpanda")
+    assert json.loads((tmp_path / "omb_tx.fact").read_text()) == {
+        "broker_system": "redpanda", "kafka_profile": "max_consistency"}
+    # README's "back to Kafka": deploy.yml -e broker_system=kafka, without the profile.
+    back = remember(tmp_path, ansible_env, sample_inventory, "broker_system=kafka")
+    assert back["log.flush.interval.messages"] == "1"
+    assert back["min.insync.replicas"] == "2"
+
+
+def test_a_broker_never_deployed_gets_the_default_profile(
+    tmp_path: Path, ansible_env: dict[str, str], sample_inventory: Path
+) -> None:
+    config = remember(tmp_path, ansible_env, sample_inventory, "broker_system=kafka")
+    assert "log.flush.interval.messages" not in config
+    assert json.loads((tmp_path / "omb_tx.fact").read_text())["kafka_profile"] == "default"

@@ -137,3 +137,21 @@ output "content" {{
     assert hostvars["client-1"]["private_ip"] == "10.42.1.21"
     assert hostvars["client-1"]["ansible_user"] == "ubuntu"
     assert hostvars["client-1"]["ansible_ssh_private_key_file"] == "~/.ssh/omb-tx"
+
+
+@needs_terraform
+def test_a_spread_placement_group_refuses_more_than_seven_nodes(variables_only: Path, tf_env: dict[str, str]) -> None:
+    too_many = terraform(["plan", "-input=false", "-var=admin_cidr=203.0.113.7/32", "-var=placement_strategy=spread",
+                          "-var=client_count=5"], cwd=variables_only, env=tf_env)
+    assert too_many.returncode != 0
+    assert "at most 7 instances per availability zone" in too_many.stderr
+    seven = terraform(["plan", "-input=false", "-var=admin_cidr=203.0.113.7/32", "-var=placement_strategy=spread",
+                       "-var=client_count=4"], cwd=variables_only, env=tf_env)
+    assert seven.returncode == 0, seven.stdout + seven.stderr
+
+
+@needs_terraform
+def test_a_cluster_placement_group_takes_sixteen_clients(variables_only: Path, tf_env: dict[str, str]) -> None:
+    result = terraform(["plan", "-input=false", "-var=admin_cidr=203.0.113.7/32", "-var=client_count=16"],
+                       cwd=variables_only, env=tf_env)
+    assert result.returncode == 0, result.stdout + result.stderr

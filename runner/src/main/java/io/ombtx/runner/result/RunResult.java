@@ -293,11 +293,28 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) String coordination,
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer transactionVersion,
             @JsonInclude(JsonInclude.Include.NON_NULL) String transactionProtocol,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Integer requestedTransactionVersion) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer requestedTransactionVersion,
+            // The broker system that answered (kafka or redpanda) and the cluster id it reported, read back from the
+            // cluster, so a result is labelled with what really ran rather than with a driver file's name.
+            @JsonInclude(JsonInclude.Include.NON_NULL) String system,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String clusterId) {
 
         public Broker(boolean embedded, int brokers, String version, String profile, Map<String, String> settings,
                 String bootstrapServers) {
-            this(embedded, brokers, version, profile, settings, bootstrapServers, null, null, null, null);
+            this(embedded, brokers, version, profile, settings, bootstrapServers, null, null, null, null, null, null);
+        }
+
+        public Broker(boolean embedded, int brokers, String version, String profile, Map<String, String> settings,
+                String bootstrapServers, String coordination, Integer transactionVersion, String transactionProtocol,
+                Integer requestedTransactionVersion) {
+            this(embedded, brokers, version, profile, settings, bootstrapServers, coordination, transactionVersion,
+                    transactionProtocol, requestedTransactionVersion, null, null);
+        }
+
+        /** This broker with the system and cluster id read back from the cluster. */
+        public Broker withSystem(String system, String clusterId) {
+            return new Broker(embedded, brokers, version, profile, settings, bootstrapServers, coordination,
+                    transactionVersion, transactionProtocol, requestedTransactionVersion, system, clusterId);
         }
 
         public static Broker embedded(int brokers, String version, String profile, Map<String, String> settings) {
@@ -321,7 +338,7 @@ public record RunResult(
         public Broker withReadBack(String coordination, Integer transactionVersion, String transactionProtocol,
                 Integer requestedTransactionVersion) {
             return new Broker(embedded, brokers, version, profile, settings, bootstrapServers, coordination,
-                    transactionVersion, transactionProtocol, requestedTransactionVersion);
+                    transactionVersion, transactionProtocol, requestedTransactionVersion, system, clusterId);
         }
     }
 

@@ -174,19 +174,36 @@ public final class RunCoordinator {
                 protocol.description());
         return RunResult.Broker.embedded(plan.brokers(), running, plan.profile().displayName(), cluster.settings())
                 .withReadBack(cluster.zooKeeper() ? "zookeeper" : "kraft", protocol.transactionVersion(),
-                        protocol.description(), cluster.requestedTransactionVersion());
+                        protocol.description(), cluster.requestedTransactionVersion())
+                .withSystem(BrokerSystem.KAFKA, null);
     }
 
     /** An external cluster's transaction protocol, when it answers (the version itself is not asked for). */
-    private static RunResult.Broker withTransactionProtocol(RunResult.Broker broker, DriverFile driver) {
+    private RunResult.Broker withTransactionProtocol(RunResult.Broker broker, DriverFile driver) {
         Properties props = driver.properties("commonConfig");
         props.setProperty("request.timeout.ms", Integer.toString(lowest(props, "request.timeout.ms", REQUEST_TIMEOUT_MS)));
         props.setProperty("default.api.timeout.ms", Integer.toString(lowest(props, "default.api.timeout.ms", API_TIMEOUT_MS)));
         try (Admin admin = Admin.create(props)) {
+            broker = withSystem(broker, admin);
             TransactionProtocol protocol = TransactionProtocol.read(admin, API_TIMEOUT_MS / 1000 + 5);
             return broker.withReadBack(null, protocol.transactionVersion(), protocol.description(), null);
         } catch (Exception e) {
             return broker.withReadBack(null, null, "not read back: " + describe(e), null);
+        }
+    }
+
+    /** The broker system (kafka or redpanda) as the cluster reports itself; left out when it does not answer. */
+    private RunResult.Broker withSystem(RunResult.Broker broker, Admin admin) throws InterruptedException {
+        try {
+            String clusterId = BrokerSystem.clusterId(admin, API_TIMEOUT_MS / 1000 + 5);
+            String system = BrokerSystem.ofClusterId(clusterId);
+            say("The cluster at %s is %s (cluster id %s)", broker.bootstrapServers(), system, clusterId);
+            return broker.withSystem(system, clusterId);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            say("Could not read back which broker system runs at %s: %s", broker.bootstrapServers(), describe(e));
+            return broker;
         }
     }
 

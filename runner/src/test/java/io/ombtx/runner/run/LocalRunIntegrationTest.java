@@ -75,6 +75,7 @@ class LocalRunIntegrationTest {
         assertEquals("open", r.at("/runMode/loop").asText());
         assertEquals(10000, r.at("/runMode/targetRate").asInt());
         assertTrue(r.at("/broker/embedded").asBoolean());
+        assertEquals("kafka", r.at("/broker/system").asText());
         assertEquals("5", r.at("/broker/settings/group.coordinator.append.linger.ms").asText());
         long sent = r.at("/counts/messagesSent").asLong();
         // 60 s at 10K msg/s: the rate must essentially be met; the run's edges (the stop is noticed within a
