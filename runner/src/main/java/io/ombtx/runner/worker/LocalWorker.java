@@ -71,6 +71,10 @@ public final class LocalWorker implements Worker {
     private volatile boolean paused;
     private volatile boolean recordEndToEnd = true;
     private volatile String failure;
+    /** Threads per producer in open loop ({@code null}: auto); see {@link SenderThreads}. */
+    private Integer senderThreadsSetting = SenderThreads.fromSystemProperty();
+    /** Threads each producer got in the last {@link #startLoad}. */
+    private volatile int senderThreadsPerProducer = 1;
 
     @Override
     public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
@@ -189,14 +193,22 @@ public final class LocalWorker implements Worker {
         }
         double perProducerMessages = spec.messagesPerSecond() / producers.size();
         double perProducerOperations = perProducerMessages / Math.max(1, streaming ? 1 : spec.messagesPerOperation());
+        int threads = SenderThreads.resolve(senderThreadsSetting, spec.loop(), operation, perProducerOperations,
+                Runtime.getRuntime().availableProcessors());
+        senderThreadsPerProducer = threads;
         long start = System.nanoTime();
         for (int i = 0; i < producers.size(); i++) {
             BenchmarkProducer producer = producers.get(i);
-            Pacer pacer = spec.loop() == LoopMode.OPEN ? new Pacer(perProducerOperations, start) : null;
-            pacers.add(pacer);
-            Thread thread = new Thread(() -> produceLoop(producer, pacer, spec, !streaming), "producer-" + i);
-            thread.setDaemon(true);
-            producerThreads.add(thread);
+            for (int t = 0; t < threads; t++) {
+                // Thread t of n sends operations t, t + n, ... of the producer's one schedule (see SenderThreads).
+                Pacer pacer = spec.loop() == LoopMode.OPEN ? new Pacer(perProducerOperations / threads,
+                        start + Math.round(t * 1e9 / perProducerOperations)) : null;
+                pacers.add(pacer);
+                Thread thread = new Thread(() -> produceLoop(producer, pacer, spec, !streaming),
+                        threads == 1 ? "producer-" + i : "producer-" + i + "-" + t);
+                thread.setDaemon(true);
+                producerThreads.add(thread);
+            }
         }
         producerThreads.forEach(Thread::start);
     }
@@ -387,13 +399,16 @@ public final class LocalWorker implements Worker {
         if (spec == null || producers.isEmpty()) {
             return;
         }
-        double perProducer = messagesPerSecond / producers.size() / Math.max(1, spec.messagesPerOperation());
+        double perProducer = messagesPerSecond / producers.size() / Math.max(1, spec.messagesPerOperation())
+                / senderThreadsPerProducer;
         // A new rate is a new schedule (see Pacer#restart): what the old rate left owing would otherwise burst out.
-        pacers.forEach(p -> {
+        int threads = senderThreadsPerProducer;
+        for (int j = 0; j < pacers.size(); j++) {
+            Pacer p = pacers.get(j);
             if (p != null) {
-                p.restart(perProducer);
+                p.restart(perProducer, Math.round(j % threads * 1e9 / (perProducer * threads)));
             }
-        });
+        }
     }
 
     private void pauseConsumers() {
@@ -402,6 +417,16 @@ public final class LocalWorker implements Worker {
 
     private void resumeConsumers() {
         paused = false;
+    }
+
+    /** Sets the threads per producer for the next {@link #startLoad} ({@code null}: auto); see {@link SenderThreads}. */
+    void senderThreadsPerProducer(Integer setting) {
+        this.senderThreadsSetting = setting;
+    }
+
+    /** Threads each producer got in the last {@link #startLoad}. */
+    int senderThreadsPerProducer() {
+        return senderThreadsPerProducer;
     }
 
     @Override

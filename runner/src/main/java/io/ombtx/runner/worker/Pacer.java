@@ -23,6 +23,7 @@ public final class Pacer {
     private long nextIntendedNanos;
     /** A new rate whose schedule starts afresh at the next operation ({@link Double#doubleToRawLongBits}; 0: none). */
     private final AtomicLong restartRateBits = new AtomicLong();
+    private volatile long restartOffsetNanos;
 
     public Pacer(double operationsPerSecond, long startNanos) {
         if (!(operationsPerSecond > 0)) {
@@ -45,7 +46,16 @@ public final class Pacer {
      * clean). Safe to call from any thread.
      */
     public void restart(double operationsPerSecond) {
+        restart(operationsPerSecond, 0);
+    }
+
+    /**
+     * As {@link #restart(double)}, the new schedule starting {@code offsetNanos} after the moment the next operation
+     * asks for it: one of several threads sharing a producer's schedule keeps its place in it.
+     */
+    public void restart(double operationsPerSecond, long offsetNanos) {
         if (operationsPerSecond > 0) {
+            restartOffsetNanos = Math.max(0, offsetNanos); // published by the set below
             restartRateBits.set(Double.doubleToRawLongBits(operationsPerSecond));
         }
     }
@@ -58,7 +68,7 @@ public final class Pacer {
     public long nextIntendedNanos() {
         if (restartRateBits.get() != 0) {
             operationsPerSecond = Double.longBitsToDouble(restartRateBits.getAndSet(0));
-            nextIntendedNanos = Math.max(nextIntendedNanos, System.nanoTime());
+            nextIntendedNanos = Math.max(nextIntendedNanos, System.nanoTime() + restartOffsetNanos);
             // A schedule ahead of now (a lower old rate) keeps its next slot; one behind starts now.
         }
         long intended = nextIntendedNanos;
