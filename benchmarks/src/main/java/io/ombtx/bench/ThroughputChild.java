@@ -1,0 +1,85 @@
+package io.ombtx.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.GarbageCollectionNotificationInfo;
+import io.ombtx.runner.OmbTxHome;
+import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.result.RateSearchRecord;
+import io.ombtx.runner.result.RunResult;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * One omb-tx run of {@code bin/bench throughput} in a JVM of its own (started by {@link Throughput} with the same
+ * flags as ProducerPerformance's, {@code -Xmx512m}), so that its CPU and heap are the runner's alone. Prints one
+ * line, {@value #PREFIX} and a JSON object: the run's figures, and the heap after each garbage collection (the
+ * largest: an upper bound of the live set), the collections and their pause time.
+ *
+ * <p>Arguments: bootstrap servers, scratch folder, run name, the workload's load keys (YAML).
+ */
+public final class ThroughputChild {
+
+    static final String PREFIX = "omb-tx-child-result ";
+
+    private ThroughputChild() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        AtomicLong heapAfterGcMax = new AtomicLong();
+        // Heap in use right after each collection, summed over the heap pools: what survived (the live set, plus
+        // old-generation garbage no mixed collection has reached yet).
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ((NotificationEmitter) gc).addNotificationListener((notification, handback) -> {
+                if (!notification.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+                    return;
+                }
+                GarbageCollectionNotificationInfo info =
+                        GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+                long used = info.getGcInfo().getMemoryUsageAfterGc().values().stream()
+                        .mapToLong(MemoryUsage::getUsed).sum();
+                heapAfterGcMax.accumulateAndGet(used, Math::max);
+            }, null, null);
+        }
+        String bootstrap = args[0];
+        Bench bench = new Bench(OmbTxHome.locate(), Path.of(args[1]));
+        DriverFile driver = bench.kafkaTx(Throughput.DRIVER_OVERRIDES, bootstrap);
+        long wallStart = System.nanoTime();
+        Bench.Run run = Throughput.ombTxRun(bench, driver, args[2], args[3]);
+        double wallSeconds = (System.nanoTime() - wallStart) / 1e9;
+        RunResult r = run.result();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("complete", r.summary() != null);
+        out.put("messagesPerSecond", r.summary().messagesPerSecond());
+        out.put("messagesSent", r.counts().messagesSent());
+        out.put("runCpuSeconds", run.cpuNanos() / 1e9);
+        out.put("publishDelayP99Millis", r.aggregatedPublishDelayLatency().p99() / 1000.0);
+        RateSearchRecord search = r.runMode().maxRateSearch();
+        if (search != null) {
+            out.put("searchFoundRate", search.foundRate());
+            out.put("searchSeconds", search.seconds());
+            out.put("searchProbes", search.steps().size());
+            out.put("searchCompleted", search.completed());
+        }
+        long gcCount = 0;
+        long gcMillis = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gcCount += Math.max(0, gc.getCollectionCount());
+            gcMillis += Math.max(0, gc.getCollectionTime());
+        }
+        out.put("heapAfterGcMaxMiB", heapAfterGcMax.get() / 1024.0 / 1024.0);
+        out.put("heapMaxMiB", Runtime.getRuntime().maxMemory() / 1024.0 / 1024.0);
+        out.put("gcCount", gcCount);
+        out.put("gcSeconds", gcMillis / 1e3);
+        out.put("wallSeconds", wallSeconds);
+        System.out.println(PREFIX + new ObjectMapper().writeValueAsString(out));
+        System.out.flush();
+        System.exit(0); // the client's and the runner's daemon threads need not wind down
+    }
+}
