@@ -51,6 +51,8 @@ public final class Throughput {
             "linger.ms=5\nbatch.size=131072\n"));
     static final String CHILD_FLAGS = "-Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError";
     private static final double HEAP_LIMIT_MIB = 512;
+    /** Seconds into the warm-up pass (saturated by then) at which omb-tx's live set is taken. */
+    private static final long LIVE_SET_AFTER_SECONDS = 4;
     private static final Pattern PP_SUMMARY = Pattern.compile("(\\d+) records sent, ([0-9.]+) records/sec");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -114,8 +116,8 @@ public final class Throughput {
     }
 
     /** One saturation run of either tool; heap figures NaN for ProducerPerformance. */
-    record Pass(String tool, double messagesPerSecond, double cpuMicrosPerMessage, double brokerCpuMicrosPerMessage,
-            double heapAfterGcMiB, long gcCount, double gcShare) {
+    record Pass(String tool, double messagesPerSecond, double cpuMicrosPerMessage, double runCpuMicrosPerMessage,
+            double brokerCpuMicrosPerMessage, double heapAfterGcMiB, long gcCount, double gcShare, double liveSetMiB) {
     }
 
     /** A finished child JVM: what it printed and the CPU its whole process used. */
@@ -139,14 +141,17 @@ public final class Throughput {
                     EmbeddedKafkaCluster.brokerVersion(), Runtime.getRuntime().availableProcessors(), PRODUCER_SETTINGS,
                     options.passes(), messages);
             out.printf(Locale.ROOT, "Each run is a JVM of its own (%s); CPU = that JVM's whole process (user + system,"
-                    + " all threads, JVM start included), broker CPU apart; heap = omb-tx's heap in use after GC"
-                    + " (largest), GCs, share of the run's wall time in GC pauses.%n", CHILD_FLAGS);
-            out.printf(Locale.ROOT, "%-22s %6s %12s %12s %14s %13s %5s %6s%n", "tool", "pass", "msg/s", "CPU us/msg",
-                    "broker us/msg", "heap-after-GC", "GCs", "in GC");
+                    + " all threads, JVM start included); (run only) = the same JVM's CPU from the tool's main to its"
+                    + " end, without the JVM's start; broker CPU apart; heap-after-GC = omb-tx's heap in use after a"
+                    + " GC, the largest (young GCs: live data plus old garbage not yet collected); GCs and the share of"
+                    + " wall time in GC pauses.%n", CHILD_FLAGS);
+            out.printf(Locale.ROOT, "%-20s %7s %10s %11s %11s %14s %13s %5s %6s%n", "tool", "pass", "msg/s",
+                    "CPU us/msg", "(run only)", "broker us/msg", "heap-after-GC", "GCs", "in GC");
             // Warm the broker (its JIT, its log directory) with each tool first; these passes are not counted.
             long warmup = Math.min(messages, 1_000_000);
             print(out, "warm-up", producerPerformance(bench, cluster, warmup, 0));
-            print(out, "warm-up", ombTxSaturation(bench, cluster, warmup, 0));
+            Pass warm = ombTxSaturation(bench, cluster, warmup, 0);
+            print(out, "warm-up", warm);
             List<Pass> pp = new ArrayList<>();
             List<Pass> omb = new ArrayList<>();
             for (int pass = 1; pass <= options.passes(); pass++) {
@@ -175,17 +180,24 @@ public final class Throughput {
                     median(rateRatios) >= 1.0));
             verdicts.add(verdict("CPU per message <= 1.0x ProducerPerformance", spread(cpuRatios, "%.3f") + " x",
                     median(cpuRatios) <= 1.0));
+            out.printf(Locale.ROOT, "  CPU us/msg, run only (no JVM start)  omb-tx %s   ProducerPerformance %s"
+                    + "   ratio %s x%n", spread(figures(omb, Pass::runCpuMicrosPerMessage), "%.2f"),
+                    spread(figures(pp, Pass::runCpuMicrosPerMessage), "%.2f"),
+                    spread(ratios(omb, pp, Pass::runCpuMicrosPerMessage), "%.3f"));
             double heapAfterGc = omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
             double gcShare = omb.stream().mapToDouble(Pass::gcShare).max().orElse(Double.NaN);
+            out.printf(Locale.ROOT, "  omb-tx heap under -Xmx512m: live set %.0f MiB (full GC %d s into the warm-up"
+                    + " pass), heap after GC <= %.0f MiB, GC pauses <= %.1f%% of a run, no OutOfMemoryError%n",
+                    warm.liveSetMiB(), LIVE_SET_AFTER_SECONDS, heapAfterGc, 100 * gcShare);
             verdicts.add(verdict("runner heap < 512 MiB at saturation (-Xmx512m, no OOM)", String.format(Locale.ROOT,
-                    "%.0f MiB after GC (max), GC pauses <= %.1f%% of the run", heapAfterGc, 100 * gcShare),
-                    heapAfterGc < HEAP_LIMIT_MIB && gcShare < 0.10));
+                    "live set %.0f MiB, after-GC max %.0f MiB", warm.liveSetMiB(), heapAfterGc),
+                    warm.liveSetMiB() < HEAP_LIMIT_MIB && gcShare < 0.10));
             if (!options.skipSearch) {
                 Map<String, Object> search = ombTxChild(bench, cluster, "max-rate", """
                         producerRate: 0
                         warmupDurationSeconds: 0
                         testDurationSeconds: %d
-                        """.formatted(options.delaySeconds()), null);
+                        """.formatted(options.delaySeconds()), null, -1);
                 double found = number(search, "searchFoundRate");
                 double seconds = number(search, "searchSeconds");
                 boolean completed = Boolean.TRUE.equals(search.get("searchCompleted"));
@@ -203,7 +215,7 @@ public final class Throughput {
                             producerRate: %d
                             warmupDurationSeconds: 2
                             testDurationSeconds: %d
-                            """.formatted(rate, options.delaySeconds()), null);
+                            """.formatted(rate, options.delaySeconds()), null, -1);
                     double p99 = number(r, "publishDelayP99Millis");
                     double limit = rate == 10_000 ? 0.5 : 1.0;
                     out.printf(Locale.ROOT, "open loop %d msg/s: %.0f msg/s achieved, publish delay p99 %.3f ms"
@@ -220,8 +232,9 @@ public final class Throughput {
     }
 
     private static void print(PrintStream out, String pass, Pass p) {
-        out.printf(Locale.ROOT, "%-22s %6s %12.0f %12.2f %14.2f %13s %5s %6s%n", p.tool(), pass, p.messagesPerSecond(),
-                p.cpuMicrosPerMessage(), p.brokerCpuMicrosPerMessage(),
+        out.printf(Locale.ROOT, "%-20s %7s %10.0f %11.2f %11.2f %14.2f %13s %5s %6s%n", p.tool(), pass,
+                p.messagesPerSecond(), p.cpuMicrosPerMessage(), p.runCpuMicrosPerMessage(),
+                p.brokerCpuMicrosPerMessage(),
                 Double.isNaN(p.heapAfterGcMiB()) ? "-" : String.format(Locale.ROOT, "%.0f MiB", p.heapAfterGcMiB()),
                 p.gcCount() < 0 ? "-" : Long.toString(p.gcCount()),
                 Double.isNaN(p.gcShare()) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * p.gcShare()));
@@ -267,7 +280,8 @@ public final class Throughput {
         String topic = "pp-" + pass + "-" + System.nanoTime();
         createTopic(cluster.bootstrapServers(), topic);
         long brokerBefore = brokerCpuNanos(cluster);
-        Child child = runChild(bench, List.of("org.apache.kafka.tools.ProducerPerformance", "--topic", topic,
+        Child child = runChild(bench, List.of(), List.of(ThroughputChild.class.getName(),
+                ThroughputChild.PRODUCER_PERFORMANCE, "--topic", topic,
                 "--num-records", Long.toString(messages), "--record-size", "100", "--throughput", "-1",
                 "--producer-props", "bootstrap.servers=" + cluster.bootstrapServers(), "acks=all", "linger.ms=5",
                 "batch.size=131072"));
@@ -280,8 +294,9 @@ public final class Throughput {
         if (Double.isNaN(rate)) {
             throw new IllegalStateException("ProducerPerformance printed no summary:\n" + child.output());
         }
-        return new Pass("ProducerPerformance", rate, child.cpuNanos() / 1e3 / messages, brokerCpu / 1e3 / messages,
-                Double.NaN, -1, Double.NaN);
+        double runCpuMicros = number(childResult(child, "ProducerPerformance"), "runCpuSeconds") * 1e6;
+        return new Pass("ProducerPerformance", rate, child.cpuNanos() / 1e3 / messages, runCpuMicros / messages,
+                brokerCpu / 1e3 / messages, Double.NaN, -1, Double.NaN, Double.NaN);
     }
 
     /** The omb-tx runner end to end in a JVM of its own at an unreachable rate, counting {@code messages}. */
@@ -293,36 +308,43 @@ public final class Throughput {
                 producerRate: 10000000
                 warmupMessages: 0
                 measureMessages: %d
-                """.formatted(messages), cpu);
+                """.formatted(messages), cpu, pass == 0 ? LIVE_SET_AFTER_SECONDS : -1);
         long brokerCpu = brokerCpuNanos(cluster) - brokerBefore;
         double sent = number(r, "messagesSent");
-        return new Pass("omb-tx", number(r, "messagesPerSecond"), cpu[0] / 1e3 / sent, brokerCpu / 1e3 / sent,
-                number(r, "heapAfterGcMaxMiB"), (long) number(r, "gcCount"),
-                number(r, "gcSeconds") / number(r, "wallSeconds"));
+        return new Pass("omb-tx", number(r, "messagesPerSecond"), cpu[0] / 1e3 / sent,
+                number(r, "runCpuSeconds") * 1e6 / sent, brokerCpu / 1e3 / sent, number(r, "heapAfterGcMaxMiB"),
+                (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), number(r, "liveSetMiB"));
     }
 
     /** One {@link ThroughputChild} run; its figures, and (if {@code cpu} is given) its process's CPU in cpu[0]. */
     private static Map<String, Object> ombTxChild(Bench bench, EmbeddedKafkaCluster cluster, String name, String load,
-            long[] cpu) throws Exception {
-        Child child = runChild(bench, List.of(ThroughputChild.class.getName(), cluster.bootstrapServers(),
-                bench.work().toString(), name, load));
+            long[] cpu, long liveSetAfterSeconds) throws Exception {
+        Child child = runChild(bench, liveSetAfterSeconds < 0 ? List.of()
+                : List.of("-D" + ThroughputChild.LIVE_SET_PROPERTY + "=" + liveSetAfterSeconds),
+                List.of(ThroughputChild.class.getName(), cluster.bootstrapServers(), bench.work().toString(), name,
+                        load));
         if (cpu != null) {
             cpu[0] = child.cpuNanos();
         }
+        return childResult(child, "the omb-tx run '" + name + "'");
+    }
+
+    private static Map<String, Object> childResult(Child child, String what) throws IOException {
         for (String line : child.output().split("\n")) {
             if (line.startsWith(ThroughputChild.PREFIX)) {
                 return JSON.readValue(line.substring(ThroughputChild.PREFIX.length()),
                         new TypeReference<Map<String, Object>>() { });
             }
         }
-        throw new IllegalStateException("the omb-tx run '" + name + "' printed no result:\n" + child.output());
+        throw new IllegalStateException(what + " printed no result:\n" + child.output());
     }
 
     /** {@code java CHILD_FLAGS -cp <this class path> args...}, waited for; fails on a non-zero exit. */
-    private static Child runChild(Bench bench, List<String> args) throws Exception {
+    private static Child runChild(Bench bench, List<String> properties, List<String> args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(CHILD_FLAGS.split(" ")));
+        command.addAll(properties);
         command.add("-Dombtx.home=" + bench.home());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
@@ -334,7 +356,7 @@ public final class Throughput {
         long cpu = reapedChildrenCpuNanos() - before;
         String output = Files.readString(log);
         if (code != 0) {
-            throw new IllegalStateException(args.get(0) + " exited with " + code
+            throw new IllegalStateException(String.join(" ", args.subList(0, 2)) + " exited with " + code
                     + (code == 3 ? " (out of memory under " + CHILD_FLAGS + ")" : "") + ":\n" + output);
         }
         return new Child(output, cpu);

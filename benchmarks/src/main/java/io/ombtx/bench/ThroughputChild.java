@@ -27,6 +27,10 @@ import javax.management.openmbean.CompositeData;
 public final class ThroughputChild {
 
     static final String PREFIX = "omb-tx-child-result ";
+    /** First argument: run ProducerPerformance with the remaining arguments, and print the CPU its run took. */
+    static final String PRODUCER_PERFORMANCE = "--producer-performance";
+    /** System property: take the live set with a full GC this many seconds into the run. */
+    static final String LIVE_SET_PROPERTY = "bench.liveSetAfterSeconds";
 
     private ThroughputChild() {
     }
@@ -47,7 +51,28 @@ public final class ThroughputChild {
                 heapAfterGcMax.accumulateAndGet(used, Math::max);
             }, null, null);
         }
+        if (args[0].equals(PRODUCER_PERFORMANCE)) {
+            producerPerformance(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         String bootstrap = args[0];
+        long liveSetAfterSeconds = Long.getLong(LIVE_SET_PROPERTY, -1);
+        AtomicLong liveSet = new AtomicLong(-1);
+        if (liveSetAfterSeconds >= 0) {
+            // The live set at saturation: one full collection once the run has been saturated for a while. It
+            // costs a pause, so Throughput asks for it in the uncounted warm-up pass only.
+            Thread probe = new Thread(() -> {
+                try {
+                    Thread.sleep(liveSetAfterSeconds * 1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                System.gc();
+                liveSet.set(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+            }, "live-set-probe");
+            probe.setDaemon(true);
+            probe.start();
+        }
         Bench bench = new Bench(OmbTxHome.locate(), Path.of(args[1]));
         DriverFile driver = bench.kafkaTx(Throughput.DRIVER_OVERRIDES, bootstrap);
         long wallStart = System.nanoTime();
@@ -74,6 +99,7 @@ public final class ThroughputChild {
             gcMillis += Math.max(0, gc.getCollectionTime());
         }
         out.put("heapAfterGcMaxMiB", heapAfterGcMax.get() / 1024.0 / 1024.0);
+        out.put("liveSetMiB", liveSet.get() < 0 ? null : liveSet.get() / 1024.0 / 1024.0);
         out.put("heapMaxMiB", Runtime.getRuntime().maxMemory() / 1024.0 / 1024.0);
         out.put("gcCount", gcCount);
         out.put("gcSeconds", gcMillis / 1e3);
@@ -81,5 +107,18 @@ public final class ThroughputChild {
         System.out.println(PREFIX + new ObjectMapper().writeValueAsString(out));
         System.out.flush();
         System.exit(0); // the client's and the runner's daemon threads need not wind down
+    }
+
+    /**
+     * Kafka's ProducerPerformance, unchanged, in this JVM; afterwards the CPU this process spent in its
+     * {@code main} (what {@code runCpuSeconds} is for omb-tx: the run without the JVM's start).
+     */
+    private static void producerPerformance(String[] args) throws Exception {
+        long before = Bench.cpuNanos();
+        org.apache.kafka.tools.ProducerPerformance.main(args);
+        long cpu = Bench.cpuNanos() - before;
+        System.out.println(PREFIX + new ObjectMapper().writeValueAsString(Map.of("runCpuSeconds", cpu / 1e9)));
+        System.out.flush();
+        System.exit(0);
     }
 }
