@@ -53,6 +53,8 @@ public final class Throughput {
     private static final double HEAP_LIMIT_MIB = 512;
     /** Seconds into the warm-up pass (saturated by then) at which omb-tx's live set is taken. */
     private static final long LIVE_SET_AFTER_SECONDS = 4;
+    /** Messages of the short pass that measures each tool's fixed cost per run. */
+    private static final long FIXED_COST_MESSAGES = 20_000;
     private static final Pattern PP_SUMMARY = Pattern.compile("(\\d+) records sent, ([0-9.]+) records/sec");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -152,6 +154,12 @@ public final class Throughput {
             print(out, "warm-up", producerPerformance(bench, cluster, warmup, 0));
             Pass warm = ombTxSaturation(bench, cluster, warmup, 0);
             print(out, "warm-up", warm);
+            // What a run costs whatever its length (JVM start, set-up, close; for omb-tx also planning, topic
+            // creation, the result file): a short pass of each, to tell the fixed cost from the cost per message.
+            Pass ppFixed = producerPerformance(bench, cluster, FIXED_COST_MESSAGES, -1);
+            print(out, "short", ppFixed);
+            Pass ombFixed = ombTxSaturation(bench, cluster, FIXED_COST_MESSAGES, -1);
+            print(out, "short", ombFixed);
             List<Pass> pp = new ArrayList<>();
             List<Pass> omb = new ArrayList<>();
             for (int pass = 1; pass <= options.passes(); pass++) {
@@ -184,6 +192,13 @@ public final class Throughput {
                     + "   ratio %s x%n", spread(figures(omb, Pass::runCpuMicrosPerMessage), "%.2f"),
                     spread(figures(pp, Pass::runCpuMicrosPerMessage), "%.2f"),
                     spread(ratios(omb, pp, Pass::runCpuMicrosPerMessage), "%.3f"));
+            double[] ombMarginal = marginal(omb, ombFixed, messages);
+            double[] ppMarginal = marginal(pp, ppFixed, messages);
+            out.printf(Locale.ROOT, "  CPU us/msg beyond the fixed cost of a run (each tool's %d-message pass as the"
+                    + " fixed cost: omb-tx %.2f s, ProducerPerformance %.2f s of process CPU)  omb-tx %s   ProducerPerformance"
+                    + " %s   ratio %s x%n", FIXED_COST_MESSAGES, ombFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
+                    ppFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6, spread(ombMarginal, "%.2f"),
+                    spread(ppMarginal, "%.2f"), spread(pairwise(ombMarginal, ppMarginal), "%.3f"));
             double heapAfterGc = omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
             double gcShare = omb.stream().mapToDouble(Pass::gcShare).max().orElse(Double.NaN);
             out.printf(Locale.ROOT, "  omb-tx heap under -Xmx512m: live set %.0f MiB (full GC %d s into the warm-up"
@@ -253,13 +268,24 @@ public final class Throughput {
         return passes.stream().mapToDouble(figure).toArray();
     }
 
-    /** omb-tx ÷ ProducerPerformance, pass by pass. */
-    private static double[] ratios(List<Pass> omb, List<Pass> pp, ToDoubleFunction<Pass> figure) {
-        double[] ratios = new double[Math.min(omb.size(), pp.size())];
+    /** Process CPU µs per message of each pass after taking away the short pass's CPU (its fixed cost). */
+    private static double[] marginal(List<Pass> passes, Pass fixed, long messages) {
+        double fixedMicros = fixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES;
+        return passes.stream().mapToDouble(p -> (p.cpuMicrosPerMessage() * messages - fixedMicros)
+                / (messages - FIXED_COST_MESSAGES)).toArray();
+    }
+
+    private static double[] pairwise(double[] omb, double[] pp) {
+        double[] ratios = new double[Math.min(omb.length, pp.length)];
         for (int i = 0; i < ratios.length; i++) {
-            ratios[i] = figure.applyAsDouble(omb.get(i)) / figure.applyAsDouble(pp.get(i));
+            ratios[i] = omb[i] / pp[i];
         }
         return ratios;
+    }
+
+    /** omb-tx ÷ ProducerPerformance, pass by pass. */
+    private static double[] ratios(List<Pass> omb, List<Pass> pp, ToDoubleFunction<Pass> figure) {
+        return pairwise(figures(omb, figure), figures(pp, figure));
     }
 
     static double median(double[] values) {
@@ -294,9 +320,10 @@ public final class Throughput {
         if (Double.isNaN(rate)) {
             throw new IllegalStateException("ProducerPerformance printed no summary:\n" + child.output());
         }
-        double runCpuMicros = number(childResult(child, "ProducerPerformance"), "runCpuSeconds") * 1e6;
-        return new Pass("ProducerPerformance", rate, child.cpuNanos() / 1e3 / messages, runCpuMicros / messages,
-                brokerCpu / 1e3 / messages, Double.NaN, -1, Double.NaN, Double.NaN);
+        Map<String, Object> r = childResult(child, "ProducerPerformance");
+        return new Pass("ProducerPerformance", rate, child.cpuNanos() / 1e3 / messages,
+                number(r, "runCpuSeconds") * 1e6 / messages, brokerCpu / 1e3 / messages, Double.NaN,
+                (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), Double.NaN);
     }
 
     /** The omb-tx runner end to end in a JVM of its own at an unreachable rate, counting {@code messages}. */

@@ -92,21 +92,26 @@ public final class ThroughputChild {
             out.put("searchProbes", search.steps().size());
             out.put("searchCompleted", search.completed());
         }
+        out.put("heapAfterGcMaxMiB", heapAfterGcMax.get() / 1024.0 / 1024.0);
+        out.put("liveSetMiB", liveSet.get() < 0 ? null : liveSet.get() / 1024.0 / 1024.0);
+        out.put("heapMaxMiB", Runtime.getRuntime().maxMemory() / 1024.0 / 1024.0);
+        putGc(out, wallSeconds);
+        System.out.println(PREFIX + new ObjectMapper().writeValueAsString(out));
+        System.out.flush();
+        System.exit(0); // the client's and the runner's daemon threads need not wind down
+    }
+
+    /** The collections so far, their total pause time and the run's wall time. */
+    private static void putGc(Map<String, Object> out, double wallSeconds) {
         long gcCount = 0;
         long gcMillis = 0;
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             gcCount += Math.max(0, gc.getCollectionCount());
             gcMillis += Math.max(0, gc.getCollectionTime());
         }
-        out.put("heapAfterGcMaxMiB", heapAfterGcMax.get() / 1024.0 / 1024.0);
-        out.put("liveSetMiB", liveSet.get() < 0 ? null : liveSet.get() / 1024.0 / 1024.0);
-        out.put("heapMaxMiB", Runtime.getRuntime().maxMemory() / 1024.0 / 1024.0);
         out.put("gcCount", gcCount);
         out.put("gcSeconds", gcMillis / 1e3);
         out.put("wallSeconds", wallSeconds);
-        System.out.println(PREFIX + new ObjectMapper().writeValueAsString(out));
-        System.out.flush();
-        System.exit(0); // the client's and the runner's daemon threads need not wind down
     }
 
     /**
@@ -115,9 +120,13 @@ public final class ThroughputChild {
      */
     private static void producerPerformance(String[] args) throws Exception {
         long before = Bench.cpuNanos();
+        long wallStart = System.nanoTime();
         org.apache.kafka.tools.ProducerPerformance.main(args);
         long cpu = Bench.cpuNanos() - before;
-        System.out.println(PREFIX + new ObjectMapper().writeValueAsString(Map.of("runCpuSeconds", cpu / 1e9)));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("runCpuSeconds", cpu / 1e9);
+        putGc(out, (System.nanoTime() - wallStart) / 1e9);
+        System.out.println(PREFIX + new ObjectMapper().writeValueAsString(out));
         System.out.flush();
         System.exit(0);
     }

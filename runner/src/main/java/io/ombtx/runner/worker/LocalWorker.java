@@ -51,16 +51,22 @@ public final class LocalWorker implements Worker {
     private final List<BenchmarkConsumer> consumers = new ArrayList<>();
     private final List<Thread> producerThreads = new ArrayList<>();
     private final List<Pacer> pacers = new ArrayList<>();
-    private final AtomicLong operationIndex = new AtomicLong();
+    private final AtomicLong operationIndex = new PaddedAtomicLong();
     private final AtomicLong streamOperationIndex = new AtomicLong();
-    private final AtomicLong measuredDone = new AtomicLong();
-    private final AtomicLong messagesAcked = new AtomicLong();
+    private final AtomicLong measuredDone = new PaddedAtomicLong();
+    private final AtomicLong messagesAcked = new PaddedAtomicLong();
     /** Messages whose callback has finished (recorded or gated out): what producers and the last drain wait for. */
-    private final AtomicLong messagesReceived = new AtomicLong();
+    private final AtomicLong messagesReceived = new PaddedAtomicLong();
     /** Messages whose callback has started: the warm-up gate's index. */
-    private final AtomicLong receivedIndex = new AtomicLong();
+    private final AtomicLong receivedIndex = new PaddedAtomicLong();
     /** Operations issued and not yet completed: the last drain waits for them so nothing is half-recorded. */
-    private final AtomicLong inFlight = new AtomicLong();
+    private final AtomicLong inFlight = new PaddedAtomicLong();
+    /**
+     * The fast path's sends issued and completed: each counter is written by one side only (the sending threads,
+     * the client's I/O thread), where one in-flight counter moved its cache line between them twice a message.
+     */
+    private final AtomicLong fastIssued = new PaddedAtomicLong();
+    private final AtomicLong fastCompleted = new PaddedAtomicLong();
     private final ReceiveCallback callback = new ReceiveCallback();
     private BenchmarkDriver driver;
     private ScenarioDriver scenarioDriver;
@@ -227,13 +233,15 @@ public final class LocalWorker implements Worker {
                 // Waiting for the consumer: an operation is done once it is visible, not when it commits.
                 boolean doneWhenConsumed = countsOperations && pacer == null && spec.waitForConsume();
                 long intended = pacer != null ? pacer.nextIntendedNanos() : System.nanoTime();
-                if (pacer != null && !Pacer.awaitUntil(intended)) {
+                // The time the wait ended: the fast path's send time, without reading the clock again.
+                long now = pacer != null ? Pacer.awaitNanos(intended) : intended;
+                if (now == Pacer.INTERRUPTED) {
                     break;
                 }
                 byte[] payload = spec.payloads().get(payloadIndex++ % spec.payloads().size());
                 if (pacer != null && producer instanceof CallbackProducer fast
                         && (operation.kind() == OperationKind.PUBLISH || !countsOperations)) {
-                    issueFast(fast, keys.nextKeyOrNull(), payload, spec.consumed(), intended, measured,
+                    issueFast(fast, keys.nextKeyOrNull(), payload, spec.consumed(), intended, now, measured,
                             countsOperations);
                     continue;
                 }
@@ -256,9 +264,8 @@ public final class LocalWorker implements Worker {
      * {@link #issueTracked}'s PUBLISH branch records, through the same {@link Acknowledgement}.
      */
     private void issueFast(CallbackProducer producer, String key, byte[] payload, boolean consumed, long intendedNanos,
-            boolean measured, boolean countsOperations) {
-        long sendNanos = System.nanoTime();
-        inFlight.incrementAndGet();
+            long sendNanos, boolean measured, boolean countsOperations) {
+        fastIssued.incrementAndGet();
         producer.send(key, payload, consumed, new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
                 countsOperations, true));
     }
@@ -292,7 +299,7 @@ public final class LocalWorker implements Worker {
             try {
                 record(error);
             } finally {
-                inFlight.decrementAndGet();
+                fastCompleted.incrementAndGet();
             }
         }
 
@@ -456,7 +463,7 @@ public final class LocalWorker implements Worker {
         producerThreads.clear();
         // Let sends already under way be acknowledged (or fail) and recorded before the last statistics are taken.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+        while ((inFlight.get() > 0 || fastCompleted.get() < fastIssued.get()) && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
         // Producers that wait for their consumer were released by stopping: let the consumer's callbacks for

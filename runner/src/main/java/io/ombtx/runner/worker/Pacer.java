@@ -76,16 +76,28 @@ public final class Pacer {
         return intended;
     }
 
+    /** What {@link #awaitNanos} returns when the thread was interrupted. */
+    public static final long INTERRUPTED = Long.MIN_VALUE;
+
     /** Waits until {@code intendedNanos} (returns at once if it has passed); false if interrupted. */
     public static boolean awaitUntil(long intendedNanos) {
+        return awaitNanos(intendedNanos) != INTERRUPTED;
+    }
+
+    /**
+     * Waits until {@code intendedNanos}; returns the {@code System.nanoTime()} it last read (not before
+     * {@code intendedNanos}), or {@link #INTERRUPTED}.
+     */
+    public static long awaitNanos(long intendedNanos) {
         while (true) {
-            long remaining = intendedNanos - System.nanoTime();
-            if (remaining <= 0) {
-                return true;
+            long now = System.nanoTime();
+            if (now - intendedNanos >= 0) {
+                return now == INTERRUPTED ? now + 1 : now;
             }
             if (Thread.currentThread().isInterrupted()) {
-                return false;
+                return INTERRUPTED;
             }
+            long remaining = intendedNanos - now;
             if (remaining > SPIN_NANOS) {
                 LockSupport.parkNanos(remaining);
             } else {

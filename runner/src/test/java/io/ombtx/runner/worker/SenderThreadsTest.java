@@ -11,11 +11,14 @@ import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.testdriver.SendLogDriver;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A producer's open-loop schedule spread over several sender threads: kept, and counted exactly. */
 class SenderThreadsTest {
@@ -80,6 +83,26 @@ class SenderThreadsTest {
         assertEquals(1, SenderThreads.resolve(4, LoopMode.CLOSED, publish, 0, 16));
         assertEquals(1, SenderThreads.resolve(4, LoopMode.OPEN,
                 new OperationSpec(OperationKind.WRITE, true, 1, 1, false, false), 1e6, 16));
+    }
+
+    @Test
+    void aBadSettingStopsTheBenchmarkBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+        Path workload = Files.writeString(dir.resolve("w.yaml"), "name: w\nmessageSize: 100\nproducerRate: 1000\n"
+                + "testDurationSeconds: 1\n");
+        Path driver = Files.writeString(dir.resolve("d.yaml"),
+                "name: log\ndriverClass: " + SendLogDriver.class.getName() + "\n");
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        System.setProperty(SenderThreads.PROPERTY, "lots");
+        try {
+            int code = io.ombtx.runner.Main.run(new String[] {"-d", driver.toString(), workload.toString()},
+                    new java.io.PrintStream(new java.io.ByteArrayOutputStream()), new java.io.PrintStream(err, true));
+            assertEquals(io.ombtx.runner.Main.BAD_INPUT, code);
+        } finally {
+            System.clearProperty(SenderThreads.PROPERTY);
+        }
+        String message = err.toString();
+        assertTrue(message.contains("ombtx.senderThreadsPerProducer") && message.contains("'lots'")
+                && message.contains("OMBTX_JAVA_OPTS") && !message.contains("\tat "), message);
     }
 
     @Test
