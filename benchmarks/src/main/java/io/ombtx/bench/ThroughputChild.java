@@ -63,6 +63,12 @@ public final class ThroughputChild {
             // costs a pause, so Throughput asks for it in the uncounted warm-up pass only.
             Thread probe = new Thread(() -> {
                 try {
+                    // Counted from the moment the load starts (the producer threads exist), not from the JVM's
+                    // start: planning, the topic and the producers take seconds on a busy machine.
+                    while (Thread.getAllStackTraces().keySet().stream()
+                            .noneMatch(t -> t.getName().startsWith("producer-"))) {
+                        Thread.sleep(50);
+                    }
                     Thread.sleep(liveSetAfterSeconds * 1000);
                 } catch (InterruptedException e) {
                     return;
