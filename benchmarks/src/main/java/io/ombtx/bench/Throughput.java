@@ -230,10 +230,16 @@ public final class Throughput {
                 double found = number(search, "searchFoundRate");
                 double seconds = number(search, "searchSeconds");
                 boolean completed = Boolean.TRUE.equals(search.get("searchCompleted"));
+                double held = number(search, "messagesPerSecond");
                 out.printf(Locale.ROOT, "max-rate search: %.0f msg/s found in %.1f s (%s probes, %s); held: %.0f"
-                        + " msg/s measured; %.3fx omb-tx's and %.3fx ProducerPerformance's saturation median%n", found,
-                        seconds, search.get("searchProbes"), completed ? "converged" : "did not converge",
-                        number(search, "messagesPerSecond"), found / ombRate, found / ppRate);
+                        + " msg/s measured over %d s (%.3fx the rate found; publish delay p99 %.1f ms); %.3fx omb-tx's"
+                        + " and %.3fx ProducerPerformance's saturation median%n", found, seconds,
+                        search.get("searchProbes"), completed ? "converged" : "did not converge", held,
+                        options.delaySeconds(), held / found, number(search, "publishDelayP99Millis"), found / ombRate,
+                        found / ppRate);
+                out.println("  (the saturation passes run with no rate limit: each tool fills buffer.memory and keeps"
+                        + " ~1 s of records in flight, so GC takes a large share of them; a rate the search finds and"
+                        + " holds can exceed that median)");
                 verdicts.add(verdict("producerRate: 0 within 10% of saturation in <= 60 s", String.format(Locale.ROOT,
                         "%.3f x omb-tx's saturation median, in %.1f s", found / ombRate, seconds),
                         completed && Math.abs(found / ombRate - 1) <= 0.10 && seconds <= 60));
