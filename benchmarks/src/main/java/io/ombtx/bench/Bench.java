@@ -45,8 +45,12 @@ record Bench(Path home, Path work) {
 
     /** driver-kafka-tx/kafka-tx.yaml with {@code overrides}, against {@code cluster}. */
     DriverFile kafkaTx(DriverOverrides overrides, EmbeddedKafkaCluster cluster) {
-        return DriverFile.load(home.resolve("driver-kafka-tx/kafka-tx.yaml"))
-                .effective(overrides, cluster.bootstrapServers());
+        return kafkaTx(overrides, cluster.bootstrapServers());
+    }
+
+    /** driver-kafka-tx/kafka-tx.yaml with {@code overrides}, against the cluster at {@code bootstrapServers}. */
+    DriverFile kafkaTx(DriverOverrides overrides, String bootstrapServers) {
+        return DriverFile.load(home.resolve("driver-kafka-tx/kafka-tx.yaml")).effective(overrides, bootstrapServers);
     }
 
     /** driver-kafka-tx/kafka-tx.yaml with {@code overrides} and no cluster named: each run starts its own broker. */

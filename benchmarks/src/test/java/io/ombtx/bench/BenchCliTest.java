@@ -99,10 +99,12 @@ class BenchCliTest {
         assertEquals(OptionalInt.empty(), parse(quick, "--quick").code());
         assertEquals(1_000_000, quick.messages());
         assertEquals(5, quick.delaySeconds());
+        assertEquals(2, quick.passes());
         Throughput.Options defaults = new Throughput.Options();
         parse(defaults);
-        assertEquals(6_000_000, defaults.messages());
-        assertEquals(3, defaults.passes);
+        assertEquals(4_000_000, defaults.messages());
+        assertEquals(3, defaults.passes());
+        assertEquals(15, defaults.delaySeconds());
     }
 
     @Test

@@ -22,6 +22,7 @@ import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.HttpWorkerClient;
 import io.ombtx.runner.worker.LocalWorker;
+import io.ombtx.runner.worker.SenderThreads;
 import io.ombtx.runner.worker.WorkerException;
 import io.ombtx.runner.worker.WorkerUrls;
 import io.ombtx.runner.worker.WorkersFile;
@@ -91,9 +92,19 @@ public final class Main {
     }
 
     /** Runs already-parsed arguments (bin/benchmark-suite calls this once per suite entry). */
+    /** The worker setting {@link SenderThreads#PROPERTY}, checked before anything starts. */
+    static void senderThreadsSetting() {
+        try {
+            SenderThreads.fromSystemProperty();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage() + " (set in OMBTX_JAVA_OPTS)");
+        }
+    }
+
     public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err) {
         RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
         try {
+            senderThreadsSetting();
             List<RunSpec> plan = plan(parsed);
             plan.stream().map(RunSpec::workload).distinct().flatMap(w -> WorkloadWarnings.of(w).stream())
                     .distinct().forEach(err::println);

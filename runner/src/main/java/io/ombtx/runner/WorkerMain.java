@@ -45,6 +45,12 @@ public final class WorkerMain {
 
     /** Serves until the JVM is told to stop; returns 2 when the address cannot be listened on. */
     private static int serve(Options options) throws InterruptedException {
+        try {
+            io.ombtx.runner.worker.SenderThreads.fromSystemProperty();
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage() + " (set in OMBTX_JAVA_OPTS)");
+            return Main.BAD_INPUT;
+        }
         WorkerServer server;
         try {
             server = new WorkerServer(options.bind, options.port).start();

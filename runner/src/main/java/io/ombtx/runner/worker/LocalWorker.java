@@ -51,16 +51,22 @@ public final class LocalWorker implements Worker {
     private final List<BenchmarkConsumer> consumers = new ArrayList<>();
     private final List<Thread> producerThreads = new ArrayList<>();
     private final List<Pacer> pacers = new ArrayList<>();
-    private final AtomicLong operationIndex = new AtomicLong();
+    private final AtomicLong operationIndex = new PaddedAtomicLong();
     private final AtomicLong streamOperationIndex = new AtomicLong();
-    private final AtomicLong measuredDone = new AtomicLong();
-    private final AtomicLong messagesAcked = new AtomicLong();
+    private final AtomicLong measuredDone = new PaddedAtomicLong();
+    private final AtomicLong messagesAcked = new PaddedAtomicLong();
     /** Messages whose callback has finished (recorded or gated out): what producers and the last drain wait for. */
-    private final AtomicLong messagesReceived = new AtomicLong();
+    private final AtomicLong messagesReceived = new PaddedAtomicLong();
     /** Messages whose callback has started: the warm-up gate's index. */
-    private final AtomicLong receivedIndex = new AtomicLong();
+    private final AtomicLong receivedIndex = new PaddedAtomicLong();
     /** Operations issued and not yet completed: the last drain waits for them so nothing is half-recorded. */
-    private final AtomicLong inFlight = new AtomicLong();
+    private final AtomicLong inFlight = new PaddedAtomicLong();
+    /**
+     * The fast path's sends issued and completed: each counter is written by one side only (the sending threads,
+     * the client's I/O thread), where one in-flight counter moved its cache line between them twice a message.
+     */
+    private final AtomicLong fastIssued = new PaddedAtomicLong();
+    private final AtomicLong fastCompleted = new PaddedAtomicLong();
     private final ReceiveCallback callback = new ReceiveCallback();
     private BenchmarkDriver driver;
     private ScenarioDriver scenarioDriver;
@@ -71,6 +77,10 @@ public final class LocalWorker implements Worker {
     private volatile boolean paused;
     private volatile boolean recordEndToEnd = true;
     private volatile String failure;
+    /** Threads per producer in open loop ({@code null}: auto); see {@link SenderThreads}. */
+    private Integer senderThreadsSetting = SenderThreads.fromSystemProperty();
+    /** Threads each producer got in the last {@link #startLoad}. */
+    private volatile int senderThreadsPerProducer = 1;
 
     @Override
     public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
@@ -189,14 +199,22 @@ public final class LocalWorker implements Worker {
         }
         double perProducerMessages = spec.messagesPerSecond() / producers.size();
         double perProducerOperations = perProducerMessages / Math.max(1, streaming ? 1 : spec.messagesPerOperation());
+        int threads = SenderThreads.resolve(senderThreadsSetting, spec.loop(), operation, perProducerOperations,
+                Runtime.getRuntime().availableProcessors());
+        senderThreadsPerProducer = threads;
         long start = System.nanoTime();
         for (int i = 0; i < producers.size(); i++) {
             BenchmarkProducer producer = producers.get(i);
-            Pacer pacer = spec.loop() == LoopMode.OPEN ? new Pacer(perProducerOperations, start) : null;
-            pacers.add(pacer);
-            Thread thread = new Thread(() -> produceLoop(producer, pacer, spec, !streaming), "producer-" + i);
-            thread.setDaemon(true);
-            producerThreads.add(thread);
+            for (int t = 0; t < threads; t++) {
+                // Thread t of n sends operations t, t + n, ... of the producer's one schedule (see SenderThreads).
+                Pacer pacer = spec.loop() == LoopMode.OPEN ? new Pacer(perProducerOperations / threads,
+                        start + Math.round(t * 1e9 / perProducerOperations)) : null;
+                pacers.add(pacer);
+                Thread thread = new Thread(() -> produceLoop(producer, pacer, spec, !streaming),
+                        threads == 1 ? "producer-" + i : "producer-" + i + "-" + t);
+                thread.setDaemon(true);
+                producerThreads.add(thread);
+            }
         }
         producerThreads.forEach(Thread::start);
     }
@@ -215,13 +233,15 @@ public final class LocalWorker implements Worker {
                 // Waiting for the consumer: an operation is done once it is visible, not when it commits.
                 boolean doneWhenConsumed = countsOperations && pacer == null && spec.waitForConsume();
                 long intended = pacer != null ? pacer.nextIntendedNanos() : System.nanoTime();
-                if (pacer != null && !Pacer.awaitUntil(intended)) {
+                // The time the wait ended: the fast path's send time, without reading the clock again.
+                long now = pacer != null ? Pacer.awaitNanos(intended) : intended;
+                if (now == Pacer.INTERRUPTED) {
                     break;
                 }
                 byte[] payload = spec.payloads().get(payloadIndex++ % spec.payloads().size());
                 if (pacer != null && producer instanceof CallbackProducer fast
                         && (operation.kind() == OperationKind.PUBLISH || !countsOperations)) {
-                    issueFast(fast, keys.nextKeyOrNull(), payload, spec.consumed(), intended, measured,
+                    issueFast(fast, keys.nextKeyOrNull(), payload, spec.consumed(), intended, now, measured,
                             countsOperations);
                     continue;
                 }
@@ -244,9 +264,8 @@ public final class LocalWorker implements Worker {
      * {@link #issueTracked}'s PUBLISH branch records, through the same {@link Acknowledgement}.
      */
     private void issueFast(CallbackProducer producer, String key, byte[] payload, boolean consumed, long intendedNanos,
-            boolean measured, boolean countsOperations) {
-        long sendNanos = System.nanoTime();
-        inFlight.incrementAndGet();
+            long sendNanos, boolean measured, boolean countsOperations) {
+        fastIssued.incrementAndGet();
         producer.send(key, payload, consumed, new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
                 countsOperations, true));
     }
@@ -280,7 +299,7 @@ public final class LocalWorker implements Worker {
             try {
                 record(error);
             } finally {
-                inFlight.decrementAndGet();
+                fastCompleted.incrementAndGet();
             }
         }
 
@@ -387,13 +406,16 @@ public final class LocalWorker implements Worker {
         if (spec == null || producers.isEmpty()) {
             return;
         }
-        double perProducer = messagesPerSecond / producers.size() / Math.max(1, spec.messagesPerOperation());
+        double perProducer = messagesPerSecond / producers.size() / Math.max(1, spec.messagesPerOperation())
+                / senderThreadsPerProducer;
         // A new rate is a new schedule (see Pacer#restart): what the old rate left owing would otherwise burst out.
-        pacers.forEach(p -> {
+        int threads = senderThreadsPerProducer;
+        for (int j = 0; j < pacers.size(); j++) {
+            Pacer p = pacers.get(j);
             if (p != null) {
-                p.restart(perProducer);
+                p.restart(perProducer, Math.round(j % threads * 1e9 / (perProducer * threads)));
             }
-        });
+        }
     }
 
     private void pauseConsumers() {
@@ -402,6 +424,16 @@ public final class LocalWorker implements Worker {
 
     private void resumeConsumers() {
         paused = false;
+    }
+
+    /** Sets the threads per producer for the next {@link #startLoad} ({@code null}: auto); see {@link SenderThreads}. */
+    void senderThreadsPerProducer(Integer setting) {
+        this.senderThreadsSetting = setting;
+    }
+
+    /** Threads each producer got in the last {@link #startLoad}. */
+    int senderThreadsPerProducer() {
+        return senderThreadsPerProducer;
     }
 
     @Override
@@ -431,7 +463,7 @@ public final class LocalWorker implements Worker {
         producerThreads.clear();
         // Let sends already under way be acknowledged (or fail) and recorded before the last statistics are taken.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+        while ((inFlight.get() > 0 || fastCompleted.get() < fastIssued.get()) && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
         // Producers that wait for their consumer were released by stopping: let the consumer's callbacks for

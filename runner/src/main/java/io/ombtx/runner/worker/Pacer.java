@@ -23,6 +23,7 @@ public final class Pacer {
     private long nextIntendedNanos;
     /** A new rate whose schedule starts afresh at the next operation ({@link Double#doubleToRawLongBits}; 0: none). */
     private final AtomicLong restartRateBits = new AtomicLong();
+    private volatile long restartOffsetNanos;
 
     public Pacer(double operationsPerSecond, long startNanos) {
         if (!(operationsPerSecond > 0)) {
@@ -45,7 +46,16 @@ public final class Pacer {
      * clean). Safe to call from any thread.
      */
     public void restart(double operationsPerSecond) {
+        restart(operationsPerSecond, 0);
+    }
+
+    /**
+     * As {@link #restart(double)}, the new schedule starting {@code offsetNanos} after the moment the next operation
+     * asks for it: one of several threads sharing a producer's schedule keeps its place in it.
+     */
+    public void restart(double operationsPerSecond, long offsetNanos) {
         if (operationsPerSecond > 0) {
+            restartOffsetNanos = Math.max(0, offsetNanos); // published by the set below
             restartRateBits.set(Double.doubleToRawLongBits(operationsPerSecond));
         }
     }
@@ -58,7 +68,7 @@ public final class Pacer {
     public long nextIntendedNanos() {
         if (restartRateBits.get() != 0) {
             operationsPerSecond = Double.longBitsToDouble(restartRateBits.getAndSet(0));
-            nextIntendedNanos = Math.max(nextIntendedNanos, System.nanoTime());
+            nextIntendedNanos = Math.max(nextIntendedNanos, System.nanoTime() + restartOffsetNanos);
             // A schedule ahead of now (a lower old rate) keeps its next slot; one behind starts now.
         }
         long intended = nextIntendedNanos;
@@ -66,16 +76,28 @@ public final class Pacer {
         return intended;
     }
 
+    /** What {@link #awaitNanos} returns when the thread was interrupted. */
+    public static final long INTERRUPTED = Long.MIN_VALUE;
+
     /** Waits until {@code intendedNanos} (returns at once if it has passed); false if interrupted. */
     public static boolean awaitUntil(long intendedNanos) {
+        return awaitNanos(intendedNanos) != INTERRUPTED;
+    }
+
+    /**
+     * Waits until {@code intendedNanos}; returns the {@code System.nanoTime()} it last read (not before
+     * {@code intendedNanos}), or {@link #INTERRUPTED}.
+     */
+    public static long awaitNanos(long intendedNanos) {
         while (true) {
-            long remaining = intendedNanos - System.nanoTime();
-            if (remaining <= 0) {
-                return true;
+            long now = System.nanoTime();
+            if (now - intendedNanos >= 0) {
+                return now == INTERRUPTED ? now + 1 : now;
             }
             if (Thread.currentThread().isInterrupted()) {
-                return false;
+                return INTERRUPTED;
             }
+            long remaining = intendedNanos - now;
             if (remaining > SPIN_NANOS) {
                 LockSupport.parkNanos(remaining);
             } else {

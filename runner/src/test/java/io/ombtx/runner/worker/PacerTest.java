@@ -59,6 +59,17 @@ class PacerTest {
     }
 
     @Test
+    void aRestartWithAnOffsetKeepsASenderThreadsPlaceInASharedSchedule() {
+        Pacer pacer = new Pacer(1000, 0);
+        pacer.nextIntendedNanos();
+        pacer.restart(2000, 300_000);
+        long before = System.nanoTime();
+        long first = pacer.nextIntendedNanos();
+        assertTrue(first >= before + 300_000, "the new schedule starts one offset after now");
+        assertEquals(first + 500_000L, pacer.nextIntendedNanos());
+    }
+
+    @Test
     void aRestartKeepsTheNextSlotOfAScheduleThatIsAhead() {
         long future = System.nanoTime() + 10_000_000_000L;
         Pacer pacer = new Pacer(1000, future);
