@@ -187,7 +187,8 @@ def _operation_count(result: Result) -> int | None:
     return result.counts.get("operations")
 
 
-def _operation_p50_ms(result: Result) -> float | None:
+def operation_p50_ms(result: Result) -> float | None:
+    """The operation's median latency; the publish median when the result has no operation latency."""
     value = percentile_value_ms(result, OPERATION, 50.0)
     return value if value is not None else percentile_value_ms(result, PUBLISH, 50.0)
 
@@ -207,7 +208,7 @@ def overheads(results: Iterable[Result]) -> list[Overhead]:
         base = by_role.get((driver, version, family, suffix, "base"))
         if kind != "tx" or base is None:
             continue
-        tx_p50, base_p50 = _operation_p50_ms(tx), _operation_p50_ms(base)
+        tx_p50, base_p50 = operation_p50_ms(tx), operation_p50_ms(base)
         if tx_p50 is None or not base_p50:
             continue
         pairs.append(
