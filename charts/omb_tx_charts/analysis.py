@@ -300,7 +300,7 @@ def acks_rows(results: Iterable[Result]) -> dict[tuple[str, int | None], list[Ac
     newest, _ = newest_per_key(chosen, lambda r: (r.workload, _driver_and_version(r, chosen), _measured_messages(r)))
     groups: dict[tuple[str, int | None], list[AcksRow]] = defaultdict(list)
     for (workload, driver, messages), result in newest.items():
-        groups[(driver, messages)].append(_acks_row(result))
+        groups[(driver, messages)].append(acks_row(result))
     for rows in groups.values():
         rows.sort(key=lambda row: (_profile_rank(row.profile), row.profile))
     return dict(sorted(groups.items(), key=lambda item: (item[0][0], item[0][1] or 0)))
@@ -321,7 +321,8 @@ def _profile_rank(workload: str) -> int:
     return len(ACKS_PROFILE_ORDER)
 
 
-def _acks_row(result: Result) -> AcksRow:
+def acks_row(result: Result) -> AcksRow:
+    """Seed 002's row of one acks-SLA run: its profile, durability settings, duration and rates."""
     config = result.driver_config
     replication = config.get("replicationFactor")
     isr = read_config_property(config.get("topicConfig"), "min.insync.replicas")

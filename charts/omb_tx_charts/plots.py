@@ -418,9 +418,11 @@ def bulk_figure(pairs: Sequence[Any], path: Path, rates: Callable[[Result], Any]
         return _save(figure, path)
 
 
-def acks_figure(groups: Mapping[str, Sequence[analysis.AcksRow]], path: Path) -> Rendered:
+def acks_figure(groups: Mapping[str, Sequence[analysis.AcksRow]], path: Path,
+                rates: Callable[[Result], Any] | None = None) -> Rendered:
     """Seed 002's profiles side by side: msg/s (summary.messagesPerSecond) per profile, one bar per group
-    (driver, broker version, message count), values on the bars."""
+    (driver, broker version, message count), values on the bars. ``rates`` gives a run's msg/s over its
+    repetitions (a spread.Spread): the bar is then their median, a whisker their min–max."""
     profiles = list(dict.fromkeys(row.profile for rows in groups.values() for row in rows))
     width = 0.8 / max(len(groups), 1)
     with plt.rc_context(_STYLE):
@@ -428,15 +430,18 @@ def acks_figure(groups: Mapping[str, Sequence[analysis.AcksRow]], path: Path) ->
                                     layout="constrained")
         tallest = 0.0
         for index, (label, rows) in enumerate(groups.items()):
-            xs, heights = [], []
+            xs, heights, found = [], [], []
             for row in rows:
+                over = rates(row.result) if rates is not None else None
                 if row.messages_per_second:
                     xs.append(profiles.index(row.profile) - 0.4 + width * (index + 0.5))
-                    heights.append(row.messages_per_second)
+                    heights.append(over.median if over is not None else row.messages_per_second)
+                    found.append(over)
             bars = axes.bar(xs, heights, width * 0.92, color=series_colour(index), label=label,
                             hatch=["//" if r.result.is_partial else None for r in rows if r.messages_per_second])
-            axes.bar_label(bars, labels=[f"{h:,.0f}" for h in heights], padding=2, fontsize=8)
-            tallest = max([tallest] + heights)
+            _spread_whiskers(axes, xs, found)
+            _label_bars(axes, bars, heights, found, [_bar_text(f"{h:,.0f}", f) for h, f in zip(heights, found)])
+            tallest = max([tallest] + heights + [f.high for f in found if f is not None])
         axes.set_xticks(range(len(profiles)), profiles)
         axes.set_ylim(0, tallest * 1.2 if tallest else 1)
         axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
@@ -502,7 +507,10 @@ def overhead_figure(pairs: Sequence[analysis.Overhead], palette: Palette, path: 
 # RPS sweep (seed 004)
 
 
-def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint]], path: Path) -> Rendered:
+def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint]], path: Path,
+                 spreads: Callable[[analysis.SweepPoint, float], Any] | None = None) -> Rendered:
+    """Percentiles against target rate. ``spreads(point, percentile)`` gives the value over the point's
+    repetitions (a spread.Spread): the line then runs through their medians, a whisker spans min–max."""
     percentile_colours = plt.get_cmap("viridis")([0.0, 0.25, 0.5, 0.7, 0.86])
     rates = sorted({point.rate for points in by_driver.values() for point in points})
     values: list[float] = []
@@ -512,10 +520,18 @@ def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint
             style = _LINE_STYLES[driver_index % len(_LINE_STYLES)]
             marker = _MARKERS[driver_index % len(_MARKERS)]
             for colour, percentile in zip(percentile_colours, analysis.SWEEP_PERCENTILES):
-                xy = [(p.rate, p.latencies_ms[percentile]) for p in points if (p.latencies_ms.get(percentile) or 0) > 0]
-                if not xy:
+                present = [p for p in points if (p.latencies_ms.get(percentile) or 0) > 0]
+                if not present:
                     continue
+                over = [spreads(p, percentile) if spreads is not None else None for p in present]
+                xy = [(p.rate, f.median if f is not None else p.latencies_ms[percentile]) for p, f in zip(present, over)]
                 axes.plot(*zip(*xy), linestyle=style, marker=marker, color=colour, linewidth=1.6, markersize=5)
+                repeated = [(x, f) for (x, _), f in zip(xy, over) if f is not None and f.n > 1]
+                if repeated:
+                    axes.errorbar([x for x, _ in repeated], [f.median for _, f in repeated],
+                                  yerr=[[f.median - f.low for _, f in repeated], [f.high - f.median for _, f in repeated]],
+                                  fmt="none", ecolor=colour, elinewidth=1.0, capsize=3)
+                    values += [f.low for _, f in repeated] + [f.high for _, f in repeated]
                 values += [v for _, v in xy]  # type: ignore[misc]
             missing = [p.rate for p in points if not any((v or 0) > 0 for v in p.latencies_ms.values())]
             for rate in missing:

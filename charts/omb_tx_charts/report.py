@@ -93,9 +93,9 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
         _phases_section(charted, palette, variants, out_dir, names, reps),
         _bulk_section(charted, variants, out_dir, names, reps),
         _percentiles_section(charted, palette, variants, out_dir, names, reps),
-        _sweep_section(charted, palette, out_dir, names),
+        _sweep_section(charted, palette, out_dir, names, reps),
         _transports_section(charted, palette, out_dir, names),
-        _acks_section(charted, out_dir, names),
+        _acks_section(charted, out_dir, names, reps),
         _time_series_section(results, variants, out_dir, names),
     ]
     return Report(tuple(sections), tuple(warnings))
@@ -138,7 +138,7 @@ def _closed_loop_section(results: Sequence[Result], variants: compare.Variants,
         section.blocks.append(Paragraph("No closed-loop results with an operation latency summary in the inputs."))
     fetched = compare.fetch_results(compare.newest_variants(results))
     if fetched:
-        section.blocks.append(tables.fetch_table(fetched, variants.label))
+        section.blocks.append(tables.fetch_table(fetched, variants.label, reps))
     return section
 
 
@@ -376,7 +376,8 @@ def _operation_is_publish(result: Result) -> bool:
     return result.scenario.get("kind") == "PUBLISH" and not analysis.is_transactional(result)
 
 
-def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames) -> Section:
+def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames,
+                   reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Rate sweep: end-to-end latency against target rate (seed 004 form)",
         "Open-loop runs at increasing target rates (sweep parameter producerRate); end-to-end latency "
@@ -384,20 +385,28 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
     )
     all_sweeps = analysis.sweeps(results)
     for name, by_driver in all_sweeps.items():
-        runs = [point.result for points in by_driver.values() for point in points]
-        rendered = plots.sweep_figure(name, by_driver, out_dir / names("sweep", name))
+        runs = [r for points in by_driver.values() for point in points for r in reps.of(point.result)]
+
+        def over(point: analysis.SweepPoint, percentile: float) -> spread.Spread | None:
+            return spread.spread(reps.of(point.result),
+                                 lambda r: analysis.percentile_value_ms(r, analysis.END_TO_END, percentile))
+
+        rendered = plots.sweep_figure(name, by_driver, out_dir / names("sweep", name), over)
         section.blocks.append(
             _figure(f"{name}: latency against rate",
                     "Log-log; colour = percentile, line style and marker = driver; values from "
-                    "aggregatedEndToEndLatencyQuantiles (or the end-to-end histogram when the map lacks them).",
+                    "aggregatedEndToEndLatencyQuantiles (or the end-to-end histogram when the map lacks them)."
+                    + _if_repeated(" A rate run n > 1 times: the line passes through the median of its repetitions, "
+                                   "the whisker spans their min–max.", runs, reps),
                     runs, rendered)
         )
-        section.blocks += [tables.sweep_table(name, driver, points) for driver, points in by_driver.items()]
+        section.blocks += [tables.sweep_table(name, driver, points, reps) for driver, points in by_driver.items()]
         rates = sorted({point.rate for points in by_driver.values() for point in points})
         panels = []
         for rate in rates:
             lines = [
-                plots.CurveLine(driver + point.result.label[len(point.result.driver):], palette(driver), curve)
+                plots.CurveLine(reps.label(driver + point.result.label[len(point.result.driver):], point.result),
+                                palette(driver), curve, band=_band(point.result, analysis.END_TO_END, reps))
                 for driver, points in by_driver.items()
                 for point in points
                 if point.rate == rate and (curve := analysis.latency_curve(point.result, analysis.END_TO_END))
@@ -409,7 +418,8 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
                                                out_dir / names("sweep-percentiles", name), share_y=True)
             section.blocks.append(
                 _figure(f"{name}: end-to-end percentiles per rate",
-                        f"One panel per target rate, one line per driver; {_sources(runs, analysis.END_TO_END)}.",
+                        f"One panel per target rate, one line per driver; {_sources(runs, analysis.END_TO_END)}."
+                        + _if_repeated(_BAND_NOTE, runs, reps),
                         runs, rendered)
             )
     if not all_sweeps:
@@ -436,22 +446,28 @@ def _transports_section(results: Sequence[Result], palette: plots.Palette, out_d
     return section
 
 
-def _acks_section(results: Sequence[Result], out_dir: Path, names: _FileNames) -> Section:
+def _acks_section(results: Sequence[Result], out_dir: Path, names: _FileNames,
+                  reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Acks and durability profiles (seed 002 form)",
         "Workloads named acks-sla-*. Replication, ISR (min.insync.replicas) and ACKS are read from the "
         "driver config in the result ('?' when it does not say); duration and msg/s from summary.",
     )
     groups = analysis.acks_rows(results)
-    section.blocks += [tables.acks_table(driver, messages, rows) for (driver, messages), rows in groups.items()]
+    section.blocks += [tables.acks_table(driver, messages, rows, reps) for (driver, messages), rows in groups.items()]
     if groups:
         labelled = {f"{driver}, {messages:,} messages" if messages else driver: rows
                     for (driver, messages), rows in groups.items()}
-        runs = [row.result for rows in groups.values() for row in rows]
-        rendered = plots.acks_figure(labelled, out_dir / names("acks-sla-profiles"))
+        runs = [r for rows in groups.values() for row in rows for r in reps.of(row.result)]
+        rendered = plots.acks_figure(labelled, out_dir / names("acks-sla-profiles"),
+                                     lambda run: spread.spread(reps.of(run), lambda r: r.summary.messages_per_second
+                                                               if r.summary else None))
         section.blocks.append(_figure("SLA profiles side by side", "Bars: summary.messagesPerSecond of each profile "
                                       "(N messages ÷ the time from the first send to the last acknowledgement), one "
-                                      "colour per driver, broker version and message count.", runs, rendered))
+                                      "colour per driver, broker version and message count."
+                                      + _if_repeated(" A profile run n > 1 times: the bar is the median of its "
+                                                     "repetitions, the whisker their min–max, and the bar says n.",
+                                                     runs, reps), runs, rendered))
     if not groups:
         section.blocks.append(Paragraph("No acks-sla-* results in the inputs."))
     return section

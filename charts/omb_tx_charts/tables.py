@@ -142,30 +142,41 @@ def total_per_operation(result: Result) -> float | None:
 _PERCENTILE_HEADER = {25.0: "25th", 50.0: "50th", 90.0: "90th", 99.0: "99th", 99.9: "99.9th"}
 
 
-def sweep_table(sweep_name: str, driver: str, points: Sequence[analysis.SweepPoint]) -> Table:
-    """Seed 004's form: | RPS/Latency | 25th | 50th | 90th | 99th | 99.9th |, end-to-end ms."""
+def sweep_table(sweep_name: str, driver: str, points: Sequence[analysis.SweepPoint],
+                reps: spread.Repetitions = spread.SINGLE) -> Table:
+    """Seed 004's form: | RPS/Latency | 25th | 50th | 90th | 99th | 99.9th |, end-to-end ms. A repeated point's
+    cells are median [min–max] n = N over its repetitions."""
     rows = []
     for point in points:
         flag = " (partial)" if point.result.is_partial else ""
+        runs = reps.of(point.result)
         rows.append(
             (format_rate(point.rate) + flag,)
-            + tuple(format_ms(point.latencies_ms.get(p)) for p in analysis.SWEEP_PERCENTILES)
+            + tuple(spread.format_spread(
+                spread.spread(runs, lambda r, p=p: analysis.percentile_value_ms(r, analysis.END_TO_END, p)), format_ms)
+                for p in analysis.SWEEP_PERCENTILES)
         )
+    repeated = "; " + _REPEATED_NOTE if any(reps.count(point.result) > 1 for point in points) else ""
     return Table(
         title=f"{sweep_name}: {driver}",
         header=("RPS/Latency",) + tuple(_PERCENTILE_HEADER[p] for p in analysis.SWEEP_PERCENTILES),
         rows=tuple(rows),
         align="lrrrrr",
-        note="end-to-end latency in ms at each target rate",
+        note="end-to-end latency in ms at each target rate" + repeated,
     )
 
 
-def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRow]) -> Table:
-    """Seed 002's form: | Topic/profile | Partitions | Replication | ISR | ACKS | Duration | Msg Latency | m/s |."""
+def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRow],
+               reps: spread.Repetitions = spread.SINGLE) -> Table:
+    """Seed 002's form: | Topic/profile | Partitions | Replication | ISR | ACKS | Duration | Msg Latency | m/s |.
+    A repeated profile's cells are median [min–max] n = N over its repetitions."""
     body = []
     for row in rows:
-        duration = "-" if row.duration_ms is None else f"{row.duration_ms:.0f}ms"
-        latency = "-" if row.message_latency_ms is None else f"{row.message_latency_ms:.4g}ms"
+        runs = [analysis.acks_row(r) for r in reps.of(row.result)]
+        duration = spread.format_spread(spread.spread(runs, lambda r: r.duration_ms), lambda v: f"{v:.0f}", "ms")
+        latency = spread.format_spread(spread.spread(runs, lambda r: r.message_latency_ms), lambda v: f"{v:.4g}",
+                                       "ms")
+        rate = spread.format_spread(spread.spread(runs, lambda r: r.messages_per_second), format_count)
         body.append(
             (
                 row.profile + (" (partial)" if row.result.is_partial else ""),
@@ -175,7 +186,7 @@ def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRo
                 row.acks,
                 duration,
                 latency,
-                format_count(row.messages_per_second),
+                rate,
             )
         )
     amount = f"{format_count(messages)} messages" if messages is not None else "message count not recorded"
@@ -184,7 +195,8 @@ def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRo
         header=("Topic/profile", "Partitions", "Replication", "ISR", "ACKS", "Duration", "Msg Latency", "m/s"),
         rows=tuple(body),
         align="lcccccrr",
-        note="Msg Latency is duration ÷ messages, as in seed 002; ISR is min.insync.replicas",
+        note="Msg Latency is duration ÷ messages, as in seed 002; ISR is min.insync.replicas"
+        + ("; " + _REPEATED_NOTE if any(reps.count(row.result) > 1 for row in rows) else ""),
     )
 
 
@@ -289,17 +301,23 @@ def _count_of(result: Result | None) -> str:
     return "-" if result is None else format_count(result.counts.get("messagesSent"))
 
 
-def fetch_table(results: Sequence[Result], label: Callable[[Result], str] = _system) -> Table:
-    """Seed 001's FetchBench figure: write-to-visible (send to read_committed visibility), beside the transaction."""
+def fetch_table(results: Sequence[Result], label: Callable[[Result], str] = _system,
+                reps: spread.Repetitions = spread.SINGLE) -> Table:
+    """Seed 001's FetchBench figure: write-to-visible (send to read_committed visibility), beside the transaction.
+    A repeated run's cells are median [min–max] n = N over its repetitions."""
     rows = []
     for result in results:
-        visible = [analysis.percentile_value_ms(result, analysis.END_TO_END, p) for p in (50.0, 99.0, 100.0)]
+        runs = reps.of(result)
+        visible = [spread.spread(runs, lambda r, p=p: analysis.percentile_value_ms(r, analysis.END_TO_END, p))
+                   for p in (50.0, 99.0, 100.0)]
         summary = result.operation_latency
+        transaction = spread.spread(runs, lambda r: r.operation_latency.get("p50") if r.operation_latency else None)
         rows.append(
             (label(result), format_count(summary.count if summary else None))
-            + tuple(_ms(v) for v in visible)
-            + (_ms(summary.get("p50") if summary else None),)
+            + tuple(spread.ms_spread(v) for v in visible)
+            + (spread.ms_spread(transaction),)
         )
+    repeated = "; " + _REPEATED_NOTE if any(reps.count(r) > 1 for r in results) else ""
     return Table(
         title="tx-fetch: write-to-visible",
         header=("System", "N", "visible p50", "visible p99", "visible max", "transaction p50"),
@@ -307,5 +325,5 @@ def fetch_table(results: Sequence[Result], label: Callable[[Result], str] = _sys
         align="lrrrrr",
         note="write-to-visible = end-to-end latency of tx-fetch: from the transactional send until a read_committed "
         "consumer returns the message (what seed 001's FetchBench measures); the transaction column is the "
-        "operation (begin … commit) alone",
+        "operation (begin … commit) alone" + repeated,
     )
