@@ -122,3 +122,56 @@ def test_report_draws_each_variant_once_with_its_repetitions(results, tmp_path):
     assert any("n = 3" in text and "begin" in text for text in tables_md)  # the phases table
     # Single runs keep their captions.
     assert "band" not in figures["tx-streaming: latency percentiles"].description
+
+
+# fixtures/repeated: bulk-tx, bulk-acks-all and acks-sla-yolo, each run twice, interleaved (see its README).
+REPEATED = FIXTURES / "repeated"
+
+
+@pytest.fixture(scope="module")
+def repeated():
+    loaded = [load_result(path) for path in find_result_files([str(REPEATED)])]
+    return loaded, spread.Repetitions(loaded)
+
+
+def _rates(workload: str) -> list[float]:
+    files = sorted(REPEATED.glob(f"{workload}-rep*.json"))
+    assert len(files) == 2
+    return [_raw(path)["summary"]["messagesPerSecond"] for path in files]
+
+
+def _cell(values: list[float], fmt) -> str:
+    return f"{fmt(statistics.median(values))} [{fmt(min(values))}–{fmt(max(values))}] n = {len(values)}"
+
+
+def test_bulk_table_and_figure_show_the_spread(repeated, tmp_path):
+    from omb_tx_charts import compare
+    from omb_tx_charts.formatting import format_count
+
+    loaded, reps = repeated
+    charted = reps.representatives(loaded)
+    pairs = compare.bulk_pairs(charted, compare.Variants(charted))
+    assert len(pairs) == 1
+    row = tables.bulk_table(pairs, reps).rows[0]
+    tx, plain = _rates("bulk-tx"), _rates("bulk-acks-all")
+    assert row[2] == _cell(tx, format_count) and row[3] == _cell(plain, format_count)
+    tx_by_index = {_raw(p)["repetition"]["index"]: _raw(p)["summary"]["messagesPerSecond"]
+                   for p in REPEATED.glob("bulk-tx-rep*.json")}
+    plain_by_index = {_raw(p)["repetition"]["index"]: _raw(p)["summary"]["messagesPerSecond"]
+                      for p in REPEATED.glob("bulk-acks-all-rep*.json")}
+    ratios = [tx_by_index[i] / plain_by_index[i] for i in sorted(tx_by_index)]
+    assert row[4] == _cell(ratios, tables._fine_ratio)
+    rendered = plots.bulk_figure(pairs, tmp_path / "bulk.png", lambda run: spread.spread(reps.of(run),
+                                                                                         compare.BulkPair.rate))
+    assert rendered.path.exists()
+
+
+def test_acks_table_shows_the_spread(repeated):
+    from omb_tx_charts.formatting import format_count
+
+    loaded, reps = repeated
+    groups = analysis.acks_rows(reps.representatives(loaded))
+    (driver, messages), rows = next(iter(groups.items()))
+    table = tables.acks_table(driver, messages, rows, reps)
+    assert table.rows[0][-1] == _cell(_rates("acks-sla-yolo"), format_count)
+    assert "median over its repetitions" in table.note
