@@ -413,7 +413,8 @@ def bulk_figure(pairs: Sequence[Any], path: Path, rates: Callable[[Result], Any]
         axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
         axes.set_ylabel("throughput (msg/s)")
         axes.grid(axis="x", visible=False)
-        axes.legend(loc="upper right")
+        # Under the axes: inside, it would cover the values written above the bars and whiskers.
+        figure.legend(loc="outside lower center", ncols=2, fontsize=9)
         figure.suptitle("Seed 003: transactional vs naive bulk insert", fontsize=13, fontweight="bold")
         return _save(figure, path)
 
