@@ -80,7 +80,8 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
     inputs = Section(
         "Inputs",
         "Each result file read. Runs sharing a repetition group (repetition.group: --repeat, a suite's repeat "
-        "or interleave) are repetitions: the findings use them all. Where a workload and driver were run more "
+        "or interleave) are repetitions: the findings use them all and the figures and tables below show them as a "
+        "spread (median, min–max, n). Where a workload and driver were run more "
         "than once otherwise, the newest run (by startTime) is charted and the older ones outside its "
         "repetition group are listed as superseded.",
         [tables.inputs_table(results, superseded)],
