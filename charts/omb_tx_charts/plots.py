@@ -227,7 +227,8 @@ def percentile_figure(
 ) -> Rendered:
     """One panel per entry; ``share_y`` gives every panel the same latency range, for comparing them."""
     rows, columns = _grid(len(panels))
-    shared = [v for _, lines in panels for line in lines for v in line.curve.values_ms] if share_y else []
+    shared = [v for _, lines in panels for line in lines for curve in (line.curve,) + tuple(line.band)
+              for v in curve.values_ms] if share_y else []
     with plt.rc_context(_STYLE):
         figure, axes_grid = plt.subplots(
             rows,
