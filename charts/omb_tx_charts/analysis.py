@@ -187,7 +187,8 @@ def _operation_count(result: Result) -> int | None:
     return result.counts.get("operations")
 
 
-def _operation_p50_ms(result: Result) -> float | None:
+def operation_p50_ms(result: Result) -> float | None:
+    """The operation's median latency; the publish median when the result has no operation latency."""
     value = percentile_value_ms(result, OPERATION, 50.0)
     return value if value is not None else percentile_value_ms(result, PUBLISH, 50.0)
 
@@ -207,7 +208,7 @@ def overheads(results: Iterable[Result]) -> list[Overhead]:
         base = by_role.get((driver, version, family, suffix, "base"))
         if kind != "tx" or base is None:
             continue
-        tx_p50, base_p50 = _operation_p50_ms(tx), _operation_p50_ms(base)
+        tx_p50, base_p50 = operation_p50_ms(tx), operation_p50_ms(base)
         if tx_p50 is None or not base_p50:
             continue
         pairs.append(
@@ -299,7 +300,7 @@ def acks_rows(results: Iterable[Result]) -> dict[tuple[str, int | None], list[Ac
     newest, _ = newest_per_key(chosen, lambda r: (r.workload, _driver_and_version(r, chosen), _measured_messages(r)))
     groups: dict[tuple[str, int | None], list[AcksRow]] = defaultdict(list)
     for (workload, driver, messages), result in newest.items():
-        groups[(driver, messages)].append(_acks_row(result))
+        groups[(driver, messages)].append(acks_row(result))
     for rows in groups.values():
         rows.sort(key=lambda row: (_profile_rank(row.profile), row.profile))
     return dict(sorted(groups.items(), key=lambda item: (item[0][0], item[0][1] or 0)))
@@ -320,7 +321,8 @@ def _profile_rank(workload: str) -> int:
     return len(ACKS_PROFILE_ORDER)
 
 
-def _acks_row(result: Result) -> AcksRow:
+def acks_row(result: Result) -> AcksRow:
+    """Seed 002's row of one acks-SLA run: its profile, durability settings, duration and rates."""
     config = result.driver_config
     replication = config.get("replicationFactor")
     isr = read_config_property(config.get("topicConfig"), "min.insync.replicas")

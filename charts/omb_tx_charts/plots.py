@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -14,6 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator  # noqa: E402
 
 from . import analysis  # noqa: E402
@@ -123,6 +125,34 @@ class CurveLine:
     colour: str
     curve: analysis.Curve
     style: str = "-"
+    band: tuple[analysis.Curve, ...] = ()  # the other repetitions' curves: drawn as a shaded min–max band
+
+
+def band_bounds(line: CurveLine) -> tuple[list[float], list[float], list[float]]:
+    """(percentiles, lows, highs): the min and max over the line's curve and its band's curves at the line's
+    percentiles, where every curve reaches (a curve is interpolated on the 1/(1-p) axis between its points)."""
+    curves = (line.curve,) + tuple(line.band)
+    reach = min(c.percentiles[-1] for c in curves)
+    percentiles, lows, highs = [], [], []
+    for percentile in line.curve.percentiles:
+        if percentile > reach + 1e-9:
+            break
+        values = [_curve_value(c, percentile) for c in curves]
+        percentiles.append(percentile)
+        lows.append(min(values))
+        highs.append(max(values))
+    return percentiles, lows, highs
+
+
+def _curve_value(curve: analysis.Curve, percentile: float) -> float:
+    xs = [math.log(_inverse_tail(p)) for p in curve.percentiles]
+    x = math.log(_inverse_tail(percentile))
+    for index in range(1, len(xs)):
+        if x <= xs[index] + 1e-12:
+            left, right = xs[index - 1], xs[index]
+            share = 0.0 if right == left else max(0.0, (x - left) / (right - left))
+            return curve.values_ms[index - 1] + share * (curve.values_ms[index] - curve.values_ms[index - 1])
+    return curve.values_ms[-1]
 
 
 def _inverse_tail(percentile: float) -> float:
@@ -138,6 +168,7 @@ def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str, shared
     all_values: list[float] = []
     widest = 10.0
     any_max = False
+    any_band = False
     for line in lines:
         xs = [_inverse_tail(p) for p in line.curve.percentiles]
         ys = list(line.curve.values_ms)
@@ -152,6 +183,12 @@ def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str, shared
             ys.append(line.curve.max_ms)
             any_max = True
         axes.plot(xs, ys, line.style, color=line.colour, label=line.label, linewidth=1.8, **markers)
+        if line.band:
+            levels, lows, highs = band_bounds(line)
+            axes.fill_between([_inverse_tail(p) for p in levels], lows, highs, color=line.colour, alpha=0.2,
+                              linewidth=0)
+            all_values.extend(lows + highs)
+            any_band = True
         if line.curve.max_ms is not None:
             axes.plot([xs[-1]], [ys[-1]], "^", color=line.colour, markersize=7, markeredgecolor="#222222",
                       markeredgewidth=0.6, zorder=5)
@@ -172,6 +209,9 @@ def _draw_percentiles(axes: Axes, lines: Sequence[CurveLine], title: str, shared
     if any_max:
         handles.append(Line2D([], [], marker="^", linestyle="", color="#777777", markeredgecolor="#222222"))
         labels.append("max (slowest sample)")
+    if any_band:
+        handles.append(Patch(facecolor="#999999", alpha=0.35))
+        labels.append("min–max over repetitions")
     axes.legend(handles, labels, loc="best")  # rising curves: "best" keeps the legend off them
 
 
@@ -187,7 +227,8 @@ def percentile_figure(
 ) -> Rendered:
     """One panel per entry; ``share_y`` gives every panel the same latency range, for comparing them."""
     rows, columns = _grid(len(panels))
-    shared = [v for _, lines in panels for line in lines for v in line.curve.values_ms] if share_y else []
+    shared = [v for _, lines in panels for line in lines for curve in (line.curve,) + tuple(line.band)
+              for v in curve.values_ms] if share_y else []
     with plt.rc_context(_STYLE):
         figure, axes_grid = plt.subplots(
             rows,
@@ -216,6 +257,19 @@ class PhaseBar:
     result: Result
     phases: Sequence[str]  # the phases this run's bars show
     hatch: str | None = None
+    repetitions: tuple[Result, ...] = ()  # all repetitions of the run's variant (itself included), when n > 1
+
+
+def phase_values(bar: PhaseBar, phase: str, key: str) -> list[float]:
+    """``key`` (p50, p99) of ``phase`` in each repetition of the bar's run (only the run itself when it was not
+    repeated)."""
+    values = []
+    for run in bar.repetitions or (bar.result,):
+        summary = run.transaction_phases.get(phase) if phase in bar.phases else None
+        value = summary.get(key) if summary else None
+        if value is not None and value > 0:
+            values.append(value)
+    return values
 
 
 def phases_figure(title: str, results: Sequence[Result], palette: Palette, path: Path) -> Rendered:
@@ -238,9 +292,8 @@ def phase_comparison_figure(title: str, panels: Sequence[tuple[str, Sequence[Pha
         for _, bars in panels
         for bar in bars
         for phase in bar.phases
-        if (summary := bar.result.transaction_phases.get(phase)) is not None
-        for v in (summary.get("p50"), summary.get("p99"))
-        if v is not None and v > 0
+        for key in ("p50", "p99")
+        for v in phase_values(bar, phase, key)
     ]
     columns = min(len(panels), 2)
     rows = math.ceil(len(panels) / columns)
@@ -269,29 +322,40 @@ def phase_comparison_figure(title: str, panels: Sequence[tuple[str, Sequence[Pha
 def _draw_phase_bars(axes: Axes, bars: Sequence[PhaseBar], shared_values: Sequence[float]) -> None:
     phases = _phase_order(bars)
     width = 0.8 / max(len(bars), 1)
+    any_repeated = False
     for index, bar in enumerate(bars):
-        xs, p50s, p99s = [], [], []
+        xs, p50s, p99s, dots_x, dots_y = [], [], [], [], []
         for position, phase in enumerate(phases):
-            summary = bar.result.transaction_phases.get(phase) if phase in bar.phases else None
-            p50 = summary.get("p50") if summary else None
-            if p50 is None or p50 <= 0:
+            medians = phase_values(bar, phase, "p50")
+            if not medians:
                 continue
-            p99 = summary.get("p99") if summary else None
-            xs.append(position - 0.4 + width * (index + 0.5))
+            p50 = statistics.median(medians)
+            tails = phase_values(bar, phase, "p99")
+            p99 = statistics.median(tails) if tails else p50
+            x = position - 0.4 + width * (index + 0.5)
+            xs.append(x)
             p50s.append(p50)
-            p99s.append(max(p99 if p99 is not None else p50, p50))
+            p99s.append(max(p99, p50))
+            if len(medians) > 1:
+                dots_x += [x] * len(medians)
+                dots_y += medians
         if not xs:
             continue
         axes.bar(xs, p50s, width * 0.92, color=bar.colour, label=bar.label, edgecolor="white", linewidth=0.5,
                  hatch=bar.hatch)
         axes.vlines(xs, p50s, p99s, color="#333333", linewidth=1.1)
         axes.plot(xs, p99s, "_", color="#333333", markersize=9, markeredgewidth=1.1)
+        if dots_x:
+            any_repeated = True
+            axes.plot(dots_x, dots_y, "o", color="white", markeredgecolor="#111111", markersize=3.6,
+                      markeredgewidth=0.8, zorder=4, label="p50 of each repetition")
     axes.set_xticks(range(len(phases)), phases)
     axes.set_xlim(-0.6, len(phases) - 0.4)
     if shared_values:
         # Bars need a floor on a log axis; start them a little below the smallest value.
         _set_log_ms_axis(axes, shared_values, below=3.0, above=1.6)
-    axes.set_ylabel("latency (ms, log scale) — bar: p50, whisker: p99")
+    axes.set_ylabel("latency (ms, log scale) — bar: p50, whisker: p99"
+                    + ("\n(medians over repetitions; dots: each repetition's p50)" if any_repeated else ""))
     axes.set_xlabel("phase")
     axes.grid(axis="x", visible=False)
 
@@ -300,36 +364,67 @@ def _draw_phase_bars(axes: Axes, bars: Sequence[PhaseBar], shared_values: Sequen
 # Seed 003's bulk insert: throughput side by side
 
 
-def bulk_figure(pairs: Sequence[Any], path: Path) -> Rendered:
-    """Two bars per variant (bulk-tx, bulk-acks-all): msg/s from summary.messagesPerSecond, values on the bars."""
+def _spread_whiskers(axes: Axes, xs: Sequence[float], spreads: Sequence[Any]) -> bool:
+    """Min–max whiskers over repetitions where a bar stands for more than one run; True when any was drawn."""
+    repeated = [(x, s) for x, s in zip(xs, spreads) if s is not None and s.n > 1]
+    if repeated:
+        axes.errorbar([x for x, _ in repeated], [s.median for _, s in repeated],
+                      yerr=[[s.median - s.low for _, s in repeated], [s.high - s.median for _, s in repeated]],
+                      fmt="none", ecolor="#222222", elinewidth=1.2, capsize=4)
+    return bool(repeated)
+
+
+def _label_bars(axes: Axes, bars: Any, heights: Sequence[float], spreads: Sequence[Any], labels: Sequence[str]) -> None:
+    """Each bar's text above the bar, or above its whisker when it has one, so neither hides the other."""
+    for bar, height, found, text in zip(bars, heights, spreads, labels):
+        top = max(height, found.high) if found is not None else height
+        axes.annotate(text, (bar.get_x() + bar.get_width() / 2, top), xytext=(0, 3), textcoords="offset points",
+                      ha="center", va="bottom", fontsize=9)
+
+
+def _bar_text(text: str, found: Any) -> str:
+    return f"{text}\nn = {found.n}" if found is not None and found.n > 1 else text
+
+
+def bulk_figure(pairs: Sequence[Any], path: Path, rates: Callable[[Result], Any] | None = None) -> Rendered:
+    """Two bars per variant (bulk-tx, bulk-acks-all): msg/s from summary.messagesPerSecond, values on the bars.
+    ``rates`` gives a run's msg/s over its repetitions (a spread.Spread): the bar is then their median and a
+    whisker spans their min–max."""
     sides = (("bulk-tx (one transaction)", "tx", "#1f77b4"), ("bulk-acks-all (acks=all, no transaction)",
                                                               "acks_all", "#ff7f0e"))
     with plt.rc_context(_STYLE):
         figure, axes = plt.subplots(figsize=(max(6.4, 2.4 * len(pairs) + 2.0), 4.8), layout="constrained")
         tallest = 0.0
         for index, (label, attribute, colour) in enumerate(sides):
-            xs, heights = [], []
+            xs, heights, found = [], [], []
             for position, pair in enumerate(pairs):
-                rate = pair.rate(getattr(pair, attribute))
+                run = getattr(pair, attribute)
+                over = rates(run) if rates is not None and run is not None else None
+                rate = over.median if over is not None else pair.rate(run)
                 if rate:
                     xs.append(position - 0.2 + 0.4 * index)
                     heights.append(rate)
+                    found.append(over)
             bars = axes.bar(xs, heights, 0.38, color=colour, label=label)
-            axes.bar_label(bars, labels=[f"{h:,.0f}" for h in heights], padding=2, fontsize=9)
-            tallest = max([tallest] + heights)
+            _spread_whiskers(axes, xs, found)
+            _label_bars(axes, bars, heights, found, [_bar_text(f"{h:,.0f}", f) for h, f in zip(heights, found)])
+            tallest = max([tallest] + heights + [f.high for f in found if f is not None])
         axes.set_xticks(range(len(pairs)), [pair.variant for pair in pairs])
         axes.set_ylim(0, tallest * 1.2 if tallest else 1)
         axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
         axes.set_ylabel("throughput (msg/s)")
         axes.grid(axis="x", visible=False)
-        axes.legend(loc="upper right")
+        # Under the axes: inside, it would cover the values written above the bars and whiskers.
+        figure.legend(loc="outside lower center", ncols=2, fontsize=9)
         figure.suptitle("Seed 003: transactional vs naive bulk insert", fontsize=13, fontweight="bold")
         return _save(figure, path)
 
 
-def acks_figure(groups: Mapping[str, Sequence[analysis.AcksRow]], path: Path) -> Rendered:
+def acks_figure(groups: Mapping[str, Sequence[analysis.AcksRow]], path: Path,
+                rates: Callable[[Result], Any] | None = None) -> Rendered:
     """Seed 002's profiles side by side: msg/s (summary.messagesPerSecond) per profile, one bar per group
-    (driver, broker version, message count), values on the bars."""
+    (driver, broker version, message count), values on the bars. ``rates`` gives a run's msg/s over its
+    repetitions (a spread.Spread): the bar is then their median, a whisker their min–max."""
     profiles = list(dict.fromkeys(row.profile for rows in groups.values() for row in rows))
     width = 0.8 / max(len(groups), 1)
     with plt.rc_context(_STYLE):
@@ -337,15 +432,18 @@ def acks_figure(groups: Mapping[str, Sequence[analysis.AcksRow]], path: Path) ->
                                     layout="constrained")
         tallest = 0.0
         for index, (label, rows) in enumerate(groups.items()):
-            xs, heights = [], []
+            xs, heights, found = [], [], []
             for row in rows:
+                over = rates(row.result) if rates is not None else None
                 if row.messages_per_second:
                     xs.append(profiles.index(row.profile) - 0.4 + width * (index + 0.5))
-                    heights.append(row.messages_per_second)
+                    heights.append(over.median if over is not None else row.messages_per_second)
+                    found.append(over)
             bars = axes.bar(xs, heights, width * 0.92, color=series_colour(index), label=label,
                             hatch=["//" if r.result.is_partial else None for r in rows if r.messages_per_second])
-            axes.bar_label(bars, labels=[f"{h:,.0f}" for h in heights], padding=2, fontsize=8)
-            tallest = max([tallest] + heights)
+            _spread_whiskers(axes, xs, found)
+            _label_bars(axes, bars, heights, found, [_bar_text(f"{h:,.0f}", f) for h, f in zip(heights, found)])
+            tallest = max([tallest] + heights + [f.high for f in found if f is not None])
         axes.set_xticks(range(len(profiles)), profiles)
         axes.set_ylim(0, tallest * 1.2 if tallest else 1)
         axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
@@ -361,33 +459,40 @@ def acks_figure(groups: Mapping[str, Sequence[analysis.AcksRow]], path: Path) ->
 
 
 def overhead_figure(pairs: Sequence[analysis.Overhead], palette: Palette, path: Path,
-                    key: Callable[[Result], str] | None = None) -> Rendered:
-    """Bars of tx ÷ base per scenario, one per driver (or per ``key`` of the tx run, e.g. driver and broker)."""
+                    key: Callable[[Result], str] | None = None,
+                    ratios: Callable[[analysis.Overhead, str], Any] | None = None) -> Rendered:
+    """Bars of tx ÷ base per scenario, one per driver (or per ``key`` of the tx run, e.g. driver and broker).
+    ``ratios(pair, "p50" | "total")`` gives the ratio over repetitions (a spread.Spread): the bar is then the
+    median and a whisker spans min–max."""
     scenarios = list(dict.fromkeys(pair.label for pair in pairs))
     variant = (lambda pair: key(pair.tx)) if key is not None else (lambda pair: pair.driver)
     drivers = list(dict.fromkeys(variant(pair) for pair in sorted(pairs, key=lambda o: (o.driver, variant(o)))))
     width = 0.8 / len(drivers)
     with plt.rc_context(_STYLE):
         figure, axes_pair = plt.subplots(1, 2, figsize=WIDE_SIZE_INCHES, layout="constrained", sharey=False)
-        for axes, (metric, getter) in zip(
+        for axes, (metric, which, getter) in zip(
             axes_pair,
-            (("median (p50) latency", lambda o: o.p50_ratio), ("total time for N operations", lambda o: o.total_ratio)),
+            (("median (p50) latency", "p50", lambda o: o.p50_ratio),
+             ("total time for N operations", "total", lambda o: o.total_ratio)),
         ):
             tallest = 1.0
             for index, driver in enumerate(drivers):
-                xs, heights, labels = [], [], []
+                xs, heights, labels, found = [], [], [], []
                 for position, scenario in enumerate(scenarios):
                     pair = next((o for o in pairs if variant(o) == driver and o.label == scenario), None)
-                    ratio = getter(pair) if pair else None
+                    over = ratios(pair, which) if pair and ratios is not None else None
+                    ratio = over.median if over is not None else (getter(pair) if pair else None)
                     if ratio is None:
                         continue
                     xs.append(position - 0.4 + width * (index + 0.5))
                     heights.append(ratio)
+                    found.append(over)
                     partial = pair is not None and (pair.tx.is_partial or pair.base.is_partial)
-                    labels.append(format_ratio(ratio) + ("\npartial" if partial else ""))
+                    labels.append(_bar_text(format_ratio(ratio), over) + ("\npartial" if partial else ""))
                 bars = axes.bar(xs, heights, width * 0.92, color=palette(driver), label=driver)
-                axes.bar_label(bars, labels=labels, padding=2, fontsize=9)
-                tallest = max([tallest] + heights)
+                _spread_whiskers(axes, xs, found)
+                _label_bars(axes, bars, heights, found, labels)
+                tallest = max([tallest] + heights + [f.high for f in found if f is not None])
             axes.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
             axes.set_xticks(range(len(scenarios)), scenarios)
             axes.set_ylim(0, tallest * 1.18)
@@ -404,7 +509,10 @@ def overhead_figure(pairs: Sequence[analysis.Overhead], palette: Palette, path: 
 # RPS sweep (seed 004)
 
 
-def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint]], path: Path) -> Rendered:
+def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint]], path: Path,
+                 spreads: Callable[[analysis.SweepPoint, float], Any] | None = None) -> Rendered:
+    """Percentiles against target rate. ``spreads(point, percentile)`` gives the value over the point's
+    repetitions (a spread.Spread): the line then runs through their medians, a whisker spans min–max."""
     percentile_colours = plt.get_cmap("viridis")([0.0, 0.25, 0.5, 0.7, 0.86])
     rates = sorted({point.rate for points in by_driver.values() for point in points})
     values: list[float] = []
@@ -414,10 +522,18 @@ def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint
             style = _LINE_STYLES[driver_index % len(_LINE_STYLES)]
             marker = _MARKERS[driver_index % len(_MARKERS)]
             for colour, percentile in zip(percentile_colours, analysis.SWEEP_PERCENTILES):
-                xy = [(p.rate, p.latencies_ms[percentile]) for p in points if (p.latencies_ms.get(percentile) or 0) > 0]
-                if not xy:
+                present = [p for p in points if (p.latencies_ms.get(percentile) or 0) > 0]
+                if not present:
                     continue
+                over = [spreads(p, percentile) if spreads is not None else None for p in present]
+                xy = [(p.rate, f.median if f is not None else p.latencies_ms[percentile]) for p, f in zip(present, over)]
                 axes.plot(*zip(*xy), linestyle=style, marker=marker, color=colour, linewidth=1.6, markersize=5)
+                repeated = [(x, f) for (x, _), f in zip(xy, over) if f is not None and f.n > 1]
+                if repeated:
+                    axes.errorbar([x for x, _ in repeated], [f.median for _, f in repeated],
+                                  yerr=[[f.median - f.low for _, f in repeated], [f.high - f.median for _, f in repeated]],
+                                  fmt="none", ecolor=colour, elinewidth=1.0, capsize=3)
+                    values += [f.low for _, f in repeated] + [f.high for _, f in repeated]
                 values += [v for _, v in xy]  # type: ignore[misc]
             missing = [p.rate for p in points if not any((v or 0) > 0 for v in p.latencies_ms.values())]
             for rate in missing:

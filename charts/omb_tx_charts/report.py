@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence, Union
 
-from . import analysis, compare, findings, plots, repetitions, tables, transports
+from . import analysis, compare, findings, plots, repetitions, spread, tables, transports
 from .formatting import format_rate, provenance
 from .model import Result
 from .tables import Table
@@ -75,10 +75,13 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
     palette = plots.Palette(variants.keys(results) + sorted({r.driver for r in results}))
     names = _FileNames()
     current = [r for r in results if all(r is not s for s in superseded)]
+    reps = spread.Repetitions(current)
+    charted = reps.representatives(current)  # one run per repetition group: its median repetition
     inputs = Section(
         "Inputs",
         "Each result file read. Runs sharing a repetition group (repetition.group: --repeat, a suite's repeat "
-        "or interleave) are repetitions: the findings use them all. Where a workload and driver were run more "
+        "or interleave) are repetitions: the findings use them all and the figures and tables below show them as a "
+        "spread (median, min–max, n). Where a workload and driver were run more "
         "than once otherwise, the newest run (by startTime) is charted and the older ones outside its "
         "repetition group are listed as superseded.",
         [tables.inputs_table(results, superseded)],
@@ -86,14 +89,14 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
     sections = [
         _findings_section(results),
         inputs,
-        _closed_loop_section(current, variants),
-        _overhead_section(current, palette, variants, out_dir, names),
-        _phases_section(current, palette, variants, out_dir, names),
-        _bulk_section(current, variants, out_dir, names),
-        _percentiles_section(current, palette, variants, out_dir, names),
-        _sweep_section(current, palette, out_dir, names),
-        _transports_section(current, palette, out_dir, names),
-        _acks_section(current, out_dir, names),
+        _closed_loop_section(charted, variants, reps),
+        _overhead_section(charted, palette, variants, out_dir, names, reps),
+        _phases_section(charted, palette, variants, out_dir, names, reps),
+        _bulk_section(charted, variants, out_dir, names, reps),
+        _percentiles_section(charted, palette, variants, out_dir, names, reps),
+        _sweep_section(charted, palette, out_dir, names, reps),
+        _transports_section(charted, palette, out_dir, names),
+        _acks_section(charted, out_dir, names, reps),
         _time_series_section(results, variants, out_dir, names),
     ]
     return Report(tuple(sections), tuple(warnings))
@@ -122,40 +125,49 @@ def _findings_section(results: Sequence[Result]) -> Section:
     return section
 
 
-def _closed_loop_section(results: Sequence[Result], variants: compare.Variants) -> Section:
+def _closed_loop_section(results: Sequence[Result], variants: compare.Variants,
+                         reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Closed-loop scenarios (seed 001 form)",
         "One operation after another in isolation (the seeds' method for protocol cost). "
         "The second column is the sum of all operation latencies (operationLatency.totalMillis); "
-        "min, median and max are per operation.",
+        "min, median and max are per operation. " + spread.CONVENTION,
     )
     groups = analysis.closed_loop_groups(results)
-    section.blocks += [tables.closed_loop_table(workload, group, variants.label) for workload, group in groups.items()]
+    section.blocks += [tables.closed_loop_table(workload, group, variants.label, reps) for workload, group in groups.items()]
     if not groups:
         section.blocks.append(Paragraph("No closed-loop results with an operation latency summary in the inputs."))
     fetched = compare.fetch_results(compare.newest_variants(results))
     if fetched:
-        section.blocks.append(tables.fetch_table(fetched, variants.label))
+        section.blocks.append(tables.fetch_table(fetched, variants.label, reps))
     return section
 
 
 def _overhead_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants, out_dir: Path,
-                      names: _FileNames) -> Section:
+                      names: _FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Overhead of transactions: tx ÷ base",
         "tx-writes is paired with base-writes and tx-streaming with base-streaming, per driver and with the "
         "same name suffix (e.g. -quick). p50 is the median operation latency; total is the sum of operation "
-        "latencies over the measured N (compared per operation when N differs).",
+        "latencies over the measured N (compared per operation when N differs). " + spread.CONVENTION,
     )
     pairs = analysis.overheads(results)
     if not pairs:
         section.blocks.append(Paragraph("No tx/base pairs (tx-writes + base-writes, tx-streaming + base-streaming)."))
         return section
-    section.blocks.append(tables.overhead_table(pairs, variants.label if variants.many_versions else None))
-    involved = [r for pair in pairs for r in (pair.base, pair.tx)]
-    rendered = plots.overhead_figure(pairs, palette, out_dir / names("overhead-ratios"), variants.key)
+    section.blocks.append(tables.overhead_table(pairs, variants.label if variants.many_versions else None, reps))
+    involved = [r for pair in pairs for side in (pair.base, pair.tx) for r in reps.of(side)]
+
+    def ratios(pair: analysis.Overhead, which: str) -> spread.Spread | None:
+        value = analysis.operation_p50_ms if which == "p50" else tables.total_per_operation
+        return spread.ratio_spread(reps.of(pair.tx), reps.of(pair.base), value)
+
+    rendered = plots.overhead_figure(pairs, palette, out_dir / names("overhead-ratios"), variants.key, ratios)
     section.blocks.append(
-        _figure("Transactional overhead ratios", "Bars: tx ÷ base for each driver; dashed line: no overhead (1×).",
+        _figure("Transactional overhead ratios", "Bars: tx ÷ base for each driver; dashed line: no overhead (1×)."
+                + _if_repeated(" Repeated runs: the bar is the median of the ratios of tx and base runs of the same "
+                               "repetition index, the whisker their min–max, and n the number of ratios.",
+                               involved, reps),
                 involved, rendered)
     )
     families = list(dict.fromkeys(pair.label for pair in pairs))
@@ -167,20 +179,21 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, variant
             for result, style in ((pair.base, "--"), (pair.tx, "-")):
                 curve = analysis.latency_curve(result, analysis.OPERATION)
                 if curve is not None:
-                    lines.append(plots.CurveLine(result.workload + (" [PARTIAL]" if result.is_partial else ""),
-                                                 palette(variants.key(result)), curve, style))
+                    lines.append(plots.CurveLine(
+                        reps.label(result.workload + (" [PARTIAL]" if result.is_partial else ""), result),
+                        palette(variants.key(result)), curve, style, _band(result, analysis.OPERATION, reps)))
             if lines:
                 panels.append((variants.key(pair.tx), lines))
         if not panels:
             continue
-        runs = [r for pair in chosen for r in (pair.base, pair.tx)]
+        runs = [r for pair in chosen for side in (pair.base, pair.tx) for r in reps.of(side)]
         rendered = plots.percentile_figure(
             f"{family}: transactional vs base operation latency", panels, out_dir / names("overhead-curves", family)
         )
         section.blocks.append(
             _figure(f"{family}: tx vs base latency distribution",
                     f"Operation latency by percentile, base (dashed) and transactional (solid); {_sources(runs)}. "
-                    + _MAX_NOTE,
+                    + _MAX_NOTE + _if_repeated(_BAND_NOTE, runs, reps),
                     runs, rendered)
         )
     return section
@@ -192,17 +205,32 @@ def _sources(results: Sequence[Result], metric: analysis.Metric = analysis.OPERA
 
 
 _MAX_NOTE = "Each curve ends at its slowest sample (▲), drawn at 1/(1-p) = N, the run's sample count."
+_BAND_NOTE = (" A variant run n > 1 times (label \"n = N\") is drawn as its median repetition (the run whose p50 is "
+              "the median, the lower middle one when n is even), with the shaded band spanning the lowest to the "
+              "highest of its repetitions' curves at each percentile.")
+
+
+def _if_repeated(note: str, results: Sequence[Result], reps: spread.Repetitions) -> str:
+    """``note`` when one of ``results`` stands for more than one repetition: single runs' captions read as before."""
+    return note if any(reps.count(r) > 1 for r in results) else ""
+
+
+def _band(result: Result, metric: analysis.Metric, reps: spread.Repetitions) -> tuple[analysis.Curve, ...]:
+    """The other repetitions' curves of ``result``'s variant, for a min–max band around its own."""
+    return tuple(curve for r in reps.of(result) if r is not result
+                 if (curve := analysis.latency_curve(r, metric)) is not None)
 
 
 def _phases_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants, out_dir: Path,
-                    names: _FileNames) -> Section:
+                    names: _FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Transaction phases: transactional vs naive, side by side",
         "Where an operation's time goes: begin, send, resolve (waiting for the send acks), sendOffsets, "
         "commit, and the whole transaction. Each figure puts the transactional runs and their naive counterparts "
         "(base-*, bulk-acks-all) on one latency axis, as seed 003 compares them; one panel per broker "
         "version (when the inputs hold several), all panels on the same scale. A naive run has no \"transaction\" "
-        "bar: its whole operation is not a transaction (a naive streaming run's commit is a consumer offset commit).",
+        "bar: its whole operation is not a transaction (a naive streaming run's commit is a consumer offset commit). "
+        + spread.CONVENTION,
     )
     comparisons = compare.phase_comparisons(results)
     for comparison in comparisons:
@@ -214,12 +242,13 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
             label = result.workload + (f" (acks {order})" if order else "")
             label += f" — {result.driver}" if len(drivers) > 1 else ""
             label += " [PARTIAL]" if result.is_partial else ""
+            label = reps.label(label, result)
             colour = colours.setdefault((result.workload, result.driver), plots.series_colour(len(colours)))
             version = analysis.broker_version(result)
             panel = f"broker {version}" if variants.many_versions and version else ""
             panels.setdefault(panel, []).append(
                 plots.PhaseBar(label, colour, result, analysis.charted_phases(result),
-                               None if analysis.is_transactional(result) else "//")
+                               None if analysis.is_transactional(result) else "//", tuple(reps.of(result)))
             )
         rendered = plots.phase_comparison_figure(
             f"{comparison.family}: time per phase, transactional (solid) vs naive (hatched)", list(panels.items()),
@@ -230,13 +259,13 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
                     "Bar height is the phase's median (p50), the whisker reaches its p99 (transactionPhases); "
                     "hatched bars are naive (non-transactional) runs; log scale, because begin takes microseconds "
                     "and commit milliseconds. \"acks after-commit\" / \"before-send-offsets\" is the call order "
-                    "(scenario.awaitAcks).",
-                    comparison.results, rendered)
+                    "(scenario.awaitAcks)." + _if_repeated(_PHASE_REPEATS_NOTE, comparison.results, reps),
+                    [r for result in comparison.results for r in reps.of(result)], rendered)
         )
         for key, bars in panels.items():
             title = f"{comparison.family}" + (f", {key}" if key else "")
             section.blocks.append(tables.phases_table(title, [bar.result for bar in bars],
-                                                      lambda r, many=len(drivers) > 1: _run_name(r, many)))
+                                                      lambda r, many=len(drivers) > 1: _run_name(r, many), reps))
     others = analysis.per_workload(
         r for r in results
         if analysis.has_phase_breakdown(r) and not analysis.is_rate_sweep_point(r)
@@ -245,20 +274,27 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
     for workload, group in others.items():
         transactional = any(analysis.is_transactional(r) for r in group)
         kind = "transaction phase" if transactional else "phase"
-        bars = [plots.PhaseBar(variants.label(r), palette(variants.key(r)), r, analysis.charted_phases(r),
-                               "//" if r.is_partial else None) for r in group]
+        bars = [plots.PhaseBar(reps.label(variants.label(r), r), palette(variants.key(r)), r,
+                               analysis.charted_phases(r), "//" if r.is_partial else None, tuple(reps.of(r)))
+                for r in group]
         rendered = plots.phase_comparison_figure(f"{workload}: time per {kind}", [("", bars)],
                                                  out_dir / names("phases", workload))
         section.blocks.append(
             _figure(f"{workload}: {kind}s",
                     "Bar height is the phase's median (p50), the whisker reaches its p99 (transactionPhases); "
-                    "log scale.",
-                    group, rendered)
+                    "log scale." + _if_repeated(_PHASE_REPEATS_NOTE, group, reps),
+                    [r for result in group for r in reps.of(result)], rendered)
         )
-        section.blocks.append(tables.phases_table(workload, group, variants.label))
+        section.blocks.append(tables.phases_table(workload, group, variants.label, reps))
     if not comparisons and not others:
         section.blocks.append(Paragraph("No results with transactionPhases in the inputs."))
     return section
+
+
+_PHASE_REPEATS_NOTE = (
+    " A run repeated n > 1 times (label \"n = N\"): the bar is the median of its repetitions' p50s, the whisker "
+    "the median of their p99s, and a dot marks each repetition's p50."
+)
 
 
 def _run_name(result: Result, with_driver: bool) -> str:
@@ -266,7 +302,8 @@ def _run_name(result: Result, with_driver: bool) -> str:
     return name + (" [PARTIAL]" if result.is_partial else "")
 
 
-def _bulk_section(results: Sequence[Result], variants: compare.Variants, out_dir: Path, names: _FileNames) -> Section:
+def _bulk_section(results: Sequence[Result], variants: compare.Variants, out_dir: Path, names: _FileNames,
+                  reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Bulk insert: transactional vs naive throughput (seed 003)",
         "bulk-tx sends N messages in one transaction and commits; bulk-acks-all sends the same N messages with "
@@ -277,18 +314,20 @@ def _bulk_section(results: Sequence[Result], variants: compare.Variants, out_dir
     if not pairs:
         section.blocks.append(Paragraph("No bulk-tx / bulk-acks-all results in the inputs."))
         return section
-    section.blocks.append(tables.bulk_table(pairs))
-    runs = [r for pair in pairs for r in (pair.tx, pair.acks_all) if r is not None]
-    rendered = plots.bulk_figure(pairs, out_dir / names("bulk-throughput"))
+    section.blocks.append(tables.bulk_table(pairs, reps))
+    runs = [r for pair in pairs for side in (pair.tx, pair.acks_all) if side is not None for r in reps.of(side)]
+    rendered = plots.bulk_figure(pairs, out_dir / names("bulk-throughput"),
+                                 lambda run: spread.spread(reps.of(run), compare.BulkPair.rate))
     section.blocks.append(
         _figure("Bulk insert throughput", "Bars: summary.messagesPerSecond of each run; the number on a bar is its "
-                "value.", runs, rendered)
+                "value." + _if_repeated(" A run repeated n > 1 times: the bar is the median of its repetitions, the "
+                                       "whisker their min–max, and the bar says n.", runs, reps), runs, rendered)
     )
     return section
 
 
 def _percentiles_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants,
-                         out_dir: Path, names: _FileNames) -> Section:
+                         out_dir: Path, names: _FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Latency by percentile",
         "HdrHistogram-style curves: the x axis spreads the tail (1/(1-p), log scale), one line per driver, "
@@ -301,7 +340,8 @@ def _percentiles_section(results: Sequence[Result], palette: plots.Palette, vari
             if metric is analysis.OPERATION and all(_operation_is_publish(r) for r in group):
                 continue  # one plain send per operation: the operation panel would repeat the publish panel
             lines = [
-                plots.CurveLine(variants.label(result), palette(variants.key(result)), curve)
+                plots.CurveLine(reps.label(variants.label(result), result), palette(variants.key(result)), curve,
+                                band=_band(result, metric, reps))
                 for result in group
                 if (curve := analysis.latency_curve(result, metric)) is not None
             ]
@@ -313,10 +353,11 @@ def _percentiles_section(results: Sequence[Result], palette: plots.Palette, vari
                                            out_dir / names("latency", workload))
         sources = "; ".join(f"{title.split(' (')[0].lower()}: {_sources(group, metric)}"
                             for metric in analysis.METRICS for title, _ in panels if title == metric.title)
-        description = sources[:1].upper() + sources[1:] + ". " + _MAX_NOTE
+        description = sources[:1].upper() + sources[1:] + ". " + _MAX_NOTE + _if_repeated(_BAND_NOTE, group, reps)
         if workload.startswith("acks-sla-"):
             description += " " + _ACKS_BURST_NOTE
-        section.blocks.append(_figure(f"{workload}: latency percentiles", description, group, rendered))
+        section.blocks.append(_figure(f"{workload}: latency percentiles", description,
+                                      [r for result in group for r in reps.of(result)], rendered))
     return section
 
 
@@ -336,7 +377,8 @@ def _operation_is_publish(result: Result) -> bool:
     return result.scenario.get("kind") == "PUBLISH" and not analysis.is_transactional(result)
 
 
-def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames) -> Section:
+def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames,
+                   reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Rate sweep: end-to-end latency against target rate (seed 004 form)",
         "Open-loop runs at increasing target rates (sweep parameter producerRate); end-to-end latency "
@@ -344,20 +386,28 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
     )
     all_sweeps = analysis.sweeps(results)
     for name, by_driver in all_sweeps.items():
-        runs = [point.result for points in by_driver.values() for point in points]
-        rendered = plots.sweep_figure(name, by_driver, out_dir / names("sweep", name))
+        runs = [r for points in by_driver.values() for point in points for r in reps.of(point.result)]
+
+        def over(point: analysis.SweepPoint, percentile: float) -> spread.Spread | None:
+            return spread.spread(reps.of(point.result),
+                                 lambda r: analysis.percentile_value_ms(r, analysis.END_TO_END, percentile))
+
+        rendered = plots.sweep_figure(name, by_driver, out_dir / names("sweep", name), over)
         section.blocks.append(
             _figure(f"{name}: latency against rate",
                     "Log-log; colour = percentile, line style and marker = driver; values from "
-                    "aggregatedEndToEndLatencyQuantiles (or the end-to-end histogram when the map lacks them).",
+                    "aggregatedEndToEndLatencyQuantiles (or the end-to-end histogram when the map lacks them)."
+                    + _if_repeated(" A rate run n > 1 times: the line passes through the median of its repetitions, "
+                                   "the whisker spans their min–max.", runs, reps),
                     runs, rendered)
         )
-        section.blocks += [tables.sweep_table(name, driver, points) for driver, points in by_driver.items()]
+        section.blocks += [tables.sweep_table(name, driver, points, reps) for driver, points in by_driver.items()]
         rates = sorted({point.rate for points in by_driver.values() for point in points})
         panels = []
         for rate in rates:
             lines = [
-                plots.CurveLine(driver + point.result.label[len(point.result.driver):], palette(driver), curve)
+                plots.CurveLine(reps.label(driver + point.result.label[len(point.result.driver):], point.result),
+                                palette(driver), curve, band=_band(point.result, analysis.END_TO_END, reps))
                 for driver, points in by_driver.items()
                 for point in points
                 if point.rate == rate and (curve := analysis.latency_curve(point.result, analysis.END_TO_END))
@@ -369,7 +419,8 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
                                                out_dir / names("sweep-percentiles", name), share_y=True)
             section.blocks.append(
                 _figure(f"{name}: end-to-end percentiles per rate",
-                        f"One panel per target rate, one line per driver; {_sources(runs, analysis.END_TO_END)}.",
+                        f"One panel per target rate, one line per driver; {_sources(runs, analysis.END_TO_END)}."
+                        + _if_repeated(_BAND_NOTE, runs, reps),
                         runs, rendered)
             )
     if not all_sweeps:
@@ -396,22 +447,28 @@ def _transports_section(results: Sequence[Result], palette: plots.Palette, out_d
     return section
 
 
-def _acks_section(results: Sequence[Result], out_dir: Path, names: _FileNames) -> Section:
+def _acks_section(results: Sequence[Result], out_dir: Path, names: _FileNames,
+                  reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Acks and durability profiles (seed 002 form)",
         "Workloads named acks-sla-*. Replication, ISR (min.insync.replicas) and ACKS are read from the "
         "driver config in the result ('?' when it does not say); duration and msg/s from summary.",
     )
     groups = analysis.acks_rows(results)
-    section.blocks += [tables.acks_table(driver, messages, rows) for (driver, messages), rows in groups.items()]
+    section.blocks += [tables.acks_table(driver, messages, rows, reps) for (driver, messages), rows in groups.items()]
     if groups:
         labelled = {f"{driver}, {messages:,} messages" if messages else driver: rows
                     for (driver, messages), rows in groups.items()}
-        runs = [row.result for rows in groups.values() for row in rows]
-        rendered = plots.acks_figure(labelled, out_dir / names("acks-sla-profiles"))
+        runs = [r for rows in groups.values() for row in rows for r in reps.of(row.result)]
+        rendered = plots.acks_figure(labelled, out_dir / names("acks-sla-profiles"),
+                                     lambda run: spread.spread(reps.of(run), lambda r: r.summary.messages_per_second
+                                                               if r.summary else None))
         section.blocks.append(_figure("SLA profiles side by side", "Bars: summary.messagesPerSecond of each profile "
                                       "(N messages ÷ the time from the first send to the last acknowledgement), one "
-                                      "colour per driver, broker version and message count.", runs, rendered))
+                                      "colour per driver, broker version and message count."
+                                      + _if_repeated(" A profile run n > 1 times: the bar is the median of its "
+                                                     "repetitions, the whisker their min–max, and the bar says n.",
+                                                     runs, reps), runs, rendered))
     if not groups:
         section.blocks.append(Paragraph("No acks-sla-* results in the inputs."))
     return section

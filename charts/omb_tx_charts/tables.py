@@ -6,7 +6,7 @@ import html
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from . import analysis
+from . import analysis, spread
 from .formatting import format_count, format_ms, format_rate, format_ratio
 from .model import PHASE_ORDER, Result
 
@@ -55,8 +55,10 @@ def _system(result: Result) -> str:
     return result.label
 
 
-def closed_loop_table(workload: str, results: Sequence[Result], label: Callable[[Result], str] = _system) -> Table:
-    """Seed 001's form: | System | 1000 txes | min | median | max |, the middle cell being total time."""
+def closed_loop_table(workload: str, results: Sequence[Result], label: Callable[[Result], str] = _system,
+                      reps: spread.Repetitions = spread.SINGLE) -> Table:
+    """Seed 001's form: | System | 1000 txes | min | median | max |, the middle cell being total time. A repeated
+    run's cells are median [min–max] n = N over its repetitions."""
     noun = "txes" if any(analysis.is_transactional(r) for r in results) else "ops"
     counts = {r.operation_latency.count for r in results if r.operation_latency}
     same_count = len(counts) == 1 and None not in counts
@@ -65,82 +67,116 @@ def closed_loop_table(workload: str, results: Sequence[Result], label: Callable[
     for result in results:
         summary = result.operation_latency
         assert summary is not None
-        total = f"{format_ms(summary.total_millis)} ms" if summary.total_millis is not None else "-"
+        runs = reps.of(result)
+
+        def over(key: str) -> str:
+            return spread.ms_spread(spread.spread(
+                runs, lambda r: r.operation_latency.get(key) if r.operation_latency else None))
+
+        totals = spread.spread(runs, lambda r: r.operation_latency.total_millis if r.operation_latency else None)
+        total = spread.ms_spread(totals)
         if not same_count:
             total = f"{format_count(summary.count)} in {total}"
-        rows.append(
-            (
-                label(result),
-                total,
-                _ms(summary.get("min")),
-                _ms(summary.get("p50")),
-                _ms(summary.get("max")),
-            )
-        )
+        rows.append((label(result), total, over("min"), over("p50"), over("max")))
+    repeated = any(reps.count(r) > 1 for r in results)
     return Table(
         title=workload,
         header=("System", header_count, "min", "median", "max"),
         rows=tuple(rows),
         align="lrrrr",
+        note=_REPEATED_NOTE if repeated else "",
     )
+
+
+_REPEATED_NOTE = "a repeated run's cells: median over its repetitions [min–max] n = repetitions"
 
 
 def _ms(value: float | None) -> str:
     return "-" if value is None else f"{format_ms(value)} ms"
 
 
-def overhead_table(pairs: Sequence[analysis.Overhead], label: Callable[[Result], str] | None = None) -> Table:
+def overhead_table(pairs: Sequence[analysis.Overhead], label: Callable[[Result], str] | None = None,
+                   reps: spread.Repetitions = spread.SINGLE) -> Table:
     rows = []
     for pair in pairs:
         system = pair.tx.label if pair.tx.is_partial or pair.base.is_partial else pair.driver
+        tx_runs, base_runs = reps.of(pair.tx), reps.of(pair.base)
+        total_ratio = spread.ratio_spread(tx_runs, base_runs, total_per_operation) if pair.total_ratio else None
         rows.append(
             (
                 pair.label,
                 label(pair.tx) if label is not None else system,
-                _ms(pair.base_p50_ms),
-                _ms(pair.tx_p50_ms),
-                format_ratio(pair.p50_ratio),
-                _ms(pair.base_total_ms),
-                _ms(pair.tx_total_ms),
-                format_ratio(pair.total_ratio) + (" (per op)" if pair.counts_differ and pair.total_ratio else ""),
+                spread.ms_spread(spread.spread(base_runs, analysis.operation_p50_ms)),
+                spread.ms_spread(spread.spread(tx_runs, analysis.operation_p50_ms)),
+                spread.format_spread(spread.ratio_spread(tx_runs, base_runs, analysis.operation_p50_ms),
+                                     format_ratio),
+                spread.ms_spread(spread.spread(base_runs, _total_ms)),
+                spread.ms_spread(spread.spread(tx_runs, _total_ms)),
+                spread.format_spread(total_ratio, format_ratio)
+                + (" (per op)" if pair.counts_differ and pair.total_ratio else ""),
             )
         )
+    note = "total = sum of operation latencies over the measured N; the ratio is per operation when N differs"
+    if any(reps.count(r) > 1 for pair in pairs for r in (pair.tx, pair.base)):
+        note += ("; " + _REPEATED_NOTE + " (a ratio's: of tx ÷ base per repetition index, as the runs were "
+                 "interleaved)")
     return Table(
         title="Transactional overhead: tx / base",
         header=("Scenario", "System", "base p50", "tx p50", "p50 ratio", "base total", "tx total", "total ratio"),
         rows=tuple(rows),
         align="llrrrrrr",
-        note="total = sum of operation latencies over the measured N; the ratio is per operation when N differs",
+        note=note,
     )
+
+
+def _total_ms(result: Result) -> float | None:
+    return result.operation_latency.total_millis if result.operation_latency else None
+
+
+def total_per_operation(result: Result) -> float | None:
+    """Total operation time ÷ N: the ratio of these is the total-time ratio, per operation when N differs."""
+    total, count = _total_ms(result), result.operation_latency.count if result.operation_latency else None
+    return total / count if total is not None and count else None
 
 
 _PERCENTILE_HEADER = {25.0: "25th", 50.0: "50th", 90.0: "90th", 99.0: "99th", 99.9: "99.9th"}
 
 
-def sweep_table(sweep_name: str, driver: str, points: Sequence[analysis.SweepPoint]) -> Table:
-    """Seed 004's form: | RPS/Latency | 25th | 50th | 90th | 99th | 99.9th |, end-to-end ms."""
+def sweep_table(sweep_name: str, driver: str, points: Sequence[analysis.SweepPoint],
+                reps: spread.Repetitions = spread.SINGLE) -> Table:
+    """Seed 004's form: | RPS/Latency | 25th | 50th | 90th | 99th | 99.9th |, end-to-end ms. A repeated point's
+    cells are median [min–max] n = N over its repetitions."""
     rows = []
     for point in points:
         flag = " (partial)" if point.result.is_partial else ""
+        runs = reps.of(point.result)
         rows.append(
             (format_rate(point.rate) + flag,)
-            + tuple(format_ms(point.latencies_ms.get(p)) for p in analysis.SWEEP_PERCENTILES)
+            + tuple(spread.format_spread(
+                spread.spread(runs, lambda r, p=p: analysis.percentile_value_ms(r, analysis.END_TO_END, p)), format_ms)
+                for p in analysis.SWEEP_PERCENTILES)
         )
+    repeated = "; " + _REPEATED_NOTE if any(reps.count(point.result) > 1 for point in points) else ""
     return Table(
         title=f"{sweep_name}: {driver}",
         header=("RPS/Latency",) + tuple(_PERCENTILE_HEADER[p] for p in analysis.SWEEP_PERCENTILES),
         rows=tuple(rows),
         align="lrrrrr",
-        note="end-to-end latency in ms at each target rate",
+        note="end-to-end latency in ms at each target rate" + repeated,
     )
 
 
-def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRow]) -> Table:
-    """Seed 002's form: | Topic/profile | Partitions | Replication | ISR | ACKS | Duration | Msg Latency | m/s |."""
+def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRow],
+               reps: spread.Repetitions = spread.SINGLE) -> Table:
+    """Seed 002's form: | Topic/profile | Partitions | Replication | ISR | ACKS | Duration | Msg Latency | m/s |.
+    A repeated profile's cells are median [min–max] n = N over its repetitions."""
     body = []
     for row in rows:
-        duration = "-" if row.duration_ms is None else f"{row.duration_ms:.0f}ms"
-        latency = "-" if row.message_latency_ms is None else f"{row.message_latency_ms:.4g}ms"
+        runs = [analysis.acks_row(r) for r in reps.of(row.result)]
+        duration = spread.format_spread(spread.spread(runs, lambda r: r.duration_ms), lambda v: f"{v:.0f}", "ms")
+        latency = spread.format_spread(spread.spread(runs, lambda r: r.message_latency_ms), lambda v: f"{v:.4g}",
+                                       "ms")
+        rate = spread.format_spread(spread.spread(runs, lambda r: r.messages_per_second), format_count)
         body.append(
             (
                 row.profile + (" (partial)" if row.result.is_partial else ""),
@@ -150,7 +186,7 @@ def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRo
                 row.acks,
                 duration,
                 latency,
-                format_count(row.messages_per_second),
+                rate,
             )
         )
     amount = f"{format_count(messages)} messages" if messages is not None else "message count not recorded"
@@ -159,7 +195,8 @@ def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRo
         header=("Topic/profile", "Partitions", "Replication", "ISR", "ACKS", "Duration", "Msg Latency", "m/s"),
         rows=tuple(body),
         align="lcccccrr",
-        note="Msg Latency is duration ÷ messages, as in seed 002; ISR is min.insync.replicas",
+        note="Msg Latency is duration ÷ messages, as in seed 002; ISR is min.insync.replicas"
+        + ("; " + _REPEATED_NOTE if any(reps.count(row.result) > 1 for row in rows) else ""),
     )
 
 
@@ -191,8 +228,10 @@ def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Tab
     )
 
 
-def phases_table(workload: str, results: Sequence[Result], label: Callable[[Result], str] = _system) -> Table:
-    """p50 / p99 per phase, one column pair per run; a non-transactional run has no "transaction" row."""
+def phases_table(workload: str, results: Sequence[Result], label: Callable[[Result], str] = _system,
+                 reps: spread.Repetitions = spread.SINGLE) -> Table:
+    """p50 / p99 per phase, one column pair per run; a non-transactional run has no "transaction" row. A repeated
+    run's cells are median [min–max] n = N over its repetitions."""
     present = {p for r in results for p in analysis.charted_phases(r)}
     phases = [p for p in PHASE_ORDER if p in present] + sorted(present - set(PHASE_ORDER))
     header: tuple[str, ...] = ("Phase",)
@@ -202,36 +241,54 @@ def phases_table(workload: str, results: Sequence[Result], label: Callable[[Resu
     for phase in phases:
         row: tuple[str, ...] = (phase,)
         for result in results:
-            summary = result.transaction_phases.get(phase) if phase in analysis.charted_phases(result) else None
-            row += (_ms(summary.get("p50")) if summary else "-", _ms(summary.get("p99")) if summary else "-")
+            charted = phase in analysis.charted_phases(result)
+            for key in ("p50", "p99"):
+                found = spread.spread(reps.of(result), lambda r, k=key: _phase_value(r, phase, k)) if charted else None
+                row += (spread.ms_spread(found),)
         rows.append(row)
+    repeated = any(reps.count(r) > 1 for r in results)
     return Table(
-        title=f"{workload}: p50 and p99 per phase", header=header, rows=tuple(rows), align="l" + "r" * 2 * len(results)
+        title=f"{workload}: p50 and p99 per phase", header=header, rows=tuple(rows), align="l" + "r" * 2 * len(results),
+        note=_REPEATED_NOTE if repeated else "",
     )
 
 
-def bulk_table(pairs: Sequence["BulkPair"]) -> Table:
-    """Seed 003's bulk insert: msg/s of one transaction of N messages vs N sends with acks=all, and their ratio."""
+def _phase_value(result: Result, phase: str, key: str) -> float | None:
+    summary = result.transaction_phases.get(phase)
+    return summary.get(key) if summary else None
+
+
+def bulk_table(pairs: Sequence["BulkPair"], reps: spread.Repetitions = spread.SINGLE) -> Table:
+    """Seed 003's bulk insert: msg/s of one transaction of N messages vs N sends with acks=all, and their ratio.
+    A repeated run's cells are median [min–max] n = N over its repetitions."""
     rows = []
     for pair in pairs:
         tx, plain = pair.tx, pair.acks_all
+        tx_runs = reps.of(tx) if tx is not None else []
+        plain_runs = reps.of(plain) if plain is not None else []
+        ratio = spread.ratio_spread(tx_runs, plain_runs, pair.rate)
         rows.append(
             (
                 pair.variant,
                 _count_of(tx),
-                format_count(pair.rate(tx)) + (" (partial)" if tx is not None and tx.is_partial else ""),
-                format_count(pair.rate(plain)) + (" (partial)" if plain is not None and plain.is_partial else ""),
-                _fine_ratio(pair.ratio),
+                spread.format_spread(spread.spread(tx_runs, pair.rate), format_count)
+                + (" (partial)" if tx is not None and tx.is_partial else ""),
+                spread.format_spread(spread.spread(plain_runs, pair.rate), format_count)
+                + (" (partial)" if plain is not None and plain.is_partial else ""),
+                spread.format_spread(ratio, _fine_ratio),
             )
         )
+    note = ("msg/s = summary.messagesPerSecond (measured messages ÷ measured duration; bulk-tx commits one "
+            "transaction per messagesPerOperation messages); seed 003 found the "
+            "transactional bulk insert faster than acks=all sends on Redpanda (a ratio above 1×)")
+    if any(len(reps.of(r)) > 1 for pair in pairs for r in (pair.tx, pair.acks_all) if r is not None):
+        note += "; " + _REPEATED_NOTE
     return Table(
         title="Bulk insert: bulk-tx vs bulk-acks-all",
         header=("System", "measured messages", "bulk-tx msg/s", "bulk-acks-all msg/s", "tx ÷ acks=all"),
         rows=tuple(rows),
         align="lrrrr",
-        note="msg/s = summary.messagesPerSecond (measured messages ÷ measured duration; bulk-tx commits one "
-        "transaction per messagesPerOperation messages); seed 003 found the "
-        "transactional bulk insert faster than acks=all sends on Redpanda (a ratio above 1×)",
+        note=note,
     )
 
 
@@ -244,17 +301,23 @@ def _count_of(result: Result | None) -> str:
     return "-" if result is None else format_count(result.counts.get("messagesSent"))
 
 
-def fetch_table(results: Sequence[Result], label: Callable[[Result], str] = _system) -> Table:
-    """Seed 001's FetchBench figure: write-to-visible (send to read_committed visibility), beside the transaction."""
+def fetch_table(results: Sequence[Result], label: Callable[[Result], str] = _system,
+                reps: spread.Repetitions = spread.SINGLE) -> Table:
+    """Seed 001's FetchBench figure: write-to-visible (send to read_committed visibility), beside the transaction.
+    A repeated run's cells are median [min–max] n = N over its repetitions."""
     rows = []
     for result in results:
-        visible = [analysis.percentile_value_ms(result, analysis.END_TO_END, p) for p in (50.0, 99.0, 100.0)]
+        runs = reps.of(result)
+        visible = [spread.spread(runs, lambda r, p=p: analysis.percentile_value_ms(r, analysis.END_TO_END, p))
+                   for p in (50.0, 99.0, 100.0)]
         summary = result.operation_latency
+        transaction = spread.spread(runs, lambda r: r.operation_latency.get("p50") if r.operation_latency else None)
         rows.append(
             (label(result), format_count(summary.count if summary else None))
-            + tuple(_ms(v) for v in visible)
-            + (_ms(summary.get("p50") if summary else None),)
+            + tuple(spread.ms_spread(v) for v in visible)
+            + (spread.ms_spread(transaction),)
         )
+    repeated = "; " + _REPEATED_NOTE if any(reps.count(r) > 1 for r in results) else ""
     return Table(
         title="tx-fetch: write-to-visible",
         header=("System", "N", "visible p50", "visible p99", "visible max", "transaction p50"),
@@ -262,5 +325,5 @@ def fetch_table(results: Sequence[Result], label: Callable[[Result], str] = _sys
         align="lrrrrr",
         note="write-to-visible = end-to-end latency of tx-fetch: from the transactional send until a read_committed "
         "consumer returns the message (what seed 001's FetchBench measures); the transaction column is the "
-        "operation (begin … commit) alone",
+        "operation (begin … commit) alone" + repeated,
     )
