@@ -244,14 +244,16 @@ final class MeasurementLoop {
         totalSent += period.counter(Counter.MESSAGES_SENT);
         totalReceived += period.counter(Counter.MESSAGES_RECEIVED);
         long backlog = Math.max(0, totalSent * workload.subscriptionsPerTopic() - totalReceived);
+        // A period wholly after the last measured operation is the drain's; the one in which it began says so too.
         boolean draining = drainStartNanos != 0;
         String counts = !workload.countBased() ? null
-                : draining ? String.format(Locale.ROOT, "%d in flight", notReceived(progress))
                 : warmingUp ? String.format(Locale.ROOT, "warm-up %d/%d ops",
                         Math.min(progress.operationsStarted(), workload.warmupOperations()), workload.warmupOperations())
                 : String.format(Locale.ROOT, "%d/%d ops (%.0f%%)", progress.measuredOperationsDone(),
-                        workload.measureOperations(), 100.0 * progress.measuredOperationsDone() / workload.measureOperations());
-        log.accept(ProgressLine.format(warmingUp ? "Warm-up" : draining ? "Drain" : "Measure", seconds, period, backlog, counts));
+                        workload.measureOperations(), 100.0 * progress.measuredOperationsDone() / workload.measureOperations())
+                        + (draining ? String.format(Locale.ROOT, ", %d in flight", notReceived(progress)) : "");
+        String phase = warmingUp ? "Warm-up" : draining && lastPeriodNanos >= drainStartNanos ? "Drain" : "Measure";
+        log.accept(ProgressLine.format(phase, seconds, period, backlog, counts));
         if (countsAsMeasured()) {
             measured.add(period);
         }
