@@ -201,11 +201,16 @@ final class MeasurementLoop {
     }
 
     /** One poll after the last measured operation: true once every subscription has received every message sent. */
-    private boolean drained(long now, Progress progress) {
+    private boolean drained(long now, Progress progress) throws Exception {
         long missing = notReceived(progress);
         if (drainStartNanos == 0) {
             drainStartNanos = now;
             drainInFlight = missing;
+            if (backlog == Backlog.BUILDING) {
+                // OMB's backlog mode paused the consumers and the count ran out first: they must read to drain.
+                group.run(Worker.Command.RESUME_CONSUMERS);
+                backlog = Backlog.DRAINING;
+            }
             if (missing > 0) {
                 log.accept(String.format(Locale.ROOT, "Draining: %d message(s) in flight to the consumers", missing));
             }

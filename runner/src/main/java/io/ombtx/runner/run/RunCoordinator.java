@@ -635,8 +635,10 @@ public final class RunCoordinator {
         }
         RunResult.Drain d = result.drain();
         if (d != null && !d.completed()) {
-            say("WARNING: %d message(s) sent were never received (drain gave up after %d s without progress):"
-                    + " end-to-end latency leaves them out", d.notReceived(), d.limitSeconds());
+            say("WARNING: %d message(s) sent were never received (%s): end-to-end latency leaves them out",
+                    d.notReceived(), result.status() == RunResult.Status.COMPLETE
+                            ? "the drain gave up after " + d.limitSeconds() + " s without progress"
+                            : "the run ended while draining");
         }
     }
 
