@@ -92,6 +92,28 @@ class ScenarioLibraryTest {
     }
 
     @Test
+    void countBasedRunsWithConsumersEndOnlyOnceEveryMessageSentWasReceived() {
+        int drained = 0;
+        for (JsonNode r : BY_WORKLOAD.values()) {
+            String workload = r.get("workload").asText();
+            String kind = r.at("/scenario/kind").asText();
+            JsonNode drain = r.get("drain");
+            if (kind.equals("STREAM") || kind.equals("SEND_OFFSETS") || r.at("/counts/messagesReceived").asLong() == 0) {
+                assertTrue(drain == null, workload + " does not drain: " + drain);
+                continue;
+            }
+            drained++;
+            assertTrue(drain != null && drain.get("completed").asBoolean()
+                    && drain.get("notReceived").asLong() == 0, workload + ": " + drain);
+            long received = r.at("/counts/messagesReceived").asLong();
+            assertEquals(r.at("/counts/messagesSent").asLong(), received, workload + " (one subscription)");
+            assertEquals(received, Histograms.decode(r.at("/histograms/endToEndLatencyMicros").asText()).getTotalCount(),
+                    workload + ": every message received has its end-to-end latency");
+        }
+        assertTrue(drained >= 2, "the library has count-based workloads with consumers (tx-fetch, rps-sweep)");
+    }
+
+    @Test
     void everyResultRecordsTheBrokerVersionAndTransactionProtocolReadBack() {
         for (JsonNode r : BY_WORKLOAD.values()) {
             JsonNode broker = r.get("broker");

@@ -38,6 +38,7 @@ public final class ResultBuilder {
      * @param partialReason why the run ended early, or null when it completed
      * @param exactlyOnce the exactly-once verdict, or null when it was not checked
      * @param faults what became of the workload's faults, or null when it declared none
+     * @param drain how the run waited for its consumers at the end, or null when it did not
      */
     public record RunFacts(
             Workload workload,
@@ -52,7 +53,17 @@ public final class ResultBuilder {
             Map<String, Object> environment,
             ExactlyOnceReport exactlyOnce,
             RunResult.Repetition repetition,
-            List<RunResult.FaultEvent> faults) {
+            List<RunResult.FaultEvent> faults,
+            RunResult.Drain drain) {
+
+        /** Facts of a run that did not wait for its consumers at the end. */
+        public RunFacts(Workload workload, String driverName, Instant startTime, Instant endTime,
+                String partialReason, RunMode runMode, Versions versions, Broker broker,
+                Map<String, Object> driverConfig, Map<String, Object> environment, ExactlyOnceReport exactlyOnce,
+                RunResult.Repetition repetition, List<RunResult.FaultEvent> faults) {
+            this(workload, driverName, startTime, endTime, partialReason, runMode, versions, broker, driverConfig,
+                    environment, exactlyOnce, repetition, faults, null);
+        }
 
         /** Facts without a repetition or faults (a result read back or built in a test). */
         public RunFacts(Workload workload, String driverName, Instant startTime, Instant endTime,
@@ -136,7 +147,8 @@ public final class ResultBuilder {
                         perPeriod(periods, p -> operationLatencyMillis(p, 99)),
                         perPeriod(periods, p -> Histograms.millis(
                                 p.stats().histogram(Latency.OPERATION_LATENCY).getMaxValue()))),
-                facts.repetition());
+                facts.repetition(),
+                facts.drain());
     }
 
     /** Why the run failed, or null: every measured operation failed (a failed run outranks a partial one). */

@@ -41,7 +41,7 @@ import org.apache.kafka.common.utils.AppInfoParser;
         "aggregatedEndToEndLatencyQuantiles", "schemaVersion", "startTime", "endTime", "status", "partialReason",
         "failureReason", "description", "runMode", "scenario", "sweep", "versions", "broker", "driverConfig", "environment", "counts",
         "summary", "operationLatency", "intendedPublishLatency", "transactionPhases", "exactlyOnce", "faults",
-        "histograms", "periods", "repetition"})
+        "histograms", "periods", "repetition", "drain"})
 public record RunResult(
         // OMB's fields
         String workload,
@@ -111,7 +111,9 @@ public record RunResult(
         Map<String, String> histograms,
         PeriodSeries periods,
         // Which repetition of its (driver, workload) this run was, and its group; absent in older files.
-        @JsonInclude(JsonInclude.Include.NON_NULL) Repetition repetition) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Repetition repetition,
+        // How a count-based run waited for its consumers after the last measured operation; absent when it did not.
+        @JsonInclude(JsonInclude.Include.NON_NULL) Drain drain) {
 
     /** The result format's version, written as {@code schemaVersion}. */
     public static final int SCHEMA_VERSION = 1;
@@ -515,5 +517,20 @@ public record RunResult(
         public boolean succeeded() {
             return error == null && injectedEpochMillis != null;
         }
+    }
+
+    /**
+     * How a count-based run with consumers waited, after its last measured operation completed, for the consumers to
+     * receive what had been sent (docs/result-format.md, {@code drain}). Counts are per subscription and cover the
+     * whole load, warm-up included: {@code messagesSent × subscriptionsPerTopic − messagesReceived}.
+     *
+     * @param inFlight messages sent but not yet received when the last measured operation completed
+     * @param notReceived messages still not received when the drain ended (0 when it completed)
+     * @param seconds how long the drain took
+     * @param limitSeconds the drain ended early once nothing more was received for this long (the stall timeout)
+     * @param completed whether every message sent was received
+     */
+    @JsonPropertyOrder({"inFlight", "notReceived", "seconds", "limitSeconds", "completed"})
+    public record Drain(long inFlight, long notReceived, double seconds, int limitSeconds, boolean completed) {
     }
 }

@@ -2,6 +2,7 @@ package io.ombtx.runner.run;
 
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.fault.FaultInjector;
+import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -18,6 +19,10 @@ import java.util.function.Consumer;
  * Watches a running load: ends a time-based warm-up by resetting the workers, closes reporting periods, and
  * decides when the run is over — done, stalled, failed or
  * interrupted. Everything it measured stays available whichever way the run ends.
+ *
+ * <p>A count-based run with consumers is done only once they have received what was sent (see {@link #drains()}):
+ * after the last measured operation it goes on polling, and closing periods, until every subscription has every
+ * message, or until nothing more was received for the stall timeout ({@link RunResult.Drain}).
  */
 final class MeasurementLoop {
 
@@ -47,6 +52,11 @@ final class MeasurementLoop {
     private enum Backlog { NONE, WAITING, BUILDING, DRAINING, DRAINED }
     private Backlog backlog = Backlog.NONE;
     private long drainedNanos;
+    /** The wait for the consumers after the last measured operation: when it began (0: not begun), and its record. */
+    private long drainStartNanos;
+    private long drainInFlight;
+    private long lastPollNanos;
+    private RunResult.Drain drain;
 
     MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds,
             RunCoordinator.Interruption interruption, java.time.Duration teardownBudget, Consumer<String> log) {
@@ -122,6 +132,7 @@ final class MeasurementLoop {
             return false;
         }
         Progress progress = progress();
+        lastPollNanos = now;
         if (progress.failure() != null) {
             partialReason = progress.failure();
             return false;
@@ -130,6 +141,12 @@ final class MeasurementLoop {
             lastProgress = progress;
             lastProgressNanos = now;
         } else if (now - lastProgressNanos > TimeUnit.SECONDS.toNanos(workload.stallTimeoutSeconds())) {
+            if (drainStartNanos != 0) {
+                // The measurement is whole; only the consumers stopped: the result records what they did not get.
+                endDrain(now, progress);
+                closePeriod(now, progress);
+                return true;
+            }
             partialReason = "no progress for " + workload.stallTimeoutSeconds() + " s (broker fault?)";
             return false;
         }
@@ -158,10 +175,64 @@ final class MeasurementLoop {
                 : !warmingUp && now - measureStartNanos >= workload.testDuration().toNanos()
                         && (backlog == Backlog.NONE
                                 || backlog == Backlog.DRAINED && now - drainedNanos >= workload.testDuration().toNanos());
+        if (finished && drains()) {
+            finished = drained(now, progress);
+        }
         if (now - lastPeriodNanos >= intervalNanos || finished) {
             closePeriod(now, progress);
         }
         return finished;
+    }
+
+    /**
+     * Whether the run waits, after its last measured operation, for its consumers to receive what was sent: a
+     * count-based run with subscriptions whose producers' messages are what the consumers read. Not a STREAM run: its
+     * measured operations are the processors' own (done when the count is reached), and its source producers, paced
+     * or not, are not bounded by the count. Time-based runs keep OMB's meaning and end on the clock.
+     */
+    private boolean drains() {
+        return workload.countBased() && workload.subscriptionsPerTopic() > 0 && !workload.streaming()
+                && workload.messagesPerOperation() > 0;
+    }
+
+    /** Messages sent (acknowledged, warm-up included) that some subscription has not received yet. */
+    private long notReceived(Progress progress) {
+        return Math.max(0, progress.messagesSent() * workload.subscriptionsPerTopic() - progress.messagesReceived());
+    }
+
+    /** One poll after the last measured operation: true once every subscription has received every message sent. */
+    private boolean drained(long now, Progress progress) throws Exception {
+        long missing = notReceived(progress);
+        if (drainStartNanos == 0) {
+            drainStartNanos = now;
+            drainInFlight = missing;
+            if (backlog == Backlog.BUILDING) {
+                // OMB's backlog mode paused the consumers and the count ran out first: they must read to drain.
+                group.run(Worker.Command.RESUME_CONSUMERS);
+                backlog = Backlog.DRAINING;
+            }
+            if (missing > 0) {
+                log.accept(String.format(Locale.ROOT, "Draining: %d message(s) in flight to the consumers", missing));
+            }
+        }
+        if (missing > 0) {
+            return false;
+        }
+        endDrain(now, progress);
+        return true;
+    }
+
+    private void endDrain(long now, Progress progress) {
+        long missing = notReceived(progress);
+        double seconds = (now - drainStartNanos) / 1e9;
+        drain = new RunResult.Drain(drainInFlight, missing, seconds, workload.stallTimeoutSeconds(), missing == 0);
+        if (missing > 0) {
+            log.accept(String.format(Locale.ROOT, "WARNING: the consumers did not receive %d of the messages sent"
+                    + " (nothing received for %d s); end-to-end latency leaves them out", missing,
+                    workload.stallTimeoutSeconds()));
+        } else if (drainInFlight > 0) {
+            log.accept(String.format(Locale.ROOT, "Drained %d message(s) in %.1f s", drainInFlight, seconds));
+        }
     }
 
     private void closePeriod(long now, Progress progress) throws Exception {
@@ -178,12 +249,16 @@ final class MeasurementLoop {
         totalSent += period.counter(Counter.MESSAGES_SENT);
         totalReceived += period.counter(Counter.MESSAGES_RECEIVED);
         long backlog = Math.max(0, totalSent * workload.subscriptionsPerTopic() - totalReceived);
+        // A period wholly after the last measured operation is the drain's; the one in which it began says so too.
+        boolean draining = drainStartNanos != 0;
         String counts = !workload.countBased() ? null
                 : warmingUp ? String.format(Locale.ROOT, "warm-up %d/%d ops",
                         Math.min(progress.operationsStarted(), workload.warmupOperations()), workload.warmupOperations())
                 : String.format(Locale.ROOT, "%d/%d ops (%.0f%%)", progress.measuredOperationsDone(),
-                        workload.measureOperations(), 100.0 * progress.measuredOperationsDone() / workload.measureOperations());
-        log.accept(ProgressLine.format(warmingUp ? "Warm-up" : "Measure", seconds, period, backlog, counts));
+                        workload.measureOperations(), 100.0 * progress.measuredOperationsDone() / workload.measureOperations())
+                        + (draining ? String.format(Locale.ROOT, ", %d in flight", notReceived(progress)) : "");
+        String phase = warmingUp ? "Warm-up" : draining && lastPeriodNanos >= drainStartNanos ? "Drain" : "Measure";
+        log.accept(ProgressLine.format(phase, seconds, period, backlog, counts));
         if (countsAsMeasured()) {
             measured.add(period);
         }
@@ -247,5 +322,18 @@ final class MeasurementLoop {
 
     String partialReason() {
         return partialReason;
+    }
+
+    /**
+     * How the run waited for its consumers after the last measured operation, or null when it did not. A run that
+     * ended early while waiting has one that did not complete, its count as last seen.
+     */
+    RunResult.Drain drain() {
+        if (drain == null && drainStartNanos != 0 && lastProgress != null) {
+            long missing = notReceived(lastProgress);
+            return new RunResult.Drain(drainInFlight, missing, (lastPollNanos - drainStartNanos) / 1e9,
+                    workload.stallTimeoutSeconds(), missing == 0);
+        }
+        return drain;
     }
 }

@@ -62,6 +62,8 @@ public final class RunCoordinator {
     private final Interruption interruption;
     /** How the current run's rate was found ({@code producerRate: 0}); null when it was not searched for. */
     private RateSearchRecord rateSearch;
+    /** How the run being written waited for its consumers at the end (null: it did not). */
+    private RunResult.Drain drain;
 
     public RunCoordinator(RunOptions options, PrintStream out, WorkerFactory workerFactory,
             Interruption interruption) {
@@ -106,6 +108,7 @@ public final class RunCoordinator {
     /** Executes one planned run and returns where its result went. */
     public Outcome run(RunSpec spec) throws Exception {
         rateSearch = null;
+        drain = null;
         BrokerPlan plan = spec.broker();
         EmbeddedKafkaCluster cluster = null;
         try {
@@ -519,6 +522,7 @@ public final class RunCoordinator {
         MeasurementLoop loop = new MeasurementLoop(w, group, interval, interruption,
                 Duration.ofSeconds(spec.teardownTimeoutSeconds()), line -> say("%s", line), faults);
         loop.run();
+        drain = loop.drain();
         StatsSnapshot measured = loop.measured();
         String partialReason = loop.partialReason();
         Instant startTime = loop.startTime();
@@ -580,7 +584,7 @@ public final class RunCoordinator {
         ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime, partialReason,
                 RunResult.RunMode.of(w, interval).withSearch(rateSearch), RunResult.Versions.of(broker), broker, driver.redacted(),
                 environment, exactlyOnce, RunResult.Repetition.of(spec.repetition(),
-                        io.ombtx.runner.plan.Repetitions.newGroupId(startTime)), faults);
+                        io.ombtx.runner.plan.Repetitions.newGroupId(startTime)), faults, drain);
         RunResult result = ResultBuilder.build(facts, measured, periods);
         String fileStem = spec.repetition() == null || spec.repetition().count() == 1 ? w.name()
                 : w.name() + "-rep" + spec.repetition().index();
@@ -647,6 +651,13 @@ public final class RunCoordinator {
             for (RunResult.FaultEvent f : result.faults()) {
                 say("%s", FaultSummary.line(f));
             }
+        }
+        RunResult.Drain d = result.drain();
+        if (d != null && !d.completed()) {
+            say("WARNING: %d message(s) sent were never received (%s): end-to-end latency leaves them out",
+                    d.notReceived(), result.status() == RunResult.Status.COMPLETE
+                            ? "the drain gave up after " + d.limitSeconds() + " s without progress"
+                            : "the run ended while draining");
         }
     }
 
