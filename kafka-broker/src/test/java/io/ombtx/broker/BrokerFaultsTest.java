@@ -88,7 +88,12 @@ class BrokerFaultsTest {
         BrokerFaults faults = cluster.faults();
         faults.stop(0, Duration.ofSeconds(60));
         assertFalse(faults.running(0));
-        assertEquals(0, cluster.process(0).exitValue(), "a controlled shutdown exits with 0");
+        // SIGTERM starts the JVM's orderly exit: Kafka's shutdown hook does the controlled shutdown, and the process
+        // then ends with 0 when Kafka's main thread (exit(0) once awaitShutdown returns) completes the exit, or with
+        // 143 (128 + SIGTERM) when the JVM's signal handler does; both after the hook has run. Which of the two ends
+        // it varies from run to run (CI saw 143 once in four runs). 137 would be the SIGKILL fallback: not clean.
+        int exit = cluster.process(0).exitValue();
+        assertTrue(exit == 0 || exit == 128 + 15, "a controlled shutdown ends the JVM in order (0 or 143), not " + exit);
         faults.restart(0, Duration.ofSeconds(90));
         try (Admin admin = admin()) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
