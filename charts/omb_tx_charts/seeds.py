@@ -121,11 +121,39 @@ FIGURES: tuple[SeedFigure, ...] = (
             "Aeron 1.34.0, one host", math.inf, math.inf, "msg/s", "none ≤ 100K"),
 )
 
-# Seed 004's end-to-end p50 per target rate (ms), the curve its knee is read from.
+# The seed's published figures: system -> target msg/s -> (p25, p50, p90, p99, p99.9) in ms; None where the seed
+# has "-" (Redpanda was not run at 1K).
+SEED_004: dict[str, dict[int, tuple[float, float, float, float, float] | None]] = {
+    "Kafka 2.8.0": {
+        1_000: (3.7, 6.8, 12.1, 25, 59.9),
+        5_000: (4.3, 7.3, 12.5, 16.9, 26.5),
+        10_000: (5.8, 9.9, 25.6, 54, 60.5),
+        25_000: (438, 763, 1372, 1452, 1456),
+        50_000: (911, 2489, 4073, 4179, 4198),
+        100_000: (1593, 3169, 4842, 4969, 4992),
+    },
+    "Redpanda 21.7.6": {
+        1_000: None,
+        5_000: (8, 12.1, 21.8, 50.8, 62),
+        10_000: (9.4, 13.9, 26.1, 43, 47),
+        25_000: (17.7, 40, 123.9, 157.7, 162.2),
+        50_000: (624.8, 875, 1000, 1039, 1043),
+        100_000: (819, 1115, 1357, 1439, 1450),
+    },
+    "Aeron 1.34.0": {
+        1_000: (0.9, 2, 4.5, 8, 18.7),
+        5_000: (0.2, 1, 3.1, 4.4, 6),
+        10_000: (0.4, 0.7, 4.4, 8.3, 12.1),
+        25_000: (1, 2.1, 5.2, 7.9, 9.9),
+        50_000: (1.7, 3.4, 8.7, 16.2, 17.9),
+        100_000: (1.1, 2.4, 5.8, 9, 9.9),
+    },
+}
+
+# Seed 004's end-to-end p50 per target rate (ms), the curve its knee is read from: the p50 column of SEED_004.
 SWEEP_P50_MS: dict[str, dict[float, float]] = {
-    "Kafka": {1000: 6.8, 5000: 7.3, 10000: 9.9, 25000: 763, 50000: 2489, 100000: 3169},
-    "Redpanda": {5000: 12.1, 10000: 13.9, 25000: 40, 50000: 875, 100000: 1115},
-    "Aeron": {1000: 2, 5000: 1, 10000: 0.7, 25000: 2.1, 50000: 3.4, 100000: 2.4},
+    system.split()[0]: {rate: row[1] for rate, row in table.items() if row is not None}
+    for system, table in SEED_004.items()
 }
 
 
