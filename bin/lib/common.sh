@@ -83,9 +83,37 @@ ombtx_classpath() {
 # Agrona 2 (under driver-aeron's Aeron) reads jdk.internal.misc.Unsafe, which Java 17 exports only when asked.
 OMBTX_JAVA_EXPORTS="--add-exports java.base/jdk.internal.misc=ALL-UNNAMED"
 
+# The runner's class-data archive (AppCDS; see io.ombtx.runner.ClassDataArchive): the JVM flags that map it, or, while
+# it is missing, that let the first complete run write it. One archive per Java and class path (the jars' names,
+# sizes and times), under runner/target/cds/. OMBTX_CDS=off leaves it out.
+ombtx_cds_flags() {
+  local cp="$1" dir key entry
+  [ "${OMBTX_CDS:-on}" = off ] && return 0
+  dir="$OMBTX_HOME/runner/target/cds"
+  mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ] || return 0
+  key="$(
+    readlink -f "$(command -v java)"
+    IFS=:
+    for entry in $cp; do # unquoted: a lib/* entry expands to its jars
+      [ -f "$entry" ] && stat -c '%n %s %Y' -- "$entry"
+    done
+  )" || return 0
+  key="$(printf '%s' "$key" | cksum | cut -d' ' -f1)"
+  # The JVM's own notes on an archive (a stale one it refuses, classes it skips) stay off the console.
+  if [ -f "$dir/$key.jsa" ]; then
+    echo "-XX:SharedArchiveFile=$dir/$key.jsa -Xlog:cds=off -Xlog:cds+dynamic=off"
+  else
+    # Rebuilt jars make a new key: keep the four newest archives (about 30 MB each).
+    # shellcheck disable=SC2012
+    ls -t "$dir"/*.jsa 2>/dev/null | tail -n +5 | xargs -r rm -f
+    echo "-XX:+RecordDynamicDumpInfo -Dombtx.cds.archive=$dir/$key.jsa -Xlog:cds=off -Xlog:cds+dynamic=off"
+  fi
+}
+
 ombtx_java() {
-  local main="$1"; shift
+  local main="$1" cp; shift
+  cp="$(ombtx_classpath)"
   # shellcheck disable=SC2086
-  exec java ${OMBTX_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseG1GC} $OMBTX_JAVA_EXPORTS -Dombtx.home="$OMBTX_HOME" \
-    -cp "$(ombtx_classpath)" "$main" "$@"
+  exec java ${OMBTX_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseG1GC} $(ombtx_cds_flags "$cp") $OMBTX_JAVA_EXPORTS \
+    -Dombtx.home="$OMBTX_HOME" -cp "$cp" "$main" "$@"
 }

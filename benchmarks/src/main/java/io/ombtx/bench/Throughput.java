@@ -3,6 +3,7 @@ package io.ombtx.bench;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.runner.ClassDataArchive;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.config.DriverFile;
@@ -96,6 +97,10 @@ public final class Throughput {
         @Option(names = "--skip-delay", description = "leave out the publish-delay runs")
         boolean skipDelay;
 
+        @Option(names = "--no-class-data-archive", description = "run omb-tx without its class-data archive (AppCDS),"
+                + " which bin/benchmark uses from its second run on")
+        boolean noClassDataArchive;
+
         @Override
         public void validate() {
             if (passes != null && (passes < 1 || passes > 50)) {
@@ -124,7 +129,8 @@ public final class Throughput {
 
     /** One saturation run of either tool; heap figures NaN for ProducerPerformance. */
     record Pass(String tool, double messagesPerSecond, double cpuMicrosPerMessage, double runCpuMicrosPerMessage,
-            double brokerCpuMicrosPerMessage, double heapAfterGcMiB, long gcCount, double gcShare, double liveSetMiB) {
+            double brokerCpuMicrosPerMessage, double heapAfterGcMiB, long gcCount, double gcShare, double liveSetMiB,
+            Map<String, Double> threadCpuMicrosPerMessage) {
     }
 
     /** A finished child JVM: what it printed and the CPU its whole process used. */
@@ -138,9 +144,19 @@ public final class Throughput {
         Cli.main(new Options(), args, Throughput::run);
     }
 
+    /**
+     * omb-tx's class-data archive in this run's scratch folder, as bin/benchmark keeps one (see
+     * {@link ClassDataArchive}): the warm-up pass, the first omb-tx child, writes it; every later omb-tx child maps
+     * it. Null: no archive ({@code --no-class-data-archive}).
+     */
+    private static Path archive;
+    /** True while a child runs without the archive (the short pass that shows what it saves). */
+    private static boolean archiveOff;
+
     private static int run(Options options) throws Exception {
         PrintStream out = System.out;
         Bench bench = Bench.create();
+        archive = options.noClassDataArchive ? null : bench.work().resolve("omb-tx.jsa");
         long messages = options.messages();
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
             out.printf(Locale.ROOT, "Throughput: embedded Kafka %s, %d cores, %s, 1 topic x 1 partition, 100-byte"
@@ -152,6 +168,10 @@ public final class Throughput {
                     + " end, without the JVM's start; broker CPU apart; heap-after-GC = omb-tx's heap in use after a"
                     + " GC, the largest (young GCs: live data plus old garbage not yet collected); GCs and the share of"
                     + " wall time in GC pauses.%n", CHILD_FLAGS);
+            out.println(archive == null ? "omb-tx runs without a class-data archive (--no-class-data-archive)."
+                    : "omb-tx runs as bin/benchmark does from its second run on, with its class-data archive (AppCDS,"
+                    + " written by its warm-up pass; the 'no CDS' pass shows a short run without it);"
+                    + " ProducerPerformance as kafka-producer-perf-test.sh runs it, without one.");
             out.printf(Locale.ROOT, "%-20s %7s %10s %11s %11s %14s %13s %5s %6s%n", "tool", "pass", "msg/s",
                     "CPU us/msg", "(run only)", "broker us/msg", "heap-after-GC", "GCs", "in GC");
             // Warm the broker (its JIT, its log directory) with each tool first; these passes are not counted.
@@ -174,6 +194,11 @@ public final class Throughput {
             print(out, "short", ppFixed);
             Pass ombFixed = ombTxSaturation(bench, cluster, FIXED_COST_MESSAGES, -1);
             print(out, "short", ombFixed);
+            if (archive != null && Files.exists(archive)) {
+                archiveOff = true;
+                print(out, "no CDS", ombTxSaturation(bench, cluster, FIXED_COST_MESSAGES, -2));
+                archiveOff = false;
+            }
             List<Pass> pp = new ArrayList<>();
             List<Pass> omb = new ArrayList<>();
             for (int pass = 1; pass <= options.passes(); pass++) {
@@ -213,6 +238,7 @@ public final class Throughput {
                     + " %s   ratio %s x%n", FIXED_COST_MESSAGES, ombFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
                     ppFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6, spread(ombMarginal, "%.2f"),
                     spread(ppMarginal, "%.2f"), spread(pairwise(ombMarginal, ppMarginal), "%.3f"));
+            printThreadCpu(out, omb, pp);
             double heapAfterGc = omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
             out.printf(Locale.ROOT, "  omb-tx heap under -Xmx512m: live set %.0f MiB at saturation, heap in use after"
                     + " any GC <= %.0f MiB (garbage included), no OutOfMemoryError; share of wall time in GC pauses:"
@@ -315,6 +341,39 @@ public final class Throughput {
         return n == 0 ? Double.NaN : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
+    /** A child's CPU seconds per thread group, as µs per message. */
+    private static Map<String, Double> perMessage(Map<String, Object> figures, double messages) {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        if (figures.get("threadCpuSeconds") instanceof Map<?, ?> groups) {
+            groups.forEach((name, seconds) -> out.put((String) name, ((Number) seconds).doubleValue() * 1e6 / messages));
+        }
+        return out;
+    }
+
+    /**
+     * The counted passes' CPU by thread group, µs per message (median per group), biggest first: where omb-tx spends
+     * what ProducerPerformance does not.
+     */
+    private static void printThreadCpu(PrintStream out, List<Pass> omb, List<Pass> pp) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        omb.forEach(p -> names.addAll(p.threadCpuMicrosPerMessage().keySet()));
+        pp.forEach(p -> names.addAll(p.threadCpuMicrosPerMessage().keySet()));
+        if (names.isEmpty()) {
+            return;
+        }
+        ToDoubleFunction<String> ombOf = name -> median(omb.stream()
+                .mapToDouble(p -> p.threadCpuMicrosPerMessage().getOrDefault(name, 0.0)).toArray());
+        ToDoubleFunction<String> ppOf = name -> median(pp.stream()
+                .mapToDouble(p -> p.threadCpuMicrosPerMessage().getOrDefault(name, 0.0)).toArray());
+        out.println("  CPU us/msg by thread (median of the counted passes; from /proc/self/task at the run's end;"
+                + " omb-tx sends on producer-N, ProducerPerformance on main):");
+        out.printf(Locale.ROOT, "    %-24s %8s %8s %8s%n", "thread", "omb-tx", "PP", "diff");
+        names.stream().sorted(java.util.Comparator.comparingDouble(n -> -Math.max(ombOf.applyAsDouble(n),
+                ppOf.applyAsDouble(n)))).filter(n -> Math.max(ombOf.applyAsDouble(n), ppOf.applyAsDouble(n)) >= 0.005)
+                .forEach(n -> out.printf(Locale.ROOT, "    %-24s %8.3f %8.3f %+8.3f%n", n, ombOf.applyAsDouble(n),
+                        ppOf.applyAsDouble(n), ombOf.applyAsDouble(n) - ppOf.applyAsDouble(n)));
+    }
+
     private static double number(Map<String, Object> figures, String key) {
         Object value = figures.get(key);
         return value instanceof Number n ? n.doubleValue() : Double.NaN;
@@ -343,7 +402,8 @@ public final class Throughput {
         Map<String, Object> r = childResult(child, "ProducerPerformance");
         return new Pass("ProducerPerformance", rate, child.cpuNanos() / 1e3 / messages,
                 number(r, "runCpuSeconds") * 1e6 / messages, brokerCpu / 1e3 / messages, Double.NaN,
-                (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), Double.NaN);
+                (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), Double.NaN,
+                perMessage(r, messages));
     }
 
     /** The omb-tx runner end to end in a JVM of its own at an unreachable rate, counting {@code messages}. */
@@ -360,20 +420,34 @@ public final class Throughput {
         double sent = number(r, "messagesSent");
         return new Pass("omb-tx", number(r, "messagesPerSecond"), cpu[0] / 1e3 / sent,
                 number(r, "runCpuSeconds") * 1e6 / sent, brokerCpu / 1e3 / sent, number(r, "heapAfterGcMaxMiB"),
-                (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), number(r, "liveSetMiB"));
+                (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), number(r, "liveSetMiB"),
+                perMessage(r, sent));
     }
 
     /** One {@link ThroughputChild} run; its figures, and (if {@code cpu} is given) its process's CPU in cpu[0]. */
     private static Map<String, Object> ombTxChild(Bench bench, EmbeddedKafkaCluster cluster, String name, String load,
             long[] cpu, long liveSetAfterSeconds) throws Exception {
-        Child child = runChild(bench, liveSetAfterSeconds < 0 ? List.of()
-                : List.of("-D" + ThroughputChild.LIVE_SET_PROPERTY + "=" + liveSetAfterSeconds),
-                List.of(ThroughputChild.class.getName(), cluster.bootstrapServers(), bench.work().toString(), name,
+        List<String> flags = new ArrayList<>(archiveFlags());
+        if (liveSetAfterSeconds >= 0) {
+            flags.add("-D" + ThroughputChild.LIVE_SET_PROPERTY + "=" + liveSetAfterSeconds);
+        }
+        Child child = runChild(bench, flags, List.of(ThroughputChild.class.getName(), cluster.bootstrapServers(), bench.work().toString(), name,
                         load));
         if (cpu != null) {
             cpu[0] = child.cpuNanos();
         }
         return childResult(child, "the omb-tx run '" + name + "'");
+    }
+
+    /** The JVM flags that map omb-tx's class-data archive or, while it is missing, have the child write it. */
+    private static List<String> archiveFlags() {
+        if (archive == null || archiveOff) {
+            return List.of();
+        }
+        return Files.exists(archive)
+                ? List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off")
+                : List.of("-XX:+RecordDynamicDumpInfo", "-D" + ClassDataArchive.PROPERTY + "=" + archive,
+                        "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
     }
 
     private static Map<String, Object> childResult(Child child, String what) throws IOException {

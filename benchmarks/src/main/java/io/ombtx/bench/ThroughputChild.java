@@ -2,6 +2,7 @@ package io.ombtx.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.GarbageCollectionNotificationInfo;
+import io.ombtx.runner.ClassDataArchive;
 import io.ombtx.runner.OmbTxHome;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.result.RateSearchRecord;
@@ -34,6 +35,8 @@ public final class ThroughputChild {
 
     private ThroughputChild() {
     }
+
+    private static final ThreadCpu THREAD_CPU = ThreadCpu.start();
 
     public static void main(String[] args) throws Exception {
         AtomicLong heapAfterGcMax = new AtomicLong();
@@ -85,6 +88,7 @@ public final class ThroughputChild {
         Bench.Run run = Throughput.ombTxRun(bench, driver, args[2], args[3]);
         double wallSeconds = (System.nanoTime() - wallStart) / 1e9;
         RunResult r = run.result();
+        ClassDataArchive.saveIfAsked(); // as bin/benchmark's first complete run does (Throughput asks the warm-up pass)
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("complete", r.summary() != null);
         out.put("messagesPerSecond", r.summary().messagesPerSecond());
@@ -107,6 +111,83 @@ public final class ThroughputChild {
         System.exit(0); // the client's and the runner's daemon threads need not wind down
     }
 
+    /**
+     * Where this process's CPU goes, per thread group: every thread's CPU ({@code /proc/self/task/<tid>/stat}, JVM
+     * threads included: GC workers, JIT compilers) read every 100 ms and kept per thread id, so that a thread that
+     * ends before the run does (the producer's I/O thread, closed with it) still counts with its last reading.
+     * Threads are grouped by name with digits taken out ({@code GC Thread#0} and {@code GC Thread#1} are
+     * {@code GC Thread#}; Linux truncates a name to 15 characters); what no reading caught (a thread's last 100 ms,
+     * threads shorter than that) is the process's total less the rest, under {@value #UNSAMPLED}.
+     */
+    static final class ThreadCpu {
+        private final Map<String, String> names = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<String, Long> ticks = new java.util.concurrent.ConcurrentHashMap<>();
+
+        static ThreadCpu start() {
+            ThreadCpu cpu = new ThreadCpu();
+            Thread sampler = new Thread(() -> {
+                while (true) {
+                    cpu.sample();
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "thread-cpu-sampler");
+            sampler.setDaemon(true);
+            sampler.start();
+            return cpu;
+        }
+
+        private synchronized void sample() {
+            try (var tasks = java.nio.file.Files.list(Path.of("/proc/self/task"))) {
+                for (Path task : (Iterable<Path>) tasks::iterator) {
+                    try {
+                        String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                        String id = task.getFileName().toString();
+                        names.put(id, stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+                                .replaceAll("[0-9]+", ""));
+                        ticks.put(id, cpuTicks(stat));
+                    } catch (java.io.IOException | RuntimeException e) {
+                        // the thread ended meanwhile: its last reading stands
+                    }
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // no /proc: nothing to say
+            }
+        }
+
+        /** Seconds of CPU per thread group so far. Empty where /proc is not there. */
+        synchronized Map<String, Double> seconds() {
+            sample();
+            if (ticks.isEmpty()) {
+                return Map.of();
+            }
+            Map<String, Double> groups = new java.util.TreeMap<>();
+            long sum = 0;
+            for (Map.Entry<String, Long> e : ticks.entrySet()) {
+                groups.merge(names.get(e.getKey()), e.getValue() / 100.0, Double::sum); // USER_HZ is 100 on Linux
+                sum += e.getValue();
+            }
+            try {
+                long process = cpuTicks(java.nio.file.Files.readString(Path.of("/proc/self/stat")));
+                groups.put(UNSAMPLED, Math.max(0, process - sum) / 100.0);
+            } catch (java.io.IOException e) {
+                // no total: no remainder
+            }
+            return groups;
+        }
+    }
+
+    static final String UNSAMPLED = "(not sampled)";
+
+    /** utime + stime of a {@code /proc/.../stat} line, in clock ticks. */
+    private static long cpuTicks(String stat) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
     /** The collections so far, their total pause time and the run's wall time. */
     private static void putGc(Map<String, Object> out, double wallSeconds) {
         long gcCount = 0;
@@ -118,6 +199,7 @@ public final class ThroughputChild {
         out.put("gcCount", gcCount);
         out.put("gcSeconds", gcMillis / 1e3);
         out.put("wallSeconds", wallSeconds);
+        out.put("threadCpuSeconds", THREAD_CPU.seconds());
     }
 
     /**

@@ -130,7 +130,13 @@ public final class Main {
                     status = FAILED;
                 }
             }
-            return interruption.reason() != null ? INTERRUPTED : status;
+            if (interruption.reason() != null) {
+                return INTERRUPTED;
+            }
+            if (status == OK) {
+                ClassDataArchive.saveIfAsked(); // once per class path: later runs start on less CPU
+            }
+            return status;
         } catch (ConfigException | UsageException e) {
             err.println("error: " + e.getMessage());
             return BAD_INPUT;
