@@ -2,14 +2,18 @@ package io.ombtx.runner.run;
 
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.RateSearchRecord;
+import io.ombtx.runner.stats.Latency;
+import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.Worker.Progress;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
 
 /**
  * Runs a {@link MaxRateSearch} against the running load before the warm-up: sets each probe's rate on the workers,
- * lets it settle, counts what the window issued, acknowledged and received, and finally sets the rate found, which
+ * lets it settle, counts what the window issued, acknowledged and received, samples what is in flight and the
+ * backlogs through the window, reads the window's publish delay, and finally sets the rate found, which
  * the warm-up and the measured phase then hold. Nothing it publishes is measured (the stats are reset after it).
  * An interruption or a failing worker ends the search where it is; the measurement loop then ends the run as usual.
  */
@@ -17,7 +21,11 @@ final class MaxRateSearchPhase {
 
     static final String CRITERION = "a probe is sustained when, over its window (after a settling pause), the"
             + " producers issued, the broker acknowledged and each subscription received at least %.0f%% of the target"
-            + " rate; ramp x2 from %.0f msg/s until a probe fails, bisect to within %.0f%%, confirm over %.1f s";
+            + " rate; what is in flight (issued, not acknowledged) and each subscription's backlog did not grow (their"
+            + " least-squares slope, sampled every %.0f ms, at most %.0f ms of the target rate over the window); and"
+            + " the publish delay's p99 over the window was at most %.0f ms; ramp x2 from %.0f msg/s until a probe"
+            + " fails (each failure tried once more), bisect to within %.0f%%, confirm over %.1f s (stepping down"
+            + " %.0f%% until it holds)";
 
     private final WorkerGroup group;
     private final Workload workload;
@@ -44,26 +52,19 @@ final class MaxRateSearchPhase {
                     stopped = "interrupted";
                     break;
                 }
-                Progress before = group.progress();
-                long start = System.nanoTime();
-                if (!sleep(search.windowSeconds())) {
+                Window window = window(search.windowSeconds(), search.settings().sampleSeconds());
+                if (window == null) {
                     stopped = "interrupted";
                     break;
                 }
-                Progress after = group.progress();
-                double seconds = (System.nanoTime() - start) / 1e9;
-                if (after.failure() != null) {
-                    stopped = after.failure();
+                if (window.failure() != null) {
+                    stopped = window.failure();
                     break;
                 }
-                MaxRateSearch.Observation o = observe(before, after, seconds);
+                MaxRateSearch.Observation o = window.observation();
                 MaxRateSearch.Stage stage = search.stage();
                 search.observe(o);
-                log.accept(String.format(Locale.ROOT, "Max-rate search %-7s %10.0f msg/s: issued %10.0f, acked %10.0f%s"
-                        + " -> %s", stage.name().toLowerCase(Locale.ROOT), target, o.issuedRate(), o.ackedRate(),
-                        Double.isNaN(o.receivedRate()) ? "" : String.format(Locale.ROOT, ", received %10.0f",
-                                o.receivedRate()), MaxRateSearch.sustained(target, o, search.settings().keepUpRatio())
-                                ? "sustained" : "not sustained"));
+                log.accept(describe(stage, target, o, MaxRateSearch.sustained(target, o, search.settings())));
             }
         } catch (Exception e) {
             // The measurement loop meets the same failure at once and ends the run with a partial result.
@@ -80,26 +81,89 @@ final class MaxRateSearchPhase {
         }
         log.accept(String.format(Locale.ROOT, "Max-rate search %s: %.0f msg/s after %.1f s and %d probe(s)",
                 stopped == null ? "done" : "stopped (" + stopped + ")", found, seconds, search.steps().size()));
-        MaxRateSearch.Settings s = search.settings();
-        String criterion = String.format(Locale.ROOT, CRITERION, 100 * s.keepUpRatio(), s.startRate(),
-                100 * s.tolerance(), s.confirmSeconds());
-        return new RateSearchRecord(criterion, found, seconds, search.done(), search.steps().stream()
-                .map(step -> new RateSearchRecord.Probe(step.stage().name().toLowerCase(Locale.ROOT),
+        return new RateSearchRecord(criterion(search.settings()), found, seconds, search.done(), search.steps()
+                .stream().map(step -> new RateSearchRecord.Probe(step.stage().name().toLowerCase(Locale.ROOT),
                         step.targetRate(), step.seconds(), step.issuedRate(),
-                        Double.isNaN(step.ackedRate()) ? null : step.ackedRate(), step.receivedRate(), step.sustained()))
+                        Double.isNaN(step.ackedRate()) ? null : step.ackedRate(), step.receivedRate(), step.sustained(),
+                        step.inFlightGrowth(), step.backlogGrowth(), step.publishDelayP99Millis()))
                 .toList());
     }
 
-    /** A window's rates from the workers' cumulative counts at its start and end. */
-    MaxRateSearch.Observation observe(Progress before, Progress after, double seconds) {
+    /** The criterion in words, with the settings' figures, as the result records it. */
+    static String criterion(MaxRateSearch.Settings s) {
+        return String.format(Locale.ROOT, CRITERION, 100 * s.keepUpRatio(), 1000 * s.sampleSeconds(),
+                1000 * s.maxGrowthSeconds(), s.maxPublishDelayP99Millis(), s.startRate(), 100 * s.tolerance(),
+                s.confirmSeconds(), 100 * s.tolerance());
+    }
+
+    private static String describe(MaxRateSearch.Stage stage, double target, MaxRateSearch.Observation o,
+            boolean sustained) {
+        return String.format(Locale.ROOT, "Max-rate search %-7s %10.0f msg/s: issued %10.0f, acked %10.0f%s;"
+                + " in flight %+.1f%%/s%s, delay p99 %.1f ms -> %s", stage.name().toLowerCase(Locale.ROOT), target,
+                o.issuedRate(), o.ackedRate(), Double.isNaN(o.receivedRate()) ? ""
+                        : String.format(Locale.ROOT, ", received %10.0f", o.receivedRate()),
+                100 * o.inFlightGrowth() / target, Double.isNaN(o.backlogGrowth()) ? ""
+                        : String.format(Locale.ROOT, ", backlog %+.1f%%/s", 100 * o.backlogGrowth() / target),
+                o.publishDelayP99Millis(), sustained ? "sustained" : "not sustained");
+    }
+
+    /** What one window measured; {@code failure} is a worker's, or null. */
+    record Window(MaxRateSearch.Observation observation, String failure) {
+    }
+
+    /**
+     * One probe window: the workers' period statistics are drained at its start (the settling pause's are not the
+     * window's) and read at its end for the publish delay; their running totals are sampled every
+     * {@code sampleSeconds} for the rates and the slopes. Null if the run was interrupted meanwhile.
+     */
+    Window window(double windowSeconds, double sampleSeconds) throws Exception {
+        group.periodStats();
+        long start = System.nanoTime();
+        int samples = Math.max(2, (int) Math.round(windowSeconds / sampleSeconds) + 1);
+        double[] times = new double[samples];
+        Progress[] progress = new Progress[samples];
+        progress[0] = group.progress();
+        for (int i = 1; i < samples; i++) {
+            long due = start + (long) (i * windowSeconds / (samples - 1) * 1e9);
+            if (!sleep((due - System.nanoTime()) / 1e9)) {
+                return null;
+            }
+            progress[i] = group.progress();
+            times[i] = (System.nanoTime() - start) / 1e9;
+            if (progress[i].failure() != null) {
+                return new Window(null, progress[i].failure());
+            }
+        }
+        StatsSnapshot stats = group.periodStats();
+        Histogram delay = stats.histogram(Latency.PUBLISH_DELAY);
+        double delayP99Millis = delay.getTotalCount() == 0 ? Double.NaN : delay.getValueAtPercentile(99) / 1000.0;
+        return new Window(observe(progress, times, delayP99Millis), null);
+    }
+
+    /** A window's rates from the workers' cumulative counts at its start and end, and its slopes from every sample. */
+    MaxRateSearch.Observation observe(Progress[] samples, double[] times, double publishDelayP99Millis) {
+        int last = samples.length - 1;
+        double seconds = times[last] - times[0];
         int perOperation = workload.messagesPerOperation();
+        int subscriptions = workload.subscriptionsPerTopic();
+        Progress before = samples[0];
+        Progress after = samples[last];
         double issued = (after.operationsStarted() - before.operationsStarted()) * (double) Math.max(1, perOperation)
                 / seconds;
         double acked = perOperation == 0 ? Double.NaN : (after.messagesSent() - before.messagesSent()) / seconds;
-        int subscriptions = workload.subscriptionsPerTopic();
         double received = subscriptions == 0 ? Double.NaN
                 : (after.messagesReceived() - before.messagesReceived()) / (double) subscriptions / seconds;
-        return new MaxRateSearch.Observation(seconds, issued, acked, received);
+        double[] inFlight = new double[samples.length];
+        double[] backlog = new double[samples.length];
+        for (int i = 0; i < samples.length; i++) {
+            inFlight[i] = samples[i].operationsStarted() * (double) perOperation - samples[i].messagesSent();
+            // Per subscription: the messages received are every subscription's together.
+            backlog[i] = samples[i].messagesSent() - samples[i].messagesReceived() / (double) Math.max(1, subscriptions);
+        }
+        double inFlightGrowth = perOperation == 0 ? Double.NaN : MaxRateSearch.slope(times, inFlight);
+        double backlogGrowth = subscriptions == 0 || perOperation == 0 ? Double.NaN : MaxRateSearch.slope(times, backlog);
+        return new MaxRateSearch.Observation(seconds, issued, acked, received, inFlightGrowth, backlogGrowth,
+                publishDelayP99Millis);
     }
 
     private static double bestSoFar(MaxRateSearch search) {
