@@ -36,10 +36,13 @@ public final class MaxRateSearch {
      *     round trips) is a few ms of traffic whatever the window, so the bound is per window, not per second
      * @param maxPublishDelayP99Millis the most the publish delay's p99 over a window may be
      * @param sampleSeconds how often, within a window, what is in flight and the backlogs are sampled for the slope
+     * @param growthFloorMessages the least growth over a window that counts, in messages, whatever the target: what
+     *     is in flight moves in steps of whole operations (a transaction of 100 messages is 100 at once), so at a
+     *     low rate a share of the target would be less than one step
      */
     public record Settings(double startRate, double maxRate, double probeSeconds, double settleSeconds,
             double confirmSeconds, double keepUpRatio, double tolerance, int maxProbes, double maxGrowthSeconds,
-            double maxPublishDelayP99Millis, double sampleSeconds) {
+            double maxPublishDelayP99Millis, double sampleSeconds, double growthFloorMessages) {
 
         /**
          * Probes of 1 s after 0.5 s to settle, confirmed over 5 s, within 5 %, at most 40 probes; nothing may grow
@@ -47,13 +50,19 @@ public final class MaxRateSearch {
          * docs/load-generation.md for why these figures).
          */
         public static Settings defaults(double startRate) {
-            return new Settings(startRate, 100_000_000, 1.0, 0.5, 5.0, 0.95, 0.05, 40, 0.02, 50, 0.1);
+            return new Settings(startRate, 100_000_000, 1.0, 0.5, 5.0, 0.95, 0.05, 40, 0.02, 50, 0.1, 0);
         }
 
         /** The same settings with the given start and maximum rate. */
         public Settings withRates(double start, double max) {
             return new Settings(start, max, probeSeconds, settleSeconds, confirmSeconds, keepUpRatio, tolerance,
-                    maxProbes, maxGrowthSeconds, maxPublishDelayP99Millis, sampleSeconds);
+                    maxProbes, maxGrowthSeconds, maxPublishDelayP99Millis, sampleSeconds, growthFloorMessages);
+        }
+
+        /** The same settings with the given {@link #growthFloorMessages}. */
+        public Settings withGrowthFloor(double messages) {
+            return new Settings(startRate, maxRate, probeSeconds, settleSeconds, confirmSeconds, keepUpRatio, tolerance,
+                    maxProbes, maxGrowthSeconds, maxPublishDelayP99Millis, sampleSeconds, messages);
         }
     }
 
@@ -144,7 +153,7 @@ public final class MaxRateSearch {
 
     /**
      * The whole criterion: kept up ({@link #keptUp}), nothing in flight or in a backlog grew by more than
-     * {@link Settings#maxGrowthSeconds} of the target over the window, and the publish delay's p99 is within
+     * {@link Settings#maxGrowthSeconds} of the target (or {@link Settings#growthFloorMessages}) over the window, and the publish delay's p99 is within
      * {@link Settings#maxPublishDelayP99Millis}. A figure that is NaN (not measured) does not count against it.
      */
     public static boolean sustained(double target, Observation o, Settings settings) {
@@ -157,7 +166,8 @@ public final class MaxRateSearch {
 
     /** The steepest growth (msg/s per second) a window of {@code seconds} at {@code target} may show. */
     public static double maxGrowthPerSecond(double target, double seconds, Settings settings) {
-        return settings.maxGrowthSeconds() * target / Math.max(seconds, settings.sampleSeconds());
+        return Math.max(settings.maxGrowthSeconds() * target, settings.growthFloorMessages())
+                / Math.max(seconds, settings.sampleSeconds());
     }
 
     /**

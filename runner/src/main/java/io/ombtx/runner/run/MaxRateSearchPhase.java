@@ -22,7 +22,8 @@ final class MaxRateSearchPhase {
     static final String CRITERION = "a probe is sustained when, over its window (after a settling pause), the"
             + " producers issued, the broker acknowledged and each subscription received at least %.0f%% of the target"
             + " rate; what is in flight (issued, not acknowledged) and each subscription's backlog did not grow (their"
-            + " least-squares slope, sampled every %.0f ms, at most %.0f ms of the target rate over the window); and"
+            + " least-squares slope, sampled every %.0f ms, at most %.0f ms of the target rate, or %.0f messages, over the"
+            + " window); and"
             + " the publish delay's p99 over the window was at most %.0f ms; ramp x2 from %.0f msg/s until a probe"
             + " fails (each failure tried once more), bisect to within %.0f%%, confirm over %.1f s (stepping down"
             + " %.0f%% until it holds)";
@@ -89,10 +90,19 @@ final class MaxRateSearchPhase {
                 .toList());
     }
 
+    /**
+     * The search's settings for a workload: the defaults from {@code startRate}, with a growth floor of two whole
+     * operations per producer (what is in flight moves by that much without growing).
+     */
+    static MaxRateSearch.Settings settings(Workload workload, double startRate) {
+        return MaxRateSearch.Settings.defaults(startRate)
+                .withGrowthFloor(2.0 * workload.producerCount() * Math.max(1, workload.messagesPerOperation()));
+    }
+
     /** The criterion in words, with the settings' figures, as the result records it. */
     static String criterion(MaxRateSearch.Settings s) {
         return String.format(Locale.ROOT, CRITERION, 100 * s.keepUpRatio(), 1000 * s.sampleSeconds(),
-                1000 * s.maxGrowthSeconds(), s.maxPublishDelayP99Millis(), s.startRate(), 100 * s.tolerance(),
+                1000 * s.maxGrowthSeconds(), s.growthFloorMessages(), s.maxPublishDelayP99Millis(), s.startRate(), 100 * s.tolerance(),
                 s.confirmSeconds(), 100 * s.tolerance());
     }
 

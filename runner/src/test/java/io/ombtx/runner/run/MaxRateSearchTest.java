@@ -127,6 +127,15 @@ class MaxRateSearchTest {
     }
 
     @Test
+    void atALowRateGrowthWithinTheFloorOfWholeOperationsDoesNotCount() {
+        // 500 msg/s in transactions of 100 messages: in flight jumps by 100 at a time.
+        MaxRateSearch.Settings s = MaxRateSearch.Settings.defaults(10_000).withGrowthFloor(200);
+        assertEquals(200, MaxRateSearch.maxGrowthPerSecond(500, 1, s), 1e-9);
+        assertTrue(MaxRateSearch.sustained(500, new Observation(1, 500, 500, Double.NaN, 150, Double.NaN, 5), s));
+        assertFalse(MaxRateSearch.sustained(500, new Observation(1, 500, 500, Double.NaN, 250, Double.NaN, 5), s));
+    }
+
+    @Test
     void theSlopeIsTheLeastSquaresFit() {
         assertEquals(3.0, MaxRateSearch.slope(new double[] {0, 1, 2, 3}, new double[] {1, 4, 7, 10}), 1e-12);
         assertEquals(0.2, MaxRateSearch.slope(new double[] {0, 1, 2, 3}, new double[] {5, 6, 5, 6}), 1e-12);
@@ -207,7 +216,7 @@ class MaxRateSearchTest {
                 + " after " + search.steps());
         // The rates alone (the former criterion: 95 %, a 2-s confirmation) take it above its capacity.
         MaxRateSearch.Settings ratesOnly = new MaxRateSearch.Settings(10_000, settings.maxRate(), 1, 0.5, 2, 0.95,
-                0.05, 40, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, settings.sampleSeconds());
+                0.05, 40, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, settings.sampleSeconds(), 0);
         double foundOnRates = runFilling(ratesOnly, new FillingBuffer(capacity, limit)).foundRate();
         assertTrue(foundOnRates > capacity, "rates alone found " + foundOnRates);
     }
@@ -238,7 +247,7 @@ class MaxRateSearchTest {
     void outOfProbesItReportsTheBestRateSeenToHold() {
         MaxRateSearch.Settings d = MaxRateSearch.Settings.defaults(10_000);
         MaxRateSearch search = run(new MaxRateSearch(new MaxRateSearch.Settings(10_000, d.maxRate(), 1, 0.3, 2, 0.95,
-                0.05, 4, d.maxGrowthSeconds(), d.maxPublishDelayP99Millis(), d.sampleSeconds())),
+                0.05, 4, d.maxGrowthSeconds(), d.maxPublishDelayP99Millis(), d.sampleSeconds(), 0)),
                 system(1_000_000, 0, 1));
         assertEquals(4, search.steps().size());
         assertEquals(80_000, search.foundRate());
