@@ -39,30 +39,35 @@ public final class MaxRateSearch {
      * @param growthFloorMessages the least growth over a window that counts, in messages, whatever the target: what
      *     is in flight moves in steps of whole operations (a transaction of 100 messages is 100 at once), so at a
      *     low rate a share of the target would be less than one step
+     * @param maxSettleSeconds the longest a probe waits before its window: past {@link #settleSeconds}, it waits
+     *     while what is in flight, or a backlog, is still shrinking faster than the growth bound (a higher probe's
+     *     excess draining; kafka-clients' buffer, full after an overload, holds the producers up until it has)
      */
     public record Settings(double startRate, double maxRate, double probeSeconds, double settleSeconds,
             double confirmSeconds, double keepUpRatio, double tolerance, int maxProbes, double maxGrowthSeconds,
-            double maxPublishDelayP99Millis, double sampleSeconds, double growthFloorMessages) {
+            double maxPublishDelayP99Millis, double sampleSeconds, double growthFloorMessages,
+            double maxSettleSeconds) {
 
         /**
-         * Probes of 1 s after 0.5 s to settle, confirmed over 5 s, within 5 %, at most 40 probes; nothing may grow
+         * Probes of 1 s after 0.5 to 3 s to settle, confirmed over 5 s, within 5 %, at most 40 probes; nothing may grow
          * by more than 20 ms of the target over a window, and the publish delay's p99 must stay within 50 ms (see
          * docs/load-generation.md for why these figures).
          */
         public static Settings defaults(double startRate) {
-            return new Settings(startRate, 100_000_000, 1.0, 0.5, 5.0, 0.95, 0.05, 40, 0.02, 50, 0.1, 0);
+            return new Settings(startRate, 100_000_000, 1.0, 0.5, 5.0, 0.95, 0.05, 40, 0.02, 50, 0.1, 0, 3.0);
         }
 
         /** The same settings with the given start and maximum rate. */
         public Settings withRates(double start, double max) {
             return new Settings(start, max, probeSeconds, settleSeconds, confirmSeconds, keepUpRatio, tolerance,
-                    maxProbes, maxGrowthSeconds, maxPublishDelayP99Millis, sampleSeconds, growthFloorMessages);
+                    maxProbes, maxGrowthSeconds, maxPublishDelayP99Millis, sampleSeconds, growthFloorMessages,
+                    maxSettleSeconds);
         }
 
         /** The same settings with the given {@link #growthFloorMessages}. */
         public Settings withGrowthFloor(double messages) {
             return new Settings(startRate, maxRate, probeSeconds, settleSeconds, confirmSeconds, keepUpRatio, tolerance,
-                    maxProbes, maxGrowthSeconds, maxPublishDelayP99Millis, sampleSeconds, messages);
+                    maxProbes, maxGrowthSeconds, maxPublishDelayP99Millis, sampleSeconds, messages, maxSettleSeconds);
         }
     }
 

@@ -19,7 +19,8 @@ import org.HdrHistogram.Histogram;
  */
 final class MaxRateSearchPhase {
 
-    static final String CRITERION = "a probe is sustained when, over its window (after a settling pause), the"
+    static final String CRITERION = "a probe is sustained when, over its window (after a settling pause of %.1f s,"
+            + " longer, up to %.1f s, while what a higher probe left in flight still drains), the"
             + " producers issued, the broker acknowledged and each subscription received at least %.0f%% of the target"
             + " rate; what is in flight (issued, not acknowledged) and each subscription's backlog did not grow (their"
             + " least-squares slope, sampled every %.0f ms, at most %.0f ms of the target rate, or %.0f messages, over the"
@@ -49,7 +50,7 @@ final class MaxRateSearchPhase {
             while (!search.done() && stopped == null) {
                 double target = search.target();
                 group.adjustRate(target);
-                if (!sleep(search.settings().settleSeconds())) {
+                if (!sleep(search.settings().settleSeconds()) || !settled(search)) {
                     stopped = "interrupted";
                     break;
                 }
@@ -101,7 +102,7 @@ final class MaxRateSearchPhase {
 
     /** The criterion in words, with the settings' figures, as the result records it. */
     static String criterion(MaxRateSearch.Settings s) {
-        return String.format(Locale.ROOT, CRITERION, 100 * s.keepUpRatio(), 1000 * s.sampleSeconds(),
+        return String.format(Locale.ROOT, CRITERION, s.settleSeconds(), s.maxSettleSeconds(), 100 * s.keepUpRatio(), 1000 * s.sampleSeconds(),
                 1000 * s.maxGrowthSeconds(), s.growthFloorMessages(), s.maxPublishDelayP99Millis(), s.startRate(), 100 * s.tolerance(),
                 s.confirmSeconds(), 100 * s.tolerance());
     }
@@ -115,6 +116,43 @@ final class MaxRateSearchPhase {
                 100 * o.inFlightGrowth() / target, Double.isNaN(o.backlogGrowth()) ? ""
                         : String.format(Locale.ROOT, ", backlog %+.1f%%/s", 100 * o.backlogGrowth() / target),
                 o.publishDelayP99Millis(), sustained ? "sustained" : "not sustained");
+    }
+
+    /**
+     * Waits, past the settling pause and up to {@link MaxRateSearch.Settings#maxSettleSeconds} in all, while what is in
+     * flight or a backlog shrinks faster than the growth bound: a higher probe's excess is still draining, and while
+     * kafka-clients' buffer is full the producers are held up whatever the new rate. False if interrupted.
+     */
+    private boolean settled(MaxRateSearch search) throws Exception {
+        MaxRateSearch.Settings s = search.settings();
+        double bound = MaxRateSearch.maxGrowthPerSecond(search.target(), s.probeSeconds(), s);
+        double step = 0.25;
+        Progress previous = group.progress();
+        for (double waited = s.settleSeconds(); waited + step <= s.maxSettleSeconds(); waited += step) {
+            if (!sleep(step)) {
+                return false;
+            }
+            Progress now = group.progress();
+            double inFlightDrop = (inFlight(previous) - inFlight(now)) / step;
+            double backlogDrop = (backlog(previous) - backlog(now)) / step;
+            previous = now;
+            if (now.failure() != null || !(inFlightDrop > bound || backlogDrop > bound)) {
+                return true;
+            }
+        }
+        return true;
+    }
+
+    /** Messages issued and not yet acknowledged; 0 when operations write no messages. */
+    private double inFlight(Progress p) {
+        return p.operationsStarted() * (double) workload.messagesPerOperation() - p.messagesSent();
+    }
+
+    /** Messages acknowledged and not yet received, per subscription; 0 without consumers. */
+    private double backlog(Progress p) {
+        int subscriptions = workload.subscriptionsPerTopic();
+        return subscriptions == 0 || workload.messagesPerOperation() == 0 ? 0
+                : p.messagesSent() - p.messagesReceived() / (double) subscriptions;
     }
 
     /** What one window measured; {@code failure} is a worker's, or null. */
@@ -166,9 +204,8 @@ final class MaxRateSearchPhase {
         double[] inFlight = new double[samples.length];
         double[] backlog = new double[samples.length];
         for (int i = 0; i < samples.length; i++) {
-            inFlight[i] = samples[i].operationsStarted() * (double) perOperation - samples[i].messagesSent();
-            // Per subscription: the messages received are every subscription's together.
-            backlog[i] = samples[i].messagesSent() - samples[i].messagesReceived() / (double) Math.max(1, subscriptions);
+            inFlight[i] = inFlight(samples[i]);
+            backlog[i] = backlog(samples[i]);
         }
         double inFlightGrowth = perOperation == 0 ? Double.NaN : MaxRateSearch.slope(times, inFlight);
         double backlogGrowth = subscriptions == 0 || perOperation == 0 ? Double.NaN : MaxRateSearch.slope(times, backlog);

@@ -216,7 +216,7 @@ class MaxRateSearchTest {
                 + " after " + search.steps());
         // The rates alone (the former criterion: 95 %, a 2-s confirmation) take it above its capacity.
         MaxRateSearch.Settings ratesOnly = new MaxRateSearch.Settings(10_000, settings.maxRate(), 1, 0.5, 2, 0.95,
-                0.05, 40, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, settings.sampleSeconds(), 0);
+                0.05, 40, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, settings.sampleSeconds(), 0, 3);
         double foundOnRates = runFilling(ratesOnly, new FillingBuffer(capacity, limit)).foundRate();
         assertTrue(foundOnRates > capacity, "rates alone found " + foundOnRates);
     }
@@ -247,7 +247,7 @@ class MaxRateSearchTest {
     void outOfProbesItReportsTheBestRateSeenToHold() {
         MaxRateSearch.Settings d = MaxRateSearch.Settings.defaults(10_000);
         MaxRateSearch search = run(new MaxRateSearch(new MaxRateSearch.Settings(10_000, d.maxRate(), 1, 0.3, 2, 0.95,
-                0.05, 4, d.maxGrowthSeconds(), d.maxPublishDelayP99Millis(), d.sampleSeconds(), 0)),
+                0.05, 4, d.maxGrowthSeconds(), d.maxPublishDelayP99Millis(), d.sampleSeconds(), 0, 3)),
                 system(1_000_000, 0, 1));
         assertEquals(4, search.steps().size());
         assertEquals(80_000, search.foundRate());
