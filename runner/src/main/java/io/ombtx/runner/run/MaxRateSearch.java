@@ -22,7 +22,8 @@ import java.util.List;
  * narrower than {@link Settings#tolerance} of the upper end (an unsustained probe's achieved rate, plus a margin,
  * also caps the upper end: overloaded, a system delivers about its capacity); <b>confirm</b> holds the best
  * sustained rate for a longer window, where a slower growth shows, and steps down by the tolerance if it does not
- * hold. A ramp or bisection probe that fails is tried once more at the same rate before it counts as failed (one
+ * hold — or, if it delivered less than the target by more than twice the tolerance (a short probe was lucky),
+ * bisects again below what it delivered. A ramp or bisection probe that fails is tried once more at the same rate before it counts as failed (one
  * window can be a hiccup). The found rate is the last confirmed one.
  */
 public final class MaxRateSearch {
@@ -39,9 +40,10 @@ public final class MaxRateSearch {
      * @param growthFloorMessages the least growth over a window that counts, in messages, whatever the target: what
      *     is in flight moves in steps of whole operations (a transaction of 100 messages is 100 at once), so at a
      *     low rate a share of the target would be less than one step
-     * @param maxSettleSeconds the longest a probe waits before its window: past {@link #settleSeconds}, it waits
-     *     while what is in flight, or a backlog, is still shrinking faster than the growth bound (a higher probe's
-     *     excess draining; kafka-clients' buffer, full after an overload, holds the producers up until it has)
+     * @param maxSettleSeconds the longest a probe waits before its window, past {@link #settleSeconds}, while what is
+     *     in flight, or a backlog, still shrinks faster than the growth bound (a higher probe's excess draining:
+     *     kafka-clients' buffer, full after an overload, holds the producers up until it has); also the longest the
+     *     phase drains, at half the target, after a failed probe
      */
     public record Settings(double startRate, double maxRate, double probeSeconds, double settleSeconds,
             double confirmSeconds, double keepUpRatio, double tolerance, int maxProbes, double maxGrowthSeconds,
@@ -241,8 +243,12 @@ public final class MaxRateSearch {
             case CONFIRM -> {
                 if (ok) {
                     finish(target);
+                } else if (achieved(o) < target * (1 - 2 * settings.tolerance())) {
+                    // Far short over the longer window: a short probe was lucky (a bursty broker can take far more
+                    // for a second than for five). Bisect again, below what this window delivered.
+                    rebisectBelow(achieved(o));
                 } else {
-                    // Held briefly but not for longer: the capacity is lower than the bisection thought.
+                    // Held briefly but not for longer: the capacity is a little lower than the bisection thought.
                     lowestUnsustained = target;
                     highestSustained = target * (1 - settings.tolerance());
                     target = highestSustained;
@@ -259,13 +265,27 @@ public final class MaxRateSearch {
         return Double.isNaN(value) ? null : value;
     }
 
+    /** What a window delivered: the least of what was issued, acknowledged and received (those measured). */
+    private static double achieved(Observation o) {
+        double achieved = Double.isNaN(o.ackedRate()) ? o.issuedRate() : Math.min(o.issuedRate(), o.ackedRate());
+        return Double.isNaN(o.receivedRate()) ? achieved : Math.min(achieved, o.receivedRate());
+    }
+
+    /**
+     * After a confirmation that fell far short: the upper end becomes a margin above what it delivered, the lower end
+     * the highest rate a probe sustained below that, and the bisection goes on between them.
+     */
+    private void rebisectBelow(double achieved) {
+        lowestUnsustained = Math.min(target, achieved * (1 + 2 * settings.tolerance()));
+        highestSustained = steps.stream().filter(Step::sustained).mapToDouble(Step::targetRate)
+                .filter(rate -> rate <= achieved).max().orElse(0);
+        nextBisection();
+    }
+
     private void failedAt(Observation o) {
         lowestUnsustained = Math.min(lowestUnsustained, target);
         // Overloaded, a system delivers about its capacity: cap the upper end a margin above what it achieved.
-        double achieved = Double.isNaN(o.ackedRate()) ? o.issuedRate() : Math.min(o.issuedRate(), o.ackedRate());
-        if (!Double.isNaN(o.receivedRate())) {
-            achieved = Math.min(achieved, o.receivedRate());
-        }
+        double achieved = achieved(o);
         double cap = achieved * (1 + 2 * settings.tolerance());
         if (cap > highestSustained * (1 + settings.tolerance()) && cap < lowestUnsustained) {
             lowestUnsustained = cap;

@@ -5,22 +5,25 @@ import io.ombtx.runner.result.RateSearchRecord;
 import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.Worker.Progress;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
- * Runs a {@link MaxRateSearch} against the running load before the warm-up: sets each probe's rate on the workers,
- * lets it settle, counts what the window issued, acknowledged and received, samples what is in flight and the
- * backlogs through the window, reads the window's publish delay, and finally sets the rate found, which
- * the warm-up and the measured phase then hold. Nothing it publishes is measured (the stats are reset after it).
+ * Runs a {@link MaxRateSearch} against the running load before the warm-up: sets each probe's rate on the workers
+ * (after a failed probe, first half of it, until what that probe left in flight has drained), lets it settle,
+ * counts what the window issued, acknowledged and received, samples what is in flight and the backlogs through the
+ * window, reads the window's publish delay, and finally sets the rate found, which the warm-up and the measured
+ * phase then hold. Nothing it publishes is measured (the stats are reset after it).
  * An interruption or a failing worker ends the search where it is; the measurement loop then ends the run as usual.
  */
 final class MaxRateSearchPhase {
 
     static final String CRITERION = "a probe is sustained when, over its window (after a settling pause of %.1f s,"
-            + " longer, up to %.1f s, while what a higher probe left in flight still drains), the"
+            + " longer, up to %.1f s, while what is in flight still shrinks; after a failed probe, the workers first"
+            + " drain at half the target), the"
             + " producers issued, the broker acknowledged and each subscription received at least %.0f%% of the target"
             + " rate; what is in flight (issued, not acknowledged) and each subscription's backlog did not grow (their"
             + " least-squares slope, sampled every %.0f ms, at most %.0f ms of the target rate, or %.0f messages, over the"
@@ -49,8 +52,21 @@ final class MaxRateSearchPhase {
         try {
             while (!search.done() && stopped == null) {
                 double target = search.target();
+                MaxRateSearch.Settings s = search.settings();
+                List<MaxRateSearch.Step> steps = search.steps();
+                boolean afterFailure = !steps.isEmpty() && !steps.get(steps.size() - 1).sustained();
+                // After an overload kafka-clients' buffer may be full; at the next target it would drain only at the
+                // capacity minus that target, seconds near the capacity, holding the producers up meanwhile. At half
+                // the target it drains fast, and the next probe starts from an empty buffer.
+                if (afterFailure) {
+                    group.adjustRate(target / 2);
+                }
+                if (afterFailure && !drained(s, target, s.maxSettleSeconds())) {
+                    stopped = "interrupted";
+                    break;
+                }
                 group.adjustRate(target);
-                if (!sleep(search.settings().settleSeconds()) || !settled(search)) {
+                if (!sleep(s.settleSeconds()) || !drained(s, target, s.maxSettleSeconds() - s.settleSeconds())) {
                     stopped = "interrupted";
                     break;
                 }
@@ -109,26 +125,28 @@ final class MaxRateSearchPhase {
 
     private static String describe(MaxRateSearch.Stage stage, double target, MaxRateSearch.Observation o,
             boolean sustained) {
-        return String.format(Locale.ROOT, "Max-rate search %-7s %10.0f msg/s: issued %10.0f, acked %10.0f%s;"
-                + " in flight %+.1f%%/s%s, delay p99 %.1f ms -> %s", stage.name().toLowerCase(Locale.ROOT), target,
-                o.issuedRate(), o.ackedRate(), Double.isNaN(o.receivedRate()) ? ""
-                        : String.format(Locale.ROOT, ", received %10.0f", o.receivedRate()),
-                100 * o.inFlightGrowth() / target, Double.isNaN(o.backlogGrowth()) ? ""
-                        : String.format(Locale.ROOT, ", backlog %+.1f%%/s", 100 * o.backlogGrowth() / target),
-                o.publishDelayP99Millis(), sustained ? "sustained" : "not sustained");
+        return String.format(Locale.ROOT, "Max-rate search %-7s %10.0f msg/s: issued %10.0f, acked %10.0f%s%s%s%s"
+                + " -> %s", stage.name().toLowerCase(Locale.ROOT), target, o.issuedRate(), o.ackedRate(),
+                figure(", received %10.0f", o.receivedRate()), figure("; in flight %+.1f%%/s", 100 * o.inFlightGrowth()
+                        / target), figure(", backlog %+.1f%%/s", 100 * o.backlogGrowth() / target),
+                figure(", delay p99 %.1f ms", o.publishDelayP99Millis()), sustained ? "sustained" : "not sustained");
+    }
+
+    /** The figure in its format, or nothing when it was not measured (NaN). */
+    private static String figure(String format, double value) {
+        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, format, value);
     }
 
     /**
-     * Waits, past the settling pause and up to {@link MaxRateSearch.Settings#maxSettleSeconds} in all, while what is in
-     * flight or a backlog shrinks faster than the growth bound: a higher probe's excess is still draining, and while
-     * kafka-clients' buffer is full the producers are held up whatever the new rate. False if interrupted.
+     * Waits, in steps of a quarter second and up to {@code maxSeconds}, while what is in flight or a backlog shrinks
+     * faster than a probe at {@code target} may grow: what an earlier, higher rate left is still draining, and
+     * while kafka-clients' buffer is full the producers are held up whatever the new rate. False if interrupted.
      */
-    private boolean settled(MaxRateSearch search) throws Exception {
-        MaxRateSearch.Settings s = search.settings();
-        double bound = MaxRateSearch.maxGrowthPerSecond(search.target(), s.probeSeconds(), s);
+    private boolean drained(MaxRateSearch.Settings settings, double target, double maxSeconds) throws Exception {
+        double bound = MaxRateSearch.maxGrowthPerSecond(target, settings.probeSeconds(), settings);
         double step = 0.25;
         Progress previous = group.progress();
-        for (double waited = s.settleSeconds(); waited + step <= s.maxSettleSeconds(); waited += step) {
+        for (double waited = 0; waited + step <= maxSeconds + 1e-9; waited += step) {
             if (!sleep(step)) {
                 return false;
             }

@@ -87,6 +87,28 @@ class MaxRateSearchTest {
     }
 
     @Test
+    void aConfirmationFarShortOfItsTargetBisectsAgainBelowWhatItDelivered() {
+        // A bursty system: for 1 s it takes up to 2M msg/s, for 5 s only 1.2M; its short probes mislead the bisection.
+        MaxRateSearch search = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
+        while (!search.done()) {
+            double target = search.target();
+            double delivered = Math.min(target, search.stage() == Stage.CONFIRM ? 1_200_000 : 2_000_000);
+            // What is not delivered piles up in flight.
+            search.observe(new Observation(search.windowSeconds(), target, delivered, Double.NaN, target - delivered,
+                    Double.NaN, 1));
+        }
+        List<Step> confirms = search.steps().stream().filter(s -> s.stage() == Stage.CONFIRM).toList();
+        assertTrue(search.foundRate() >= 0.9 * 1_200_000 && search.foundRate() <= 1_200_000,
+                search.foundRate() + " after " + search.steps());
+        // Not ten confirmations of 5 s stepping down 5 % each from ~2M: one far short, then the second bisection's
+        // (at most 10 % above what the first delivered), stepping down from there; all within a minute.
+        assertTrue(confirms.get(1).targetRate() <= 1_200_000 * 1.1, search.steps().toString());
+        double seconds = search.steps().stream()
+                .mapToDouble(s -> s.seconds() + MaxRateSearch.Settings.defaults(1).settleSeconds()).sum();
+        assertTrue(seconds <= 60, seconds + " s: " + search.steps());
+    }
+
+    @Test
     void confirmationWindowsAreLonger() {
         MaxRateSearch.Settings settings = MaxRateSearch.Settings.defaults(10_000);
         MaxRateSearch search = new MaxRateSearch(settings);
