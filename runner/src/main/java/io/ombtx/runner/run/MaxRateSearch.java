@@ -24,7 +24,8 @@ import java.util.List;
  * sustained rate for a longer window, where a slower growth shows, and steps down by the tolerance if it does not
  * hold — or, if it delivered less than the target by more than twice the tolerance (a short probe was lucky),
  * bisects again below what it delivered. A ramp or bisection probe that fails is tried once more at the same rate before it counts as failed (one
- * window can be a hiccup). The found rate is the last confirmed one.
+ * window can be a hiccup), unless the producers were blocked for much of it (short of their schedule and late: an
+ * overload). The found rate is the last confirmed one.
  */
 public final class MaxRateSearch {
 
@@ -51,12 +52,12 @@ public final class MaxRateSearch {
             double maxSettleSeconds) {
 
         /**
-         * Probes of 1 s after 0.5 to 3 s to settle, confirmed over 5 s, within 5 %, at most 40 probes; nothing may grow
+         * Probes of 1 s after 0.25 to 3 s to settle, confirmed over 5 s, within 5 %, at most 40 probes; nothing may grow
          * by more than 20 ms of the target over a window, and the publish delay's p99 must stay within 50 ms (see
          * docs/load-generation.md for why these figures).
          */
         public static Settings defaults(double startRate) {
-            return new Settings(startRate, 100_000_000, 1.0, 0.5, 5.0, 0.95, 0.05, 40, 0.02, 50, 0.1, 0, 3.0);
+            return new Settings(startRate, 100_000_000, 1.0, 0.25, 5.0, 0.95, 0.05, 40, 0.02, 50, 0.1, 0, 3.0);
         }
 
         /** The same settings with the given start and maximum rate. */
@@ -211,7 +212,8 @@ public final class MaxRateSearch {
         boolean ok = sustained(target, o, settings);
         steps.add(new Step(stage, target, o.seconds(), o.issuedRate(), o.ackedRate(), orNull(o.receivedRate()), ok,
                 orNull(o.inFlightGrowth()), orNull(o.backlogGrowth()), orNull(o.publishDelayP99Millis())));
-        if (!ok && stage != Stage.CONFIRM && retrying != target && steps.size() < settings.maxProbes()) {
+        if (!ok && stage != Stage.CONFIRM && retrying != target && steps.size() < settings.maxProbes()
+                && !blockedProducers(target, o)) {
             // One failed window may be a hiccup (a GC pause, a busy neighbour delaying acknowledgements by a few
             // hundred ms): a rate is given up only when a second window at it fails too.
             retrying = target;
@@ -263,6 +265,16 @@ public final class MaxRateSearch {
 
     private static Double orNull(double value) {
         return Double.isNaN(value) ? null : value;
+    }
+
+    /**
+     * Whether the producers were held up for much of the window: they fell short of their schedule and sent late.
+     * A stall of a moment is caught up within the window (the schedule is kept, late); falling short as well means
+     * their sends blocked on a full client buffer, an overload no second window would change.
+     */
+    private boolean blockedProducers(double target, Observation o) {
+        return o.issuedRate() < settings.keepUpRatio() * target
+                && o.publishDelayP99Millis() > settings.maxPublishDelayP99Millis();
     }
 
     /** What a window delivered: the least of what was issued, acknowledged and received (those measured). */

@@ -109,6 +109,21 @@ class MaxRateSearchTest {
     }
 
     @Test
+    void aWindowWhoseProducersWereBlockedIsNotTriedAgain() {
+        MaxRateSearch search = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
+        search.observe(new Observation(1, 10_000, 10_000, Double.NaN, 0, Double.NaN, 1));
+        // Short of the schedule and late: the sends blocked on a full buffer, an overload; no second window.
+        search.observe(new Observation(1, 15_000, 15_000, Double.NaN, 0, Double.NaN, 400));
+        assertEquals(Stage.BISECT, search.stage());
+        assertTrue(search.target() < 20_000, "" + search.target());
+        // Late but on schedule (a stall caught up within the window): tried again.
+        MaxRateSearch other = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
+        other.observe(new Observation(1, 10_000, 10_000, Double.NaN, 0, Double.NaN, 1));
+        other.observe(new Observation(1, 20_000, 20_000, Double.NaN, 0, Double.NaN, 400));
+        assertEquals(20_000, other.target());
+    }
+
+    @Test
     void confirmationWindowsAreLonger() {
         MaxRateSearch.Settings settings = MaxRateSearch.Settings.defaults(10_000);
         MaxRateSearch search = new MaxRateSearch(settings);
