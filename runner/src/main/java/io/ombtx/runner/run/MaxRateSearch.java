@@ -23,9 +23,9 @@ import java.util.List;
  * also caps the upper end: overloaded, a system delivers about its capacity); <b>confirm</b> holds the best
  * sustained rate for a longer window, where a slower growth shows, and steps down by the tolerance if it does not
  * hold — or, if it delivered less than the target by more than twice the tolerance (a short probe was lucky),
- * bisects again below what it delivered. A ramp or bisection probe that fails is tried once more at the same rate before it counts as failed (one
- * window can be a hiccup), unless the producers were blocked for much of it (short of their schedule and late: an
- * overload). The found rate is the last confirmed one.
+ * bisects again below what it delivered. A ramp or bisection probe that fails is tried once more at the same rate
+ * before it counts as failed (one window can be a hiccup), unless the producers were blocked for much of it (short
+ * of their schedule and late: an overload). The found rate is the last confirmed one.
  */
 public final class MaxRateSearch {
 
@@ -52,8 +52,8 @@ public final class MaxRateSearch {
             double maxSettleSeconds) {
 
         /**
-         * Probes of 1 s after 0.25 to 3 s to settle, confirmed over 5 s, within 5 %, at most 40 probes; nothing may grow
-         * by more than 20 ms of the target over a window, and the publish delay's p99 must stay within 50 ms (see
+         * Probes of 1 s after 0.25 to 3 s to settle, confirmed over 5 s, within 5 %, at most 40 probes; nothing may
+         * grow by more than 20 ms of the target over a window, and the publish delay's p99 must stay within 50 ms (see
          * docs/load-generation.md for why these figures).
          */
         public static Settings defaults(double startRate) {
@@ -161,7 +161,8 @@ public final class MaxRateSearch {
 
     /**
      * The whole criterion: kept up ({@link #keptUp}), nothing in flight or in a backlog grew by more than
-     * {@link Settings#maxGrowthSeconds} of the target (or {@link Settings#growthFloorMessages}) over the window, and the publish delay's p99 is within
+     * {@link Settings#maxGrowthSeconds} of the target (or {@link Settings#growthFloorMessages}) over the window,
+     * and the publish delay's p99 is within
      * {@link Settings#maxPublishDelayP99Millis}. A figure that is NaN (not measured) does not count against it.
      */
     public static boolean sustained(double target, Observation o, Settings settings) {

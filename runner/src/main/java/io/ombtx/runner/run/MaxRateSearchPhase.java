@@ -21,16 +21,16 @@ import org.HdrHistogram.Histogram;
  */
 final class MaxRateSearchPhase {
 
-    static final String CRITERION = "a probe is sustained when, over its window (after a settling pause of %.1f s,"
-            + " longer, up to %.1f s, while what is in flight still shrinks; after a failed probe, the workers first"
-            + " drain at half the target), the"
-            + " producers issued, the broker acknowledged and each subscription received at least %.0f%% of the target"
-            + " rate; what is in flight (issued, not acknowledged) and each subscription's backlog did not grow (their"
-            + " least-squares slope, sampled every %.0f ms, at most %.0f ms of the target rate, or %.0f messages, over the"
-            + " window); and"
-            + " the publish delay's p99 over the window was at most %.0f ms; ramp x2 from %.0f msg/s until a probe"
-            + " fails (each failure tried once more), bisect to within %.0f%%, confirm over %.1f s (stepping down"
-            + " %.0f%% until it holds)";
+    static final String CRITERION = "a probe is sustained when, over its window (after a settling pause of %.2f s,"
+            + " longer, up to %.1f s, while what is in flight still shrinks; after a failed probe the workers first"
+            + " drain at half the target), the producers issued, the broker acknowledged and each subscription"
+            + " received at least %.0f%% of the target rate; what is in flight (issued, not acknowledged) and each"
+            + " subscription's backlog did not grow (their least-squares slope, sampled every %.0f ms, at most %.0f ms"
+            + " of the target rate, or %.0f messages, over the window); and the publish delay's p99 over the window"
+            + " was at most %.0f ms; ramp x2 from %.0f msg/s until a probe fails (a failure is tried once more unless"
+            + " the producers were blocked: short of the schedule and late), bisect to within %.0f%%, confirm over"
+            + " %.1f s (stepping down %.0f%% until it holds, or bisecting again below what it delivered if that was"
+            + " far short)";
 
     private final WorkerGroup group;
     private final Workload workload;
@@ -118,9 +118,10 @@ final class MaxRateSearchPhase {
 
     /** The criterion in words, with the settings' figures, as the result records it. */
     static String criterion(MaxRateSearch.Settings s) {
-        return String.format(Locale.ROOT, CRITERION, s.settleSeconds(), s.maxSettleSeconds(), 100 * s.keepUpRatio(), 1000 * s.sampleSeconds(),
-                1000 * s.maxGrowthSeconds(), s.growthFloorMessages(), s.maxPublishDelayP99Millis(), s.startRate(), 100 * s.tolerance(),
-                s.confirmSeconds(), 100 * s.tolerance());
+        return String.format(Locale.ROOT, CRITERION, s.settleSeconds(), s.maxSettleSeconds(), 100 * s.keepUpRatio(),
+                1000 * s.sampleSeconds(), 1000 * s.maxGrowthSeconds(), s.growthFloorMessages(),
+                s.maxPublishDelayP99Millis(), s.startRate(), 100 * s.tolerance(), s.confirmSeconds(),
+                100 * s.tolerance());
     }
 
     private static String describe(MaxRateSearch.Stage stage, double target, MaxRateSearch.Observation o,
@@ -226,7 +227,8 @@ final class MaxRateSearchPhase {
             backlog[i] = backlog(samples[i]);
         }
         double inFlightGrowth = perOperation == 0 ? Double.NaN : MaxRateSearch.slope(times, inFlight);
-        double backlogGrowth = subscriptions == 0 || perOperation == 0 ? Double.NaN : MaxRateSearch.slope(times, backlog);
+        double backlogGrowth = subscriptions == 0 || perOperation == 0 ? Double.NaN
+                : MaxRateSearch.slope(times, backlog);
         return new MaxRateSearch.Observation(seconds, issued, acked, received, inFlightGrowth, backlogGrowth,
                 publishDelayP99Millis);
     }
