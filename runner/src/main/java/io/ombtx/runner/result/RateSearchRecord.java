@@ -23,10 +23,17 @@ public record RateSearchRecord(String criterion, double foundRate, double second
      * @param stage ramp, bisect or confirm
      * @param receivedRate per subscription; absent when nothing consumes
      * @param ackedRate absent when operations write no messages
+     * @param inFlightGrowth msg/s: least-squares slope, over the window, of the messages issued but not yet
+     *     acknowledged; absent when operations write no messages
+     * @param backlogGrowth msg/s: the same for the messages acknowledged but not yet received, per subscription;
+     *     absent when nothing consumes
+     * @param publishDelayP99Millis the publish delay's 99th percentile over the window; absent when none was recorded
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @JsonPropertyOrder({"stage", "targetRate", "seconds", "issuedRate", "ackedRate", "receivedRate", "sustained"})
+    @JsonPropertyOrder({"stage", "targetRate", "seconds", "issuedRate", "ackedRate", "receivedRate", "sustained",
+        "inFlightGrowth", "backlogGrowth", "publishDelayP99Millis"})
     public record Probe(String stage, double targetRate, double seconds, double issuedRate, Double ackedRate,
-            Double receivedRate, boolean sustained) {
+            Double receivedRate, boolean sustained, Double inFlightGrowth, Double backlogGrowth,
+            Double publishDelayP99Millis) {
     }
 }

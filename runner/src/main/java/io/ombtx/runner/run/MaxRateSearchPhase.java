@@ -2,22 +2,35 @@ package io.ombtx.runner.run;
 
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.RateSearchRecord;
+import io.ombtx.runner.stats.Latency;
+import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.Worker.Progress;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
 
 /**
- * Runs a {@link MaxRateSearch} against the running load before the warm-up: sets each probe's rate on the workers,
- * lets it settle, counts what the window issued, acknowledged and received, and finally sets the rate found, which
- * the warm-up and the measured phase then hold. Nothing it publishes is measured (the stats are reset after it).
+ * Runs a {@link MaxRateSearch} against the running load before the warm-up: sets each probe's rate on the workers
+ * (after a failed probe, first half of it, until what that probe left in flight has drained), lets it settle,
+ * counts what the window issued, acknowledged and received, samples what is in flight and the backlogs through the
+ * window, reads the window's publish delay, and finally sets the rate found, which the warm-up and the measured
+ * phase then hold. Nothing it publishes is measured (the stats are reset after it).
  * An interruption or a failing worker ends the search where it is; the measurement loop then ends the run as usual.
  */
 final class MaxRateSearchPhase {
 
-    static final String CRITERION = "a probe is sustained when, over its window (after a settling pause), the"
-            + " producers issued, the broker acknowledged and each subscription received at least %.0f%% of the target"
-            + " rate; ramp x2 from %.0f msg/s until a probe fails, bisect to within %.0f%%, confirm over %.1f s";
+    static final String CRITERION = "a probe is sustained when, over its window (after a settling pause of %.2f s,"
+            + " longer, up to %.1f s, while what is in flight still shrinks; after a failed probe the workers first"
+            + " drain at half the target), the producers issued, the broker acknowledged and each subscription"
+            + " received at least %.0f%% of the target rate; what is in flight (issued, not acknowledged) and each"
+            + " subscription's backlog did not grow (their least-squares slope, sampled every %.0f ms, at most %.0f ms"
+            + " of the target rate, or %.0f messages, over the window); and the publish delay's p99 over the window"
+            + " was at most %.0f ms; ramp x2 from %.0f msg/s until a probe fails (a failure is tried once more unless"
+            + " the producers were blocked: short of the schedule and late), bisect to within %.0f%%, confirm over"
+            + " %.1f s (stepping down %.0f%% until it holds, or bisecting again below what it delivered if that was"
+            + " far short)";
 
     private final WorkerGroup group;
     private final Workload workload;
@@ -39,31 +52,37 @@ final class MaxRateSearchPhase {
         try {
             while (!search.done() && stopped == null) {
                 double target = search.target();
+                MaxRateSearch.Settings s = search.settings();
+                List<MaxRateSearch.Step> steps = search.steps();
+                boolean afterFailure = !steps.isEmpty() && !steps.get(steps.size() - 1).sustained();
+                // After an overload kafka-clients' buffer may be full; at the next target it would drain only at the
+                // capacity minus that target, seconds near the capacity, holding the producers up meanwhile. At half
+                // the target it drains fast, and the next probe starts from an empty buffer.
+                if (afterFailure) {
+                    group.adjustRate(target / 2);
+                }
+                if (afterFailure && !drained(s, target, s.maxSettleSeconds())) {
+                    stopped = "interrupted";
+                    break;
+                }
                 group.adjustRate(target);
-                if (!sleep(search.settings().settleSeconds())) {
+                if (!sleep(s.settleSeconds()) || !drained(s, target, s.maxSettleSeconds() - s.settleSeconds())) {
                     stopped = "interrupted";
                     break;
                 }
-                Progress before = group.progress();
-                long start = System.nanoTime();
-                if (!sleep(search.windowSeconds())) {
+                Window window = window(search.windowSeconds(), search.settings().sampleSeconds());
+                if (window == null) {
                     stopped = "interrupted";
                     break;
                 }
-                Progress after = group.progress();
-                double seconds = (System.nanoTime() - start) / 1e9;
-                if (after.failure() != null) {
-                    stopped = after.failure();
+                if (window.failure() != null) {
+                    stopped = window.failure();
                     break;
                 }
-                MaxRateSearch.Observation o = observe(before, after, seconds);
+                MaxRateSearch.Observation o = window.observation();
                 MaxRateSearch.Stage stage = search.stage();
                 search.observe(o);
-                log.accept(String.format(Locale.ROOT, "Max-rate search %-7s %10.0f msg/s: issued %10.0f, acked %10.0f%s"
-                        + " -> %s", stage.name().toLowerCase(Locale.ROOT), target, o.issuedRate(), o.ackedRate(),
-                        Double.isNaN(o.receivedRate()) ? "" : String.format(Locale.ROOT, ", received %10.0f",
-                                o.receivedRate()), MaxRateSearch.sustained(target, o, search.settings().keepUpRatio())
-                                ? "sustained" : "not sustained"));
+                log.accept(describe(stage, target, o, MaxRateSearch.sustained(target, o, search.settings())));
             }
         } catch (Exception e) {
             // The measurement loop meets the same failure at once and ends the run with a partial result.
@@ -80,26 +99,138 @@ final class MaxRateSearchPhase {
         }
         log.accept(String.format(Locale.ROOT, "Max-rate search %s: %.0f msg/s after %.1f s and %d probe(s)",
                 stopped == null ? "done" : "stopped (" + stopped + ")", found, seconds, search.steps().size()));
-        MaxRateSearch.Settings s = search.settings();
-        String criterion = String.format(Locale.ROOT, CRITERION, 100 * s.keepUpRatio(), s.startRate(),
-                100 * s.tolerance(), s.confirmSeconds());
-        return new RateSearchRecord(criterion, found, seconds, search.done(), search.steps().stream()
-                .map(step -> new RateSearchRecord.Probe(step.stage().name().toLowerCase(Locale.ROOT),
+        return new RateSearchRecord(criterion(search.settings()), found, seconds, search.done(), search.steps()
+                .stream().map(step -> new RateSearchRecord.Probe(step.stage().name().toLowerCase(Locale.ROOT),
                         step.targetRate(), step.seconds(), step.issuedRate(),
-                        Double.isNaN(step.ackedRate()) ? null : step.ackedRate(), step.receivedRate(), step.sustained()))
+                        Double.isNaN(step.ackedRate()) ? null : step.ackedRate(), step.receivedRate(), step.sustained(),
+                        step.inFlightGrowth(), step.backlogGrowth(), step.publishDelayP99Millis()))
                 .toList());
     }
 
-    /** A window's rates from the workers' cumulative counts at its start and end. */
-    MaxRateSearch.Observation observe(Progress before, Progress after, double seconds) {
+    /**
+     * The search's settings for a workload: the defaults from {@code startRate}, with a growth floor of two whole
+     * operations per producer (what is in flight moves by that much without growing).
+     */
+    static MaxRateSearch.Settings settings(Workload workload, double startRate) {
+        return MaxRateSearch.Settings.defaults(startRate)
+                .withGrowthFloor(2.0 * workload.producerCount() * Math.max(1, workload.messagesPerOperation()));
+    }
+
+    /** The criterion in words, with the settings' figures, as the result records it. */
+    static String criterion(MaxRateSearch.Settings s) {
+        return String.format(Locale.ROOT, CRITERION, s.settleSeconds(), s.maxSettleSeconds(), 100 * s.keepUpRatio(),
+                1000 * s.sampleSeconds(), 1000 * s.maxGrowthSeconds(), s.growthFloorMessages(),
+                s.maxPublishDelayP99Millis(), s.startRate(), 100 * s.tolerance(), s.confirmSeconds(),
+                100 * s.tolerance());
+    }
+
+    private static String describe(MaxRateSearch.Stage stage, double target, MaxRateSearch.Observation o,
+            boolean sustained) {
+        return String.format(Locale.ROOT, "Max-rate search %-7s %10.0f msg/s: issued %10.0f, acked %10.0f%s%s%s%s"
+                + " -> %s", stage.name().toLowerCase(Locale.ROOT), target, o.issuedRate(), o.ackedRate(),
+                figure(", received %10.0f", o.receivedRate()), figure("; in flight %+.1f%%/s", 100 * o.inFlightGrowth()
+                        / target), figure(", backlog %+.1f%%/s", 100 * o.backlogGrowth() / target),
+                figure(", delay p99 %.1f ms", o.publishDelayP99Millis()), sustained ? "sustained" : "not sustained");
+    }
+
+    /** The figure in its format, or nothing when it was not measured (NaN). */
+    private static String figure(String format, double value) {
+        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, format, value);
+    }
+
+    /**
+     * Waits, in steps of a quarter second and up to {@code maxSeconds}, while what is in flight or a backlog shrinks
+     * faster than a probe at {@code target} may grow: what an earlier, higher rate left is still draining, and
+     * while kafka-clients' buffer is full the producers are held up whatever the new rate. False if interrupted.
+     */
+    private boolean drained(MaxRateSearch.Settings settings, double target, double maxSeconds) throws Exception {
+        double bound = MaxRateSearch.maxGrowthPerSecond(target, settings.probeSeconds(), settings);
+        double step = 0.25;
+        Progress previous = group.progress();
+        for (double waited = 0; waited + step <= maxSeconds + 1e-9; waited += step) {
+            if (!sleep(step)) {
+                return false;
+            }
+            Progress now = group.progress();
+            double inFlightDrop = (inFlight(previous) - inFlight(now)) / step;
+            double backlogDrop = (backlog(previous) - backlog(now)) / step;
+            previous = now;
+            if (now.failure() != null || !(inFlightDrop > bound || backlogDrop > bound)) {
+                return true;
+            }
+        }
+        return true;
+    }
+
+    /** Messages issued and not yet acknowledged; 0 when operations write no messages. */
+    private double inFlight(Progress p) {
+        return p.operationsStarted() * (double) workload.messagesPerOperation() - p.messagesSent();
+    }
+
+    /** Messages acknowledged and not yet received, per subscription; 0 without consumers. */
+    private double backlog(Progress p) {
+        int subscriptions = workload.subscriptionsPerTopic();
+        return subscriptions == 0 || workload.messagesPerOperation() == 0 ? 0
+                : p.messagesSent() - p.messagesReceived() / (double) subscriptions;
+    }
+
+    /** What one window measured; {@code failure} is a worker's, or null. */
+    record Window(MaxRateSearch.Observation observation, String failure) {
+    }
+
+    /**
+     * One probe window: the workers' period statistics are drained at its start (the settling pause's are not the
+     * window's) and read at its end for the publish delay; their running totals are sampled every
+     * {@code sampleSeconds} for the rates and the slopes. Null if the run was interrupted meanwhile.
+     */
+    Window window(double windowSeconds, double sampleSeconds) throws Exception {
+        group.periodStats();
+        long start = System.nanoTime();
+        int samples = Math.max(2, (int) Math.round(windowSeconds / sampleSeconds) + 1);
+        double[] times = new double[samples];
+        Progress[] progress = new Progress[samples];
+        progress[0] = group.progress();
+        for (int i = 1; i < samples; i++) {
+            long due = start + (long) (i * windowSeconds / (samples - 1) * 1e9);
+            if (!sleep((due - System.nanoTime()) / 1e9)) {
+                return null;
+            }
+            progress[i] = group.progress();
+            times[i] = (System.nanoTime() - start) / 1e9;
+            if (progress[i].failure() != null) {
+                return new Window(null, progress[i].failure());
+            }
+        }
+        StatsSnapshot stats = group.periodStats();
+        Histogram delay = stats.histogram(Latency.PUBLISH_DELAY);
+        double delayP99Millis = delay.getTotalCount() == 0 ? Double.NaN : delay.getValueAtPercentile(99) / 1000.0;
+        return new Window(observe(progress, times, delayP99Millis), null);
+    }
+
+    /** A window's rates from the workers' cumulative counts at its start and end, and its slopes from every sample. */
+    MaxRateSearch.Observation observe(Progress[] samples, double[] times, double publishDelayP99Millis) {
+        int last = samples.length - 1;
+        double seconds = times[last] - times[0];
         int perOperation = workload.messagesPerOperation();
+        int subscriptions = workload.subscriptionsPerTopic();
+        Progress before = samples[0];
+        Progress after = samples[last];
         double issued = (after.operationsStarted() - before.operationsStarted()) * (double) Math.max(1, perOperation)
                 / seconds;
         double acked = perOperation == 0 ? Double.NaN : (after.messagesSent() - before.messagesSent()) / seconds;
-        int subscriptions = workload.subscriptionsPerTopic();
         double received = subscriptions == 0 ? Double.NaN
                 : (after.messagesReceived() - before.messagesReceived()) / (double) subscriptions / seconds;
-        return new MaxRateSearch.Observation(seconds, issued, acked, received);
+        double[] inFlight = new double[samples.length];
+        double[] backlog = new double[samples.length];
+        for (int i = 0; i < samples.length; i++) {
+            inFlight[i] = inFlight(samples[i]);
+            backlog[i] = backlog(samples[i]);
+        }
+        double inFlightGrowth = perOperation == 0 ? Double.NaN : MaxRateSearch.slope(times, inFlight);
+        double backlogGrowth = subscriptions == 0 || perOperation == 0 ? Double.NaN
+                : MaxRateSearch.slope(times, backlog);
+        return new MaxRateSearch.Observation(seconds, issued, acked, received, inFlightGrowth, backlogGrowth,
+                publishDelayP99Millis);
     }
 
     private static double bestSoFar(MaxRateSearch search) {

@@ -514,7 +514,7 @@ public final class RunCoordinator {
                         : (long) spec.initialRate() + " msg/s") : "");
         if (spec.findMaximumRate()) {
             rateSearch = new MaxRateSearchPhase(group, w, interruption, line -> say("%s", line))
-                    .run(new MaxRateSearch(MaxRateSearch.Settings.defaults(spec.initialRate())));
+                    .run(new MaxRateSearch(MaxRateSearchPhase.settings(w, spec.initialRate())));
             if (rateSearch.completed()) {
                 group.run(io.ombtx.runner.worker.Worker.Command.RESET_STATS); // the probes are not measured
             }

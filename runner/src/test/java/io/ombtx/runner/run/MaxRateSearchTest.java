@@ -87,6 +87,43 @@ class MaxRateSearchTest {
     }
 
     @Test
+    void aConfirmationFarShortOfItsTargetBisectsAgainBelowWhatItDelivered() {
+        // A bursty system: for 1 s it takes up to 2M msg/s, for 5 s only 1.2M; its short probes mislead the bisection.
+        MaxRateSearch search = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
+        while (!search.done()) {
+            double target = search.target();
+            double delivered = Math.min(target, search.stage() == Stage.CONFIRM ? 1_200_000 : 2_000_000);
+            // What is not delivered piles up in flight.
+            search.observe(new Observation(search.windowSeconds(), target, delivered, Double.NaN, target - delivered,
+                    Double.NaN, 1));
+        }
+        List<Step> confirms = search.steps().stream().filter(s -> s.stage() == Stage.CONFIRM).toList();
+        assertTrue(search.foundRate() >= 0.9 * 1_200_000 && search.foundRate() <= 1_200_000,
+                search.foundRate() + " after " + search.steps());
+        // Not ten confirmations of 5 s stepping down 5 % each from ~2M: one far short, then the second bisection's
+        // (at most 10 % above what the first delivered), stepping down from there; all within a minute.
+        assertTrue(confirms.get(1).targetRate() <= 1_200_000 * 1.1, search.steps().toString());
+        double seconds = search.steps().stream()
+                .mapToDouble(s -> s.seconds() + MaxRateSearch.Settings.defaults(1).settleSeconds()).sum();
+        assertTrue(seconds <= 60, seconds + " s: " + search.steps());
+    }
+
+    @Test
+    void aWindowWhoseProducersWereBlockedIsNotTriedAgain() {
+        MaxRateSearch search = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
+        search.observe(new Observation(1, 10_000, 10_000, Double.NaN, 0, Double.NaN, 1));
+        // Short of the schedule and late: the sends blocked on a full buffer, an overload; no second window.
+        search.observe(new Observation(1, 15_000, 15_000, Double.NaN, 0, Double.NaN, 400));
+        assertEquals(Stage.BISECT, search.stage());
+        assertTrue(search.target() < 20_000, "" + search.target());
+        // Late but on schedule (a stall caught up within the window): tried again.
+        MaxRateSearch other = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
+        other.observe(new Observation(1, 10_000, 10_000, Double.NaN, 0, Double.NaN, 1));
+        other.observe(new Observation(1, 20_000, 20_000, Double.NaN, 0, Double.NaN, 400));
+        assertEquals(20_000, other.target());
+    }
+
+    @Test
     void confirmationWindowsAreLonger() {
         MaxRateSearch.Settings settings = MaxRateSearch.Settings.defaults(10_000);
         MaxRateSearch search = new MaxRateSearch(settings);
@@ -99,12 +136,126 @@ class MaxRateSearchTest {
 
     @Test
     void consumersFallingBehindMakeAProbeUnsustained() {
-        assertTrue(MaxRateSearch.sustained(1000, new Observation(1, 1000, 990, 960), 0.95));
-        assertFalse(MaxRateSearch.sustained(1000, new Observation(1, 1000, 1000, 900), 0.95), "the backlog grows");
-        assertFalse(MaxRateSearch.sustained(1000, new Observation(1, 900, 900, Double.NaN), 0.95), "producers lag");
-        assertFalse(MaxRateSearch.sustained(1000, new Observation(1, 1000, 800, Double.NaN), 0.95), "acks lag");
-        assertTrue(MaxRateSearch.sustained(1000, new Observation(1, 1000, Double.NaN, Double.NaN), 0.95),
+        assertTrue(MaxRateSearch.keptUp(1000, new Observation(1, 1000, 990, 960), 0.95));
+        assertFalse(MaxRateSearch.keptUp(1000, new Observation(1, 1000, 1000, 900), 0.95), "the backlog grows");
+        assertFalse(MaxRateSearch.keptUp(1000, new Observation(1, 900, 900, Double.NaN), 0.95), "producers lag");
+        assertFalse(MaxRateSearch.keptUp(1000, new Observation(1, 1000, 800, Double.NaN), 0.95), "acks lag");
+        assertTrue(MaxRateSearch.keptUp(1000, new Observation(1, 1000, Double.NaN, Double.NaN), 0.95),
                 "nothing to acknowledge (SEND_OFFSETS): the producers' pace decides");
+    }
+
+    @Test
+    void growthInFlightOrInABacklogOrALatePublisherMakeAProbeUnsustainedThoughTheRatesKeepUp() {
+        MaxRateSearch.Settings s = MaxRateSearch.Settings.defaults(10_000);
+        // 20 ms of the target over the window: 20 msg/s per s at 1000 msg/s over 1 s, 4 msg/s per s over 5 s.
+        assertEquals(20, MaxRateSearch.maxGrowthPerSecond(1000, 1, s), 1e-9);
+        assertEquals(4, MaxRateSearch.maxGrowthPerSecond(1000, 5, s), 1e-9);
+        assertTrue(MaxRateSearch.sustained(1000, new Observation(1, 1000, 970, Double.NaN, 19, Double.NaN, 49), s));
+        assertFalse(MaxRateSearch.sustained(1000, new Observation(1, 1000, 970, Double.NaN, 30, Double.NaN, 1), s),
+                "in flight grows 3 %/s: a buffer filling");
+        assertFalse(MaxRateSearch.sustained(1000, new Observation(5, 1000, 990, Double.NaN, 10, Double.NaN, 1), s),
+                "1 %/s over a 5-s window is 50 ms of traffic");
+        assertFalse(MaxRateSearch.sustained(1000, new Observation(1, 1000, 1000, 980, 0, 30, 1), s),
+                "a backlog grows");
+        assertFalse(MaxRateSearch.sustained(1000, new Observation(1, 990, 990, Double.NaN, 0, Double.NaN, 80), s),
+                "the producers send ever later: the buffer is full");
+        assertTrue(MaxRateSearch.sustained(1000, new Observation(1, 1000, 1000, Double.NaN, -500, Double.NaN,
+                Double.NaN), s), "in flight shrinking, no delay recorded: sustained");
+    }
+
+    @Test
+    void atALowRateGrowthWithinTheFloorOfWholeOperationsDoesNotCount() {
+        // 500 msg/s in transactions of 100 messages: in flight jumps by 100 at a time.
+        MaxRateSearch.Settings s = MaxRateSearch.Settings.defaults(10_000).withGrowthFloor(200);
+        assertEquals(200, MaxRateSearch.maxGrowthPerSecond(500, 1, s), 1e-9);
+        assertTrue(MaxRateSearch.sustained(500, new Observation(1, 500, 500, Double.NaN, 150, Double.NaN, 5), s));
+        assertFalse(MaxRateSearch.sustained(500, new Observation(1, 500, 500, Double.NaN, 250, Double.NaN, 5), s));
+    }
+
+    @Test
+    void theSlopeIsTheLeastSquaresFit() {
+        assertEquals(3.0, MaxRateSearch.slope(new double[] {0, 1, 2, 3}, new double[] {1, 4, 7, 10}), 1e-12);
+        assertEquals(0.2, MaxRateSearch.slope(new double[] {0, 1, 2, 3}, new double[] {5, 6, 5, 6}), 1e-12);
+        assertTrue(Double.isNaN(MaxRateSearch.slope(new double[] {1}, new double[] {1})));
+        assertTrue(Double.isNaN(MaxRateSearch.slope(new double[] {2, 2}, new double[] {1, 3})));
+    }
+
+    /**
+     * A producer in front of a system of capacity {@code capacity} msg/s with a send buffer of {@code limit}
+     * messages, simulated in 10-ms steps and carried from probe to probe: the producer issues at the target until the
+     * buffer is full, then only as fast as acknowledgements free it, falling behind its schedule (each probe's
+     * schedule starts afresh); the system acknowledges at most its capacity.
+     */
+    private static final class FillingBuffer {
+        final double capacity;
+        final double limit;
+        double inFlight;
+
+        FillingBuffer(double capacity, double limit) {
+            this.capacity = capacity;
+            this.limit = limit;
+        }
+
+        Observation probe(double target, MaxRateSearch.Settings s, double window) {
+            double dt = 0.01;
+            double lateSeconds = 0; // how far behind its schedule the producer is
+            double issuedInWindow = 0;
+            double ackedInWindow = 0;
+            int settleSteps = (int) Math.round(s.settleSeconds() / dt);
+            int windowSteps = (int) Math.round(window / dt);
+            int every = (int) Math.round(s.sampleSeconds() / dt);
+            List<double[]> samples = new java.util.ArrayList<>();
+            double delayAt99 = 0;
+            for (int step = 0; step < settleSteps + windowSteps; step++) {
+                int inWindow = step - settleSteps;
+                if (inWindow >= 0 && inWindow % every == 0) {
+                    samples.add(new double[] {inWindow * dt, inFlight});
+                }
+                double acked = Math.min(capacity * dt, inFlight);
+                inFlight -= acked;
+                double wanted = target * dt + lateSeconds * target; // its schedule, plus what it owes
+                double issued = Math.min(wanted, limit - inFlight);
+                inFlight += issued;
+                lateSeconds = Math.max(0, (wanted - issued) / target);
+                if (inWindow >= 0) {
+                    issuedInWindow += issued;
+                    ackedInWindow += acked;
+                    if (inWindow == (int) (0.99 * windowSteps)) {
+                        delayAt99 = lateSeconds * 1000;
+                    }
+                }
+            }
+            samples.add(new double[] {window, inFlight});
+            double[] t = samples.stream().mapToDouble(x -> x[0]).toArray();
+            double[] v = samples.stream().mapToDouble(x -> x[1]).toArray();
+            return new Observation(window, issuedInWindow / window, ackedInWindow / window, Double.NaN,
+                    MaxRateSearch.slope(t, v), Double.NaN, delayAt99);
+        }
+    }
+
+    private static MaxRateSearch runFilling(MaxRateSearch.Settings settings, FillingBuffer system) {
+        MaxRateSearch search = new MaxRateSearch(settings);
+        while (!search.done()) {
+            search.observe(system.probe(search.target(), settings, search.windowSeconds()));
+        }
+        return search;
+    }
+
+    @ParameterizedTest(name = "capacity 4% below the probed rate {0} msg/s, buffer of {1} messages")
+    @CsvSource({"640000, 300000", "1280000, 300000", "160000, 300000", "640000, 30000"})
+    void aSystemWhoseBufferFillsSlowlyIsNotTakenAboveItsCapacity(double probedRate, double limit) {
+        double capacity = 0.96 * probedRate;
+        MaxRateSearch.Settings settings = MaxRateSearch.Settings.defaults(10_000);
+        MaxRateSearch search = runFilling(settings, new FillingBuffer(capacity, limit));
+        assertTrue(search.steps().stream().anyMatch(s -> s.targetRate() == probedRate), search.steps().toString());
+        double found = search.foundRate();
+        assertTrue(found >= 0.90 * capacity && found <= capacity, "found " + found + " for a capacity of " + capacity
+                + " after " + search.steps());
+        // The rates alone (the former criterion: 95 %, a 2-s confirmation) take it above its capacity.
+        MaxRateSearch.Settings ratesOnly = new MaxRateSearch.Settings(10_000, settings.maxRate(), 1, 0.5, 2, 0.95,
+                0.05, 40, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, settings.sampleSeconds(), 0, 3);
+        double foundOnRates = runFilling(ratesOnly, new FillingBuffer(capacity, limit)).foundRate();
+        assertTrue(foundOnRates > capacity, "rates alone found " + foundOnRates);
     }
 
     @Test
@@ -122,9 +273,7 @@ class MaxRateSearchTest {
     @Test
     void theConfiguredCeilingEndsTheRamp() {
         MaxRateSearch.Settings defaults = MaxRateSearch.Settings.defaults(10_000);
-        MaxRateSearch.Settings capped = new MaxRateSearch.Settings(10_000, 30_000, defaults.probeSeconds(),
-                defaults.settleSeconds(), defaults.confirmSeconds(), defaults.keepUpRatio(), defaults.tolerance(),
-                defaults.maxProbes());
+        MaxRateSearch.Settings capped = defaults.withRates(10_000, 30_000);
         MaxRateSearch search = run(new MaxRateSearch(capped), system(1_000_000, 0, 1));
         assertEquals(30_000, search.foundRate());
         assertEquals(List.of(10_000.0, 20_000.0, 30_000.0, 30_000.0),
@@ -135,7 +284,8 @@ class MaxRateSearchTest {
     void outOfProbesItReportsTheBestRateSeenToHold() {
         MaxRateSearch.Settings d = MaxRateSearch.Settings.defaults(10_000);
         MaxRateSearch search = run(new MaxRateSearch(new MaxRateSearch.Settings(10_000, d.maxRate(), 1, 0.3, 2, 0.95,
-                0.05, 4)), system(1_000_000, 0, 1));
+                0.05, 4, d.maxGrowthSeconds(), d.maxPublishDelayP99Millis(), d.sampleSeconds(), 0, 3)),
+                system(1_000_000, 0, 1));
         assertEquals(4, search.steps().size());
         assertEquals(80_000, search.foundRate());
         assertThrows(IllegalStateException.class, () -> search.observe(new Observation(1, 1, 1, Double.NaN)));
