@@ -15,12 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
@@ -119,42 +114,13 @@ public final class RunnerOverhead {
                 run.cpuNanos() / 1e9 / ((messages + rate) / 1e6));
     }
 
-    /** The baseline: a bare paced loop over KafkaProducer.send, nothing else. */
+    /** The baseline: a bare paced loop over KafkaProducer.send, nothing else (no warm-up, as before). */
     private static Figures bare(String bootstrap, int rate) throws Exception {
         Properties props = new Properties();
-        props.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         props.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
         props.setProperty(ProducerConfig.BATCH_SIZE_CONFIG, "1048576");
-        String topic = "bare-" + rate + "-" + System.nanoTime();
-        byte[] payload = new byte[100];
-        long messages = (long) rate * SECONDS;
-        long interval = 1_000_000_000L / rate;
-        long[] delays = new long[(int) messages];
-        AtomicLong acked = new AtomicLong();
-        // The embedded broker does not auto-create topics.
-        try (var admin = org.apache.kafka.clients.admin.Admin.create(props)) {
-            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 1, (short) 1))).all().get();
-        }
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(topic, payload)).get();
-            long cpuBefore = Bench.cpuNanos();
-            long start = System.nanoTime();
-            for (int i = 0; i < messages; i++) {
-                long intended = start + i * interval;
-                long wait;
-                while ((wait = intended - System.nanoTime()) > 0) {
-                    LockSupport.parkNanos(wait);
-                }
-                delays[i] = (System.nanoTime() - intended) / 1000;
-                producer.send(new ProducerRecord<>(topic, payload), (m, e) -> acked.incrementAndGet());
-            }
-            producer.flush();
-            double seconds = (System.nanoTime() - start) / 1e9;
-            long cpuNanos = Bench.cpuNanos() - cpuBefore;
-            java.util.Arrays.sort(delays);
-            return new Figures(acked.get() / seconds, delays[(int) (messages * 0.99)], cpuNanos / 1e9 / (messages / 1e6));
-        }
+        BareLoop.Figures f = BareLoop.run(bootstrap, props, rate, 0, (long) rate * SECONDS);
+        return new Figures(f.achievedRate(), f.delayP99Micros(), f.cpuSecondsPerMillion());
     }
 }

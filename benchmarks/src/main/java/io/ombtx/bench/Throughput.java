@@ -325,11 +325,19 @@ public final class Throughput {
                             testDurationSeconds: %d
                             """.formatted(rate, options.delaySeconds()), null, -1);
                     double p99 = number(r, "publishDelayP99Millis");
+                    // The machine's floor in the same minute: a bare paced kafka-clients loop, same JVM flags,
+                    // same producer settings, same broker.
+                    Map<String, Object> bare = childResult(runChild(bench, List.of(), List.of(
+                            ThroughputChild.class.getName(), ThroughputChild.BARE_LOOP, cluster.bootstrapServers(),
+                            Integer.toString(rate), "2", Integer.toString(options.delaySeconds()))), "the bare loop");
+                    double bareP99 = number(bare, "publishDelayP99Millis");
                     double limit = rate == 10_000 ? 0.5 : 1.0;
                     out.printf(Locale.ROOT, "open loop %d msg/s: %.0f msg/s achieved, publish delay p99 %.3f ms"
-                            + " (%s GCs in the run)%n", rate, number(r, "messagesPerSecond"), p99, r.get("gcCount"));
+                            + " (%s GCs in the run); a bare paced kafka-clients loop (same flags, settings and broker,"
+                            + " right after): %.0f msg/s, p99 %.3f ms%n", rate, number(r, "messagesPerSecond"), p99,
+                            r.get("gcCount"), number(bare, "messagesPerSecond"), bareP99);
                     verdicts.add(verdict("publish-delay p99 <= " + limit + " ms at " + rate / 1000 + "K msg/s",
-                            String.format(Locale.ROOT, "%.3f ms", p99), p99 <= limit));
+                            String.format(Locale.ROOT, "%.3f ms (bare loop %.3f ms)", p99, bareP99), p99 <= limit));
                 }
             }
             out.println();
@@ -432,7 +440,7 @@ public final class Throughput {
         String topic = "pp-" + pass + "-" + System.nanoTime();
         createTopic(cluster.bootstrapServers(), topic);
         long brokerBefore = brokerCpuNanos(cluster);
-        Child child = runChild(bench, List.of(), List.of(ThroughputChild.class.getName(),
+        Child child = runChild(bench, List.of("-D" + ThroughputChild.THREAD_CPU_PROPERTY + "=true"), List.of(ThroughputChild.class.getName(),
                 ThroughputChild.PRODUCER_PERFORMANCE, "--topic", topic,
                 "--num-records", Long.toString(messages), "--record-size", "100", "--throughput", "-1",
                 "--producer-props", "bootstrap.servers=" + cluster.bootstrapServers(), "acks=all", "linger.ms=5",
@@ -478,8 +486,11 @@ public final class Throughput {
         if (liveSetAfterSeconds >= 0) {
             flags.add("-D" + ThroughputChild.LIVE_SET_PROPERTY + "=" + liveSetAfterSeconds);
         }
-        Child child = runChild(bench, flags, List.of(ThroughputChild.class.getName(), cluster.bootstrapServers(), bench.work().toString(), name,
-                        load));
+        if (cpu != null) { // a saturation pass: where its CPU goes, by thread
+            flags.add("-D" + ThroughputChild.THREAD_CPU_PROPERTY + "=true");
+        }
+        Child child = runChild(bench, flags, List.of(ThroughputChild.class.getName(), cluster.bootstrapServers(),
+                bench.work().toString(), name, load));
         if (cpu != null) {
             cpu[0] = child.cpuNanos();
         }

@@ -30,13 +30,17 @@ public final class ThroughputChild {
     static final String PREFIX = "omb-tx-child-result ";
     /** First argument: run ProducerPerformance with the remaining arguments, and print the CPU its run took. */
     static final String PRODUCER_PERFORMANCE = "--producer-performance";
+    /** First argument: a bare paced kafka-clients loop (bootstrap, rate, warm-up seconds, measured seconds). */
+    static final String BARE_LOOP = "--bare-loop";
     /** System property: take the live set with a full GC this many seconds into the run. */
     static final String LIVE_SET_PROPERTY = "bench.liveSetAfterSeconds";
 
     private ThroughputChild() {
     }
 
-    private static final ThreadCpu THREAD_CPU = ThreadCpu.start();
+    /** System property: sample every thread's CPU (the saturation passes; a delay run is not disturbed by it). */
+    static final String THREAD_CPU_PROPERTY = "bench.threadCpu";
+    private static final ThreadCpu THREAD_CPU = Boolean.getBoolean(THREAD_CPU_PROPERTY) ? ThreadCpu.start() : null;
 
     public static void main(String[] args) throws Exception {
         AtomicLong heapAfterGcMax = new AtomicLong();
@@ -53,6 +57,10 @@ public final class ThroughputChild {
                         .mapToLong(MemoryUsage::getUsed).sum();
                 heapAfterGcMax.accumulateAndGet(used, Math::max);
             }, null, null);
+        }
+        if (args[0].equals(BARE_LOOP)) {
+            bareLoop(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            return;
         }
         if (args[0].equals(PRODUCER_PERFORMANCE)) {
             producerPerformance(java.util.Arrays.copyOfRange(args, 1, args.length));
@@ -199,7 +207,24 @@ public final class ThroughputChild {
         out.put("gcCount", gcCount);
         out.put("gcSeconds", gcMillis / 1e3);
         out.put("wallSeconds", wallSeconds);
-        out.put("threadCpuSeconds", THREAD_CPU.seconds());
+        if (THREAD_CPU != null) {
+            out.put("threadCpuSeconds", THREAD_CPU.seconds());
+        }
+    }
+
+    /** {@link BareLoop} with the bench's producer settings; prints its rate and publish-delay p99. */
+    private static void bareLoop(String bootstrap, int rate, int warmupSeconds, int seconds) throws Exception {
+        java.util.Properties settings = new java.util.Properties();
+        settings.setProperty("acks", "all");
+        settings.setProperty("linger.ms", "5");
+        settings.setProperty("batch.size", "131072");
+        BareLoop.Figures f = BareLoop.run(bootstrap, settings, rate, (long) rate * warmupSeconds, (long) rate * seconds);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("messagesPerSecond", f.achievedRate());
+        out.put("publishDelayP99Millis", f.delayP99Micros() / 1000.0);
+        System.out.println(PREFIX + new ObjectMapper().writeValueAsString(out));
+        System.out.flush();
+        System.exit(0);
     }
 
     /**
