@@ -197,8 +197,8 @@ public final class Throughput {
                     options.passes(), messages);
             out.printf(Locale.ROOT, "Each run is a JVM of its own (%s); CPU = that JVM's whole process (user + system,"
                     + " all threads, JVM start included); (run only) = the same JVM's CPU from the tool's main to its"
-                    + " end, without the JVM's start; broker CPU apart; heap-after-GC = omb-tx's heap in use after a"
-                    + " GC, the largest (young GCs: live data plus old garbage not yet collected); GCs and the share of"
+                    + " end, without the JVM's start; broker CPU apart; heap-after-GC = each tool's heap in use after"
+                    + " a GC, the largest (young GCs: live data plus old garbage not yet collected); GCs and the share of"
                     + " wall time in GC pauses.%n", CHILD_FLAGS);
             out.println(archive == null ? "omb-tx runs without a class-data archive (--no-class-data-archive)."
                     : "omb-tx runs as bin/benchmark does from its second run on, with its class-data archive (AppCDS,"
@@ -274,9 +274,11 @@ public final class Throughput {
             double heapAfterGc = omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
             out.printf(Locale.ROOT, "  omb-tx heap under -Xmx512m: live set %.0f MiB at saturation, heap in use after"
                     + " any GC <= %.0f MiB (garbage included), no OutOfMemoryError; share of wall time in GC pauses:"
-                    + " omb-tx %s, ProducerPerformance %s%n", liveSet, heapAfterGc,
+                    + " omb-tx %s, ProducerPerformance %s (ProducerPerformance's heap in use after any GC <= %.0f MiB)%n",
+                    liveSet, heapAfterGc,
                     spread(figures(omb, p -> 100 * p.gcShare()), "%.1f%%"),
-                    spread(figures(pp, p -> 100 * p.gcShare()), "%.1f%%"));
+                    spread(figures(pp, p -> 100 * p.gcShare()), "%.1f%%"),
+                    pp.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN));
             verdicts.add(verdict("runner heap < 512 MiB at saturation (-Xmx512m, no OOM)", String.format(Locale.ROOT,
                     "live set %.0f MiB, after-GC max %.0f MiB", liveSet, heapAfterGc), liveSet < HEAP_LIMIT_MIB));
             if (!options.skipSearch) {
@@ -456,7 +458,7 @@ public final class Throughput {
         }
         Map<String, Object> r = childResult(child, "ProducerPerformance");
         return new Pass("ProducerPerformance", rate, child.cpuNanos() / 1e3 / messages,
-                number(r, "runCpuSeconds") * 1e6 / messages, brokerCpu / 1e3 / messages, Double.NaN,
+                number(r, "runCpuSeconds") * 1e6 / messages, brokerCpu / 1e3 / messages, number(r, "heapAfterGcMaxMiB"),
                 (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), Double.NaN,
                 perMessage(r, messages));
     }

@@ -63,7 +63,7 @@ public final class ThroughputChild {
             return;
         }
         if (args[0].equals(PRODUCER_PERFORMANCE)) {
-            producerPerformance(java.util.Arrays.copyOfRange(args, 1, args.length));
+            producerPerformance(java.util.Arrays.copyOfRange(args, 1, args.length), heapAfterGcMax);
             return;
         }
         String bootstrap = args[0];
@@ -231,13 +231,14 @@ public final class ThroughputChild {
      * Kafka's ProducerPerformance, unchanged, in this JVM; afterwards the CPU this process spent in its
      * {@code main} (what {@code runCpuSeconds} is for omb-tx: the run without the JVM's start).
      */
-    private static void producerPerformance(String[] args) throws Exception {
+    private static void producerPerformance(String[] args, AtomicLong heapAfterGcMax) throws Exception {
         long before = Bench.cpuNanos();
         long wallStart = System.nanoTime();
         org.apache.kafka.tools.ProducerPerformance.main(args);
         long cpu = Bench.cpuNanos() - before;
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("runCpuSeconds", cpu / 1e9);
+        out.put("heapAfterGcMaxMiB", heapAfterGcMax.get() / 1024.0 / 1024.0);
         putGc(out, (System.nanoTime() - wallStart) / 1e9);
         System.out.println(PREFIX + new ObjectMapper().writeValueAsString(out));
         System.out.flush();
