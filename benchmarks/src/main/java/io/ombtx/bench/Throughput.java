@@ -162,7 +162,7 @@ public final class Throughput {
     /** One saturation run of either tool; heap figures NaN for ProducerPerformance. */
     record Pass(String tool, double messagesPerSecond, double cpuMicrosPerMessage, double runCpuMicrosPerMessage,
             double brokerCpuMicrosPerMessage, double heapAfterGcMiB, long gcCount, double gcShare, double liveSetMiB,
-            Map<String, Double> threadCpuMicrosPerMessage) {
+            Map<String, Double> threadCpuMicrosPerMessage, double allocatedBytesPerMessage) {
     }
 
     /** A finished child JVM: what it printed and the CPU its whole process used. */
@@ -271,6 +271,9 @@ public final class Throughput {
                     ppFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6, spread(ombMarginal, "%.2f"),
                     spread(ppMarginal, "%.2f"), spread(pairwise(ombMarginal, ppMarginal), "%.3f"));
             printThreadCpu(out, omb, pp);
+            out.printf(Locale.ROOT, "  heap allocated per message (every thread, the whole process)  omb-tx %s B"
+                    + "   ProducerPerformance %s B%n", spread(figures(omb, Pass::allocatedBytesPerMessage), "%.0f"),
+                    spread(figures(pp, Pass::allocatedBytesPerMessage), "%.0f"));
             double heapAfterGc = omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
             out.printf(Locale.ROOT, "  omb-tx heap under -Xmx512m: live set %.0f MiB at saturation, heap in use after"
                     + " any GC <= %.0f MiB (garbage included), no OutOfMemoryError; share of wall time in GC pauses:"
@@ -460,7 +463,7 @@ public final class Throughput {
         return new Pass("ProducerPerformance", rate, child.cpuNanos() / 1e3 / messages,
                 number(r, "runCpuSeconds") * 1e6 / messages, brokerCpu / 1e3 / messages, number(r, "heapAfterGcMaxMiB"),
                 (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), Double.NaN,
-                perMessage(r, messages));
+                perMessage(r, messages), number(r, "allocatedBytes") / messages);
     }
 
     /** The omb-tx runner end to end in a JVM of its own at an unreachable rate, counting {@code messages}. */
@@ -478,7 +481,7 @@ public final class Throughput {
         return new Pass("omb-tx", number(r, "messagesPerSecond"), cpu[0] / 1e3 / sent,
                 number(r, "runCpuSeconds") * 1e6 / sent, brokerCpu / 1e3 / sent, number(r, "heapAfterGcMaxMiB"),
                 (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), number(r, "liveSetMiB"),
-                perMessage(r, sent));
+                perMessage(r, sent), number(r, "allocatedBytes") / sent);
     }
 
     /** One {@link ThroughputChild} run; its figures, and (if {@code cpu} is given) its process's CPU in cpu[0]. */

@@ -207,6 +207,9 @@ public final class ThroughputChild {
         out.put("gcCount", gcCount);
         out.put("gcSeconds", gcMillis / 1e3);
         out.put("wallSeconds", wallSeconds);
+        // Every thread's heap allocation since the JVM started, ended threads included.
+        out.put("allocatedBytes", ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
+                .getTotalThreadAllocatedBytes());
         if (THREAD_CPU != null) {
             out.put("threadCpuSeconds", THREAD_CPU.seconds());
         }
