@@ -87,6 +87,32 @@ class MaxRateSearchTest {
     }
 
     @Test
+    void aConfirmationThatKeptUpButGrewOnceIsTriedAgainAtTheSameRate() {
+        // Capacity 100K msg/s; the first confirmation window acknowledges 98% of its target with what is in flight
+        // growing (a dip of a few seconds), the second holds: the rate is kept, not stepped down.
+        MaxRateSearch search = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
+        boolean dipped = false;
+        while (!search.done()) {
+            double target = search.target();
+            double delivered = Math.min(target, 100_000);
+            if (search.stage() == Stage.CONFIRM && !dipped) {
+                dipped = true;
+                search.observe(new Observation(search.windowSeconds(), delivered, 0.98 * delivered, Double.NaN,
+                        0.01 * delivered, Double.NaN, 5));
+            } else {
+                search.observe(new Observation(search.windowSeconds(), delivered, delivered, Double.NaN, 0,
+                        Double.NaN, 5));
+            }
+        }
+        List<Step> confirms = search.steps().stream().filter(s -> s.stage() == Stage.CONFIRM).toList();
+        assertEquals(2, confirms.size(), search.steps().toString());
+        assertFalse(confirms.get(0).sustained());
+        assertTrue(confirms.get(1).sustained());
+        assertEquals(confirms.get(0).targetRate(), confirms.get(1).targetRate());
+        assertEquals(confirms.get(0).targetRate(), search.foundRate());
+    }
+
+    @Test
     void aConfirmationFarShortOfItsTargetBisectsAgainBelowWhatItDelivered() {
         // A bursty system: for 1 s it takes up to 2M msg/s, for 5 s only 1.2M; its short probes mislead the bisection.
         MaxRateSearch search = new MaxRateSearch(MaxRateSearch.Settings.defaults(10_000));
