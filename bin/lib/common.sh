@@ -95,7 +95,7 @@ ombtx_cds_flags() {
     readlink -f "$(command -v java)"
     IFS=:
     for entry in $cp; do # unquoted: a lib/* entry expands to its jars
-      [ -f "$entry" ] && stat -c '%n %s %Y' -- "$entry"
+      if [ -f "$entry" ]; then stat -c '%n %s %Y' -- "$entry"; fi
     done
   )" || return 0
   key="$(printf '%s' "$key" | cksum | cut -d' ' -f1)"
