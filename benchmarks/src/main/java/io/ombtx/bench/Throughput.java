@@ -584,10 +584,7 @@ public final class Throughput {
         long ticks = 0;
         for (long pid : cluster.pids()) {
             try {
-                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-                // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                ticks += ThroughputChild.cpuTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
             } catch (IOException | RuntimeException e) {
                 return 0;
             }

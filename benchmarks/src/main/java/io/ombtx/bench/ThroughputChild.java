@@ -190,8 +190,11 @@ public final class ThroughputChild {
 
     static final String UNSAMPLED = "(not sampled)";
 
-    /** utime + stime of a {@code /proc/.../stat} line, in clock ticks. */
-    private static long cpuTicks(String stat) {
+    /**
+     * utime + stime of a {@code /proc/.../stat} line, in clock ticks (the 12th and 13th fields after the command's
+     * closing parenthesis).
+     */
+    static long cpuTicks(String stat) {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
