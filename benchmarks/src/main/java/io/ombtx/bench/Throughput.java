@@ -159,7 +159,7 @@ public final class Throughput {
         }
     }
 
-    /** One saturation run of either tool; heap figures NaN for ProducerPerformance. */
+    /** One saturation run of either tool; the live set is NaN for ProducerPerformance (taken for omb-tx only). */
     record Pass(String tool, double messagesPerSecond, double cpuMicrosPerMessage, double runCpuMicrosPerMessage,
             double brokerCpuMicrosPerMessage, double heapAfterGcMiB, long gcCount, double gcShare, double liveSetMiB,
             Map<String, Double> threadCpuMicrosPerMessage, double allocatedBytesPerMessage) {
