@@ -61,6 +61,12 @@ public final class Throughput {
     private static final double HEAP_LIMIT_MIB = 512;
     /** Seconds into a saturated load at which omb-tx's live set is taken (a full GC). */
     private static final long LIVE_SET_AFTER_SECONDS = 4;
+    /**
+     * Seconds of unmeasured load before each publish-delay run and its bare loop: long enough for the JIT to have
+     * compiled the send path (with 2 s, OMB's per-10-s p99 at 10K msg/s was 1.16 ms over the first 10 s measured and
+     * 0.63 ms over the next 10; OMB's own default warm-up is a minute).
+     */
+    static final int DELAY_WARMUP_SECONDS = 10;
     /** Messages of the short pass that measures each tool's fixed cost per run. */
     private static final long FIXED_COST_MESSAGES = 20_000;
     private static final Pattern PP_SUMMARY = Pattern.compile("(\\d+) records sent, ([0-9.]+) records/sec");
@@ -326,15 +332,16 @@ public final class Throughput {
                 for (int rate : new int[] {10_000, 50_000}) {
                     Map<String, Object> r = ombTxChild(bench, cluster, "delay-" + rate, """
                             producerRate: %d
-                            warmupDurationSeconds: 2
+                            warmupDurationSeconds: %d
                             testDurationSeconds: %d
-                            """.formatted(rate, options.delaySeconds()), null, -1);
+                            """.formatted(rate, DELAY_WARMUP_SECONDS, options.delaySeconds()), null, -1);
                     double p99 = number(r, "publishDelayP99Millis");
                     // The machine's floor in the same minute: a bare paced kafka-clients loop, same JVM flags,
                     // same producer settings, same broker.
                     Map<String, Object> bare = childResult(runChild(bench, List.of(), List.of(
                             ThroughputChild.class.getName(), ThroughputChild.BARE_LOOP, cluster.bootstrapServers(),
-                            Integer.toString(rate), "2", Integer.toString(options.delaySeconds()))), "the bare loop");
+                            Integer.toString(rate), Integer.toString(DELAY_WARMUP_SECONDS),
+                            Integer.toString(options.delaySeconds()))), "the bare loop");
                     double bareP99 = number(bare, "publishDelayP99Millis");
                     double limit = rate == 10_000 ? 0.5 : 1.0;
                     out.printf(Locale.ROOT, "open loop %d msg/s: %.0f msg/s achieved, publish delay p99 %.3f ms"
