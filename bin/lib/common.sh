@@ -90,6 +90,7 @@ ombtx_cds_flags() {
   local cp="$1" dir key entry
   [ "${OMBTX_CDS:-on}" = off ] && return 0
   dir="$OMBTX_HOME/runner/target/cds"
+  case "$dir" in *[[:space:]]*) return 0 ;; esac # the flags are split on blanks by the caller
   mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ] || return 0
   key="$(
     readlink -f "$(command -v java)"
