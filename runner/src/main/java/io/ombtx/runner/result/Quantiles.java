@@ -4,12 +4,12 @@ import io.ombtx.runner.stats.Histograms;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 
@@ -28,14 +28,28 @@ import org.HdrHistogram.HistogramIterationValue;
  */
 public final class Quantiles {
 
-    private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
-    private static final BigDecimal TWO = BigDecimal.valueOf(2);
-    /** OMB's density: 100 percentiles per halving of the tail, i.e. 200 steps per half-distance. */
-    private static final BigDecimal OMB_STEPS_PER_HALF_DISTANCE = BigDecimal.valueOf(200);
     /** Always written, whatever the count: the tail questions everyone asks. */
     private static final Set<Double> ALWAYS = Set.of(99.9, 99.99, 99.999, 100.0);
-    private static final List<BigDecimal> ROUND_MULTIPLES =
-            List.of(BigDecimal.valueOf(5), new BigDecimal("2.5"), BigDecimal.ONE);
+    private static final double[] ALWAYS_ASCENDING = {99.9, 99.99, 99.999, 100.0};
+    /**
+     * The ladder is worked out in whole units of 10<sup>-16</sup> percent, in {@code long}s: exact for every step it
+     * takes (the finest, 2.5 × 10<sup>-15</sup>, comes at {@link #DEEPEST} halvings of the tail), and with no
+     * {@code BigDecimal} in the loop. A run's result asks for several ladders of thousands of points each, and
+     * {@code BigDecimal} arithmetic cost a run 0.1–0.4 s of CPU, most of it compiling that arithmetic, more than
+     * recording a million messages.
+     */
+    private static final int SCALE = 16;
+    private static final long HUNDRED = 100 * pow10(SCALE);
+    /**
+     * How many times the tail may be halved: the step at that depth is still a whole number of units. The ladder
+     * stops there, at a tail of about 1.8 × 10<sup>-13</sup> percent, which only a histogram of more than about
+     * 5 × 10<sup>14</sup> values reaches; past it a double has no digits left for the percentile anyway.
+     */
+    static final int DEEPEST = 48;
+    /** The step, in units, where the tail has been halved k times (lies in 100 / 2<sup>k+1</sup> … 100 / 2<sup>k</sup>). */
+    private static final long[] STEP = steps();
+    private static final long[] POW10 = java.util.stream.IntStream.rangeClosed(0, SCALE).mapToLong(Quantiles::pow10)
+            .toArray();
 
     private Quantiles() {
     }
@@ -45,34 +59,75 @@ public final class Quantiles {
         if (count <= 0) {
             return List.of();
         }
-        TreeSet<Double> levels = new TreeSet<>();
-        BigDecimal smallestTail = HUNDRED.divide(BigDecimal.valueOf(count), 20, RoundingMode.HALF_UP);
-        BigDecimal p = BigDecimal.ZERO;
-        while (p.compareTo(HUNDRED) < 0 && HUNDRED.subtract(p).compareTo(smallestTail) >= 0) {
-            levels.add(p.doubleValue());
-            BigDecimal step = stepAt(HUNDRED.subtract(p));
-            p = p.divide(step, 0, RoundingMode.FLOOR).add(BigDecimal.ONE).multiply(step).stripTrailingZeros();
+        // The ladder ends where less than one recorded value lies beyond it: a tail under 100 / count percent,
+        // that quotient rounded half-up to 20 decimals (the units are coarser, so the bound is its ceiling in
+        // units); and at the deepest step.
+        long smallestTail = Math.max(BigDecimal.valueOf(100).divide(BigDecimal.valueOf(count), 20,
+                RoundingMode.HALF_UP).movePointRight(SCALE).setScale(0, RoundingMode.CEILING).longValueExact(),
+                (HUNDRED >>> (DEEPEST + 1)) + 1);
+        List<Double> levels = new ArrayList<>();
+        long p = 0;
+        int depth = 0;
+        while (p < HUNDRED && HUNDRED - p >= smallestTail) {
+            double level = toDouble(p);
+            if (levels.isEmpty() || levels.get(levels.size() - 1) != level) {
+                levels.add(level);
+            }
+            long tail = HUNDRED - p;
+            while (depth < DEEPEST && tail <= HUNDRED >>> (depth + 1)) {
+                depth++; // the tail only shrinks, so the depth only grows
+            }
+            long step = STEP[depth];
+            p = (p / step + 1) * step; // the next multiple of the step
         }
-        levels.addAll(ALWAYS);
-        return new ArrayList<>(levels);
-    }
-
-    /** The largest round step no wider than OMB's step for a tail of {@code tail} percent (0 < tail ≤ 100). */
-    static BigDecimal stepAt(BigDecimal tail) {
-        // OMB's step is a two-hundredth of the half-distance the tail lies in: 100, 50, 25, … down to the tail.
-        BigDecimal halfDistance = HUNDRED;
-        while (halfDistance.divide(TWO).compareTo(tail) >= 0) {
-            halfDistance = halfDistance.divide(TWO);
-        }
-        BigDecimal omb = halfDistance.divide(OMB_STEPS_PER_HALF_DISTANCE);
-        BigDecimal unit = BigDecimal.ONE.scaleByPowerOfTen((int) Math.floor(Math.log10(omb.doubleValue())));
-        for (BigDecimal multiple : ROUND_MULTIPLES) {
-            BigDecimal step = unit.multiply(multiple);
-            if (step.compareTo(omb) <= 0) {
-                return step;
+        for (double named : ALWAYS_ASCENDING) {
+            int at = Collections.binarySearch(levels, named);
+            if (at < 0) {
+                levels.add(-at - 1, named);
             }
         }
-        return unit.divide(BigDecimal.TEN); // only if log10 rounded up; still a round step below OMB's
+        return levels;
+    }
+
+    /**
+     * Per depth k, the largest round step (1, 2.5 or 5 × a power of ten) no wider than OMB's step there: OMB steps a
+     * two-hundredth of the half-distance the tail lies in, 100 / 2<sup>k</sup> / 200 = 2<sup>-(k+1)</sup> percent.
+     */
+    private static long[] steps() {
+        long[] steps = new long[DEEPEST + 1];
+        for (int k = 0; k <= DEEPEST; k++) {
+            long twoPower = 1L << (k + 1); // OMB's step is 1 / twoPower percent
+            int exponent = (int) Math.floor(Math.log10(1.0 / twoPower)); // of the power of ten just below it
+            long tenPower = pow10(-exponent);
+            // multiple × 10^exponent <= 1 / twoPower, in integers: (2 × multiple) × twoPower <= 2 × 10^-exponent
+            for (long twiceMultiple : new long[] {10, 5, 2}) {
+                if (twiceMultiple * twoPower <= 2 * tenPower) {
+                    steps[k] = twiceMultiple * pow10(SCALE + exponent) / 2;
+                    break;
+                }
+            }
+        }
+        return steps;
+    }
+
+    /** {@code units} × 10<sup>-16</sup> as the nearest double (as {@code BigDecimal.doubleValue} gives it). */
+    private static double toDouble(long units) {
+        long digits = units;
+        int scale = SCALE;
+        while (scale > 0 && digits % 10 == 0) {
+            digits /= 10;
+            scale--;
+        }
+        // Both operands exact (digits below 2^52, a power of ten up to 10^16), so the quotient is correctly rounded.
+        return digits < 1L << 52 ? digits / (double) POW10[scale] : BigDecimal.valueOf(digits, scale).doubleValue();
+    }
+
+    private static long pow10(int exponent) {
+        long value = 1;
+        for (int i = 0; i < exponent; i++) {
+            value *= 10;
+        }
+        return value;
     }
 
     /**
