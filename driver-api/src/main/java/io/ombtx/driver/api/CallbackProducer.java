@@ -8,7 +8,12 @@ package io.ombtx.driver.api;
  */
 public interface CallbackProducer {
 
-    /** Told once per message when it is acknowledged ({@code error == null}) or failed. */
+    /**
+     * Told once per message when it is acknowledged ({@code error == null}) or failed. A call-back may also implement
+     * its client's own call-back interface (omb-tx's runner implements kafka-clients' {@code Callback}, with the same
+     * meaning); a driver may then hand it to the client as it is, so that no adapter object lives per message in
+     * flight, and the client calls that interface instead of {@link #completed}.
+     */
     @FunctionalInterface
     interface SendCallback {
         void completed(Throwable error);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.broker.junit.EmbeddedKafkaExtension;
+import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
@@ -24,12 +25,15 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -66,6 +70,49 @@ class ProducerOperationsTest {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The call-back fast path: a call-back that is also kafka-clients' own {@link Callback} is handed to the client
+     * as it is (kafka-clients calls {@code onCompletion}, no adapter calls {@code completed}); any other call-back
+     * is adapted and told through {@code completed}. Each is told once per message.
+     */
+    @Test
+    void aCallBackThatIsAlsoKafkasOwnIsHandedToTheClientAsItIs() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver(null)) {
+            String topic = TestDrivers.topic("callback");
+            driver.createTopic(topic, 1).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            AtomicInteger viaKafka = new AtomicInteger();
+            AtomicInteger viaAdapter = new AtomicInteger();
+            AtomicInteger errors = new AtomicInteger();
+            final class Both implements CallbackProducer.SendCallback, Callback {
+                @Override
+                public void completed(Throwable error) {
+                    viaAdapter.incrementAndGet(); // only an adapter would call this
+                }
+
+                @Override
+                public void onCompletion(RecordMetadata metadata, Exception error) {
+                    viaKafka.incrementAndGet();
+                    errors.addAndGet(error == null && metadata.topic().equals(topic) ? 0 : 1);
+                }
+            }
+            AtomicInteger plain = new AtomicInteger();
+            int messages = 50;
+            for (int i = 0; i < messages; i++) {
+                producer.send("k" + i, bytes("direct-" + i), false, new Both());
+                producer.send(null, bytes("adapted-" + i), i % 2 == 0, error -> {
+                    plain.incrementAndGet();
+                    errors.addAndGet(error == null ? 0 : 1);
+                });
+            }
+            producer.close(); // flushes: every call-back has run once it returns
+            assertEquals(messages, viaKafka.get(), "kafka-clients called the call-back itself");
+            assertEquals(0, viaAdapter.get(), "no adapter stood between the client and the call-back");
+            assertEquals(messages, plain.get(), "a call-back of the SPI alone is adapted and told once per message");
+            assertEquals(0, errors.get());
+        }
     }
 
     @Test

@@ -46,7 +46,7 @@ public final class Quantiles {
      * 5 × 10<sup>14</sup> values reaches; past it a double has no digits left for the percentile anyway.
      */
     static final int DEEPEST = 48;
-    /** The step, in units, where the tail has been halved k times (lies in 100 / 2<sup>k+1</sup> … 100 / 2<sup>k</sup>). */
+    /** The step, in units, where the tail has been halved k times (100 / 2<sup>k+1</sup> to 100 / 2<sup>k</sup>). */
     private static final long[] STEP = steps();
     private static final long[] POW10 = java.util.stream.IntStream.rangeClosed(0, SCALE).mapToLong(Quantiles::pow10)
             .toArray();
@@ -119,7 +119,8 @@ public final class Quantiles {
             scale--;
         }
         // Both operands exact (digits below 2^52, a power of ten up to 10^16), so the quotient is correctly rounded.
-        return digits < 1L << 52 ? digits / (double) POW10[scale] : BigDecimal.valueOf(digits, scale).doubleValue();
+        return digits < 1L << 52 ? digits / (double) POW10[scale]
+                : BigDecimal.valueOf(digits, scale).doubleValue();
     }
 
     private static long pow10(int exponent) {
