@@ -21,7 +21,8 @@ import org.HdrHistogram.HistogramIterationValue;
  * p75, 0.125 up to p87.5, …). Here the step at each point is the largest round step (1, 2.5 or 5 × a power of ten)
  * no wider than OMB's there, and each percentile is a multiple of its step, so keys stay short decimals
  * ({@code "99.9975"}) and every whole percentile from 0 to 99 is among them. The ladder ends where fewer than one
- * recorded value lies beyond it (all further percentiles are the maximum); 99.9, 99.99, 99.999 and 100 are always
+ * recorded value lies beyond it (all further percentiles are the maximum), or, past about 5.6 × 10<sup>14</sup>
+ * values, at its deepest step (see {@link #DEEPEST}); 99.9, 99.99, 99.999 and 100 are always
  * there, so a short run still answers the usual tail questions. Of a run of percentiles sharing one value only the
  * ends are written (see {@link #micros}). Keys are written as {@link Double#toString(double)} writes them
  * ({@code "1.0"}, {@code "99.9"}).
@@ -34,9 +35,8 @@ public final class Quantiles {
     /**
      * The ladder is worked out in whole units of 10<sup>-16</sup> percent, in {@code long}s: exact for every step it
      * takes (the finest, 2.5 × 10<sup>-15</sup>, comes at {@link #DEEPEST} halvings of the tail), and with no
-     * {@code BigDecimal} in the loop. A run's result asks for several ladders of thousands of points each, and
-     * {@code BigDecimal} arithmetic cost a run 0.1–0.4 s of CPU, most of it compiling that arithmetic, more than
-     * recording a million messages.
+     * {@code BigDecimal} in the loop. A run's result asks for several ladders of thousands of points each, and in
+     * {@code BigDecimal} three of them cost a fresh JVM 0.2–0.4 s of CPU, most of it compiling that arithmetic.
      */
     private static final int SCALE = 16;
     private static final long HUNDRED = 100 * pow10(SCALE);
@@ -45,7 +45,7 @@ public final class Quantiles {
      * stops there, at a tail of about 1.8 × 10<sup>-13</sup> percent, which only a histogram of more than about
      * 5 × 10<sup>14</sup> values reaches; past it a double has no digits left for the percentile anyway.
      */
-    static final int DEEPEST = 48;
+    private static final int DEEPEST = 48;
     /** The step, in units, where the tail has been halved k times (100 / 2<sup>k+1</sup> to 100 / 2<sup>k</sup>). */
     private static final long[] STEP = steps();
     private static final long[] POW10 = java.util.stream.IntStream.rangeClosed(0, SCALE).mapToLong(Quantiles::pow10)
