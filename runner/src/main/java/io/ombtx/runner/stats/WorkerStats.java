@@ -5,7 +5,9 @@ import io.ombtx.driver.api.Phase;
 import java.util.EnumMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.AtomicHistogram;
 import org.HdrHistogram.Recorder;
+import org.HdrHistogram.WriterReaderPhaser;
 
 /**
  * Where a worker records: one lock-free HdrHistogram {@link Recorder} per latency (µs) and per phase, plus
@@ -19,6 +21,19 @@ public final class WorkerStats {
     private final AtomicLong firstMeasuredStartNanos = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong lastMeasuredEndNanos = new AtomicLong(Long.MIN_VALUE);
     private final PublishRecorder publishes = new PublishRecorder();
+    /**
+     * Messages received, their bytes and their end-to-end latency, recorded together behind one phaser, so that a
+     * period holds a message's count and its latency both or neither. Counters and a {@link Recorder} drained one
+     * after the other could split them: a message counted in one period and its latency in the next.
+     */
+    private final WriterReaderPhaser receiving = new WriterReaderPhaser();
+    private volatile Receipts receipts = new Receipts();
+
+    private static final class Receipts {
+        final LongAdder messages = new LongAdder();
+        final LongAdder bytes = new LongAdder();
+        final AtomicHistogram endToEnd = new AtomicHistogram(Histograms.HIGHEST_MICROS, Histograms.SIGNIFICANT_DIGITS);
+    }
 
     public WorkerStats() {
         for (Latency latency : Latency.values()) {
@@ -44,6 +59,24 @@ public final class WorkerStats {
 
     public void count(Counter counter, long delta) {
         counters.get(counter).add(delta);
+    }
+
+    /**
+     * Records a message a consumer received: its bytes and, with {@code withLatency}, its end-to-end latency, in the
+     * same period as its count (see {@link #receiving}).
+     */
+    public void recordReceived(int bytes, long endToEndMicros, boolean withLatency) {
+        long phase = receiving.writerCriticalSectionEnter();
+        try {
+            Receipts into = receipts;
+            into.messages.increment();
+            into.bytes.add(bytes);
+            if (withLatency) {
+                into.endToEnd.recordValue(Histograms.clamp(endToEndMicros));
+            }
+        } finally {
+            receiving.writerCriticalSectionExit(phase);
+        }
     }
 
     /** Records a message the producers wrote: publish latency from the actual and from the intended send. */
@@ -103,6 +136,18 @@ public final class WorkerStats {
         recorders.forEach((latency, recorder) -> snapshot.put(latency, recorder.getIntervalHistogram()));
         phases.forEach((phase, recorder) -> snapshot.put(phase, recorder.getIntervalHistogram()));
         counters.forEach((counter, adder) -> snapshot.put(counter, adder.sumThenReset()));
+        Receipts received;
+        receiving.readerLock();
+        try {
+            received = receipts;
+            receipts = new Receipts();
+            receiving.flipPhase(); // every receipt begun on the old one has ended
+        } finally {
+            receiving.readerUnlock();
+        }
+        snapshot.put(Counter.MESSAGES_RECEIVED, snapshot.counter(Counter.MESSAGES_RECEIVED) + received.messages.sum());
+        snapshot.put(Counter.BYTES_RECEIVED, snapshot.counter(Counter.BYTES_RECEIVED) + received.bytes.sum());
+        snapshot.histogram(Latency.END_TO_END).add(received.endToEnd);
         PublishRecorder.Span span = publishes.drainInto(snapshot);
         if (span.firstStartNanos() != Long.MAX_VALUE) {
             markMeasured(span.firstStartNanos(), span.lastEndNanos());

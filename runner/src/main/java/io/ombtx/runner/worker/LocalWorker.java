@@ -598,11 +598,7 @@ public final class LocalWorker implements Worker {
                 if (index <= warmupMessages) {
                     return;
                 }
-                stats.count(Counter.MESSAGES_RECEIVED, 1);
-                stats.count(Counter.BYTES_RECEIVED, length);
-                if (recordEndToEnd) {
-                    stats.recordMicros(Latency.END_TO_END, endToEndMicros);
-                }
+                stats.recordReceived(length, endToEndMicros, recordEndToEnd);
             } finally {
                 // Counted only once recorded: whoever sees the count also finds the latency in the stats.
                 messagesReceived.incrementAndGet();

@@ -100,4 +100,38 @@ class StatsTest {
         stats.recordMicros(Latency.END_TO_END, -5);
         assertEquals(2, stats.drainInterval().histogram(Latency.END_TO_END).getTotalCount());
     }
+
+    /**
+     * A period holds a received message's count, bytes and end-to-end latency together, however the drains fall
+     * between consumers' receipts (OMB's coordinator checks one latency per message received, period by period).
+     */
+    @Test
+    void aPeriodHoldsEachReceivedMessagesCountAndLatencyTogether() throws Exception {
+        WorkerStats stats = new WorkerStats();
+        int consumers = 3;
+        int each = 200_000;
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(consumers);
+        for (int c = 0; c < consumers; c++) {
+            Thread consumer = new Thread(() -> {
+                for (int i = 0; i < each; i++) {
+                    stats.recordReceived(100, 1 + i % 5_000, true);
+                }
+                done.countDown();
+            });
+            consumer.start();
+        }
+        long messages = 0;
+        int periods = 0;
+        boolean last = false;
+        while (!last) {
+            last = done.await(1, java.util.concurrent.TimeUnit.MILLISECONDS);
+            StatsSnapshot period = stats.drainInterval();
+            long received = period.counter(Counter.MESSAGES_RECEIVED);
+            assertEquals(received, period.histogram(Latency.END_TO_END).getTotalCount(), "period " + periods);
+            assertEquals(100 * received, period.counter(Counter.BYTES_RECEIVED), "period " + periods);
+            messages += received;
+            periods++;
+        }
+        assertEquals((long) consumers * each, messages, "every message in exactly one period");
+    }
 }
