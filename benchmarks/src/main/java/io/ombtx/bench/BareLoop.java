@@ -21,8 +21,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class BareLoop {
 
-    /** Achieved msg/s, the publish delay's p99 in µs, and this thread's and the client's CPU per million messages. */
-    record Figures(double achievedRate, double delayP99Micros, double cpuSecondsPerMillion) {
+    /**
+     * Achieved msg/s, the publish delay's p50, p95, p99 and p99.9 in µs, and this thread's and the client's CPU per
+     * million messages.
+     */
+    record Figures(double achievedRate, double delayP50Micros, double delayP95Micros, double delayP99Micros,
+            double delayP999Micros, double cpuSecondsPerMillion) {
     }
 
     private BareLoop() {
@@ -73,8 +77,8 @@ final class BareLoop {
             double seconds = (System.nanoTime() - measuredStart) / 1e9;
             long cpuNanos = Bench.cpuNanos() - cpuBefore;
             Arrays.sort(delays);
-            return new Figures(acked.get() / seconds, delays[(int) (messages * 0.99)],
-                    cpuNanos / 1e9 / (messages / 1e6));
+            return new Figures(acked.get() / seconds, delays[(int) (messages * 0.50)], delays[(int) (messages * 0.95)],
+                    delays[(int) (messages * 0.99)], delays[(int) (messages * 0.999)], cpuNanos / 1e9 / (messages / 1e6));
         }
     }
 }

@@ -103,6 +103,9 @@ public final class ThroughputChild {
         out.put("messagesSent", r.counts().messagesSent());
         out.put("runCpuSeconds", run.cpuNanos() / 1e9);
         out.put("publishDelayP99Millis", r.aggregatedPublishDelayLatency().p99() / 1000.0);
+        out.put("publishDelayP50Millis", r.aggregatedPublishDelayLatency().p50() / 1000.0);
+        out.put("publishDelayP95Millis", r.aggregatedPublishDelayLatency().p95() / 1000.0);
+        out.put("publishDelayP999Millis", r.aggregatedPublishDelayLatency().p999() / 1000.0);
         RateSearchRecord search = r.runMode().maxRateSearch();
         if (search != null) {
             out.put("searchFoundRate", search.foundRate());
@@ -218,7 +221,7 @@ public final class ThroughputChild {
         }
     }
 
-    /** {@link BareLoop} with the bench's producer settings; prints its rate and publish-delay p99. */
+    /** {@link BareLoop} with the bench's producer settings; prints its rate and publish-delay percentiles. */
     private static void bareLoop(String bootstrap, int rate, int warmupSeconds, int seconds) throws Exception {
         java.util.Properties settings = new java.util.Properties();
         settings.setProperty("acks", "all");
@@ -228,6 +231,9 @@ public final class ThroughputChild {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("messagesPerSecond", f.achievedRate());
         out.put("publishDelayP99Millis", f.delayP99Micros() / 1000.0);
+        out.put("publishDelayP50Millis", f.delayP50Micros() / 1000.0);
+        out.put("publishDelayP95Millis", f.delayP95Micros() / 1000.0);
+        out.put("publishDelayP999Millis", f.delayP999Micros() / 1000.0);
         System.out.println(PREFIX + new ObjectMapper().writeValueAsString(out));
         System.out.flush();
         System.exit(0);
