@@ -68,6 +68,13 @@ public final class Throughput {
      * 0.63 ms over the next 10; OMB's own default warm-up is a minute).
      */
     static final int DELAY_WARMUP_SECONDS = 10;
+    /**
+     * The control passes' {@code buffer.memory} (4 MiB; kafka-clients' default is 32 MiB). At saturation a sender
+     * that outpaces the broker keeps the default buffer full, a few hundred thousand records in flight that every
+     * young collection copies; how often each tool's sender does that decides much of its GC. With this buffer
+     * neither holds more than ~40,000, so the control passes compare the two tools on an equal footing.
+     */
+    static final long CONTROL_BUFFER_MEMORY = 4L << 20;
     /** Messages of the short pass that measures each tool's fixed cost per run. */
     private static final long FIXED_COST_MESSAGES = 20_000;
     private static final Pattern PP_SUMMARY = Pattern.compile("(\\d+) records sent, ([0-9.]+) records/sec");
@@ -106,6 +113,11 @@ public final class Throughput {
                         + " the verdict is on the median p99")
         Integer delayRepeats;
 
+        @Option(names = "--control-passes", paramLabel = "N",
+                description = "passes of each tool with buffer.memory=" + CONTROL_BUFFER_MEMORY + " (a client buffer"
+                        + " neither sender fills), for information (default: 2, --quick 1; 0 leaves them out)")
+        Integer controlPasses;
+
         @Option(names = "--skip-search", description = "leave out the max-rate search")
         boolean skipSearch;
 
@@ -127,6 +139,9 @@ public final class Throughput {
             if (delaySeconds != null && (delaySeconds < 1 || delaySeconds > 3600)) {
                 throw new UsageException("--delay-seconds must be 1 to 3600, got " + delaySeconds);
             }
+            if (controlPasses != null && (controlPasses < 0 || controlPasses > 50)) {
+                throw new UsageException("--control-passes must be 0 to 50, got " + controlPasses);
+            }
             if (delayRepeats != null && (delayRepeats < 1 || delayRepeats > 50)) {
                 throw new UsageException("--delay-repeats must be 1 to 50, got " + delayRepeats);
             }
@@ -142,6 +157,10 @@ public final class Throughput {
 
         int delaySeconds() {
             return delaySeconds != null ? delaySeconds : quick ? 5 : 15;
+        }
+
+        int controlPasses() {
+            return controlPasses != null ? controlPasses : quick ? 1 : 2;
         }
 
         int delayRepeats() {
@@ -304,6 +323,9 @@ public final class Throughput {
                     pp.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN));
             verdicts.add(verdict("runner heap < 512 MiB at saturation (-Xmx512m, no OOM)", String.format(Locale.ROOT,
                     "live set %.0f MiB, after-GC max %.0f MiB", liveSet, heapAfterGc), liveSet < HEAP_LIMIT_MIB));
+            if (options.controlPasses() > 0) {
+                control(out, bench, cluster, messages, options.controlPasses());
+            }
             if (!options.skipSearch) {
                 Map<String, Object> search = ombTxChild(bench, cluster, "max-rate", """
                         producerRate: 0
@@ -331,9 +353,9 @@ public final class Throughput {
                         SEARCH_CHECK_WARMUP_SECONDS, atAbove.describe(options.delaySeconds(), bound));
                 out.printf(Locale.ROOT, "  (information) the rate found is %.3fx omb-tx's and %.3fx"
                         + " ProducerPerformance's unlimited saturation median%n", found / ombRate, found / ppRate);
-                out.println("  (the saturation passes run with no rate limit: each tool fills buffer.memory and keeps"
-                        + " ~1 s of records in flight, so GC takes a large share of them; a rate the search finds and"
-                        + " holds can exceed that median)");
+                out.println("  (the saturation passes run with no rate limit: a sender that outpaces the broker fills"
+                        + " buffer.memory and keeps a few hundred thousand records in flight, so GC takes a large share"
+                        + " of the pass; a rate the search finds and holds can exceed that median)");
                 boolean foundHolds = atFound.holds(bound);
                 boolean aboveHolds = atAbove.holds(bound);
                 verdicts.add(verdict("producerRate: 0 within 10% of the sustained maximum in <= 60 s",
@@ -352,6 +374,34 @@ public final class Throughput {
             verdicts.forEach(v -> out.println("  " + v));
         }
         return Cli.OK;
+    }
+
+    /**
+     * Information, not a target: both tools with {@link #CONTROL_BUFFER_MEMORY}, alternating. The counted passes keep
+     * the client's default buffer, as a user's run does; whether a tool's sender fills it (omb-tx's does; whether
+     * ProducerPerformance's does varies with the broker's pace) moves its GC by up to a second a pass. Here neither
+     * fills it, so what is left is each tool's own cost.
+     */
+    private static void control(PrintStream out, Bench bench, EmbeddedKafkaCluster cluster, long messages,
+            int passes) throws Exception {
+        List<Pass> pp = new ArrayList<>();
+        List<Pass> omb = new ArrayList<>();
+        for (int pass = 1; pass <= passes; pass++) {
+            boolean ppFirst = pass % 2 == 1;
+            for (int half = 0; half < 2; half++) {
+                Pass p = (half == 0) == ppFirst
+                        ? producerPerformance(bench, cluster, messages, 100 + pass, CONTROL_BUFFER_MEMORY)
+                        : ombTxSaturation(bench, cluster, messages, 100 + pass, CONTROL_BUFFER_MEMORY);
+                (p.tool().equals("ProducerPerformance") ? pp : omb).add(p);
+                print(out, "4MiB-" + pass, p);
+            }
+        }
+        out.printf(Locale.ROOT, "  (information) buffer.memory=%d for both: msg/s ratio %s x, CPU us/msg ratio %s x,"
+                + " share of wall time in GC pauses omb-tx %s, ProducerPerformance %s%n", CONTROL_BUFFER_MEMORY,
+                spread(ratios(omb, pp, Pass::messagesPerSecond), "%.3f"),
+                spread(ratios(omb, pp, Pass::cpuMicrosPerMessage), "%.3f"),
+                spread(figures(omb, p -> 100 * p.gcShare()), "%.1f%%"),
+                spread(figures(pp, p -> 100 * p.gcShare()), "%.1f%%"));
     }
 
     /**
@@ -495,14 +545,24 @@ public final class Throughput {
     /** Kafka's ProducerPerformance in a JVM of its own, on a fresh topic; its own summary line gives the rate. */
     private static Pass producerPerformance(Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass)
             throws Exception {
+        return producerPerformance(bench, cluster, messages, pass, null);
+    }
+
+    /** As above; {@code bufferMemory}, if not null, is the client's {@code buffer.memory} (default 32 MiB). */
+    private static Pass producerPerformance(Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass,
+            Long bufferMemory) throws Exception {
         String topic = "pp-" + pass + "-" + System.nanoTime();
         createTopic(cluster.bootstrapServers(), topic);
         long brokerBefore = brokerCpuNanos(cluster);
-        Child child = runChild(bench, List.of("-D" + ThroughputChild.THREAD_CPU_PROPERTY + "=true"), List.of(ThroughputChild.class.getName(),
+        List<String> args = new ArrayList<>(List.of(ThroughputChild.class.getName(),
                 ThroughputChild.PRODUCER_PERFORMANCE, "--topic", topic,
                 "--num-records", Long.toString(messages), "--record-size", "100", "--throughput", "-1",
                 "--producer-props", "bootstrap.servers=" + cluster.bootstrapServers(), "acks=all", "linger.ms=5",
                 "batch.size=131072"));
+        if (bufferMemory != null) {
+            args.add("buffer.memory=" + bufferMemory);
+        }
+        Child child = runChild(bench, List.of("-D" + ThroughputChild.THREAD_CPU_PROPERTY + "=true"), args);
         long brokerCpu = brokerCpuNanos(cluster) - brokerBefore;
         Matcher m = PP_SUMMARY.matcher(child.output());
         double rate = Double.NaN;
@@ -522,13 +582,24 @@ public final class Throughput {
     /** The omb-tx runner end to end in a JVM of its own at an unreachable rate, counting {@code messages}. */
     private static Pass ombTxSaturation(Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass)
             throws Exception {
+        return ombTxSaturation(bench, cluster, messages, pass, null);
+    }
+
+    /** As above; {@code bufferMemory}, if not null, is the client's {@code buffer.memory} (default 32 MiB). */
+    private static Pass ombTxSaturation(Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass,
+            Long bufferMemory) throws Exception {
         long brokerBefore = brokerCpuNanos(cluster);
         long[] cpu = new long[1];
+        String buffer = bufferMemory == null ? "" : """
+                driverOverrides:
+                  producerConfig: |
+                    buffer.memory=%d
+                """.formatted(bufferMemory);
         Map<String, Object> r = ombTxChild(bench, cluster, "saturation-" + pass, """
                 producerRate: 10000000
                 warmupMessages: 0
                 measureMessages: %d
-                """.formatted(messages), cpu, -1);
+                """.formatted(messages) + buffer, cpu, -1);
         long brokerCpu = brokerCpuNanos(cluster) - brokerBefore;
         double sent = number(r, "messagesSent");
         return new Pass("omb-tx", number(r, "messagesPerSecond"), cpu[0] / 1e3 / sent,

@@ -96,18 +96,21 @@ class BenchCliTest {
         assertError(parse(new Throughput.Options(), "--passes", "0"), "--passes must be 1 to 50, got 0");
         assertError(parse(new Throughput.Options(), "--messages", "5"), "--messages must be at least 10000, got 5");
         assertError(parse(new Throughput.Options(), "--delay-repeats", "0"), "--delay-repeats must be 1 to 50, got 0");
+        assertError(parse(new Throughput.Options(), "--control-passes", "-1"), "--control-passes must be 0 to 50, got -1");
         Throughput.Options quick = new Throughput.Options();
         assertEquals(OptionalInt.empty(), parse(quick, "--quick").code());
         assertEquals(1_000_000, quick.messages());
         assertEquals(5, quick.delaySeconds());
         assertEquals(2, quick.passes());
         assertEquals(1, quick.delayRepeats());
+        assertEquals(1, quick.controlPasses());
         Throughput.Options defaults = new Throughput.Options();
         parse(defaults);
         assertEquals(4_000_000, defaults.messages());
         assertEquals(3, defaults.passes());
         assertEquals(15, defaults.delaySeconds());
         assertEquals(3, defaults.delayRepeats());
+        assertEquals(2, defaults.controlPasses());
     }
 
     @Test
