@@ -20,7 +20,9 @@ import java.util.List;
  * <p>Stages: <b>ramp</b> doubles the target from {@link Settings#startRate} until a probe is not sustained;
  * <b>bisect</b> halves the interval between the highest sustained and the lowest unsustained rate until it is
  * narrower than {@link Settings#tolerance} of the upper end (an unsustained probe's achieved rate, plus a margin,
- * also caps the upper end: overloaded, a system delivers about its capacity); <b>confirm</b> holds the best
+ * also caps the upper end: overloaded, a system delivers about its capacity; but one window right after a doubling
+ * can deliver far less, so once the bisection has closed in on such a cap, the cap itself is probed, and if it holds
+ * the bisection goes on above it, up to the lowest rate a probe failed at); <b>confirm</b> holds the best
  * sustained rate for a longer window, where a slower growth shows, and steps down by the tolerance if it does not
  * hold — or, if it delivered less than the target by more than twice the tolerance (a short probe was lucky),
  * bisects again below what it delivered. A ramp or bisection probe that fails is tried once more at the same rate
@@ -108,6 +110,10 @@ public final class MaxRateSearch {
     private double target;
     private double highestSustained; // 0: none yet
     private double lowestUnsustained = Double.POSITIVE_INFINITY;
+    /** The lowest rate a probe was not sustained at; {@link #lowestUnsustained} may be a cap below it. */
+    private double lowestFailed = Double.POSITIVE_INFINITY;
+    /** The bisection's upper end is a cap from what an overloaded probe delivered, and no probe has tried it yet. */
+    private boolean capUntried;
     private double found = Double.NaN;
     /** The target whose failed probe is being tried once more (NaN: none). */
     private double retrying = Double.NaN;
@@ -241,6 +247,9 @@ public final class MaxRateSearch {
             case BISECT -> {
                 if (ok) {
                     highestSustained = target;
+                    if (target >= lowestUnsustained) {
+                        lowestUnsustained = lowestFailed; // the cap held: it was no bound, the failed probe is
+                    }
                 } else {
                     failedAt(o);
                 }
@@ -271,17 +280,17 @@ public final class MaxRateSearch {
         return Double.isNaN(value) ? null : value;
     }
 
-    /**
-     * Whether the producers were held up for much of the window: they fell short of their schedule and sent late.
-     * A stall of a moment is caught up within the window (the schedule is kept, late); falling short as well means
-     * their sends blocked on a full client buffer, an overload no second window would change.
-     */
     /** Kept up and punctual, failed only on growth: a window a transient dip can explain. */
     private boolean onlyGrew(double target, Observation o) {
         return keptUp(target, o, settings.keepUpRatio())
                 && !(o.publishDelayP99Millis() > settings.maxPublishDelayP99Millis());
     }
 
+    /**
+     * Whether the producers were held up for much of the window: they fell short of their schedule and sent late.
+     * A stall of a moment is caught up within the window (the schedule is kept, late); falling short as well means
+     * their sends blocked on a full client buffer, an overload no second window would change.
+     */
     private boolean blockedProducers(double target, Observation o) {
         return o.issuedRate() < settings.keepUpRatio() * target
                 && o.publishDelayP99Millis() > settings.maxPublishDelayP99Millis();
@@ -298,6 +307,8 @@ public final class MaxRateSearch {
      * the highest rate a probe sustained below that, and the bisection goes on between them.
      */
     private void rebisectBelow(double achieved) {
+        lowestFailed = Math.min(lowestFailed, target);
+        capUntried = false; // five seconds' delivery is a bound, not a guess
         lowestUnsustained = Math.min(target, achieved * (1 + 2 * settings.tolerance()));
         highestSustained = steps.stream().filter(Step::sustained).mapToDouble(Step::targetRate)
                 .filter(rate -> rate <= achieved).max().orElse(0);
@@ -305,12 +316,19 @@ public final class MaxRateSearch {
     }
 
     private void failedAt(Observation o) {
-        lowestUnsustained = Math.min(lowestUnsustained, target);
-        // Overloaded, a system delivers about its capacity: cap the upper end a margin above what it achieved.
+        lowestFailed = Math.min(lowestFailed, target);
+        if (target <= lowestUnsustained) {
+            lowestUnsustained = target;
+            capUntried = false;
+        }
+        // Overloaded, a system delivers about its capacity: cap the upper end a margin above what it achieved. A
+        // guess, though: a 1-s window right after the ramp doubled the rate has delivered 0.6 of a capacity that
+        // later held (in flight still climbing as batches grew), so the cap is probed before the search ends.
         double achieved = achieved(o);
         double cap = achieved * (1 + 2 * settings.tolerance());
         if (cap > highestSustained * (1 + settings.tolerance()) && cap < lowestUnsustained) {
             lowestUnsustained = cap;
+            capUntried = true;
         }
     }
 
@@ -318,6 +336,13 @@ public final class MaxRateSearch {
         double lo = highestSustained;
         double hi = lowestUnsustained;
         if (hi - lo <= settings.tolerance() * hi) {
+            if (capUntried && lo > 0) {
+                // Closed in on a cap no probe has tried: try it; if it holds, the bisection goes on above it.
+                capUntried = false;
+                stage = Stage.BISECT;
+                target = hi;
+                return;
+            }
             if (lo > 0) {
                 confirm();
             } else {

@@ -28,7 +28,9 @@ final class MaxRateSearchPhase {
             + " subscription's backlog did not grow (their least-squares slope, sampled every %.0f ms, at most %.0f ms"
             + " of the target rate, or %.0f messages, over the window); and the publish delay's p99 over the window"
             + " was at most %.0f ms; ramp x2 from %.0f msg/s until a probe fails (a failure is tried once more unless"
-            + " the producers were blocked: short of the schedule and late), bisect to within %.0f%%, confirm over"
+            + " the producers were blocked: short of the schedule and late), bisect to within %.0f%% (the upper end"
+            + " capped a margin above what a failed probe delivered, the cap itself probed before the bisection"
+            + " ends), confirm over"
             + " %.1f s (a confirmation that kept up and stayed punctual but grew is tried once more; then stepping"
             + " down %.0f%% until it holds, or bisecting again below what it delivered if that was far short)";
 
