@@ -435,9 +435,9 @@ public final class Throughput {
             }
             omb[i] = number(r, "publishDelayP99Millis");
             bare[i] = number(b, "publishDelayP99Millis");
-            out.printf(Locale.ROOT, "open loop %d msg/s, run %d of %d: omb-tx %.0f msg/s, publish delay %s (%s GCs);"
-                    + " bare loop %.0f msg/s, %s%n", rate, i + 1, repeats, number(r, "messagesPerSecond"),
-                    delayShape(r), r.get("gcCount"), number(b, "messagesPerSecond"), delayShape(b));
+            out.printf(Locale.ROOT, "open loop %d msg/s, run %d of %d: omb-tx %.0f msg/s, publish delay %s (%s);"
+                    + " bare loop %.0f msg/s, %s (%s)%n", rate, i + 1, repeats, number(r, "messagesPerSecond"),
+                    delayShape(r), pauses(r), number(b, "messagesPerSecond"), delayShape(b), pauses(b));
         }
         double limit = rate == 10_000 ? 0.5 : 1.0;
         out.printf(Locale.ROOT, "open loop %d msg/s, publish delay p99 over %d run(s), median [min-max]: omb-tx %s ms,"
@@ -446,6 +446,17 @@ public final class Throughput {
         return verdict("publish-delay p99 <= " + limit + " ms at " + rate / 1000 + "K msg/s",
                 String.format(Locale.ROOT, "median %s ms (bare loop %.3f)", spread(omb, "%.3f"), median(bare)),
                 median(omb) <= limit);
+    }
+
+    /**
+     * What paused a delay run's JVM or its machine: the collections, the longest of them, and the host's steal time
+     * over the child's life (the CPU time the hypervisor gave to others while this machine's vCPUs had work).
+     */
+    private static String pauses(Map<String, Object> child) {
+        Object steal = child.get("stealSeconds");
+        return String.format(Locale.ROOT, "%s GCs, longest %s ms; host steal %s", child.get("gcCount"),
+                child.get("gcLongestMillis"), steal == null ? "unknown" : String.format(Locale.ROOT, "%.2f s",
+                        ((Number) steal).doubleValue()));
     }
 
     /** A delay run's p50 / p95 / p99 / p99.9 in ms. */

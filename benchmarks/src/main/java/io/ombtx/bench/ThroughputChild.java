@@ -56,10 +56,12 @@ public final class ThroughputChild {
                 long used = info.getGcInfo().getMemoryUsageAfterGc().values().stream()
                         .mapToLong(MemoryUsage::getUsed).sum();
                 heapAfterGcMax.accumulateAndGet(used, Math::max);
+                GC_LONGEST_MILLIS.accumulateAndGet(info.getGcInfo().getDuration(), Math::max);
             }, null, null);
         }
         if (args[0].equals(BARE_LOOP)) {
-            bareLoop(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            long wallStart = System.nanoTime();
+            bareLoop(wallStart, args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
             return;
         }
         if (args[0].equals(PRODUCER_PERFORMANCE)) {
@@ -193,6 +195,26 @@ public final class ThroughputChild {
 
     static final String UNSAMPLED = "(not sampled)";
 
+    /** The longest collection this JVM has had, in ms (from the collectors' notifications). */
+    private static final AtomicLong GC_LONGEST_MILLIS = new AtomicLong();
+    /** The machine's steal time when this JVM started, in clock ticks (-1 where /proc/stat has none). */
+    private static final long STEAL_AT_START = stealTicks();
+
+    /**
+     * The time the hypervisor ran something else while this machine's vCPUs had work (all CPUs, the 8th value of
+     * {@code /proc/stat}'s {@code cpu} line), in clock ticks; -1 where it cannot be read. A late sender in a delay
+     * run with steal beside it is the host's, not the tool's.
+     */
+    static long stealTicks() {
+        try {
+            String cpu = java.nio.file.Files.readAllLines(Path.of("/proc/stat")).get(0);
+            String[] fields = cpu.trim().split("\\s+");
+            return fields.length > 8 ? Long.parseLong(fields[8]) : -1;
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /**
      * utime + stime of a {@code /proc/.../stat} line, in clock ticks (the 12th and 13th fields after the command's
      * closing parenthesis).
@@ -212,6 +234,9 @@ public final class ThroughputChild {
         }
         out.put("gcCount", gcCount);
         out.put("gcSeconds", gcMillis / 1e3);
+        out.put("gcLongestMillis", GC_LONGEST_MILLIS.get());
+        long steal = stealTicks();
+        out.put("stealSeconds", steal < 0 || STEAL_AT_START < 0 ? null : (steal - STEAL_AT_START) / 100.0);
         out.put("wallSeconds", wallSeconds);
         // Every thread's heap allocation since the JVM started, ended threads included.
         out.put("allocatedBytes", ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
@@ -222,7 +247,8 @@ public final class ThroughputChild {
     }
 
     /** {@link BareLoop} with the bench's producer settings; prints its rate and publish-delay percentiles. */
-    private static void bareLoop(String bootstrap, int rate, int warmupSeconds, int seconds) throws Exception {
+    private static void bareLoop(long wallStart, String bootstrap, int rate, int warmupSeconds, int seconds)
+            throws Exception {
         java.util.Properties settings = new java.util.Properties();
         settings.setProperty("acks", "all");
         settings.setProperty("linger.ms", "5");
@@ -234,6 +260,7 @@ public final class ThroughputChild {
         out.put("publishDelayP50Millis", f.delayP50Micros() / 1000.0);
         out.put("publishDelayP95Millis", f.delayP95Micros() / 1000.0);
         out.put("publishDelayP999Millis", f.delayP999Micros() / 1000.0);
+        putGc(out, (System.nanoTime() - wallStart) / 1e9);
         System.out.println(PREFIX + new ObjectMapper().writeValueAsString(out));
         System.out.flush();
         System.exit(0);
