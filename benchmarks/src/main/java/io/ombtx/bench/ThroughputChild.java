@@ -60,8 +60,7 @@ public final class ThroughputChild {
             }, null, null);
         }
         if (args[0].equals(BARE_LOOP)) {
-            long wallStart = System.nanoTime();
-            bareLoop(wallStart, args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            bareLoop(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
             return;
         }
         if (args[0].equals(PRODUCER_PERFORMANCE)) {
@@ -247,8 +246,8 @@ public final class ThroughputChild {
     }
 
     /** {@link BareLoop} with the bench's producer settings; prints its rate and publish-delay percentiles. */
-    private static void bareLoop(long wallStart, String bootstrap, int rate, int warmupSeconds, int seconds)
-            throws Exception {
+    private static void bareLoop(String bootstrap, int rate, int warmupSeconds, int seconds) throws Exception {
+        long wallStart = System.nanoTime();
         java.util.Properties settings = new java.util.Properties();
         settings.setProperty("acks", "all");
         settings.setProperty("linger.ms", "5");
