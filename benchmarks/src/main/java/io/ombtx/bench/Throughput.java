@@ -37,10 +37,9 @@ import picocli.CommandLine.Option;
  * an unreachable {@code producerRate}, and prints msg/s and CPU µs per message with omb-tx ÷ ProducerPerformance
  * ratios (median and range), and the runner's heap after garbage collection; then the max-rate search
  * ({@code producerRate: 0}): rate found, seconds to find it, whether the run holds it and a run at 1.1 x it does
- * not, and (for information) its ratio to the warmed saturation rate; then
- * publish-delay p99 at 10K and 50K msg/s: the median over alternating runs of omb-tx and of a bare paced
- * kafka-clients loop, each run's p50, p95, p99 and p99.9 printed. Each target from issue 12 is printed MET or NOT MET: a benchmark, not a
- * test.
+ * not, and (for information) its ratio to the warmed saturation rate; then publish-delay p99 at 10K and 50K msg/s:
+ * the median over alternating runs of omb-tx and of a bare paced kafka-clients loop, each run's p50, p95, p99 and
+ * p99.9 printed. Each target from issue 12 is printed MET or NOT MET: a benchmark, not a test.
  *
  * <p>Every run is a JVM of its own with the same flags ({@value #CHILD_FLAGS}): ProducerPerformance's own
  * {@code main}, or {@link ThroughputChild} for omb-tx. A tool's CPU is its whole process's (user + system, every

@@ -103,10 +103,8 @@ public final class ThroughputChild {
         out.put("messagesPerSecond", r.summary().messagesPerSecond());
         out.put("messagesSent", r.counts().messagesSent());
         out.put("runCpuSeconds", run.cpuNanos() / 1e9);
-        out.put("publishDelayP99Millis", r.aggregatedPublishDelayLatency().p99() / 1000.0);
-        out.put("publishDelayP50Millis", r.aggregatedPublishDelayLatency().p50() / 1000.0);
-        out.put("publishDelayP95Millis", r.aggregatedPublishDelayLatency().p95() / 1000.0);
-        out.put("publishDelayP999Millis", r.aggregatedPublishDelayLatency().p999() / 1000.0);
+        var delay = r.aggregatedPublishDelayLatency();
+        putDelay(out, delay.p50(), delay.p95(), delay.p99(), delay.p999());
         RateSearchRecord search = r.runMode().maxRateSearch();
         if (search != null) {
             out.put("searchFoundRate", search.foundRate());
@@ -223,6 +221,14 @@ public final class ThroughputChild {
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
+    /** A delay run's publish-delay percentiles, given in µs, as the ms figures {@link Throughput} reads. */
+    private static void putDelay(Map<String, Object> out, double p50, double p95, double p99, double p999) {
+        out.put("publishDelayP50Millis", p50 / 1000.0);
+        out.put("publishDelayP95Millis", p95 / 1000.0);
+        out.put("publishDelayP99Millis", p99 / 1000.0);
+        out.put("publishDelayP999Millis", p999 / 1000.0);
+    }
+
     /** The collections so far, their total pause time and the run's wall time. */
     private static void putGc(Map<String, Object> out, double wallSeconds) {
         long gcCount = 0;
@@ -255,10 +261,7 @@ public final class ThroughputChild {
         BareLoop.Figures f = BareLoop.run(bootstrap, settings, rate, (long) rate * warmupSeconds, (long) rate * seconds);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("messagesPerSecond", f.achievedRate());
-        out.put("publishDelayP99Millis", f.delayP99Micros() / 1000.0);
-        out.put("publishDelayP50Millis", f.delayP50Micros() / 1000.0);
-        out.put("publishDelayP95Millis", f.delayP95Micros() / 1000.0);
-        out.put("publishDelayP999Millis", f.delayP999Micros() / 1000.0);
+        putDelay(out, f.delayP50Micros(), f.delayP95Micros(), f.delayP99Micros(), f.delayP999Micros());
         putGc(out, (System.nanoTime() - wallStart) / 1e9);
         System.out.println(PREFIX + new ObjectMapper().writeValueAsString(out));
         System.out.flush();
