@@ -25,12 +25,15 @@ final class BareLoop {
      * Achieved msg/s, the publish delay's p50, p95, p99 and p99.9 in µs, and this thread's and the client's CPU per
      * million messages.
      */
-    record Figures(double achievedRate, double delayP50Micros, double delayP95Micros, double delayP99Micros,
-            double delayP999Micros, double cpuSecondsPerMillion) {
-    }
+    record Figures(
+            double achievedRate,
+            double delayP50Micros,
+            double delayP95Micros,
+            double delayP99Micros,
+            double delayP999Micros,
+            double cpuSecondsPerMillion) {}
 
-    private BareLoop() {
-    }
+    private BareLoop() {}
 
     /**
      * {@code warmupMessages} unmeasured, then {@code messages} measured, at {@code rate} msg/s of 100-byte messages.
@@ -77,8 +80,13 @@ final class BareLoop {
             double seconds = (System.nanoTime() - measuredStart) / 1e9;
             long cpuNanos = Bench.cpuNanos() - cpuBefore;
             Arrays.sort(delays);
-            return new Figures(acked.get() / seconds, delays[(int) (messages * 0.50)], delays[(int) (messages * 0.95)],
-                    delays[(int) (messages * 0.99)], delays[(int) (messages * 0.999)], cpuNanos / 1e9 / (messages / 1e6));
+            return new Figures(
+                    acked.get() / seconds,
+                    delays[(int) (messages * 0.50)],
+                    delays[(int) (messages * 0.95)],
+                    delays[(int) (messages * 0.99)],
+                    delays[(int) (messages * 0.999)],
+                    cpuNanos / 1e9 / (messages / 1e6));
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.ombtx.bench;
 
-import io.ombtx.runner.OmbTxHome;
 import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.runner.OmbTxHome;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
@@ -31,8 +31,7 @@ record Bench(Path home, Path work) {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** One run's result and the CPU time this process spent running it. */
-    record Run(RunResult result, long cpuNanos) {
-    }
+    record Run(RunResult result, long cpuNanos) {}
 
     static Bench create() throws IOException {
         return new Bench(OmbTxHome.locate(), Files.createTempDirectory("omb-tx-bench-"));
@@ -75,8 +74,10 @@ record Bench(Path home, Path work) {
         RunOptions options = new RunOptions(work, null, true);
         RunSpec spec = Planner.plan(List.of(driver), List.of(workload), plan).get(0);
         long cpuBefore = cpuNanos();
-        RunResult result = new RunCoordinator(options, System.out, worker -> new LocalWorker(),
-                new RunCoordinator.Interruption()).run(spec).result();
+        RunResult result = new RunCoordinator(
+                        options, System.out, worker -> new LocalWorker(), new RunCoordinator.Interruption())
+                .run(spec)
+                .result();
         return new Run(result, cpuNanos() - cpuBefore);
     }
 }

@@ -31,17 +31,25 @@ public final class RunnerOverhead {
     private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
 
     /** {@code bin/bench runner-overhead [RATE...]}. */
-    @Command(name = "bin/bench runner-overhead",
+    @Command(
+            name = "bin/bench runner-overhead",
             description = "How much the runner costs and how well it keeps a target rate: at each rate it runs the"
                     + " omb-tx runner (kafka-tx driver, plain publish) and, as the baseline, a bare kafka-clients loop,"
                     + " both in this JVM against the same embedded broker, and prints achieved rate, publish-delay p99"
                     + " and CPU seconds per million messages, with runner/baseline ratios.",
-            footer = {"Each point runs for 20 s (Java system property bench.seconds).", "",
-                "Example:", "  bin/bench runner-overhead 1000 10000"})
+            footer = {
+                "Each point runs for 20 s (Java system property bench.seconds).",
+                "",
+                "Example:",
+                "  bin/bench runner-overhead 1000 10000"
+            })
     static final class Options implements Cli.Validated {
         // Strings, converted in validate(): picocli leaves a variable-arity positional it cannot convert unmatched,
         // which would read "unexpected argument" instead of what a rate must be.
-        @Parameters(paramLabel = "RATE", arity = "0..*", description = "target rates in msg/s (default: 1000 10000 50000)")
+        @Parameters(
+                paramLabel = "RATE",
+                arity = "0..*",
+                description = "target rates in msg/s (default: 1000 10000 50000)")
         List<String> rates = new ArrayList<>();
 
         @Override
@@ -54,18 +62,18 @@ public final class RunnerOverhead {
                 return new int[] {1_000, 10_000, 50_000};
             }
             try {
-                return rates.stream().mapToInt(new Converters.WholeNumber(1, Integer.MAX_VALUE)::convert).toArray();
+                return rates.stream()
+                        .mapToInt(new Converters.WholeNumber(1, Integer.MAX_VALUE)::convert)
+                        .toArray();
             } catch (TypeConversionException e) {
                 throw new UsageException("RATE " + e.getMessage());
             }
         }
     }
 
-    private RunnerOverhead() {
-    }
+    private RunnerOverhead() {}
 
-    record Figures(double achievedRate, double delayP99Micros, double cpuSecondsPerMillion) {
-    }
+    record Figures(double achievedRate, double delayP99Micros, double cpuSecondsPerMillion) {}
 
     public static void main(String[] args) throws Exception {
         Cli.main(new Options(), args, RunnerOverhead::run);
@@ -77,19 +85,47 @@ public final class RunnerOverhead {
         Bench bench = Bench.create();
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
             DriverFile driver = bench.kafkaTx(DriverOverrides.none(), cluster);
-            out.printf(Locale.ROOT, "Runner overhead, %d s per point, embedded Kafka %s, %d cores%n", SECONDS,
-                    EmbeddedKafkaCluster.brokerVersion(), Runtime.getRuntime().availableProcessors());
-            out.printf(Locale.ROOT, "%8s | %21s | %21s | %14s | %27s%n", "target", "achieved msg/s",
-                    "delay p99 (us)", "", "CPU s / million msgs");
-            out.printf(Locale.ROOT, "%8s | %10s %10s | %10s %10s | %14s | %8s %8s %9s%n", "msg/s", "runner", "bare",
-                    "runner", "bare", "rate ratio", "runner", "bare", "ratio");
+            out.printf(
+                    Locale.ROOT,
+                    "Runner overhead, %d s per point, embedded Kafka %s, %d cores%n",
+                    SECONDS,
+                    EmbeddedKafkaCluster.brokerVersion(),
+                    Runtime.getRuntime().availableProcessors());
+            out.printf(
+                    Locale.ROOT,
+                    "%8s | %21s | %21s | %14s | %27s%n",
+                    "target",
+                    "achieved msg/s",
+                    "delay p99 (us)",
+                    "",
+                    "CPU s / million msgs");
+            out.printf(
+                    Locale.ROOT,
+                    "%8s | %10s %10s | %10s %10s | %14s | %8s %8s %9s%n",
+                    "msg/s",
+                    "runner",
+                    "bare",
+                    "runner",
+                    "bare",
+                    "rate ratio",
+                    "runner",
+                    "bare",
+                    "ratio");
             for (int rate : rates) {
                 Figures bare = bare(cluster.bootstrapServers(), rate);
                 Figures runner = runner(bench, driver, rate);
-                out.printf(Locale.ROOT, "%8d | %10.0f %10.0f | %10.0f %10.0f | %14.3f | %8.2f %8.2f %9.2f%n", rate,
-                        runner.achievedRate(), bare.achievedRate(), runner.delayP99Micros(), bare.delayP99Micros(),
-                        runner.achievedRate() / bare.achievedRate(), runner.cpuSecondsPerMillion(),
-                        bare.cpuSecondsPerMillion(), runner.cpuSecondsPerMillion() / bare.cpuSecondsPerMillion());
+                out.printf(
+                        Locale.ROOT,
+                        "%8d | %10.0f %10.0f | %10.0f %10.0f | %14.3f | %8.2f %8.2f %9.2f%n",
+                        rate,
+                        runner.achievedRate(),
+                        bare.achievedRate(),
+                        runner.delayP99Micros(),
+                        bare.delayP99Micros(),
+                        runner.achievedRate() / bare.achievedRate(),
+                        runner.cpuSecondsPerMillion(),
+                        bare.cpuSecondsPerMillion(),
+                        runner.cpuSecondsPerMillion() / bare.cpuSecondsPerMillion());
             }
         }
         return Cli.OK;
@@ -99,7 +135,11 @@ public final class RunnerOverhead {
     private static Figures runner(Bench bench, DriverFile driver, int rate) throws Exception {
         long messages = (long) rate * SECONDS;
         Path file = bench.work().resolve("bench-" + rate + ".yaml");
-        Path workloadFile = Files.writeString(file, String.format(Locale.ROOT, """
+        Path workloadFile = Files.writeString(
+                file,
+                String.format(
+                        Locale.ROOT,
+                        """
                 name: runner-overhead-%d
                 messageSize: 100
                 subscriptionsPerTopic: 0
@@ -107,10 +147,16 @@ public final class RunnerOverhead {
                 warmupMessages: %d
                 measureMessages: %d
                 reportingIntervalSeconds: 3600
-                """, rate, rate, rate, messages));
+                """,
+                        rate,
+                        rate,
+                        rate,
+                        messages));
         Workload workload = WorkloadLoader.load(workloadFile, null).get(0);
         Bench.Run run = bench.run(driver, workload);
-        return new Figures(run.result().summary().messagesPerSecond(), run.result().aggregatedPublishDelayLatency().p99(),
+        return new Figures(
+                run.result().summary().messagesPerSecond(),
+                run.result().aggregatedPublishDelayLatency().p99(),
                 run.cpuNanos() / 1e9 / ((messages + rate) / 1e6));
     }
 

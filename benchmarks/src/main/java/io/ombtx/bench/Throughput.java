@@ -50,14 +50,15 @@ import picocli.CommandLine.Option;
 public final class Throughput {
 
     private static final String PRODUCER_SETTINGS = "acks=all linger.ms=5 batch.size=131072";
-    static final DriverOverrides DRIVER_OVERRIDES = new DriverOverrides(null, Map.of("producerConfig",
-            "linger.ms=5\nbatch.size=131072\n"));
+    static final DriverOverrides DRIVER_OVERRIDES =
+            new DriverOverrides(null, Map.of("producerConfig", "linger.ms=5\nbatch.size=131072\n"));
     /**
      * Both tools' JVM flags. The initial heap is the maximum: a G1 heap left to shrink (after a concurrent cycle it
      * fell from 380 to 50 MiB in a 10K msg/s run) collects every second or two, and each pause delays the
      * messages due meanwhile.
      */
     static final String CHILD_FLAGS = "-Xms512m -Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError";
+
     private static final double HEAP_LIMIT_MIB = 512;
     /** Seconds into a saturated load at which omb-tx's live set is taken (a full GC). */
     private static final long LIVE_SET_AFTER_SECONDS = 4;
@@ -76,10 +77,12 @@ public final class Throughput {
     static final long CONTROL_BUFFER_MEMORY = 4L << 20;
     /** Messages of the short pass that measures each tool's fixed cost per run. */
     private static final long FIXED_COST_MESSAGES = 20_000;
+
     private static final Pattern PP_SUMMARY = Pattern.compile("(\\d+) records sent, ([0-9.]+) records/sec");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @Command(name = "bin/bench throughput",
+    @Command(
+            name = "bin/bench throughput",
             description = "Kafka's ProducerPerformance vs the omb-tx runner on the same embedded broker with the same"
                     + " producer settings (" + PRODUCER_SETTINGS + ", 1 topic x 1 partition, 100-byte messages, no"
                     + " consumer), alternating, each run in a JVM of its own (" + CHILD_FLAGS + "): msg/s, CPU us"
@@ -87,32 +90,49 @@ public final class Throughput {
                     + " max-rate search (producerRate: 0) and publish-delay p99 at 10K and 50K msg/s open loop"
                     + " (the median of alternating runs, each beside a bare paced kafka-clients loop)."
                     + " Prints each issue-12 target as MET or NOT MET.",
-            footer = {"", "CPU is each run's whole process (user + system, all threads, JVM start included); the"
-                + " broker's (from /proc) is shown apart. One warm-up pass of each tool is not counted.", "",
-                "Examples:", "  bin/bench throughput --quick", "  bin/bench throughput --passes 5 --messages 6000000"})
+            footer = {
+                "",
+                "CPU is each run's whole process (user + system, all threads, JVM start included); the"
+                        + " broker's (from /proc) is shown apart. One warm-up pass of each tool is not counted.",
+                "",
+                "Examples:",
+                "  bin/bench throughput --quick",
+                "  bin/bench throughput --passes 5 --messages 6000000"
+            })
     static final class Options implements Cli.Validated {
-        @Option(names = "--quick", description = "short runs (1M messages a pass, 2 passes, 5 s delay runs): a few"
-                + " minutes")
+        @Option(
+                names = "--quick",
+                description = "short runs (1M messages a pass, 2 passes, 5 s delay runs): a few" + " minutes")
         boolean quick;
 
-        @Option(names = "--passes", paramLabel = "N", description = "saturation passes of each tool (default: 3,"
-                + " --quick 2)")
+        @Option(
+                names = "--passes",
+                paramLabel = "N",
+                description = "saturation passes of each tool (default: 3," + " --quick 2)")
         Integer passes;
 
-        @Option(names = "--messages", paramLabel = "N",
+        @Option(
+                names = "--messages",
+                paramLabel = "N",
                 description = "messages per saturation run (default: 4000000, --quick 1000000)")
         Long messages;
 
-        @Option(names = "--delay-seconds", paramLabel = "S",
+        @Option(
+                names = "--delay-seconds",
+                paramLabel = "S",
                 description = "measured seconds of each publish-delay run (default: 15, --quick 5)")
         Integer delaySeconds;
 
-        @Option(names = "--delay-repeats", paramLabel = "N",
+        @Option(
+                names = "--delay-repeats",
+                paramLabel = "N",
                 description = "publish-delay runs of each tool at each rate, alternating (default: 3, --quick 1);"
                         + " the verdict is on the median p99")
         Integer delayRepeats;
 
-        @Option(names = "--control-passes", paramLabel = "N",
+        @Option(
+                names = "--control-passes",
+                paramLabel = "N",
                 description = "passes of each tool with buffer.memory=" + CONTROL_BUFFER_MEMORY + " (a client buffer"
                         + " neither sender fills), for information (default: 2, --quick 1; 0 leaves them out)")
         Integer controlPasses;
@@ -123,8 +143,10 @@ public final class Throughput {
         @Option(names = "--skip-delay", description = "leave out the publish-delay runs")
         boolean skipDelay;
 
-        @Option(names = "--no-class-data-archive", description = "run omb-tx without its class-data archive (AppCDS),"
-                + " which bin/benchmark uses from its second run on")
+        @Option(
+                names = "--no-class-data-archive",
+                description = "run omb-tx without its class-data archive (AppCDS),"
+                        + " which bin/benchmark uses from its second run on")
         boolean noClassDataArchive;
 
         @Override
@@ -169,6 +191,7 @@ public final class Throughput {
 
     /** The rate above the one found that must not hold: the search is then within 10 % of the sustained maximum. */
     static final double SEARCH_CHECK_FACTOR = 1.1;
+
     private static final int SEARCH_CHECK_WARMUP_SECONDS = 5;
     /** Achieved ÷ target a run must reach to hold its rate (besides a publish delay within the search's bound). */
     static final double HOLD_RATIO = 0.98;
@@ -190,25 +213,39 @@ public final class Throughput {
         }
 
         String describe(int seconds, double boundMillis) {
-            return String.format(Locale.ROOT, "%.0f msg/s target, %.0f msg/s over %d s = %.3fx, publish delay p99"
-                    + " %.1f ms: %s (holding: >= %.2fx and p99 <= %.0f ms)", targetRate, achievedRate, seconds,
-                    achievedRate / targetRate, publishDelayP99Millis, holds(boundMillis) ? "holds" : "does not hold",
-                    HOLD_RATIO, boundMillis);
+            return String.format(
+                    Locale.ROOT,
+                    "%.0f msg/s target, %.0f msg/s over %d s = %.3fx, publish delay p99"
+                            + " %.1f ms: %s (holding: >= %.2fx and p99 <= %.0f ms)",
+                    targetRate,
+                    achievedRate,
+                    seconds,
+                    achievedRate / targetRate,
+                    publishDelayP99Millis,
+                    holds(boundMillis) ? "holds" : "does not hold",
+                    HOLD_RATIO,
+                    boundMillis);
         }
     }
 
     /** One saturation run of either tool; the live set is NaN for ProducerPerformance (taken for omb-tx only). */
-    record Pass(String tool, double messagesPerSecond, double cpuMicrosPerMessage, double runCpuMicrosPerMessage,
-            double brokerCpuMicrosPerMessage, double heapAfterGcMiB, long gcCount, double gcShare, double liveSetMiB,
-            Map<String, Double> threadCpuMicrosPerMessage, double allocatedBytesPerMessage) {
-    }
+    record Pass(
+            String tool,
+            double messagesPerSecond,
+            double cpuMicrosPerMessage,
+            double runCpuMicrosPerMessage,
+            double brokerCpuMicrosPerMessage,
+            double heapAfterGcMiB,
+            long gcCount,
+            double gcShare,
+            double liveSetMiB,
+            Map<String, Double> threadCpuMicrosPerMessage,
+            double allocatedBytesPerMessage) {}
 
     /** A finished child JVM: what it printed and the CPU its whole process used. */
-    record Child(String output, long cpuNanos) {
-    }
+    record Child(String output, long cpuNanos) {}
 
-    private Throughput() {
-    }
+    private Throughput() {}
 
     public static void main(String[] args) throws Exception {
         Cli.main(new Options(), args, Throughput::run);
@@ -229,35 +266,67 @@ public final class Throughput {
         archive = options.noClassDataArchive ? null : bench.work().resolve("omb-tx.jsa");
         long messages = options.messages();
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
-            out.printf(Locale.ROOT, "Throughput: embedded Kafka %s, %d cores, %s, 1 topic x 1 partition, 100-byte"
-                    + " messages, no consumer; %d pass(es) of %d messages per tool%n",
-                    EmbeddedKafkaCluster.brokerVersion(), Runtime.getRuntime().availableProcessors(), PRODUCER_SETTINGS,
-                    options.passes(), messages);
-            out.printf(Locale.ROOT, "Each run is a JVM of its own (%s); CPU = that JVM's whole process (user + system,"
-                    + " all threads, JVM start included); (run only) = the same JVM's CPU from the tool's main to its"
-                    + " end, without the JVM's start; broker CPU apart; heap-after-GC = each tool's heap in use after"
-                    + " a GC, the largest (young GCs: live data plus old garbage not yet collected); GCs and the share of"
-                    + " wall time in GC pauses.%n", CHILD_FLAGS);
-            out.println(archive == null ? "omb-tx runs without a class-data archive (--no-class-data-archive)."
-                    : "omb-tx runs as bin/benchmark does from its second run on, with its class-data archive (AppCDS,"
-                    + " written by its warm-up pass; the 'no CDS' pass shows a short run without it);"
-                    + " ProducerPerformance as kafka-producer-perf-test.sh runs it, without one.");
-            out.printf(Locale.ROOT, "%-20s %7s %10s %11s %11s %14s %13s %5s %6s%n", "tool", "pass", "msg/s",
-                    "CPU us/msg", "(run only)", "broker us/msg", "heap-after-GC", "GCs", "in GC");
+            out.printf(
+                    Locale.ROOT,
+                    "Throughput: embedded Kafka %s, %d cores, %s, 1 topic x 1 partition, 100-byte"
+                            + " messages, no consumer; %d pass(es) of %d messages per tool%n",
+                    EmbeddedKafkaCluster.brokerVersion(),
+                    Runtime.getRuntime().availableProcessors(),
+                    PRODUCER_SETTINGS,
+                    options.passes(),
+                    messages);
+            out.printf(
+                    Locale.ROOT,
+                    "Each run is a JVM of its own (%s); CPU = that JVM's whole process (user + system,"
+                            + " all threads, JVM start included); (run only) = the same JVM's CPU from the tool's main to its"
+                            + " end, without the JVM's start; broker CPU apart; heap-after-GC = each tool's heap in use after"
+                            + " a GC, the largest (young GCs: live data plus old garbage not yet collected); GCs and the share of"
+                            + " wall time in GC pauses.%n",
+                    CHILD_FLAGS);
+            out.println(
+                    archive == null
+                            ? "omb-tx runs without a class-data archive (--no-class-data-archive)."
+                            : "omb-tx runs as bin/benchmark does from its second run on, with its class-data archive (AppCDS,"
+                                    + " written by its warm-up pass; the 'no CDS' pass shows a short run without it);"
+                                    + " ProducerPerformance as kafka-producer-perf-test.sh runs it, without one.");
+            out.printf(
+                    Locale.ROOT,
+                    "%-20s %7s %10s %11s %11s %14s %13s %5s %6s%n",
+                    "tool",
+                    "pass",
+                    "msg/s",
+                    "CPU us/msg",
+                    "(run only)",
+                    "broker us/msg",
+                    "heap-after-GC",
+                    "GCs",
+                    "in GC");
             // Warm the broker (its JIT, its log directory) with each tool first; these passes are not counted.
             long warmup = Math.min(messages, 1_000_000);
             print(out, "warm-up", producerPerformance(bench, cluster, warmup, 0));
             print(out, "warm-up", ombTxSaturation(bench, cluster, warmup, 0));
             // omb-tx's live set at saturation: a full GC a few seconds into an 8-second saturated run (its pause
             // would count against omb-tx in a counted pass).
-            Map<String, Object> live = ombTxChild(bench, cluster, "live-set", """
+            Map<String, Object> live = ombTxChild(
+                    bench,
+                    cluster,
+                    "live-set",
+                    """
                     producerRate: 10000000
                     warmupDurationSeconds: 0
                     testDurationSeconds: 8
-                    """, null, LIVE_SET_AFTER_SECONDS);
+                    """,
+                    null,
+                    LIVE_SET_AFTER_SECONDS);
             double liveSet = number(live, "liveSetMiB");
-            out.printf(Locale.ROOT, "%-20s %7s %10.0f   live set %.0f MiB (heap in use after a full GC %d s into the"
-                    + " load)%n", "omb-tx", "heap", number(live, "messagesPerSecond"), liveSet, LIVE_SET_AFTER_SECONDS);
+            out.printf(
+                    Locale.ROOT,
+                    "%-20s %7s %10.0f   live set %.0f MiB (heap in use after a full GC %d s into the" + " load)%n",
+                    "omb-tx",
+                    "heap",
+                    number(live, "messagesPerSecond"),
+                    liveSet,
+                    LIVE_SET_AFTER_SECONDS);
             // What a run costs whatever its length (JVM start, set-up, close; for omb-tx also planning, topic
             // creation, the result file): a short pass of each, to tell the fixed cost from the cost per message.
             Pass ppFixed = producerPerformance(bench, cluster, FIXED_COST_MESSAGES, -1);
@@ -275,7 +344,8 @@ public final class Throughput {
                 // Alternate which goes first, so neither always meets the broker fresher or its log longer.
                 boolean ppFirst = pass % 2 == 1;
                 for (int half = 0; half < 2; half++) {
-                    Pass p = (half == 0) == ppFirst ? producerPerformance(bench, cluster, messages, pass)
+                    Pass p = (half == 0) == ppFirst
+                            ? producerPerformance(bench, cluster, messages, pass)
                             : ombTxSaturation(bench, cluster, messages, pass);
                     (p.tool().equals("ProducerPerformance") ? pp : omb).add(p);
                     print(out, Integer.toString(pass), p);
@@ -287,50 +357,83 @@ public final class Throughput {
             double ppRate = median(figures(pp, Pass::messagesPerSecond));
             out.println();
             out.println("Counted passes, median [min-max]:");
-            out.printf(Locale.ROOT, "  msg/s       omb-tx %s   ProducerPerformance %s%n",
-                    spread(figures(omb, Pass::messagesPerSecond), "%.0f"), spread(figures(pp, Pass::messagesPerSecond), "%.0f"));
-            out.printf(Locale.ROOT, "  CPU us/msg  omb-tx %s   ProducerPerformance %s%n",
+            out.printf(
+                    Locale.ROOT,
+                    "  msg/s       omb-tx %s   ProducerPerformance %s%n",
+                    spread(figures(omb, Pass::messagesPerSecond), "%.0f"),
+                    spread(figures(pp, Pass::messagesPerSecond), "%.0f"));
+            out.printf(
+                    Locale.ROOT,
+                    "  CPU us/msg  omb-tx %s   ProducerPerformance %s%n",
                     spread(figures(omb, Pass::cpuMicrosPerMessage), "%.2f"),
                     spread(figures(pp, Pass::cpuMicrosPerMessage), "%.2f"));
             List<String> verdicts = new ArrayList<>();
-            verdicts.add(verdict("saturation throughput >= 1.0x ProducerPerformance", spread(rateRatios, "%.3f") + " x",
+            verdicts.add(verdict(
+                    "saturation throughput >= 1.0x ProducerPerformance",
+                    spread(rateRatios, "%.3f") + " x",
                     median(rateRatios) >= 1.0));
-            verdicts.add(verdict("CPU per message <= 1.0x ProducerPerformance", spread(cpuRatios, "%.3f") + " x",
+            verdicts.add(verdict(
+                    "CPU per message <= 1.0x ProducerPerformance",
+                    spread(cpuRatios, "%.3f") + " x",
                     median(cpuRatios) <= 1.0));
-            out.printf(Locale.ROOT, "  CPU us/msg, run only (no JVM start)  omb-tx %s   ProducerPerformance %s"
-                    + "   ratio %s x%n", spread(figures(omb, Pass::runCpuMicrosPerMessage), "%.2f"),
+            out.printf(
+                    Locale.ROOT,
+                    "  CPU us/msg, run only (no JVM start)  omb-tx %s   ProducerPerformance %s" + "   ratio %s x%n",
+                    spread(figures(omb, Pass::runCpuMicrosPerMessage), "%.2f"),
                     spread(figures(pp, Pass::runCpuMicrosPerMessage), "%.2f"),
                     spread(ratios(omb, pp, Pass::runCpuMicrosPerMessage), "%.3f"));
             double[] ombMarginal = marginal(omb, ombFixed, messages);
             double[] ppMarginal = marginal(pp, ppFixed, messages);
-            out.printf(Locale.ROOT, "  CPU us/msg beyond the fixed cost of a run (each tool's %d-message pass as the"
-                    + " fixed cost: omb-tx %.2f s, ProducerPerformance %.2f s of process CPU)  omb-tx %s   ProducerPerformance"
-                    + " %s   ratio %s x%n", FIXED_COST_MESSAGES, ombFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
-                    ppFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6, spread(ombMarginal, "%.2f"),
-                    spread(ppMarginal, "%.2f"), spread(pairwise(ombMarginal, ppMarginal), "%.3f"));
+            out.printf(
+                    Locale.ROOT,
+                    "  CPU us/msg beyond the fixed cost of a run (each tool's %d-message pass as the"
+                            + " fixed cost: omb-tx %.2f s, ProducerPerformance %.2f s of process CPU)  omb-tx %s   ProducerPerformance"
+                            + " %s   ratio %s x%n",
+                    FIXED_COST_MESSAGES,
+                    ombFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
+                    ppFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
+                    spread(ombMarginal, "%.2f"),
+                    spread(ppMarginal, "%.2f"),
+                    spread(pairwise(ombMarginal, ppMarginal), "%.3f"));
             printThreadCpu(out, omb, pp);
-            out.printf(Locale.ROOT, "  heap allocated per message (every thread, the whole process)  omb-tx %s B"
-                    + "   ProducerPerformance %s B%n", spread(figures(omb, Pass::allocatedBytesPerMessage), "%.0f"),
+            out.printf(
+                    Locale.ROOT,
+                    "  heap allocated per message (every thread, the whole process)  omb-tx %s B"
+                            + "   ProducerPerformance %s B%n",
+                    spread(figures(omb, Pass::allocatedBytesPerMessage), "%.0f"),
                     spread(figures(pp, Pass::allocatedBytesPerMessage), "%.0f"));
-            double heapAfterGc = omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
-            out.printf(Locale.ROOT, "  omb-tx heap under -Xmx512m: live set %.0f MiB at saturation, heap in use after"
-                    + " any GC <= %.0f MiB (garbage included), no OutOfMemoryError; share of wall time in GC pauses:"
-                    + " omb-tx %s, ProducerPerformance %s (ProducerPerformance's heap in use after any GC <= %.0f MiB)%n",
-                    liveSet, heapAfterGc,
+            double heapAfterGc =
+                    omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
+            out.printf(
+                    Locale.ROOT,
+                    "  omb-tx heap under -Xmx512m: live set %.0f MiB at saturation, heap in use after"
+                            + " any GC <= %.0f MiB (garbage included), no OutOfMemoryError; share of wall time in GC pauses:"
+                            + " omb-tx %s, ProducerPerformance %s (ProducerPerformance's heap in use after any GC <= %.0f MiB)%n",
+                    liveSet,
+                    heapAfterGc,
                     spread(figures(omb, p -> 100 * p.gcShare()), "%.1f%%"),
                     spread(figures(pp, p -> 100 * p.gcShare()), "%.1f%%"),
                     pp.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN));
-            verdicts.add(verdict("runner heap < 512 MiB at saturation (-Xmx512m, no OOM)", String.format(Locale.ROOT,
-                    "live set %.0f MiB, after-GC max %.0f MiB", liveSet, heapAfterGc), liveSet < HEAP_LIMIT_MIB));
+            verdicts.add(verdict(
+                    "runner heap < 512 MiB at saturation (-Xmx512m, no OOM)",
+                    String.format(Locale.ROOT, "live set %.0f MiB, after-GC max %.0f MiB", liveSet, heapAfterGc),
+                    liveSet < HEAP_LIMIT_MIB));
             if (options.controlPasses() > 0) {
                 control(out, bench, cluster, messages, options.controlPasses());
             }
             if (!options.skipSearch) {
-                Map<String, Object> search = ombTxChild(bench, cluster, "max-rate", """
+                Map<String, Object> search = ombTxChild(
+                        bench,
+                        cluster,
+                        "max-rate",
+                        """
                         producerRate: 0
                         warmupDurationSeconds: 0
                         testDurationSeconds: %d
-                        """.formatted(options.delaySeconds()), null, -1);
+                        """
+                                .formatted(options.delaySeconds()),
+                        null,
+                        -1);
                 double found = number(search, "searchFoundRate");
                 double seconds = number(search, "searchSeconds");
                 boolean completed = Boolean.TRUE.equals(search.get("searchCompleted"));
@@ -338,29 +441,59 @@ public final class Throughput {
                 // after the search), and 1.1 x it must not (a run of its own, warmed up at that rate first).
                 Held atFound = Held.of(found, search);
                 double above = Math.round(found * SEARCH_CHECK_FACTOR);
-                Held atAbove = Held.of(above, ombTxChild(bench, cluster, "max-rate-check", """
+                Held atAbove = Held.of(
+                        above,
+                        ombTxChild(
+                                bench,
+                                cluster,
+                                "max-rate-check",
+                                """
                         producerRate: %d
                         warmupDurationSeconds: %d
                         testDurationSeconds: %d
-                        """.formatted((long) above, SEARCH_CHECK_WARMUP_SECONDS, options.delaySeconds()), null, -1));
+                        """
+                                        .formatted((long) above, SEARCH_CHECK_WARMUP_SECONDS, options.delaySeconds()),
+                                null,
+                                -1));
                 double bound = MaxRateSearch.Settings.defaults(1).maxPublishDelayP99Millis();
-                out.printf(Locale.ROOT, "max-rate search: %.0f msg/s found in %.1f s (%s probes, %s)%n", found,
-                        seconds, search.get("searchProbes"), completed ? "converged" : "did not converge");
-                out.printf(Locale.ROOT, "  held at the rate found, right after the search: %s%n",
+                out.printf(
+                        Locale.ROOT,
+                        "max-rate search: %.0f msg/s found in %.1f s (%s probes, %s)%n",
+                        found,
+                        seconds,
+                        search.get("searchProbes"),
+                        completed ? "converged" : "did not converge");
+                out.printf(
+                        Locale.ROOT,
+                        "  held at the rate found, right after the search: %s%n",
                         atFound.describe(options.delaySeconds(), bound));
-                out.printf(Locale.ROOT, "  at %.1f x the rate found, %d s warm-up: %s%n", SEARCH_CHECK_FACTOR,
-                        SEARCH_CHECK_WARMUP_SECONDS, atAbove.describe(options.delaySeconds(), bound));
-                out.printf(Locale.ROOT, "  (information) the rate found is %.3fx omb-tx's and %.3fx"
-                        + " ProducerPerformance's unlimited saturation median%n", found / ombRate, found / ppRate);
+                out.printf(
+                        Locale.ROOT,
+                        "  at %.1f x the rate found, %d s warm-up: %s%n",
+                        SEARCH_CHECK_FACTOR,
+                        SEARCH_CHECK_WARMUP_SECONDS,
+                        atAbove.describe(options.delaySeconds(), bound));
+                out.printf(
+                        Locale.ROOT,
+                        "  (information) the rate found is %.3fx omb-tx's and %.3fx"
+                                + " ProducerPerformance's unlimited saturation median%n",
+                        found / ombRate,
+                        found / ppRate);
                 out.println("  (the saturation passes run with no rate limit: a sender that outpaces the broker fills"
                         + " buffer.memory and keeps a few hundred thousand records in flight, so GC takes a large share"
                         + " of the pass; a rate the search finds and holds can exceed that median)");
                 boolean foundHolds = atFound.holds(bound);
                 boolean aboveHolds = atAbove.holds(bound);
-                verdicts.add(verdict("producerRate: 0 within 10% of the sustained maximum in <= 60 s",
-                        String.format(Locale.ROOT, "%.0f holds %s; %.1fx %s; %.1f s", found,
-                                atFound.figures(), SEARCH_CHECK_FACTOR,
-                                (aboveHolds ? "holds " : "does not ") + atAbove.figures(), seconds),
+                verdicts.add(verdict(
+                        "producerRate: 0 within 10% of the sustained maximum in <= 60 s",
+                        String.format(
+                                Locale.ROOT,
+                                "%.0f holds %s; %.1fx %s; %.1f s",
+                                found,
+                                atFound.figures(),
+                                SEARCH_CHECK_FACTOR,
+                                (aboveHolds ? "holds " : "does not ") + atAbove.figures(),
+                                seconds),
                         completed && seconds <= 60 && foundHolds && !aboveHolds));
             }
             if (!options.skipDelay) {
@@ -381,8 +514,8 @@ public final class Throughput {
      * ProducerPerformance's does varies with the broker's pace) moves its GC by up to a second a pass. Here neither
      * fills it, so what is left is each tool's own cost.
      */
-    private static void control(PrintStream out, Bench bench, EmbeddedKafkaCluster cluster, long messages,
-            int passes) throws Exception {
+    private static void control(PrintStream out, Bench bench, EmbeddedKafkaCluster cluster, long messages, int passes)
+            throws Exception {
         List<Pass> pp = new ArrayList<>();
         List<Pass> omb = new ArrayList<>();
         for (int pass = 1; pass <= passes; pass++) {
@@ -395,8 +528,11 @@ public final class Throughput {
                 print(out, "4MiB-" + pass, p);
             }
         }
-        out.printf(Locale.ROOT, "  (information) buffer.memory=%d for both: msg/s ratio %s x, CPU us/msg ratio %s x,"
-                + " share of wall time in GC pauses omb-tx %s, ProducerPerformance %s%n", CONTROL_BUFFER_MEMORY,
+        out.printf(
+                Locale.ROOT,
+                "  (information) buffer.memory=%d for both: msg/s ratio %s x, CPU us/msg ratio %s x,"
+                        + " share of wall time in GC pauses omb-tx %s, ProducerPerformance %s%n",
+                CONTROL_BUFFER_MEMORY,
                 spread(ratios(omb, pp, Pass::messagesPerSecond), "%.3f"),
                 spread(ratios(omb, pp, Pass::cpuMicrosPerMessage), "%.3f"),
                 spread(figures(omb, p -> 100 * p.gcShare()), "%.1f%%"),
@@ -410,8 +546,8 @@ public final class Throughput {
      * tail is how late a woken thread gets a core), so the verdict is on the median of the runs' p99s, as the
      * saturation verdicts are on the median of the passes.
      */
-    private static String openLoop(PrintStream out, Bench bench, EmbeddedKafkaCluster cluster, Options options,
-            int rate) throws Exception {
+    private static String openLoop(
+            PrintStream out, Bench bench, EmbeddedKafkaCluster cluster, Options options, int rate) throws Exception {
         int repeats = options.delayRepeats();
         double[] omb = new double[repeats];
         double[] bare = new double[repeats];
@@ -420,29 +556,61 @@ public final class Throughput {
             Map<String, Object> b = null;
             for (int half = 0; half < 2; half++) {
                 if ((half == 0) == (i % 2 == 0)) {
-                    r = ombTxChild(bench, cluster, "delay-" + rate, """
+                    r = ombTxChild(
+                            bench,
+                            cluster,
+                            "delay-" + rate,
+                            """
                             producerRate: %d
                             warmupDurationSeconds: %d
                             testDurationSeconds: %d
-                            """.formatted(rate, DELAY_WARMUP_SECONDS, options.delaySeconds()), null, -1);
+                            """
+                                    .formatted(rate, DELAY_WARMUP_SECONDS, options.delaySeconds()),
+                            null,
+                            -1);
                 } else {
-                    b = childResult(runChild(bench, List.of(), List.of(ThroughputChild.class.getName(),
-                            ThroughputChild.BARE_LOOP, cluster.bootstrapServers(), Integer.toString(rate),
-                            Integer.toString(DELAY_WARMUP_SECONDS), Integer.toString(options.delaySeconds()))),
+                    b = childResult(
+                            runChild(
+                                    bench,
+                                    List.of(),
+                                    List.of(
+                                            ThroughputChild.class.getName(),
+                                            ThroughputChild.BARE_LOOP,
+                                            cluster.bootstrapServers(),
+                                            Integer.toString(rate),
+                                            Integer.toString(DELAY_WARMUP_SECONDS),
+                                            Integer.toString(options.delaySeconds()))),
                             "the bare loop");
                 }
             }
             omb[i] = number(r, "publishDelayP99Millis");
             bare[i] = number(b, "publishDelayP99Millis");
-            out.printf(Locale.ROOT, "open loop %d msg/s, run %d of %d: omb-tx %.0f msg/s, publish delay %s (%s);"
-                    + " bare loop %.0f msg/s, %s (%s)%n", rate, i + 1, repeats, number(r, "messagesPerSecond"),
-                    delayShape(r), pauses(r), number(b, "messagesPerSecond"), delayShape(b), pauses(b));
+            out.printf(
+                    Locale.ROOT,
+                    "open loop %d msg/s, run %d of %d: omb-tx %.0f msg/s, publish delay %s (%s);"
+                            + " bare loop %.0f msg/s, %s (%s)%n",
+                    rate,
+                    i + 1,
+                    repeats,
+                    number(r, "messagesPerSecond"),
+                    delayShape(r),
+                    pauses(r),
+                    number(b, "messagesPerSecond"),
+                    delayShape(b),
+                    pauses(b));
         }
         double limit = rate == 10_000 ? 0.5 : 1.0;
-        out.printf(Locale.ROOT, "open loop %d msg/s, publish delay p99 over %d run(s), median [min-max]: omb-tx %s ms,"
-                + " bare paced kafka-clients loop %s ms, omb-tx / bare loop %s x%n", rate, repeats,
-                spread(omb, "%.3f"), spread(bare, "%.3f"), spread(pairwise(omb, bare), "%.2f"));
-        return verdict("publish-delay p99 <= " + limit + " ms at " + rate / 1000 + "K msg/s",
+        out.printf(
+                Locale.ROOT,
+                "open loop %d msg/s, publish delay p99 over %d run(s), median [min-max]: omb-tx %s ms,"
+                        + " bare paced kafka-clients loop %s ms, omb-tx / bare loop %s x%n",
+                rate,
+                repeats,
+                spread(omb, "%.3f"),
+                spread(bare, "%.3f"),
+                spread(pairwise(omb, bare), "%.2f"));
+        return verdict(
+                "publish-delay p99 <= " + limit + " ms at " + rate / 1000 + "K msg/s",
                 String.format(Locale.ROOT, "median %s ms (bare loop %.3f)", spread(omb, "%.3f"), median(bare)),
                 median(omb) <= limit);
     }
@@ -453,21 +621,34 @@ public final class Throughput {
      */
     private static String pauses(Map<String, Object> child) {
         Object steal = child.get("stealSeconds");
-        return String.format(Locale.ROOT, "%s GCs, longest %s ms; host steal %s", child.get("gcCount"),
-                child.get("gcLongestMillis"), steal == null ? "unknown" : String.format(Locale.ROOT, "%.2f s",
-                        ((Number) steal).doubleValue()));
+        return String.format(
+                Locale.ROOT,
+                "%s GCs, longest %s ms; host steal %s",
+                child.get("gcCount"),
+                child.get("gcLongestMillis"),
+                steal == null ? "unknown" : String.format(Locale.ROOT, "%.2f s", ((Number) steal).doubleValue()));
     }
 
     /** A delay run's p50 / p95 / p99 / p99.9 in ms. */
     private static String delayShape(Map<String, Object> child) {
-        return String.format(Locale.ROOT, "p50/p95/p99/p99.9 %.3f/%.3f/%.3f/%.3f ms",
-                number(child, "publishDelayP50Millis"), number(child, "publishDelayP95Millis"),
-                number(child, "publishDelayP99Millis"), number(child, "publishDelayP999Millis"));
+        return String.format(
+                Locale.ROOT,
+                "p50/p95/p99/p99.9 %.3f/%.3f/%.3f/%.3f ms",
+                number(child, "publishDelayP50Millis"),
+                number(child, "publishDelayP95Millis"),
+                number(child, "publishDelayP99Millis"),
+                number(child, "publishDelayP999Millis"));
     }
 
     private static void print(PrintStream out, String pass, Pass p) {
-        out.printf(Locale.ROOT, "%-20s %7s %10.0f %11.2f %11.2f %14.2f %13s %5s %6s%n", p.tool(), pass,
-                p.messagesPerSecond(), p.cpuMicrosPerMessage(), p.runCpuMicrosPerMessage(),
+        out.printf(
+                Locale.ROOT,
+                "%-20s %7s %10.0f %11.2f %11.2f %14.2f %13s %5s %6s%n",
+                p.tool(),
+                pass,
+                p.messagesPerSecond(),
+                p.cpuMicrosPerMessage(),
+                p.runCpuMicrosPerMessage(),
                 p.brokerCpuMicrosPerMessage(),
                 Double.isNaN(p.heapAfterGcMiB()) ? "-" : String.format(Locale.ROOT, "%.0f MiB", p.heapAfterGcMiB()),
                 p.gcCount() < 0 ? "-" : Long.toString(p.gcCount()),
@@ -479,8 +660,12 @@ public final class Throughput {
     }
 
     private static String spread(double[] values, String format) {
-        return String.format(Locale.ROOT, format + " [" + format + "-" + format + "]", median(values),
-                Arrays.stream(values).min().orElse(Double.NaN), Arrays.stream(values).max().orElse(Double.NaN));
+        return String.format(
+                Locale.ROOT,
+                format + " [" + format + "-" + format + "]",
+                median(values),
+                Arrays.stream(values).min().orElse(Double.NaN),
+                Arrays.stream(values).max().orElse(Double.NaN));
     }
 
     private static double[] figures(List<Pass> passes, ToDoubleFunction<Pass> figure) {
@@ -490,8 +675,9 @@ public final class Throughput {
     /** Process CPU µs per message of each pass after taking away the short pass's CPU (its fixed cost). */
     private static double[] marginal(List<Pass> passes, Pass fixed, long messages) {
         double fixedMicros = fixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES;
-        return passes.stream().mapToDouble(p -> (p.cpuMicrosPerMessage() * messages - fixedMicros)
-                / (messages - FIXED_COST_MESSAGES)).toArray();
+        return passes.stream()
+                .mapToDouble(p -> (p.cpuMicrosPerMessage() * messages - fixedMicros) / (messages - FIXED_COST_MESSAGES))
+                .toArray();
     }
 
     private static double[] pairwise(double[] omb, double[] pp) {
@@ -518,7 +704,8 @@ public final class Throughput {
     private static Map<String, Double> perMessage(Map<String, Object> figures, double messages) {
         Map<String, Double> out = new java.util.TreeMap<>();
         if (figures.get("threadCpuSeconds") instanceof Map<?, ?> groups) {
-            groups.forEach((name, seconds) -> out.put((String) name, ((Number) seconds).doubleValue() * 1e6 / messages));
+            groups.forEach(
+                    (name, seconds) -> out.put((String) name, ((Number) seconds).doubleValue() * 1e6 / messages));
         }
         return out;
     }
@@ -535,16 +722,25 @@ public final class Throughput {
             return;
         }
         ToDoubleFunction<String> ombOf = name -> median(omb.stream()
-                .mapToDouble(p -> p.threadCpuMicrosPerMessage().getOrDefault(name, 0.0)).toArray());
+                .mapToDouble(p -> p.threadCpuMicrosPerMessage().getOrDefault(name, 0.0))
+                .toArray());
         ToDoubleFunction<String> ppOf = name -> median(pp.stream()
-                .mapToDouble(p -> p.threadCpuMicrosPerMessage().getOrDefault(name, 0.0)).toArray());
+                .mapToDouble(p -> p.threadCpuMicrosPerMessage().getOrDefault(name, 0.0))
+                .toArray());
         out.println("  CPU us/msg by thread (median of the counted passes; from /proc/self/task at the run's end;"
                 + " omb-tx sends on producer-N, ProducerPerformance on main):");
         out.printf(Locale.ROOT, "    %-24s %8s %8s %8s%n", "thread", "omb-tx", "PP", "diff");
-        names.stream().sorted(java.util.Comparator.comparingDouble(n -> -Math.max(ombOf.applyAsDouble(n),
-                ppOf.applyAsDouble(n)))).filter(n -> Math.max(ombOf.applyAsDouble(n), ppOf.applyAsDouble(n)) >= 0.005)
-                .forEach(n -> out.printf(Locale.ROOT, "    %-24s %8.3f %8.3f %+8.3f%n", n, ombOf.applyAsDouble(n),
-                        ppOf.applyAsDouble(n), ombOf.applyAsDouble(n) - ppOf.applyAsDouble(n)));
+        names.stream()
+                .sorted(java.util.Comparator.comparingDouble(
+                        n -> -Math.max(ombOf.applyAsDouble(n), ppOf.applyAsDouble(n))))
+                .filter(n -> Math.max(ombOf.applyAsDouble(n), ppOf.applyAsDouble(n)) >= 0.005)
+                .forEach(n -> out.printf(
+                        Locale.ROOT,
+                        "    %-24s %8.3f %8.3f %+8.3f%n",
+                        n,
+                        ombOf.applyAsDouble(n),
+                        ppOf.applyAsDouble(n),
+                        ombOf.applyAsDouble(n) - ppOf.applyAsDouble(n)));
     }
 
     private static double number(Map<String, Object> figures, String key) {
@@ -559,15 +755,26 @@ public final class Throughput {
     }
 
     /** As above; {@code bufferMemory}, if not null, is the client's {@code buffer.memory} (default 32 MiB). */
-    private static Pass producerPerformance(Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass,
-            Long bufferMemory) throws Exception {
+    private static Pass producerPerformance(
+            Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass, Long bufferMemory) throws Exception {
         String topic = "pp-" + pass + "-" + System.nanoTime();
         createTopic(cluster.bootstrapServers(), topic);
         long brokerBefore = brokerCpuNanos(cluster);
-        List<String> args = new ArrayList<>(List.of(ThroughputChild.class.getName(),
-                ThroughputChild.PRODUCER_PERFORMANCE, "--topic", topic,
-                "--num-records", Long.toString(messages), "--record-size", "100", "--throughput", "-1",
-                "--producer-props", "bootstrap.servers=" + cluster.bootstrapServers(), "acks=all", "linger.ms=5",
+        List<String> args = new ArrayList<>(List.of(
+                ThroughputChild.class.getName(),
+                ThroughputChild.PRODUCER_PERFORMANCE,
+                "--topic",
+                topic,
+                "--num-records",
+                Long.toString(messages),
+                "--record-size",
+                "100",
+                "--throughput",
+                "-1",
+                "--producer-props",
+                "bootstrap.servers=" + cluster.bootstrapServers(),
+                "acks=all",
+                "linger.ms=5",
                 "batch.size=131072"));
         if (bufferMemory != null) {
             args.add("buffer.memory=" + bufferMemory);
@@ -583,10 +790,18 @@ public final class Throughput {
             throw new IllegalStateException("ProducerPerformance printed no summary:\n" + child.output());
         }
         Map<String, Object> r = childResult(child, "ProducerPerformance");
-        return new Pass("ProducerPerformance", rate, child.cpuNanos() / 1e3 / messages,
-                number(r, "runCpuSeconds") * 1e6 / messages, brokerCpu / 1e3 / messages, number(r, "heapAfterGcMaxMiB"),
-                (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), Double.NaN,
-                perMessage(r, messages), number(r, "allocatedBytes") / messages);
+        return new Pass(
+                "ProducerPerformance",
+                rate,
+                child.cpuNanos() / 1e3 / messages,
+                number(r, "runCpuSeconds") * 1e6 / messages,
+                brokerCpu / 1e3 / messages,
+                number(r, "heapAfterGcMaxMiB"),
+                (long) number(r, "gcCount"),
+                number(r, "gcSeconds") / number(r, "wallSeconds"),
+                Double.NaN,
+                perMessage(r, messages),
+                number(r, "allocatedBytes") / messages);
     }
 
     /** The omb-tx runner end to end in a JVM of its own at an unreachable rate, counting {@code messages}. */
@@ -596,31 +811,51 @@ public final class Throughput {
     }
 
     /** As above; {@code bufferMemory}, if not null, is the client's {@code buffer.memory} (default 32 MiB). */
-    private static Pass ombTxSaturation(Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass,
-            Long bufferMemory) throws Exception {
+    private static Pass ombTxSaturation(
+            Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass, Long bufferMemory) throws Exception {
         long brokerBefore = brokerCpuNanos(cluster);
         long[] cpu = new long[1];
-        String buffer = bufferMemory == null ? "" : """
+        String buffer = bufferMemory == null
+                ? ""
+                : """
                 driverOverrides:
                   producerConfig: |
                     buffer.memory=%d
-                """.formatted(bufferMemory);
-        Map<String, Object> r = ombTxChild(bench, cluster, "saturation-" + pass, """
+                """
+                        .formatted(bufferMemory);
+        Map<String, Object> r = ombTxChild(
+                bench,
+                cluster,
+                "saturation-" + pass,
+                """
                 producerRate: 10000000
                 warmupMessages: 0
                 measureMessages: %d
-                """.formatted(messages) + buffer, cpu, -1);
+                """
+                                .formatted(messages)
+                        + buffer,
+                cpu,
+                -1);
         long brokerCpu = brokerCpuNanos(cluster) - brokerBefore;
         double sent = number(r, "messagesSent");
-        return new Pass("omb-tx", number(r, "messagesPerSecond"), cpu[0] / 1e3 / sent,
-                number(r, "runCpuSeconds") * 1e6 / sent, brokerCpu / 1e3 / sent, number(r, "heapAfterGcMaxMiB"),
-                (long) number(r, "gcCount"), number(r, "gcSeconds") / number(r, "wallSeconds"), number(r, "liveSetMiB"),
-                perMessage(r, sent), number(r, "allocatedBytes") / sent);
+        return new Pass(
+                "omb-tx",
+                number(r, "messagesPerSecond"),
+                cpu[0] / 1e3 / sent,
+                number(r, "runCpuSeconds") * 1e6 / sent,
+                brokerCpu / 1e3 / sent,
+                number(r, "heapAfterGcMaxMiB"),
+                (long) number(r, "gcCount"),
+                number(r, "gcSeconds") / number(r, "wallSeconds"),
+                number(r, "liveSetMiB"),
+                perMessage(r, sent),
+                number(r, "allocatedBytes") / sent);
     }
 
     /** One {@link ThroughputChild} run; its figures, and (if {@code cpu} is given) its process's CPU in cpu[0]. */
-    private static Map<String, Object> ombTxChild(Bench bench, EmbeddedKafkaCluster cluster, String name, String load,
-            long[] cpu, long liveSetAfterSeconds) throws Exception {
+    private static Map<String, Object> ombTxChild(
+            Bench bench, EmbeddedKafkaCluster cluster, String name, String load, long[] cpu, long liveSetAfterSeconds)
+            throws Exception {
         List<String> flags = new ArrayList<>(archiveFlags());
         if (liveSetAfterSeconds >= 0) {
             flags.add("-D" + ThroughputChild.LIVE_SET_PROPERTY + "=" + liveSetAfterSeconds);
@@ -628,8 +863,15 @@ public final class Throughput {
         if (cpu != null) { // a saturation pass: where its CPU goes, by thread
             flags.add("-D" + ThroughputChild.THREAD_CPU_PROPERTY + "=true");
         }
-        Child child = runChild(bench, flags, List.of(ThroughputChild.class.getName(), cluster.bootstrapServers(),
-                bench.work().toString(), name, load));
+        Child child = runChild(
+                bench,
+                flags,
+                List.of(
+                        ThroughputChild.class.getName(),
+                        cluster.bootstrapServers(),
+                        bench.work().toString(),
+                        name,
+                        load));
         if (cpu != null) {
             cpu[0] = child.cpuNanos();
         }
@@ -643,15 +885,18 @@ public final class Throughput {
         }
         return Files.exists(archive)
                 ? List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off")
-                : List.of("-XX:+RecordDynamicDumpInfo", "-D" + ClassDataArchive.PROPERTY + "=" + archive,
-                        "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+                : List.of(
+                        "-XX:+RecordDynamicDumpInfo",
+                        "-D" + ClassDataArchive.PROPERTY + "=" + archive,
+                        "-Xlog:cds=off",
+                        "-Xlog:cds+dynamic=off");
     }
 
     private static Map<String, Object> childResult(Child child, String what) throws IOException {
         for (String line : child.output().split("\n")) {
             if (line.startsWith(ThroughputChild.PREFIX)) {
-                return JSON.readValue(line.substring(ThroughputChild.PREFIX.length()),
-                        new TypeReference<Map<String, Object>>() { });
+                return JSON.readValue(
+                        line.substring(ThroughputChild.PREFIX.length()), new TypeReference<Map<String, Object>>() {});
             }
         }
         throw new IllegalStateException(what + " printed no result:\n" + child.output());
@@ -669,7 +914,10 @@ public final class Throughput {
         command.addAll(args);
         Path log = Files.createTempFile(bench.work(), "child-", ".log");
         long before = reapedChildrenCpuNanos();
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         int code = process.waitFor();
         long cpu = reapedChildrenCpuNanos() - before;
         String output = Files.readString(log);
@@ -692,7 +940,9 @@ public final class Throughput {
 
     /** One omb-tx run of a 1-topic, 1-partition, 100-byte, no-consumer workload with {@code load} appended. */
     static Bench.Run ombTxRun(Bench bench, DriverFile driver, String name, String load) throws Exception {
-        Path file = Files.writeString(bench.work().resolve(name + ".yaml"), """
+        Path file = Files.writeString(
+                bench.work().resolve(name + ".yaml"),
+                """
                 name: %s
                 messageSize: 100
                 topics: 1
@@ -700,7 +950,9 @@ public final class Throughput {
                 producersPerTopic: 1
                 subscriptionsPerTopic: 0
                 reportingIntervalSeconds: 3600
-                """.formatted(name) + load);
+                """
+                                .formatted(name)
+                        + load);
         Workload workload = WorkloadLoader.load(file, null).get(0);
         return bench.run(driver, workload);
     }

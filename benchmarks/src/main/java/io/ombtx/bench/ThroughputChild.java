@@ -35,11 +35,11 @@ public final class ThroughputChild {
     /** System property: take the live set with a full GC this many seconds into the run. */
     static final String LIVE_SET_PROPERTY = "bench.liveSetAfterSeconds";
 
-    private ThroughputChild() {
-    }
+    private ThroughputChild() {}
 
     /** System property: sample every thread's CPU (the saturation passes; a delay run is not disturbed by it). */
     static final String THREAD_CPU_PROPERTY = "bench.threadCpu";
+
     private static final ThreadCpu THREAD_CPU = Boolean.getBoolean(THREAD_CPU_PROPERTY) ? ThreadCpu.start() : null;
 
     public static void main(String[] args) throws Exception {
@@ -47,17 +47,25 @@ public final class ThroughputChild {
         // Heap in use right after each collection, summed over the heap pools: what survived (the live set, plus
         // old-generation garbage no mixed collection has reached yet).
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            ((NotificationEmitter) gc).addNotificationListener((notification, handback) -> {
-                if (!notification.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
-                    return;
-                }
-                GarbageCollectionNotificationInfo info =
-                        GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-                long used = info.getGcInfo().getMemoryUsageAfterGc().values().stream()
-                        .mapToLong(MemoryUsage::getUsed).sum();
-                heapAfterGcMax.accumulateAndGet(used, Math::max);
-                GC_LONGEST_MILLIS.accumulateAndGet(info.getGcInfo().getDuration(), Math::max);
-            }, null, null);
+            ((NotificationEmitter) gc)
+                    .addNotificationListener(
+                            (notification, handback) -> {
+                                if (!notification
+                                        .getType()
+                                        .equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+                                    return;
+                                }
+                                GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(
+                                        (CompositeData) notification.getUserData());
+                                long used = info.getGcInfo().getMemoryUsageAfterGc().values().stream()
+                                        .mapToLong(MemoryUsage::getUsed)
+                                        .sum();
+                                heapAfterGcMax.accumulateAndGet(used, Math::max);
+                                GC_LONGEST_MILLIS.accumulateAndGet(
+                                        info.getGcInfo().getDuration(), Math::max);
+                            },
+                            null,
+                            null);
         }
         if (args[0].equals(BARE_LOOP)) {
             bareLoop(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
@@ -73,21 +81,25 @@ public final class ThroughputChild {
         if (liveSetAfterSeconds >= 0) {
             // The live set at saturation: one full collection once the run has been saturated for a while. It
             // costs a pause, so Throughput asks for it in the uncounted warm-up pass only.
-            Thread probe = new Thread(() -> {
-                try {
-                    // Counted from the moment the load starts (the producer threads exist), not from the JVM's
-                    // start: planning, the topic and the producers take seconds on a busy machine.
-                    while (Thread.getAllStackTraces().keySet().stream()
-                            .noneMatch(t -> t.getName().startsWith("producer-"))) {
-                        Thread.sleep(50);
-                    }
-                    Thread.sleep(liveSetAfterSeconds * 1000);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                System.gc();
-                liveSet.set(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-            }, "live-set-probe");
+            Thread probe = new Thread(
+                    () -> {
+                        try {
+                            // Counted from the moment the load starts (the producer threads exist), not from the JVM's
+                            // start: planning, the topic and the producers take seconds on a busy machine.
+                            while (Thread.getAllStackTraces().keySet().stream()
+                                    .noneMatch(t -> t.getName().startsWith("producer-"))) {
+                                Thread.sleep(50);
+                            }
+                            Thread.sleep(liveSetAfterSeconds * 1000);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        System.gc();
+                        liveSet.set(ManagementFactory.getMemoryMXBean()
+                                .getHeapMemoryUsage()
+                                .getUsed());
+                    },
+                    "live-set-probe");
             probe.setDaemon(true);
             probe.start();
         }
@@ -135,16 +147,18 @@ public final class ThroughputChild {
 
         static ThreadCpu start() {
             ThreadCpu cpu = new ThreadCpu();
-            Thread sampler = new Thread(() -> {
-                while (true) {
-                    cpu.sample();
-                    try {
-                        Thread.sleep(100);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "thread-cpu-sampler");
+            Thread sampler = new Thread(
+                    () -> {
+                        while (true) {
+                            cpu.sample();
+                            try {
+                                Thread.sleep(100);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                        }
+                    },
+                    "thread-cpu-sampler");
             sampler.setDaemon(true);
             sampler.start();
             return cpu;
@@ -156,8 +170,10 @@ public final class ThroughputChild {
                     try {
                         String stat = java.nio.file.Files.readString(task.resolve("stat"));
                         String id = task.getFileName().toString();
-                        names.put(id, stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-                                .replaceAll("[0-9]+", ""));
+                        names.put(
+                                id,
+                                stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+                                        .replaceAll("[0-9]+", ""));
                         ticks.put(id, cpuTicks(stat));
                     } catch (java.io.IOException | RuntimeException e) {
                         // the thread ended meanwhile: its last reading stands
@@ -244,8 +260,9 @@ public final class ThroughputChild {
         out.put("stealSeconds", steal < 0 || STEAL_AT_START < 0 ? null : (steal - STEAL_AT_START) / 100.0);
         out.put("wallSeconds", wallSeconds);
         // Every thread's heap allocation since the JVM started, ended threads included.
-        out.put("allocatedBytes", ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-                .getTotalThreadAllocatedBytes());
+        out.put(
+                "allocatedBytes",
+                ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getTotalThreadAllocatedBytes());
         if (THREAD_CPU != null) {
             out.put("threadCpuSeconds", THREAD_CPU.seconds());
         }
@@ -258,7 +275,8 @@ public final class ThroughputChild {
         settings.setProperty("acks", "all");
         settings.setProperty("linger.ms", "5");
         settings.setProperty("batch.size", "131072");
-        BareLoop.Figures f = BareLoop.run(bootstrap, settings, rate, (long) rate * warmupSeconds, (long) rate * seconds);
+        BareLoop.Figures f =
+                BareLoop.run(bootstrap, settings, rate, (long) rate * warmupSeconds, (long) rate * seconds);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("messagesPerSecond", f.achievedRate());
         putDelay(out, f.delayP50Micros(), f.delayP95Micros(), f.delayP99Micros(), f.delayP999Micros());

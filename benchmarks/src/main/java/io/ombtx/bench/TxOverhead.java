@@ -33,8 +33,7 @@ import picocli.CommandLine.TypeConversionException;
 public final class TxOverhead {
 
     /** A pair of workloads compared: the base and the transactional side, in one order of the ack wait. */
-    record Pair(String scenario, String order, String base, String tx) {
-    }
+    record Pair(String scenario, String order, String base, String tx) {}
 
     static final List<Pair> PAIRS = List.of(
             new Pair("writes", "seeds", "base-writes", "tx-writes"),
@@ -59,7 +58,8 @@ public final class TxOverhead {
                 try {
                     tv = Integer.parseInt(parts[1]);
                 } catch (NumberFormatException e) {
-                    throw new UsageException("--brokers expects RELEASE or RELEASE-tvN (e.g. 4.1.1-tv1), got '" + text + "'");
+                    throw new UsageException(
+                            "--brokers expects RELEASE or RELEASE-tvN (e.g. 4.1.1-tv1), got '" + text + "'");
                 }
                 String problem = version.transactionVersionProblem(tv);
                 if (problem != null) {
@@ -71,38 +71,61 @@ public final class TxOverhead {
     }
 
     /** {@code bin/bench tx-overhead [quick|full] [options]}. */
-    @Command(name = "bin/bench tx-overhead",
+    @Command(
+            name = "bin/bench tx-overhead",
             description = "tx/base ratios (p50, p99, total; median and spread over the repetitions) for writes and"
                     + " streaming, in both orders of the ack wait (seeds: commit, then wait; ack-first: wait, then"
                     + " sendOffsets and commit), with the client's default retry.backoff.ms and with 0, on each"
                     + " embedded Kafka chosen. Every run starts a fresh broker.",
-            footer = {"Examples:",
+            footer = {
+                "Examples:",
                 "  bin/bench tx-overhead                              # everything, quick counts, 5 repetitions",
                 "  bin/bench tx-overhead --scenarios streaming --backoff default --brokers 4.1.1 -n 5",
-                "  bin/bench tx-overhead full --brokers 2.8.2,4.1.1-tv1,4.1.1-tv2"})
+                "  bin/bench tx-overhead full --brokers 2.8.2,4.1.1-tv1,4.1.1-tv2"
+            })
     static final class Options implements Cli.Validated {
-        @Parameters(paramLabel = "PROFILE", arity = "0..1", converter = QuickOrFull.class,
+        @Parameters(
+                paramLabel = "PROFILE",
+                arity = "0..1",
+                converter = QuickOrFull.class,
                 description = "workload profile: quick (default) or full (the seeds' counts)")
         String profile = "quick";
 
-        @Option(names = {"-n", "--repetitions"}, paramLabel = "N", description = "repetitions of every run"
-                + " (default: ${DEFAULT-VALUE}; the spread needs several)")
+        @Option(
+                names = {"-n", "--repetitions"},
+                paramLabel = "N",
+                description = "repetitions of every run" + " (default: ${DEFAULT-VALUE}; the spread needs several)")
         int repetitions = 5;
 
-        @Option(names = "--scenarios", split = ",", paramLabel = "NAME", description = "writes, streaming"
-                + " (default: both)")
+        @Option(
+                names = "--scenarios",
+                split = ",",
+                paramLabel = "NAME",
+                description = "writes, streaming" + " (default: both)")
         List<String> scenarios = new ArrayList<>(List.of("writes", "streaming"));
 
-        @Option(names = "--orders", split = ",", paramLabel = "ORDER", description = "seeds (acks awaited after the"
-                + " commit), ack-first (before sendOffsets/commit) (default: both)")
+        @Option(
+                names = "--orders",
+                split = ",",
+                paramLabel = "ORDER",
+                description = "seeds (acks awaited after the"
+                        + " commit), ack-first (before sendOffsets/commit) (default: both)")
         List<String> orders = new ArrayList<>(List.of("seeds", "ack-first"));
 
-        @Option(names = "--backoff", split = ",", paramLabel = "CLIENT", description = "default (the client's"
-                + " retry.backoff.ms), 0 (retry.backoff.ms=0) (default: both)")
+        @Option(
+                names = "--backoff",
+                split = ",",
+                paramLabel = "CLIENT",
+                description = "default (the client's" + " retry.backoff.ms), 0 (retry.backoff.ms=0) (default: both)")
         List<String> backoffs = new ArrayList<>(List.of("default", "0"));
 
-        @Option(names = "--brokers", split = ",", paramLabel = "KAFKA", description = "embedded brokers:"
-                + " RELEASE or RELEASE-tvN for Kafka 4.x's transaction.version (default: 2.8.2,4.1.1-tv1,4.1.1-tv2)")
+        @Option(
+                names = "--brokers",
+                split = ",",
+                paramLabel = "KAFKA",
+                description =
+                        "embedded brokers:"
+                                + " RELEASE or RELEASE-tvN for Kafka 4.x's transaction.version (default: 2.8.2,4.1.1-tv1,4.1.1-tv2)")
         List<String> brokers = new ArrayList<>(List.of("2.8.2", "4.1.1-tv1", "4.1.1-tv2"));
 
         /** Every choice checked while parsing, so a typo exits 2 before any broker starts. */
@@ -131,16 +154,13 @@ public final class TxOverhead {
         }
     }
 
-    private TxOverhead() {
-    }
+    private TxOverhead() {}
 
     /** One run's figures: operation latency p50 and p99 and the total (sum over the measured operations), ms. */
-    record Figures(double p50Millis, double p99Millis, double totalMillis, String brokerVersion) {
-    }
+    record Figures(double p50Millis, double p99Millis, double totalMillis, String brokerVersion) {}
 
     /** One side-by-side comparison: the chosen broker, client setting and pair. */
-    record Cell(Broker broker, String backoff, Pair pair) {
-    }
+    record Cell(Broker broker, String backoff, Pair pair) {}
 
     public static void main(String[] args) throws Exception {
         Cli.main(new Options(), args, TxOverhead::run);
@@ -157,18 +177,36 @@ public final class TxOverhead {
         for (int repetition = 1; repetition <= options.repetitions; repetition++) {
             for (Broker broker : brokers) {
                 for (String backoff : options.backoffs) {
-                    DriverFile driver = bench.kafkaTxEmbedded(backoff.equals("0")
-                            ? new DriverOverrides(null, Map.of("producerConfig", "retry.backoff.ms=0\n"))
-                            : DriverOverrides.none());
-                    PlanOptions plan = new PlanOptions(null, null, Map.of(), null, List.of(), false,
-                            PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS, broker.version(), broker.transactionVersion());
+                    DriverFile driver = bench.kafkaTxEmbedded(
+                            backoff.equals("0")
+                                    ? new DriverOverrides(null, Map.of("producerConfig", "retry.backoff.ms=0\n"))
+                                    : DriverOverrides.none());
+                    PlanOptions plan = new PlanOptions(
+                            null,
+                            null,
+                            Map.of(),
+                            null,
+                            List.of(),
+                            false,
+                            PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS,
+                            broker.version(),
+                            broker.transactionVersion());
                     for (Pair pair : pairs) {
                         Figures base = figures(bench.runEmbedded(driver, load(bench, pair.base(), options), plan));
                         Figures tx = figures(bench.runEmbedded(driver, load(bench, pair.tx(), options), plan));
                         done += 2;
-                        out.printf(Locale.ROOT, "[%d/%d] repetition %d, %s, backoff %s, %s %s: base p50 %.3f ms,"
-                                + " tx p50 %.3f ms%n", done, total, repetition, broker.label(), backoff, pair.scenario(),
-                                pair.order(), base.p50Millis(), tx.p50Millis());
+                        out.printf(
+                                Locale.ROOT,
+                                "[%d/%d] repetition %d, %s, backoff %s, %s %s: base p50 %.3f ms," + " tx p50 %.3f ms%n",
+                                done,
+                                total,
+                                repetition,
+                                broker.label(),
+                                backoff,
+                                pair.scenario(),
+                                pair.order(),
+                                base.p50Millis(),
+                                tx.p50Millis());
                         measured.computeIfAbsent(new Cell(broker, backoff, pair), c -> new ArrayList<>())
                                 .add(new Figures[] {base, tx});
                     }
@@ -190,35 +228,61 @@ public final class TxOverhead {
                 throw new UsageException("--orders expects seeds or ack-first, got '" + order + "'");
             }
         }
-        return PAIRS.stream().filter(p -> options.scenarios.contains(p.scenario()) && options.orders.contains(p.order()))
+        return PAIRS.stream()
+                .filter(p -> options.scenarios.contains(p.scenario()) && options.orders.contains(p.order()))
                 .toList();
     }
 
     private static Workload load(Bench bench, String name, Options options) {
-        return WorkloadLoader.load(bench.home().resolve("workloads/" + name + ".yaml"), options.profile).get(0);
+        return WorkloadLoader.load(bench.home().resolve("workloads/" + name + ".yaml"), options.profile)
+                .get(0);
     }
 
     private static Figures figures(RunResult result) {
         LatencySummary ops = result.operationLatency();
         if (ops.count() == 0) {
-            throw new IllegalStateException(result.workload() + " measured no operations (" + result.status().key()
-                    + ")");
+            throw new IllegalStateException(result.workload() + " measured no operations ("
+                    + result.status().key() + ")");
         }
-        return new Figures(ops.p50(), ops.p99(), ops.totalMillis(), result.broker().version());
+        return new Figures(
+                ops.p50(), ops.p99(), ops.totalMillis(), result.broker().version());
     }
 
     private static void print(PrintStream out, Options options, Map<Cell, List<Figures[]>> measured) {
-        out.printf(Locale.ROOT, "%nTransaction overhead, tx/base, profile %s, closed loop, %d repetition(s) on a fresh"
-                + " broker each: median [min–max]%n", options.profile, options.repetitions);
-        out.printf(Locale.ROOT, "%-10s %-9s %-10s %-9s | %-22s | %-22s | %-22s | %s%n", "kafka", "ran", "scenario",
-                "order", "p50 ×", "p99 ×", "total ×", "client");
+        out.printf(
+                Locale.ROOT,
+                "%nTransaction overhead, tx/base, profile %s, closed loop, %d repetition(s) on a fresh"
+                        + " broker each: median [min–max]%n",
+                options.profile,
+                options.repetitions);
+        out.printf(
+                Locale.ROOT,
+                "%-10s %-9s %-10s %-9s | %-22s | %-22s | %-22s | %s%n",
+                "kafka",
+                "ran",
+                "scenario",
+                "order",
+                "p50 ×",
+                "p99 ×",
+                "total ×",
+                "client");
         measured.forEach((cell, runs) -> {
-            String ran = runs.stream().map(r -> r[1].brokerVersion()).distinct().reduce((a, b) -> a + "/" + b)
+            String ran = runs.stream()
+                    .map(r -> r[1].brokerVersion())
+                    .distinct()
+                    .reduce((a, b) -> a + "/" + b)
                     .orElse("?");
-            out.printf(Locale.ROOT, "%-10s %-9s %-10s %-9s | %-22s | %-22s | %-22s | retry.backoff.ms %s%n",
-                    cell.broker().label(), ran, cell.pair().scenario(), cell.pair().order(),
-                    spread(runs, Figures::p50Millis), spread(runs, Figures::p99Millis),
-                    spread(runs, Figures::totalMillis), cell.backoff());
+            out.printf(
+                    Locale.ROOT,
+                    "%-10s %-9s %-10s %-9s | %-22s | %-22s | %-22s | retry.backoff.ms %s%n",
+                    cell.broker().label(),
+                    ran,
+                    cell.pair().scenario(),
+                    cell.pair().order(),
+                    spread(runs, Figures::p50Millis),
+                    spread(runs, Figures::p99Millis),
+                    spread(runs, Figures::totalMillis),
+                    cell.backoff());
         });
         out.println("(ratio = tx run ÷ the base run of the same repetition; total = sum of per-operation latencies,"
                 + " seed 001's \"N txes in T ms\"; 'ran' is the broker version the results report)");
@@ -226,8 +290,10 @@ public final class TxOverhead {
 
     /** Median [min–max] of the per-repetition ratios tx ÷ base of one figure. */
     static String spread(List<Figures[]> runs, ToDoubleFunction<Figures> figure) {
-        double[] ratios = runs.stream().mapToDouble(r -> figure.applyAsDouble(r[1]) / figure.applyAsDouble(r[0]))
-                .sorted().toArray();
+        double[] ratios = runs.stream()
+                .mapToDouble(r -> figure.applyAsDouble(r[1]) / figure.applyAsDouble(r[0]))
+                .sorted()
+                .toArray();
         return String.format(Locale.ROOT, "%.1f [%.1f–%.1f]", median(ratios), ratios[0], ratios[ratios.length - 1]);
     }
 

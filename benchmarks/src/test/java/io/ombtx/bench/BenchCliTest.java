@@ -14,13 +14,15 @@ import org.junit.jupiter.api.Test;
 /** bin/bench's command lines, without running a benchmark. */
 class BenchCliTest {
 
-    record Outcome(OptionalInt code, String out, String err) {
-    }
+    record Outcome(OptionalInt code, String out, String err) {}
 
     private static Outcome parse(Object options, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        OptionalInt code = Cli.parse(options, args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        OptionalInt code = Cli.parse(
+                options,
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -36,7 +38,8 @@ class BenchCliTest {
     void runnerOverhead() {
         Outcome help = parse(new RunnerOverhead.Options(), "--help");
         assertEquals(OptionalInt.of(0), help.code());
-        assertTrue(help.out().contains("bin/bench runner-overhead") && help.out().contains("RATE"), help.out());
+        assertTrue(
+                help.out().contains("bin/bench runner-overhead") && help.out().contains("RATE"), help.out());
         assertError(parse(new RunnerOverhead.Options(), "fast"), "RATE expects a whole number, got 'fast'");
         assertError(parse(new RunnerOverhead.Options(), "0"), "RATE expects a whole number of at least 1, got 0");
         assertError(parse(new RunnerOverhead.Options(), "--seconds", "5"), "unknown option --seconds");
@@ -64,10 +67,25 @@ class BenchCliTest {
         assertEquals(5, defaults.repetitions, "median and spread need several runs");
         assertEquals(java.util.List.of("2.8.2", "4.1.1-tv1", "4.1.1-tv2"), defaults.brokers);
         TxOverhead.Options subset = new TxOverhead.Options();
-        assertEquals(OptionalInt.empty(), parse(subset, "--scenarios", "streaming", "--orders", "ack-first",
-                "--backoff", "0", "--brokers", "4.1.1-tv1", "-n", "3").code());
-        assertEquals(java.util.List.of(new TxOverhead.Pair("streaming", "ack-first", "base-streaming-ack-first",
-                "tx-streaming-ack-first")), TxOverhead.chosenPairs(subset));
+        assertEquals(
+                OptionalInt.empty(),
+                parse(
+                                subset,
+                                "--scenarios",
+                                "streaming",
+                                "--orders",
+                                "ack-first",
+                                "--backoff",
+                                "0",
+                                "--brokers",
+                                "4.1.1-tv1",
+                                "-n",
+                                "3")
+                        .code());
+        assertEquals(
+                java.util.List.of(new TxOverhead.Pair(
+                        "streaming", "ack-first", "base-streaming-ack-first", "tx-streaming-ack-first")),
+                TxOverhead.chosenPairs(subset));
         assertEquals(new TxOverhead.Broker("4.1.1-tv1", "4.1.1", 1), TxOverhead.Broker.parse("4.1.1-tv1"));
         assertError(parse(new TxOverhead.Options(), "--orders", "sideways"), "--orders expects seeds or ack-first");
         assertError(parse(new TxOverhead.Options(), "--backoff", "10"), "--backoff expects default or 0");
@@ -91,12 +109,16 @@ class BenchCliTest {
     void throughput() {
         Outcome help = parse(new Throughput.Options(), "--help");
         assertEquals(OptionalInt.of(0), help.code());
-        assertTrue(help.out().contains("bin/bench throughput") && help.out().contains("ProducerPerformance")
-                && help.out().contains("--quick"), help.out());
+        assertTrue(
+                help.out().contains("bin/bench throughput")
+                        && help.out().contains("ProducerPerformance")
+                        && help.out().contains("--quick"),
+                help.out());
         assertError(parse(new Throughput.Options(), "--passes", "0"), "--passes must be 1 to 50, got 0");
         assertError(parse(new Throughput.Options(), "--messages", "5"), "--messages must be at least 10000, got 5");
         assertError(parse(new Throughput.Options(), "--delay-repeats", "0"), "--delay-repeats must be 1 to 50, got 0");
-        assertError(parse(new Throughput.Options(), "--control-passes", "-1"), "--control-passes must be 0 to 50, got -1");
+        assertError(
+                parse(new Throughput.Options(), "--control-passes", "-1"), "--control-passes must be 0 to 50, got -1");
         Throughput.Options quick = new Throughput.Options();
         assertEquals(OptionalInt.empty(), parse(quick, "--quick").code());
         assertEquals(1_000_000, quick.messages());

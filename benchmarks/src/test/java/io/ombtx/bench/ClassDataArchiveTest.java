@@ -24,14 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ClassDataArchiveTest {
 
-    private record Outcome(int code, String out) {
-    }
+    private record Outcome(int code, String out) {}
 
     private static String jarClassPath() throws Exception {
         Path runner = OmbTxHome.locate().resolve("runner/target");
         List<String> entries = new ArrayList<>();
         try (Stream<Path> jars = Files.list(runner)) {
-            jars.filter(p -> p.getFileName().toString().matches("runner-.*\\.jar")).forEach(p -> entries.add(p.toString()));
+            jars.filter(p -> p.getFileName().toString().matches("runner-.*\\.jar"))
+                    .forEach(p -> entries.add(p.toString()));
         }
         try (Stream<Path> libs = Files.list(runner.resolve("lib"))) {
             libs.filter(p -> p.toString().endsWith(".jar")).sorted().forEach(p -> entries.add(p.toString()));
@@ -41,11 +41,15 @@ class ClassDataArchiveTest {
     }
 
     private static Outcome java(Path dir, String classPath, String... flags) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(List.of(flags));
         command.addAll(List.of("-cp", classPath, ClassDataArchive.class.getName()));
         Path log = Files.createTempFile(dir, "java-", ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the JVM ended");
         return new Outcome(process.exitValue(), Files.readString(log));
     }
@@ -54,7 +58,12 @@ class ClassDataArchiveTest {
     void aRecordingJvmWritesTheArchiveAndTheNextMapsIt(@TempDir Path dir) throws Exception {
         String classPath = jarClassPath();
         Path archive = dir.resolve("cds/runner.jsa");
-        Outcome first = java(dir, classPath, "-XX:+RecordDynamicDumpInfo", "-Xlog:cds=off", "-Xlog:cds+dynamic=off",
+        Outcome first = java(
+                dir,
+                classPath,
+                "-XX:+RecordDynamicDumpInfo",
+                "-Xlog:cds=off",
+                "-Xlog:cds+dynamic=off",
                 "-D" + ClassDataArchive.PROPERTY + "=" + archive);
         assertEquals(0, first.code(), first.out());
         assertEquals("written", first.out().strip(), "nothing else on the console: " + first.out());
@@ -63,7 +72,11 @@ class ClassDataArchiveTest {
             assertEquals(List.of(archive), left.toList(), "no temporary file left beside the archive");
         }
         // -Xshare:on: the JVM refuses to start unless it maps the archive.
-        Outcome second = java(dir, classPath, "-Xshare:on", "-XX:SharedArchiveFile=" + archive,
+        Outcome second = java(
+                dir,
+                classPath,
+                "-Xshare:on",
+                "-XX:SharedArchiveFile=" + archive,
                 "-D" + ClassDataArchive.PROPERTY + "=" + archive);
         assertEquals(0, second.code(), second.out());
         assertEquals("not written", second.out().strip(), "an archive present is kept: " + second.out());
@@ -74,8 +87,13 @@ class ClassDataArchiveTest {
         Path classes = Files.createDirectories(dir.resolve("classes"));
         Files.writeString(classes.resolve("placeholder.txt"), "a non-empty directory");
         Path archive = dir.resolve("cds/runner.jsa");
-        Outcome outcome = java(dir, jarClassPath() + File.pathSeparator + classes, "-XX:+RecordDynamicDumpInfo",
-                "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-D" + ClassDataArchive.PROPERTY + "=" + archive);
+        Outcome outcome = java(
+                dir,
+                jarClassPath() + File.pathSeparator + classes,
+                "-XX:+RecordDynamicDumpInfo",
+                "-Xlog:cds=off",
+                "-Xlog:cds+dynamic=off",
+                "-D" + ClassDataArchive.PROPERTY + "=" + archive);
         assertEquals(0, outcome.code(), outcome.out());
         assertEquals("not written", outcome.out().strip(), outcome.out());
         assertFalse(Files.exists(archive));
@@ -84,7 +102,11 @@ class ClassDataArchiveTest {
     @Test
     void aJvmNotStartedToRecordWritesNothing(@TempDir Path dir) throws Exception {
         Path archive = dir.resolve("cds/runner.jsa");
-        Outcome outcome = java(dir, jarClassPath(), "-Xlog:cds=off", "-Xlog:cds+dynamic=off",
+        Outcome outcome = java(
+                dir,
+                jarClassPath(),
+                "-Xlog:cds=off",
+                "-Xlog:cds+dynamic=off",
                 "-D" + ClassDataArchive.PROPERTY + "=" + archive);
         assertEquals(0, outcome.code(), outcome.out());
         assertEquals("not written", outcome.out().strip(), outcome.out());

@@ -37,7 +37,10 @@ public record BrokerClassPath(Path launcher, Path brokerLib, String kafkaVersion
 
     /** Finds the broker folder by the rule above, for the launcher this class was loaded from. */
     public static BrokerClassPath locate() throws BrokerStartException {
-        return locate(System.getProperty(PROPERTY), System.getenv(ENVIRONMENT), launcherLocation().orElse(null));
+        return locate(
+                System.getProperty(PROPERTY),
+                System.getenv(ENVIRONMENT),
+                launcherLocation().orElse(null));
     }
 
     /**

@@ -76,7 +76,8 @@ public final class BrokerConfigDefinitions {
     static BrokerConfigDefinitions load(BrokerClassPath classPath) throws ReflectiveOperationException, IOException {
         List<URL> jars = new ArrayList<>();
         try (Stream<Path> files = Files.list(classPath.brokerLib())) {
-            for (Path jar : files.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
+            for (Path jar :
+                    files.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
                 jars.add(jar.toUri().toURL());
             }
         }
@@ -96,7 +97,9 @@ public final class BrokerConfigDefinitions {
         Class<?> typeClass = Class.forName("org.apache.kafka.common.config.ConfigDef$Type", false, loader);
         Class<?> validatorClass = Class.forName("org.apache.kafka.common.config.ConfigDef$Validator", false, loader);
         Map<String, ?> keys = (Map<String, ?>) defClass.getMethod("configKeys").invoke(configDef);
-        return new BrokerConfigDefinitions(classPath.kafkaVersion(), Map.copyOf(keys),
+        return new BrokerConfigDefinitions(
+                classPath.kafkaVersion(),
+                Map.copyOf(keys),
                 defClass.getMethod("parseType", String.class, Object.class, typeClass),
                 validatorClass.getMethod("ensureValid", String.class, Object.class));
     }
@@ -107,7 +110,9 @@ public final class BrokerConfigDefinitions {
      */
     private static Object configDef(ClassLoader loader) throws ReflectiveOperationException {
         try {
-            return Class.forName("kafka.server.KafkaConfig", true, loader).getMethod("configDef").invoke(null);
+            return Class.forName("kafka.server.KafkaConfig", true, loader)
+                    .getMethod("configDef")
+                    .invoke(null);
         } catch (NoSuchMethodException older) {
             Class<?> module = Class.forName("kafka.server.KafkaConfig$", true, loader);
             java.lang.reflect.Field field = module.getDeclaredField("configDef");
@@ -158,8 +163,8 @@ public final class BrokerConfigDefinitions {
                 Throwable cause = e.getCause();
                 String expects = type.toString().toLowerCase(Locale.ROOT).replace('_', ' ')
                         + (validator == null || validator.toString().isBlank() ? "" : " " + validator);
-                return Optional.of("Kafka " + kafkaVersion + " rejects it: " + (cause == null ? "invalid value"
-                        : cause.getMessage()) + " (expects " + expects + ")");
+                return Optional.of("Kafka " + kafkaVersion + " rejects it: "
+                        + (cause == null ? "invalid value" : cause.getMessage()) + " (expects " + expects + ")");
             } finally {
                 thread.setContextClassLoader(previous);
             }

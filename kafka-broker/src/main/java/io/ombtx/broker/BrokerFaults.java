@@ -60,8 +60,8 @@ public final class BrokerFaults {
         process.destroyForcibly();
         paused.remove(process);
         if (!process.waitFor(KILL_WAIT.toSeconds(), TimeUnit.SECONDS)) {
-            throw new IllegalStateException("broker " + nodeId(index) + " was still running " + KILL_WAIT.toSeconds()
-                    + " s after SIGKILL");
+            throw new IllegalStateException(
+                    "broker " + nodeId(index) + " was still running " + KILL_WAIT.toSeconds() + " s after SIGKILL");
         }
     }
 
@@ -112,7 +112,8 @@ public final class BrokerFaults {
     public void restart(int index, Duration timeout) throws IOException, InterruptedException, BrokerStartException {
         Process process = cluster.process(index);
         if (process.isAlive()) {
-            throw new IllegalStateException("broker " + nodeId(index) + " is running: a restart follows a kill or a stop");
+            throw new IllegalStateException(
+                    "broker " + nodeId(index) + " is running: a restart follows a kill or a stop");
         }
         if (!cluster.relaunch(index)) {
             throw new IllegalStateException("the embedded cluster is closed");
@@ -134,7 +135,8 @@ public final class BrokerFaults {
                 Process process = cluster.process(index);
                 if (!process.isAlive()) {
                     throw new BrokerStartException("restarted broker " + nodeId + " exited with code "
-                            + process.exitValue() + "; its output is in " + cluster.launch(index).output());
+                            + process.exitValue() + "; its output is in "
+                            + cluster.launch(index).output());
                 }
                 try {
                     admin.describeConfigs(Set.of(broker)).all().get(3, TimeUnit.SECONDS);
@@ -144,7 +146,8 @@ public final class BrokerFaults {
                 }
                 if (System.nanoTime() > deadline) {
                     throw new BrokerStartException("restarted broker " + nodeId + " did not serve requests within "
-                            + timeout.toSeconds() + " s; its output is in " + cluster.launch(index).output());
+                            + timeout.toSeconds() + " s; its output is in "
+                            + cluster.launch(index).output());
                 }
                 Thread.sleep(100);
             }
@@ -182,7 +185,8 @@ public final class BrokerFaults {
         String output = new String(kill.getInputStream().readAllBytes()).trim();
         if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             kill.destroyForcibly();
-            throw new IOException("kill -" + signal + " " + process.pid() + " failed" + (output.isEmpty() ? "" : ": " + output));
+            throw new IOException(
+                    "kill -" + signal + " " + process.pid() + " failed" + (output.isEmpty() ? "" : ": " + output));
         }
     }
 }

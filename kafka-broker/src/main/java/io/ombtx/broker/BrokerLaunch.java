@@ -27,8 +27,10 @@ record BrokerLaunch(int nodeId, List<String> command, Path output) {
     Process start(boolean append) throws IOException {
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(append ? ProcessBuilder.Redirect.appendTo(output.toFile())
-                        : ProcessBuilder.Redirect.to(output.toFile()))
+                .redirectOutput(
+                        append
+                                ? ProcessBuilder.Redirect.appendTo(output.toFile())
+                                : ProcessBuilder.Redirect.to(output.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
                 .start();
     }

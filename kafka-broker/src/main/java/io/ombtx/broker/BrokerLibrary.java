@@ -38,8 +38,7 @@ public final class BrokerLibrary {
     private static final String COMPLETE = "complete";
     private static final long RESOLVE_MINUTES = 10;
 
-    private BrokerLibrary() {
-    }
+    private BrokerLibrary() {}
 
     /**
      * The class path for {@code version}: the built-in broker when it is that release, else the cached (or now
@@ -56,8 +55,10 @@ public final class BrokerLibrary {
         if (builtIn != null && builtIn.kafkaVersion().equals(version.toString())) {
             return builtIn;
         }
-        Path launcher = BrokerClassPath.launcherLocation().orElseThrow(() -> new BrokerStartException(
-                "the embedded broker's launcher jar could not be located, so Kafka " + version + " cannot be started"));
+        Path launcher = BrokerClassPath.launcherLocation()
+                .orElseThrow(() ->
+                        new BrokerStartException("the embedded broker's launcher jar could not be located, so Kafka "
+                                + version + " cannot be started"));
         if (builtIn == null && version.toString().equals(EmbeddedKafkaCluster.DEFAULT_VERSION)) {
             throw builtInProblem; // the built-in release whose folder is missing: say how to build it
         }
@@ -99,8 +100,9 @@ public final class BrokerLibrary {
         }
         try {
             Files.createDirectories(dir);
-            try (FileChannel channel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
+            try (FileChannel channel =
+                            FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                    FileLock ignored = channel.lock()) {
                 if (Files.exists(dir.resolve(COMPLETE))) {
                     return lib; // another process resolved it while this one waited
                 }
@@ -108,8 +110,8 @@ public final class BrokerLibrary {
                 return lib;
             }
         } catch (IOException e) {
-            throw new BrokerStartException("could not prepare the cache folder " + dir + " for Kafka " + version + ": "
-                    + e.getMessage(), e);
+            throw new BrokerStartException(
+                    "could not prepare the cache folder " + dir + " for Kafka " + version + ": " + e.getMessage(), e);
         }
     }
 
@@ -155,15 +157,16 @@ public final class BrokerLibrary {
         command.add("-DoutputDirectory=" + output);
         command.add("-DincludeScope=runtime");
         try {
-            Process process = new ProcessBuilder(command).directory(pom.getParent().toFile())
+            Process process = new ProcessBuilder(command)
+                    .directory(pom.getParent().toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .start();
             if (!process.waitFor(RESOLVE_MINUTES, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
-                throw new BrokerStartException("resolving Kafka jars with Maven took over " + RESOLVE_MINUTES
-                        + " minutes; see " + log);
+                throw new BrokerStartException(
+                        "resolving Kafka jars with Maven took over " + RESOLVE_MINUTES + " minutes; see " + log);
             }
             return process.exitValue() == 0;
         } catch (IOException e) {
@@ -212,12 +215,18 @@ public final class BrokerLibrary {
                     </plugins>
                   </build>
                 </project>
-                """.formatted(version, version, dependencies);
+                """
+                .formatted(version, version, dependencies);
     }
 
     private static void dependency(StringBuilder out, String group, String artifact, String version) {
-        out.append("    <dependency><groupId>").append(group).append("</groupId><artifactId>").append(artifact)
-                .append("</artifactId><version>").append(version).append("</version></dependency>\n");
+        out.append("    <dependency><groupId>")
+                .append(group)
+                .append("</groupId><artifactId>")
+                .append(artifact)
+                .append("</artifactId><version>")
+                .append(version)
+                .append("</version></dependency>\n");
     }
 
     private static String tail(Path file, int lines) {

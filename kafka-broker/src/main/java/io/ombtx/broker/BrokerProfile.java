@@ -21,7 +21,8 @@ public enum BrokerProfile {
                 return profile;
             }
         }
-        throw new IllegalArgumentException("unknown broker profile '" + name + "' (expected default or max-consistency)");
+        throw new IllegalArgumentException(
+                "unknown broker profile '" + name + "' (expected default or max-consistency)");
     }
 
     public String displayName() {

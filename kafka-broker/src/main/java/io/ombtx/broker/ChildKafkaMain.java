@@ -33,8 +33,7 @@ public final class ChildKafkaMain {
     /** The broker main run when no {@code --main} is given. */
     public static final String KAFKA_MAIN = "kafka.Kafka";
 
-    private ChildKafkaMain() {
-    }
+    private ChildKafkaMain() {}
 
     public static void main(String[] args) throws Throwable {
         List<String> rest = new ArrayList<>(Arrays.asList(args));
@@ -59,7 +58,8 @@ public final class ChildKafkaMain {
             reporter.start();
         }
         try {
-            Class.forName(mainClass).getMethod("main", String[].class).invoke(null, (Object) rest.toArray(String[]::new));
+            Class.forName(mainClass).getMethod("main", String[].class).invoke(null, (Object)
+                    rest.toArray(String[]::new));
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }
@@ -75,7 +75,8 @@ public final class ChildKafkaMain {
                     // "Version"/"CommitId" up to Kafka 3, "version"/"commit-id" (metrics-style) in Kafka 4.
                     Object version = null;
                     Object commit = null;
-                    for (MBeanAttributeInfo attribute : server.getMBeanInfo(name).getAttributes()) {
+                    for (MBeanAttributeInfo attribute :
+                            server.getMBeanInfo(name).getAttributes()) {
                         String key = attribute.getName().replace("-", "").toLowerCase(Locale.ROOT);
                         if (key.equals("version")) {
                             version = server.getAttribute(name, attribute.getName());
@@ -87,7 +88,9 @@ public final class ChildKafkaMain {
                         continue;
                     }
                     Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-                    Files.writeString(temp, "version=" + version + "\ncommitId=" + commit + "\nmbean=" + name + "\n",
+                    Files.writeString(
+                            temp,
+                            "version=" + version + "\ncommitId=" + commit + "\nmbean=" + name + "\n",
                             StandardCharsets.UTF_8);
                     Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                     return;

@@ -38,6 +38,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     /** The most brokers one machine's embedded cluster starts. */
     public static final int MAX_BROKERS = 9;
+
     private static final String LOOPBACK = "127.0.0.1";
 
     private final int brokerCount;
@@ -53,6 +54,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
     /** How each broker was started, in the order of {@link #processes}: a restart runs the same command again. */
     private final List<BrokerLaunch> launches = new ArrayList<>();
+
     private final BrokerFaults faults = new BrokerFaults(this);
     private final List<Path> logFiles = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::stopQuietly, "embedded-kafka-shutdown");
@@ -154,8 +156,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
      */
     static Map<String, String> profileSettings(BrokerProfile profile, int brokers, BrokerClassPath classPath) {
         Map<String, String> settings = new LinkedHashMap<>(profile.settings(brokers));
-        BrokerConfigDefinitions.of(classPath).ifPresent(definitions -> settings.keySet().removeIf(
-                key -> !definitions.knows(key)));
+        BrokerConfigDefinitions.of(classPath)
+                .ifPresent(definitions -> settings.keySet().removeIf(key -> !definitions.knows(key)));
         return settings;
     }
 
@@ -171,7 +173,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             return this;
         } catch (IOException e) {
             stopQuietly();
-            throw new BrokerStartException("could not start the embedded Kafka " + version + " broker: " + e.getMessage(), e);
+            throw new BrokerStartException(
+                    "could not start the embedded Kafka " + version + " broker: " + e.getMessage(), e);
         } catch (BrokerStartException e) {
             stopQuietly();
             throw e;
@@ -197,8 +200,10 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             props.setProperty("process.roles", "broker,controller");
             props.setProperty("node.id", Integer.toString(i + 1));
             props.setProperty("controller.quorum.voters", voters);
-            props.setProperty("listeners", "PLAINTEXT://" + LOOPBACK + ":" + ports.get(i)[0] + ",CONTROLLER://"
-                    + LOOPBACK + ":" + ports.get(i)[1]);
+            props.setProperty(
+                    "listeners",
+                    "PLAINTEXT://" + LOOPBACK + ":" + ports.get(i)[0] + ",CONTROLLER://" + LOOPBACK + ":"
+                            + ports.get(i)[1]);
             props.setProperty("controller.listener.names", "CONTROLLER");
             props.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
             props.setProperty("inter.broker.listener.name", "PLAINTEXT");
@@ -218,9 +223,15 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         int zkPort = freePort();
         writeLogConfig(zkDir, zkDir.resolve("zookeeper.log"));
         // ZooKeeperServerMain PORT DATADIR; its admin HTTP server (port 8080 by default) is switched off.
-        zooKeeper = new ProcessBuilder(javaCommand(zkDir, List.of("-Dzookeeper.admin.enableServer=false"),
-                List.of(ChildKafkaMain.class.getName(), "--main", "org.apache.zookeeper.server.ZooKeeperServerMain",
-                        Integer.toString(zkPort), zkDir.resolve("data").toString())))
+        zooKeeper = new ProcessBuilder(javaCommand(
+                        zkDir,
+                        List.of("-Dzookeeper.admin.enableServer=false"),
+                        List.of(
+                                ChildKafkaMain.class.getName(),
+                                "--main",
+                                "org.apache.zookeeper.server.ZooKeeperServerMain",
+                                Integer.toString(zkPort),
+                                zkDir.resolve("data").toString())))
                 .redirectErrorStream(true)
                 .redirectOutput(zkDir.resolve("stdout.log").toFile())
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
@@ -254,8 +265,10 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             }
             if (!zooKeeper.isAlive() || System.nanoTime() > deadline) {
                 throw new BrokerStartException("the embedded ZooKeeper for Kafka " + version + " did not start"
-                        + (zooKeeper.isAlive() ? " within " + timeout.toSeconds() + " s" : " (exit code "
-                        + zooKeeper.exitValue() + ")") + "; its log ends with:\n" + tail(log, 30)
+                        + (zooKeeper.isAlive()
+                                ? " within " + timeout.toSeconds() + " s"
+                                : " (exit code " + zooKeeper.exitValue() + ")")
+                        + "; its log ends with:\n" + tail(log, 30)
                         + tail(log.resolveSibling("stdout.log"), 30));
             }
             try {
@@ -275,7 +288,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         settings.forEach(props::setProperty);
         Path config = nodeDir.resolve("server.properties");
         try (var out = Files.newBufferedWriter(config, StandardCharsets.UTF_8)) {
-            props.store(out, "omb-tx embedded Kafka " + version + " broker " + nodeId + " (" + profile.displayName() + ")");
+            props.store(
+                    out, "omb-tx embedded Kafka " + version + " broker " + nodeId + " (" + profile.displayName() + ")");
         }
         writeLogConfig(nodeDir, nodeDir.resolve("server.log"));
         logFiles.add(nodeDir.resolve("server.log"));
@@ -287,31 +301,37 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
      * log4j2.properties, log4j 1 / reload4j (Kafka 2 and 3, and their ZooKeeper) reads log4j.properties.
      */
     private static void writeLogConfig(Path dir, Path logFile) throws IOException {
-        Files.writeString(dir.resolve("log4j2.properties"), String.join("\n",
-                "rootLogger.level = INFO",
-                "rootLogger.appenderRef.file.ref = FILE",
-                "appender.file.type = File",
-                "appender.file.name = FILE",
-                "appender.file.fileName = " + logFile,
-                "appender.file.layout.type = PatternLayout",
-                "appender.file.layout.pattern = [%d] %p %m (%c)%n",
-                "logger.kafkaRequest.name = kafka.request.logger",
-                "logger.kafkaRequest.level = WARN",
-                ""));
-        Files.writeString(dir.resolve("log4j.properties"), String.join("\n",
-                "log4j.rootLogger=INFO, FILE",
-                "log4j.appender.FILE=org.apache.log4j.FileAppender",
-                "log4j.appender.FILE.File=" + logFile,
-                "log4j.appender.FILE.layout=org.apache.log4j.PatternLayout",
-                "log4j.appender.FILE.layout.ConversionPattern=[%d] %p %m (%c)%n",
-                "log4j.logger.kafka.request.logger=WARN",
-                ""));
+        Files.writeString(
+                dir.resolve("log4j2.properties"),
+                String.join(
+                        "\n",
+                        "rootLogger.level = INFO",
+                        "rootLogger.appenderRef.file.ref = FILE",
+                        "appender.file.type = File",
+                        "appender.file.name = FILE",
+                        "appender.file.fileName = " + logFile,
+                        "appender.file.layout.type = PatternLayout",
+                        "appender.file.layout.pattern = [%d] %p %m (%c)%n",
+                        "logger.kafkaRequest.name = kafka.request.logger",
+                        "logger.kafkaRequest.level = WARN",
+                        ""));
+        Files.writeString(
+                dir.resolve("log4j.properties"),
+                String.join(
+                        "\n",
+                        "log4j.rootLogger=INFO, FILE",
+                        "log4j.appender.FILE=org.apache.log4j.FileAppender",
+                        "log4j.appender.FILE.File=" + logFile,
+                        "log4j.appender.FILE.layout=org.apache.log4j.PatternLayout",
+                        "log4j.appender.FILE.layout.ConversionPattern=[%d] %p %m (%c)%n",
+                        "log4j.logger.kafka.request.logger=WARN",
+                        ""));
     }
 
     private void format(Path config, String clusterId) throws IOException, BrokerStartException {
         Path out = config.resolveSibling("format.log");
-        List<String> command = new ArrayList<>(List.of(
-                "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", config.toString()));
+        List<String> command =
+                new ArrayList<>(List.of("kafka.tools.StorageTool", "format", "-t", clusterId, "-c", config.toString()));
         if (transactionVersion != null) {
             // KIP-890's feature level, fixed when the storage is formatted (Kafka 4.x; the planner checks that).
             command.add("--feature");
@@ -336,8 +356,10 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         Path nodeDir = config.getParent();
         Path appInfo = nodeDir.resolve("app-info.properties");
         appInfoFiles.add(appInfo);
-        List<String> command = javaCommand(nodeDir, List.of(), List.of(ChildKafkaMain.class.getName(), "--app-info",
-                appInfo.toString(), config.toString()));
+        List<String> command = javaCommand(
+                nodeDir,
+                List.of(),
+                List.of(ChildKafkaMain.class.getName(), "--app-info", appInfo.toString(), config.toString()));
         BrokerLaunch launch = new BrokerLaunch(nodeId, command, nodeDir.resolve("stdout.log"));
         launches.add(launch);
         processes.add(launch.start(false));
@@ -357,7 +379,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         command.add("-XX:MaxGCPauseMillis=20");
         command.add("-Djava.awt.headless=true");
         command.add("-Dlog4j2.configurationFile=" + nodeDir.resolve("log4j2.properties"));
-        command.add("-Dlog4j.configuration=" + nodeDir.resolve("log4j.properties").toUri());
+        command.add(
+                "-Dlog4j.configuration=" + nodeDir.resolve("log4j.properties").toUri());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classPath.classPath());
@@ -373,11 +396,15 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                     if (!processes.get(i).isAlive()) {
                         throw new BrokerStartException("embedded broker " + (i + 1) + " exited with code "
                                 + processes.get(i).exitValue() + " while starting; its log ends with:\n"
-                                + tail(logFiles.get(i), 30) + tail(logFiles.get(i).resolveSibling("stdout.log"), 30));
+                                + tail(logFiles.get(i), 30)
+                                + tail(logFiles.get(i).resolveSibling("stdout.log"), 30));
                     }
                 }
                 try {
-                    int live = admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).size();
+                    int live = admin.describeCluster()
+                            .nodes()
+                            .get(3, TimeUnit.SECONDS)
+                            .size();
                     if (live == brokerCount && appInfoFiles.stream().allMatch(Files::exists)) {
                         return;
                     }
@@ -385,11 +412,14 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                     // Not listening yet, or not all brokers registered: try again until the deadline.
                 }
                 if (System.nanoTime() > deadline) {
-                    List<Path> silent = appInfoFiles.stream().filter(f -> !Files.exists(f)).toList();
-                    throw new BrokerStartException("embedded Kafka " + version + " was not ready within " + timeout.toSeconds()
+                    List<Path> silent =
+                            appInfoFiles.stream().filter(f -> !Files.exists(f)).toList();
+                    throw new BrokerStartException("embedded Kafka " + version + " was not ready within "
+                            + timeout.toSeconds()
                             + " s (" + brokerCount + " broker(s) at " + bootstrapServers + ")"
-                            + (silent.isEmpty() ? "" : "; no app-info (version) report in " + silent
-                                    + ", see stdout.log beside it")
+                            + (silent.isEmpty()
+                                    ? ""
+                                    : "; no app-info (version) report in " + silent + ", see stdout.log beside it")
                             + "; first broker log ends with:\n"
                             + tail(logFiles.get(0), 30));
                 }
@@ -579,7 +609,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
         public Builder brokers(int count) {
             if (count < 1 || count > MAX_BROKERS) {
-                throw new IllegalArgumentException("embedded broker count must be 1.." + MAX_BROKERS + ", got " + count);
+                throw new IllegalArgumentException(
+                        "embedded broker count must be 1.." + MAX_BROKERS + ", got " + count);
             }
             this.brokers = count;
             return this;
@@ -613,10 +644,11 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
         /** Starts the brokers and waits until all are serving, or throws saying why not. */
         public EmbeddedKafkaCluster start() throws BrokerStartException {
-            BrokerClassPath classPath = version == null ? BrokerClassPath.locate()
-                    : BrokerLibrary.classPath(KafkaVersion.parse(version));
+            BrokerClassPath classPath =
+                    version == null ? BrokerClassPath.locate() : BrokerLibrary.classPath(KafkaVersion.parse(version));
             if (transactionVersion != null) {
-                String problem = KafkaVersion.parse(classPath.kafkaVersion()).transactionVersionProblem(transactionVersion);
+                String problem =
+                        KafkaVersion.parse(classPath.kafkaVersion()).transactionVersionProblem(transactionVersion);
                 if (problem != null) {
                     throw new IllegalArgumentException(problem);
                 }

@@ -35,8 +35,8 @@ public record KafkaVersion(int major, int minor, int patch) implements Comparabl
             throw new IllegalArgumentException("expected a Kafka release as MAJOR.MINOR.PATCH, e.g. 2.8.2, 3.9.1 or"
                     + " 4.1.1, got '" + text + "'");
         }
-        KafkaVersion version = new KafkaVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                Integer.parseInt(m.group(3)));
+        KafkaVersion version = new KafkaVersion(
+                Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
         if (version.compareTo(OLDEST) < 0 || version.major > 4) {
             throw new IllegalArgumentException("Kafka " + version + " is not supported by the embedded broker: it runs "
                     + OLDEST + " or later (ZooKeeper before " + FIRST_KRAFT + ", KRaft from then on) up to 4.x");

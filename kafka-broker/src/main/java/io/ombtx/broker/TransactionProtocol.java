@@ -29,15 +29,24 @@ public record TransactionProtocol(int transactionVersion, boolean finalized, Str
     /** The protocol of a finalized level, or of none ({@code null}). */
     public static TransactionProtocol of(Integer level) {
         if (level == null || level == 0) {
-            return new TransactionProtocol(0, level != null, "pre-KIP-890: partitions are added with"
-                    + " AddPartitionsToTxn and the producer keeps its epoch across transactions"
-                    + (level == null ? " (the cluster reports no " + FEATURE + " feature)" : ""));
+            return new TransactionProtocol(
+                    0,
+                    level != null,
+                    "pre-KIP-890: partitions are added with"
+                            + " AddPartitionsToTxn and the producer keeps its epoch across transactions"
+                            + (level == null ? " (the cluster reports no " + FEATURE + " feature)" : ""));
         }
         if (level == 1) {
-            return new TransactionProtocol(1, true, FEATURE + " 1: flexible transaction-log records; the"
-                    + " transaction protocol otherwise as before KIP-890 part 2 (no epoch bump per transaction)");
+            return new TransactionProtocol(
+                    1,
+                    true,
+                    FEATURE + " 1: flexible transaction-log records; the"
+                            + " transaction protocol otherwise as before KIP-890 part 2 (no epoch bump per transaction)");
         }
-        return new TransactionProtocol(level, true, FEATURE + " " + level + ": KIP-890 part 2, the epoch is bumped"
-                + " on every transaction and partitions are added implicitly by the produce request");
+        return new TransactionProtocol(
+                level,
+                true,
+                FEATURE + " " + level + ": KIP-890 part 2, the epoch is bumped"
+                        + " on every transaction and partitions are added implicitly by the produce request");
     }
 }

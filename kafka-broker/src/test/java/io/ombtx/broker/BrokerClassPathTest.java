@@ -63,7 +63,9 @@ class BrokerClassPathTest {
         BrokerClassPath found = BrokerClassPath.locate(byProperty.toString(), byVariable.toString(), jar);
         assertEquals(byProperty, found.brokerLib());
         assertEquals("4.2.0", found.kafkaVersion());
-        assertEquals(jar + File.pathSeparator + byProperty.resolve("*"), found.classPath(),
+        assertEquals(
+                jar + File.pathSeparator + byProperty.resolve("*"),
+                found.classPath(),
                 "the brokers' main class still comes from the launcher");
 
         BrokerClassPath variable = BrokerClassPath.locate(" ", byVariable.toString(), jar);
@@ -75,10 +77,13 @@ class BrokerClassPathTest {
     void aMissingBrokerFolderIsAClearErrorNamingWhatWasTriedAndHowToFixIt() throws Exception {
         Path target = Files.createDirectories(dir.resolve("kafka-broker/target"));
         Path jar = Files.write(target.resolve("kafka-broker-0.1.0-SNAPSHOT.jar"), new byte[] {1});
-        BrokerStartException e = assertThrows(BrokerStartException.class, () -> BrokerClassPath.locate(null, null, jar));
+        BrokerStartException e =
+                assertThrows(BrokerStartException.class, () -> BrokerClassPath.locate(null, null, jar));
         String message = e.getMessage();
-        assertTrue(message.startsWith("the Kafka broker's class path was not found. Tried:\n  " + target.resolve("broker-lib")
-                + " (broker-lib/ beside " + jar + "): no such folder\n"), message);
+        assertTrue(
+                message.startsWith("the Kafka broker's class path was not found. Tried:\n  "
+                        + target.resolve("broker-lib") + " (broker-lib/ beside " + jar + "): no such folder\n"),
+                message);
         assertTrue(message.contains("mvn -q -DskipTests package"), message);
         assertTrue(message.contains("-Dombtx.broker.lib=DIR or OMBTX_BROKER_LIB=DIR"), message);
     }
@@ -87,16 +92,20 @@ class BrokerClassPathTest {
     void aWrongOverrideIsAnErrorEvenWhenTheFolderBesideTheLauncherExists() throws Exception {
         Path jar = launcherJarWithBrokerLib("install/lib", "4.1.1");
         Path missing = dir.resolve("no-such-folder");
-        BrokerStartException byProperty = assertThrows(BrokerStartException.class,
-                () -> BrokerClassPath.locate(missing.toString(), null, jar));
-        assertTrue(byProperty.getMessage().contains(missing + " (-Dombtx.broker.lib=" + missing + "): no such folder"),
+        BrokerStartException byProperty =
+                assertThrows(BrokerStartException.class, () -> BrokerClassPath.locate(missing.toString(), null, jar));
+        assertTrue(
+                byProperty.getMessage().contains(missing + " (-Dombtx.broker.lib=" + missing + "): no such folder"),
                 byProperty.getMessage());
 
         Path empty = Files.createDirectories(dir.resolve("empty"));
-        BrokerStartException byVariable = assertThrows(BrokerStartException.class,
-                () -> BrokerClassPath.locate(null, empty.toString(), jar));
-        assertTrue(byVariable.getMessage().contains(empty + " (OMBTX_BROKER_LIB=" + empty
-                + "): no kafka_2.13-<version>.jar in it"), byVariable.getMessage());
+        BrokerStartException byVariable =
+                assertThrows(BrokerStartException.class, () -> BrokerClassPath.locate(null, empty.toString(), jar));
+        assertTrue(
+                byVariable
+                        .getMessage()
+                        .contains(empty + " (OMBTX_BROKER_LIB=" + empty + "): no kafka_2.13-<version>.jar in it"),
+                byVariable.getMessage());
     }
 
     @Test
@@ -107,7 +116,8 @@ class BrokerClassPathTest {
         assertTrue(found.kafkaVersion().startsWith("4.1."), found.kafkaVersion());
         assertTrue(Files.exists(found.brokerLib().resolve("kafka_2.13-" + found.kafkaVersion() + ".jar")));
         try (var files = Files.list(found.brokerLib())) {
-            assertFalse(files.anyMatch(f -> f.getFileName().toString().startsWith("junit-")), "no JUnit for the broker");
+            assertFalse(
+                    files.anyMatch(f -> f.getFileName().toString().startsWith("junit-")), "no JUnit for the broker");
         }
     }
 }

@@ -56,8 +56,12 @@ class BrokerFaultsTest {
             assertEquals(2, faults.nodeId(1));
             assertEquals(1, faults.index(2));
             // The restarted broker still holds its replica of the topic: the same log folder.
-            var dirs = admin.describeLogDirs(Set.of(2)).allDescriptions().get(30, TimeUnit.SECONDS).get(2);
-            assertTrue(dirs.values().stream().anyMatch(d -> d.replicaInfos().containsKey(new TopicPartition("kept", 0))),
+            var dirs = admin.describeLogDirs(Set.of(2))
+                    .allDescriptions()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(2);
+            assertTrue(
+                    dirs.values().stream().anyMatch(d -> d.replicaInfos().containsKey(new TopicPartition("kept", 0))),
                     dirs.toString());
         }
         assertTrue(Files.exists(cluster.launch(1).output()), "the restarted broker writes where it did before");
@@ -73,7 +77,9 @@ class BrokerFaultsTest {
             assertTrue(faults.paused(2));
             assertFalse(faults.running(2));
             assertThrows(IllegalStateException.class, () -> faults.pause(2));
-            assertThrows(IllegalStateException.class, () -> faults.restart(2, Duration.ofSeconds(1)),
+            assertThrows(
+                    IllegalStateException.class,
+                    () -> faults.restart(2, Duration.ofSeconds(1)),
                     "a paused broker is resumed, not restarted");
         } finally {
             faults.resume(2);
@@ -93,14 +99,17 @@ class BrokerFaultsTest {
         // 143 (128 + SIGTERM) when the JVM's signal handler does; both after the hook has run. Which of the two ends
         // it varies from run to run (CI saw 143 once in four runs). 137 would be the SIGKILL fallback: not clean.
         int exit = cluster.process(0).exitValue();
-        assertTrue(exit == 0 || exit == 128 + 15, "a controlled shutdown ends the JVM in order (0 or 143), not " + exit);
+        assertTrue(
+                exit == 0 || exit == 128 + 15, "a controlled shutdown ends the JVM in order (0 or 143), not " + exit);
         faults.restart(0, Duration.ofSeconds(90));
         try (Admin admin = admin()) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size() < 3 && System.nanoTime() < deadline) {
+            while (admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size() < 3
+                    && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            assertEquals(3, admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size());
+            assertEquals(
+                    3, admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size());
         }
     }
 
@@ -126,5 +135,4 @@ class BrokerFaultsTest {
         props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         return Admin.create(props);
     }
-
 }

@@ -25,15 +25,20 @@ class ChildBrokerLifetimeTest {
     @Test
     void brokersExitWhenTheirParentIsKilled() throws Exception {
         Path log = dir.resolve("parent.log");
-        Process parent = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), OrphanedParent.class.getName(),
-                dir.resolve("kafka").toString())
+        Process parent = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        OrphanedParent.class.getName(),
+                        dir.resolve("kafka").toString())
                 .redirectError(log.toFile())
                 .start();
         List<ProcessHandle> brokers = new ArrayList<>();
         try {
             String line;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
                 do {
                     line = out.readLine(); // ends (null) if the parent exits without starting a broker
                 } while (line != null && !line.startsWith("brokers "));

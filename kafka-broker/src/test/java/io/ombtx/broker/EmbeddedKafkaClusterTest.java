@@ -26,31 +26,54 @@ class EmbeddedKafkaClusterTest {
             pids = cluster.pids();
             assertEquals(1, pids.size());
             try (Admin admin = admin(cluster)) {
-                assertEquals(1, admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size());
-                admin.createTopics(Set.of(new NewTopic("t1", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
-                assertEquals(2, admin.describeTopics(Set.of("t1")).allTopicNames().get().get("t1").partitions().size());
+                assertEquals(
+                        1,
+                        admin.describeCluster()
+                                .nodes()
+                                .get(10, TimeUnit.SECONDS)
+                                .size());
+                admin.createTopics(Set.of(new NewTopic("t1", 2, (short) 1)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
+                assertEquals(
+                        2,
+                        admin.describeTopics(Set.of("t1"))
+                                .allTopicNames()
+                                .get()
+                                .get("t1")
+                                .partitions()
+                                .size());
                 ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
-                var config = admin.describeConfigs(Set.of(broker)).all().get(10, TimeUnit.SECONDS).get(broker);
-                assertEquals("1", config.get("group.coordinator.append.linger.ms").value(),
+                var config = admin.describeConfigs(Set.of(broker))
+                        .all()
+                        .get(10, TimeUnit.SECONDS)
+                        .get(broker);
+                assertEquals(
+                        "1",
+                        config.get("group.coordinator.append.linger.ms").value(),
                         "a per-run override reaches the real broker");
             }
             assertEquals("1", cluster.settings().get("group.coordinator.append.linger.ms"));
         }
         for (long pid : pids) {
-            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "broker process " + pid + " stopped");
+            assertFalse(
+                    ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+                    "broker process " + pid + " stopped");
         }
     }
 
     @Test
     void threeBrokersFormOneClusterThatAcceptsReplicationFactorThree() throws Exception {
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder()
-                .brokers(3)
-                .profile(BrokerProfile.MAX_CONSISTENCY)
-                .start();
+                        .brokers(3)
+                        .profile(BrokerProfile.MAX_CONSISTENCY)
+                        .start();
                 Admin admin = admin(cluster)) {
-            assertEquals(3, admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size());
+            assertEquals(
+                    3, admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size());
             admin.createTopics(Set.of(new NewTopic("rf3", 2, (short) 3).configs(Map.of("min.insync.replicas", "2"))))
-                    .all().get(30, TimeUnit.SECONDS);
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             var partitions = describeWhenVisible(admin, "rf3").partitions();
             assertTrue(partitions.stream().allMatch(p -> p.replicas().size() == 3));
             assertEquals("1", cluster.settings().get("log.flush.interval.messages"));
@@ -72,7 +95,10 @@ class EmbeddedKafkaClusterTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             try {
-                return admin.describeTopics(Set.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+                return admin.describeTopics(Set.of(topic))
+                        .allTopicNames()
+                        .get(30, TimeUnit.SECONDS)
+                        .get(topic);
             } catch (java.util.concurrent.ExecutionException e) {
                 if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
                         || System.nanoTime() > deadline) {

@@ -30,8 +30,9 @@ class KafkaVersionTest {
         assertNull(KafkaVersion.parse("4.1.1").transactionVersionProblem(2));
         assertNull(KafkaVersion.parse("4.1.1").transactionVersionProblem(0));
         assertTrue(KafkaVersion.parse("4.1.1").transactionVersionProblem(3).contains("0 to 2"));
-        assertTrue(KafkaVersion.parse("2.8.2").transactionVersionProblem(1).startsWith(
-                "Kafka 2.8.2 has no transaction.version feature"));
+        assertTrue(KafkaVersion.parse("2.8.2")
+                .transactionVersionProblem(1)
+                .startsWith("Kafka 2.8.2 has no transaction.version feature"));
     }
 
     @Test
@@ -40,7 +41,8 @@ class KafkaVersionTest {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KafkaVersion.parse(bad));
             assertTrue(e.getMessage().contains("MAJOR.MINOR.PATCH"), e.getMessage());
         }
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> KafkaVersion.parse("2.6.3")).getMessage()
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> KafkaVersion.parse("2.6.3"))
+                .getMessage()
                 .contains("not supported"));
         assertThrows(IllegalArgumentException.class, () -> KafkaVersion.parse("5.0.0"));
         assertThrows(IllegalArgumentException.class, () -> KafkaVersion.parse(null));

@@ -36,12 +36,14 @@ class KafkaVersionsTest {
 
     @Test
     void kafka282RunsWithItsOwnZooKeeperAndThePreKip890Protocol() throws Exception {
-        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().version("2.8.2").start()) {
+        try (EmbeddedKafkaCluster cluster =
+                EmbeddedKafkaCluster.builder().version("2.8.2").start()) {
             assertTrue(cluster.zooKeeper());
             assertEquals(1, cluster.pids().size());
             long zooKeeper = cluster.zooKeeperPid().orElseThrow();
             assertTrue(ProcessHandle.of(zooKeeper).map(ProcessHandle::isAlive).orElse(false), "ZooKeeper runs");
-            assertFalse(cluster.settings().containsKey("group.coordinator.append.linger.ms"),
+            assertFalse(
+                    cluster.settings().containsKey("group.coordinator.append.linger.ms"),
                     "a setting 2.8 does not define is not set: " + cluster.settings());
             assertRunsTransactions(cluster, "2.8.2", 0, false);
         }
@@ -49,19 +51,24 @@ class KafkaVersionsTest {
 
     @Test
     void kafka391RunsInKRaftModeWithoutATransactionVersion() throws Exception {
-        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().version("3.9.1").start()) {
+        try (EmbeddedKafkaCluster cluster =
+                EmbeddedKafkaCluster.builder().version("3.9.1").start()) {
             assertFalse(cluster.zooKeeper());
             assertEquals(1, cluster.pids().size());
             assertRunsTransactions(cluster, "3.9.1", 0, null);
         }
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> EmbeddedKafkaCluster.builder().version("3.9.1").transactionVersion(2).start());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EmbeddedKafkaCluster.builder()
+                .version("3.9.1")
+                .transactionVersion(2)
+                .start());
         assertTrue(e.getMessage().contains("Kafka 3.9.1 has no transaction.version feature"), e.getMessage());
     }
 
     @Test
     void kafka411FormattedWithTransactionVersion1() throws Exception {
-        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().version("4.1.1").transactionVersion(1)
+        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder()
+                .version("4.1.1")
+                .transactionVersion(1)
                 .start()) {
             assertEquals(1, cluster.requestedTransactionVersion());
             assertRunsTransactions(cluster, "4.1.1", 1, true);
@@ -70,7 +77,9 @@ class KafkaVersionsTest {
 
     @Test
     void kafka411FormattedWithTransactionVersion2() throws Exception {
-        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().version("4.1.1").transactionVersion(2)
+        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder()
+                .version("4.1.1")
+                .transactionVersion(2)
                 .start()) {
             assertRunsTransactions(cluster, "4.1.1", 2, true);
         }
@@ -78,12 +87,14 @@ class KafkaVersionsTest {
 
     @Test
     void eachReleaseChecksSettingsByItsOwnDefinitions() throws Exception {
-        BrokerConfigDefinitions kafka28 = BrokerConfigDefinitions.find(KafkaVersion.parse("2.8.2")).orElseThrow();
+        BrokerConfigDefinitions kafka28 =
+                BrokerConfigDefinitions.find(KafkaVersion.parse("2.8.2")).orElseThrow();
         assertEquals("2.8.2", kafka28.kafkaVersion());
         assertTrue(kafka28.knows("zookeeper.connect"));
         assertFalse(kafka28.knows("group.coordinator.append.linger.ms"));
         assertTrue(kafka28.problem("transaction.state.log.min.isr", "zero").isPresent());
-        BrokerConfigDefinitions kafka41 = BrokerConfigDefinitions.find(KafkaVersion.parse("4.1.1")).orElseThrow();
+        BrokerConfigDefinitions kafka41 =
+                BrokerConfigDefinitions.find(KafkaVersion.parse("4.1.1")).orElseThrow();
         assertTrue(kafka41.knows("group.coordinator.append.linger.ms"));
         assertFalse(kafka41.knows("zookeeper.connect"), "Kafka 4 has no ZooKeeper");
     }
@@ -92,8 +103,8 @@ class KafkaVersionsTest {
      * The broker reports {@code version} and the {@code transactionVersion} (finalized as reported when
      * {@code finalized} is not null); one transaction of three records commits and is read back read_committed.
      */
-    private static void assertRunsTransactions(EmbeddedKafkaCluster cluster, String version, int transactionVersion,
-            Boolean finalized) throws Exception {
+    private static void assertRunsTransactions(
+            EmbeddedKafkaCluster cluster, String version, int transactionVersion, Boolean finalized) throws Exception {
         assertEquals(version, cluster.runningVersion(), "the version the running broker reports");
         TransactionProtocol protocol = cluster.transactionProtocol();
         assertEquals(transactionVersion, protocol.transactionVersion(), protocol.toString());
@@ -106,8 +117,8 @@ class KafkaVersionsTest {
         }
         Properties p = props(cluster, ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
         p.setProperty(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "versions-test");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.initTransactions();
             producer.beginTransaction();
             for (int i = 0; i < 3; i++) {
@@ -120,8 +131,8 @@ class KafkaVersionsTest {
         c.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<String> read = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (read.size() < 3 && System.nanoTime() < deadline) {

@@ -9,12 +9,13 @@ import java.util.stream.Collectors;
  */
 public final class OrphanedParent {
 
-    private OrphanedParent() {
-    }
+    private OrphanedParent() {}
 
     public static void main(String[] args) throws Exception {
-        EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().workDir(Path.of(args[0])).start();
-        System.out.println("brokers " + cluster.pids().stream().map(String::valueOf).collect(Collectors.joining(" ")));
+        EmbeddedKafkaCluster cluster =
+                EmbeddedKafkaCluster.builder().workDir(Path.of(args[0])).start();
+        System.out.println(
+                "brokers " + cluster.pids().stream().map(String::valueOf).collect(Collectors.joining(" ")));
         System.out.flush();
         Thread.sleep(Long.MAX_VALUE);
     }

@@ -29,8 +29,7 @@ public final class ClassDataArchive {
     /** System property: where to write the archive after a complete run (set by bin/lib/common.sh). */
     public static final String PROPERTY = "ombtx.cds.archive";
 
-    private ClassDataArchive() {
-    }
+    private ClassDataArchive() {}
 
     /**
      * Writes the archive {@value #PROPERTY} names if it is missing and prints {@code written} or {@code not written}:
@@ -60,15 +59,18 @@ public final class ClassDataArchive {
             return false;
         }
         Files.createDirectories(archive.toAbsolutePath().getParent());
-        Path part = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + ".part");
+        Path part = archive.resolveSibling(
+                archive.getFileName() + "." + ProcessHandle.current().pid() + ".part");
         Files.deleteIfExists(part);
         PrintStream console = System.out;
         System.setOut(new PrintStream(OutputStream.nullOutputStream())); // Java 17 prints "Dynamic dump to file ..."
         try {
-            ManagementFactory.getPlatformMBeanServer().invoke(
-                    new ObjectName("com.sun.management:type=DiagnosticCommand"), "vmCds",
-                    new Object[] {new String[] {"dynamic_dump", part.toString()}},
-                    new String[] {String[].class.getName()});
+            ManagementFactory.getPlatformMBeanServer()
+                    .invoke(
+                            new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                            "vmCds",
+                            new Object[] {new String[] {"dynamic_dump", part.toString()}},
+                            new String[] {String[].class.getName()});
         } finally {
             System.setOut(console);
         }
@@ -85,7 +87,8 @@ public final class ClassDataArchive {
      * while a directory is on the class path (a user's {@code OMBTX_CLASSPATH}, a test's target/classes).
      */
     static boolean jarsOnly(String classPath) {
-        return !classPath.isEmpty() && Arrays.stream(classPath.split(File.pathSeparator))
-                .allMatch(entry -> entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry)));
+        return !classPath.isEmpty()
+                && Arrays.stream(classPath.split(File.pathSeparator))
+                        .allMatch(entry -> entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry)));
     }
 }

@@ -23,17 +23,21 @@ import picocli.CommandLine.Option;
 public final class KafkaLocalMain {
 
     /** The options of {@code bin/kafka-local start}, which passes --state itself. */
-    @Command(name = "bin/kafka-local start",
-            description = "Starts real Apache Kafka (from Maven Central: KRaft, or ZooKeeper for releases before 3.3) on"
-                    + " loopback on free ports, writes the"
-                    + " state file (bootstrap servers, settings, pids) and keeps the brokers running until stopped"
-                    + " (bin/kafka-local stop).",
-            footer = {"Exit codes: 1 the brokers did not start; 2 bad input; otherwise it runs until stopped.",
+    @Command(
+            name = "bin/kafka-local start",
+            description =
+                    "Starts real Apache Kafka (from Maven Central: KRaft, or ZooKeeper for releases before 3.3) on"
+                            + " loopback on free ports, writes the"
+                            + " state file (bootstrap servers, settings, pids) and keeps the brokers running until stopped"
+                            + " (bin/kafka-local stop).",
+            footer = {
+                "Exit codes: 1 the brokers did not start; 2 bad input; otherwise it runs until stopped.",
                 "",
                 "Example:",
                 "  bin/kafka-local start --brokers 3 --broker-config group.coordinator.append.linger.ms=0",
                 "  bin/kafka-local start --broker-version 2.8.2",
-                "  bin/kafka-local start --transaction-version 1"})
+                "  bin/kafka-local start --transaction-version 1"
+            })
     static final class Options {
         // Hidden: the script always passes it ($OMBTX_STATE_DIR/kafka-local.json) and waits for that file.
         @Option(names = "--state", paramLabel = "FILE", hidden = true, description = "where to write the state")
@@ -44,8 +48,7 @@ public final class KafkaLocalMain {
         BrokerOptions broker = new BrokerOptions();
     }
 
-    private KafkaLocalMain() {
-    }
+    private KafkaLocalMain() {}
 
     public static void main(String[] args) throws Exception {
         Cli.main(new Options(), args, KafkaLocalMain::start);
@@ -63,11 +66,14 @@ public final class KafkaLocalMain {
         options.broker.settings().forEach(builder::override);
         builder.version(options.broker.brokerVersion());
         if (options.broker.transactionVersion() != null) {
-            KafkaVersion version = KafkaVersion.parse(options.broker.brokerVersion() != null
-                    ? options.broker.brokerVersion() : EmbeddedKafkaCluster.DEFAULT_VERSION);
+            KafkaVersion version = KafkaVersion.parse(
+                    options.broker.brokerVersion() != null
+                            ? options.broker.brokerVersion()
+                            : EmbeddedKafkaCluster.DEFAULT_VERSION);
             String problem = version.transactionVersionProblem(options.broker.transactionVersion());
             if (problem != null) {
-                System.err.println("error: --transaction-version " + options.broker.transactionVersion() + ": " + problem);
+                System.err.println(
+                        "error: --transaction-version " + options.broker.transactionVersion() + ": " + problem);
                 return Main.BAD_INPUT;
             }
             builder.transactionVersion(options.broker.transactionVersion());

@@ -1,11 +1,11 @@
 package io.ombtx.runner;
 
 import io.ombtx.broker.BrokerStartException;
+import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.BenchmarkCommand;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
-import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
@@ -41,8 +41,7 @@ public final class Main {
     public static final int BAD_INPUT = 2;
     public static final int INTERRUPTED = 130;
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -71,12 +70,23 @@ public final class Main {
             throw new UsageException("--profile " + parsed.profile() + ": no workload defines it (its 'profiles:'"
                     + " block); the shipped workloads have quick and full");
         }
-        PlanOptions planOptions = new PlanOptions(parsed.brokers(), parsed.brokerProfile(), parsed.brokerSettings(),
-                parsed.reportingIntervalSeconds(), workerUrls(parsed), parsed.extraConsumers(),
-                parsed.teardownTimeoutSeconds(), parsed.brokerVersion(), parsed.transactionVersion(),
+        PlanOptions planOptions = new PlanOptions(
+                parsed.brokers(),
+                parsed.brokerProfile(),
+                parsed.brokerSettings(),
+                parsed.reportingIntervalSeconds(),
+                workerUrls(parsed),
+                parsed.extraConsumers(),
+                parsed.teardownTimeoutSeconds(),
+                parsed.brokerVersion(),
+                parsed.transactionVersion(),
                 parsed.faultCommand());
-        List<RunSpec> plan = Repetitions.expand(Planner.plan(drivers, workloads, planOptions), parsed.repeat(),
-                parsed.interleave(), parsed.comparison(), Repetitions.newGroupId(java.time.Instant.now()));
+        List<RunSpec> plan = Repetitions.expand(
+                Planner.plan(drivers, workloads, planOptions),
+                parsed.repeat(),
+                parsed.interleave(),
+                parsed.comparison(),
+                Repetitions.newGroupId(java.time.Instant.now()));
         if (singleFileOutput(parsed) && plan.size() > 1) {
             throw new UsageException("-o " + parsed.output() + " names one file but the plan has " + plan.size()
                     + " runs" + (parsed.repeat() > 1 ? " (--repeat " + parsed.repeat() + ")" : "")
@@ -106,8 +116,12 @@ public final class Main {
         try {
             senderThreadsSetting();
             List<RunSpec> plan = plan(parsed);
-            plan.stream().map(RunSpec::workload).distinct().flatMap(w -> WorkloadWarnings.of(w).stream())
-                    .distinct().forEach(err::println);
+            plan.stream()
+                    .map(RunSpec::workload)
+                    .distinct()
+                    .flatMap(w -> WorkloadWarnings.of(w).stream())
+                    .distinct()
+                    .forEach(err::println);
             if (parsed.dryRun()) {
                 out.print(PlanText.describe(plan));
                 return OK;
@@ -117,7 +131,8 @@ public final class Main {
             Path outputFile = target.file();
             Duration workerTimeout = Duration.ofSeconds(parsed.workerTimeoutSeconds());
             RunCoordinator.WorkerFactory workers = worker -> worker.equals(WorkerAssignment.LOCAL)
-                    ? new LocalWorker() : new HttpWorkerClient(worker, workerTimeout);
+                    ? new LocalWorker()
+                    : new HttpWorkerClient(worker, workerTimeout);
             RunOptions options = new RunOptions(outputDir, outputFile, parsed.quiet());
             installSignalHandlers(interruption);
             RunCoordinator coordinator = new RunCoordinator(options, out, workers, interruption);

@@ -6,8 +6,7 @@ import java.nio.file.Path;
 /** Finds the omb-tx installation folder: where {@code bin/}, {@code workloads/} and the built modules live. */
 public final class OmbTxHome {
 
-    private OmbTxHome() {
-    }
+    private OmbTxHome() {}
 
     /** {@code -Dombtx.home}, else {@code $OMBTX_HOME}, else the nearest folder upward holding {@code kafka-broker/}. */
     public static Path locate() {

@@ -3,14 +3,14 @@ package io.ombtx.runner;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.ConfigFields;
+import io.ombtx.driver.api.config.YamlFiles;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.CommonOptions;
 import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.config.WorkloadLoader;
-import io.ombtx.driver.api.config.ConfigException;
-import io.ombtx.driver.api.config.ConfigFields;
-import io.ombtx.driver.api.config.YamlFiles;
 import io.ombtx.runner.plan.Repetitions;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -31,7 +31,8 @@ import picocli.CommandLine.Parameters;
 public final class SuiteMain {
 
     /** bin/benchmark-suite's command line: the suite file, plus the options it shares with bin/benchmark. */
-    @Command(name = "bin/benchmark-suite",
+    @Command(
+            name = "bin/benchmark-suite",
             customSynopsis = "bin/benchmark-suite [--profile quick|full] [-o DIR] [--dry-run] [options] SUITE.yaml",
             description = "Runs a suite: a file listing driver YAMLs and the workloads to run with each (see"
                     + " suites/), each result in its own file under one results folder, through the same code path"
@@ -39,19 +40,22 @@ public final class SuiteMain {
             optionListHeading = "%nOptions (as bin/benchmark's):%n",
             footer = {
                 "In a suite, -o names the results folder (default results/<suite>-<profile>-<UTC time>/) and"
-                    + " --profile defaults to the suite's 'profile', else full.",
+                        + " --profile defaults to the suite's 'profile', else full.",
                 "A suite's 'repeat: N' (or one per profile, {quick: 2, full: 5}) and 'interleave: true' apply to"
-                    + " every entry unless the entry sets its own or --repeat/--interleave are given; an entry's"
-                    + " 'name' names its comparison in the results.",
+                        + " every entry unless the entry sets its own or --repeat/--interleave are given; an entry's"
+                        + " 'name' names its comparison in the results.",
                 "Paths in a suite are relative to the omb-tx folder. Exit codes as bin/benchmark: 0 done; 1 a run"
-                    + " failed or ended early; 2 bad input; 130 interrupted.",
+                        + " failed or ended early; 2 bad input; 130 interrupted.",
                 "",
                 "Examples:",
                 "  bin/benchmark-suite --profile quick suites/kafka-seeds.yaml",
-                "  bin/benchmark-suite --dry-run --profile full suites/kafka-seeds.yaml"})
+                "  bin/benchmark-suite --dry-run --profile full suites/kafka-seeds.yaml"
+            })
     static final class Options {
-        @Parameters(paramLabel = "SUITE.yaml", arity = "0..1", description = "the suite file, e.g."
-                + " suites/kafka-seeds.yaml")
+        @Parameters(
+                paramLabel = "SUITE.yaml",
+                arity = "0..1",
+                description = "the suite file, e.g." + " suites/kafka-seeds.yaml")
         @Cli.Required("missing SUITE.yaml (see --help)")
         Path suite;
 
@@ -64,13 +68,12 @@ public final class SuiteMain {
         int run(BenchmarkArgs args, PrintStream out, PrintStream err);
     }
 
-    private static final List<String> SUITE_KEYS = List.of("name", "description", "profile", "repeat", "interleave",
-            "runs");
-    private static final List<String> RUN_KEYS = List.of("name", "driver", "drivers", "workloads", "repeat",
-            "interleave", "brokerVersion", "transactionVersion");
+    private static final List<String> SUITE_KEYS =
+            List.of("name", "description", "profile", "repeat", "interleave", "runs");
+    private static final List<String> RUN_KEYS = List.of(
+            "name", "driver", "drivers", "workloads", "repeat", "interleave", "brokerVersion", "transactionVersion");
 
-    private SuiteMain() {
-    }
+    private SuiteMain() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -85,9 +88,14 @@ public final class SuiteMain {
      * @param repeat the entry's own repetitions, or null for the suite's
      * @param interleave the entry's own interleaving, or null for the suite's
      */
-    record Entry(List<Path> drivers, List<Path> workloads, String name, Integer repeat, Boolean interleave,
-            String brokerVersion, Integer transactionVersion) {
-    }
+    record Entry(
+            List<Path> drivers,
+            List<Path> workloads,
+            String name,
+            Integer repeat,
+            Boolean interleave,
+            String brokerVersion,
+            Integer transactionVersion) {}
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return run(args, out, err, Main::run);
@@ -103,8 +111,11 @@ public final class SuiteMain {
         try {
             Path suiteFile = options.suite;
             JsonNode suite = YamlFiles.read(suiteFile);
-            String name = suite.path("name").asText(suiteFile.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
-            String profile = given.profile() != null ? given.profile() : suite.path("profile").asText("full");
+            String name =
+                    suite.path("name").asText(suiteFile.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
+            String profile = given.profile() != null
+                    ? given.profile()
+                    : suite.path("profile").asText("full");
             List<Entry> entries = entries(suiteFile, suite, profile);
             Path output = given.output();
             if (output == null) {
@@ -121,7 +132,8 @@ public final class SuiteMain {
                 Integer transactionVersion = args.transactionVersion();
                 if (transactionVersion == null && entry.transactionVersion() != null) {
                     // Checked here so the entry is blamed, not --transaction-version.
-                    String problem = KafkaVersion.parse(version != null ? version : EmbeddedKafkaCluster.DEFAULT_VERSION)
+                    String problem = KafkaVersion.parse(
+                                    version != null ? version : EmbeddedKafkaCluster.DEFAULT_VERSION)
                             .transactionVersionProblem(entry.transactionVersion());
                     if (problem != null) {
                         throw new ConfigException(suiteFile.toString(), "runs[" + i + "].transactionVersion", problem);
@@ -129,10 +141,11 @@ public final class SuiteMain {
                     transactionVersion = entry.transactionVersion();
                 }
                 // --repeat and --interleave on the command line win over the entry's, which win over the suite's.
-                int repeat = common.repeatGiven() != null ? common.repeatGiven()
+                int repeat = common.repeatGiven() != null
+                        ? common.repeatGiven()
                         : entry.repeat() != null ? entry.repeat() : suiteRepeat;
-                boolean interleave = common.interleaveGiven()
-                        || (entry.interleave() != null ? entry.interleave() : suiteInterleave);
+                boolean interleave =
+                        common.interleaveGiven() || (entry.interleave() != null ? entry.interleave() : suiteInterleave);
                 runs.add(args.withBrokerVersion(version, transactionVersion)
                         .withRepetitions(repeat, interleave, entry.name()));
             }
@@ -178,7 +191,8 @@ public final class SuiteMain {
                 throw new ConfigException(file, where + ".driver", "give one driver file (driver) or a list (drivers)");
             }
             if (run.has("driver")) {
-                drivers.add(existing(file, where + ".driver", home, run.path("driver").asText(null)));
+                drivers.add(existing(
+                        file, where + ".driver", home, run.path("driver").asText(null)));
             } else {
                 JsonNode list = run.get("drivers");
                 if (!list.isArray() || list.isEmpty()) {
@@ -199,8 +213,14 @@ public final class SuiteMain {
             ConfigFields fields = new ConfigFields(file, run, where);
             Integer repeat = run.has("repeat") ? repeat(file, where + ".repeat", run.get("repeat"), profile, 1) : null;
             Boolean interleave = run.has("interleave") ? fields.bool("interleave", false) : null;
-            entries.add(new Entry(drivers, paths, fields.text("name", null), repeat, interleave,
-                    WorkloadLoader.brokerVersion(fields), WorkloadLoader.transactionVersion(fields)));
+            entries.add(new Entry(
+                    drivers,
+                    paths,
+                    fields.text("name", null),
+                    repeat,
+                    interleave,
+                    WorkloadLoader.brokerVersion(fields),
+                    WorkloadLoader.transactionVersion(fields)));
         }
         return entries;
     }
@@ -228,10 +248,15 @@ public final class SuiteMain {
     }
 
     private static int wholeRepeat(String file, String key, JsonNode value) {
-        if (!value.canConvertToInt() || !value.isIntegralNumber() || value.asInt() < 1
+        if (!value.canConvertToInt()
+                || !value.isIntegralNumber()
+                || value.asInt() < 1
                 || value.asInt() > Repetitions.MAX) {
-            throw new ConfigException(file, key, "expected a whole number of runs from 1 to " + Repetitions.MAX
-                    + " (or one per profile, e.g. {quick: 2, full: 5}), got " + ConfigFields.show(value));
+            throw new ConfigException(
+                    file,
+                    key,
+                    "expected a whole number of runs from 1 to " + Repetitions.MAX
+                            + " (or one per profile, e.g. {quick: 2, full: 5}), got " + ConfigFields.show(value));
         }
         return value.asInt();
     }

@@ -11,33 +11,43 @@ import picocli.CommandLine.Option;
 public final class WorkerMain {
 
     /** bin/benchmark-worker's command line (OMB's worker flags). */
-    @Command(name = "bin/benchmark-worker",
+    @Command(
+            name = "bin/benchmark-worker",
             description = "Serves OMB's worker protocol over HTTP so that a coordinator (bin/benchmark -w URL,... or"
                     + " stock OMB's) can run producers and consumers here. Drivers are loaded from this installation.",
             optionListHeading = "%nOptions (OMB's):%n",
-            footer = {"Exit codes: 2 bad input or the address cannot be listened on; otherwise it serves until stopped.",
+            footer = {
+                "Exit codes: 2 bad input or the address cannot be listened on; otherwise it serves until stopped.",
                 "",
                 "Example:",
-                "  bin/benchmark-worker --port 8080 --stats-port 8081"})
+                "  bin/benchmark-worker --port 8080 --stats-port 8081"
+            })
     static final class Options {
-        @Option(names = {"-p", "--port"}, paramLabel = "PORT", converter = Converters.WholeNumber.class,
+        @Option(
+                names = {"-p", "--port"},
+                paramLabel = "PORT",
+                converter = Converters.WholeNumber.class,
                 description = "HTTP port (default ${DEFAULT-VALUE}; 0 picks a free one)")
         @Converters.Bounds(min = 0, max = 65_535)
         int port = 8080;
 
-        @Option(names = {"-b", "--bind-address"}, paramLabel = "ADDRESS",
+        @Option(
+                names = {"-b", "--bind-address"},
+                paramLabel = "ADDRESS",
                 description = "address to listen on (default ${DEFAULT-VALUE}: every interface)")
         String bind = "0.0.0.0";
 
-        @Option(names = {"-sp", "--stats-port"}, paramLabel = "PORT", converter = Converters.WholeNumber.class,
+        @Option(
+                names = {"-sp", "--stats-port"},
+                paramLabel = "PORT",
+                converter = Converters.WholeNumber.class,
                 description = "accepted for OMB compatibility (OMB serves Prometheus metrics there); omb-tx reports"
-                    + " everything through the HTTP protocol instead")
+                        + " everything through the HTTP protocol instead")
         @Converters.Bounds(min = 0, max = 65_535)
         Integer statsPort;
     }
 
-    private WorkerMain() {
-    }
+    private WorkerMain() {}
 
     public static void main(String[] args) throws Exception {
         Cli.main(new Options(), args, WorkerMain::serve);

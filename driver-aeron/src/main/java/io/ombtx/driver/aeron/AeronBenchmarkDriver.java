@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * its messages in turn. The driver starts its own media driver, in a temporary folder removed on close. There are no
  * transactions and nothing to acknowledge beyond Aeron accepting the message: only plain PUBLISH workloads run.
  */
-public final class AeronBenchmarkDriver implements BenchmarkDriver, CheckedConfiguration, ScenarioDriver,
-        DriverCapabilities {
+public final class AeronBenchmarkDriver
+        implements BenchmarkDriver, CheckedConfiguration, ScenarioDriver, DriverCapabilities {
 
     private static final Logger log = LoggerFactory.getLogger(AeronBenchmarkDriver.class);
 
@@ -75,8 +75,8 @@ public final class AeronBenchmarkDriver implements BenchmarkDriver, CheckedConfi
 
     @Override
     public void initialize(File configurationFile, StatsLogger statsLogger) throws IOException {
-        AeronSettings parsed = AeronConfigParser.parse(configurationFile.toString(),
-                Files.readString(configurationFile.toPath()));
+        AeronSettings parsed =
+                AeronConfigParser.parse(configurationFile.toString(), Files.readString(configurationFile.toPath()));
         if (parsed.transport() == AeronSettings.Transport.UDP && parsed.udpPort() == 0) {
             parsed = parsed.withUdpPort(freeUdpPort(parsed.udpHost()));
         }
@@ -88,8 +88,12 @@ public final class AeronBenchmarkDriver implements BenchmarkDriver, CheckedConfi
             mediaDriver.close();
             throw e;
         }
-        log.info("Aeron {} media driver in {}: {} ({} profile), channel {}", AeronVersion.VERSION,
-                mediaDriver.directory(), settings.mediaDriver().threadingMode(), settings.profile().key(),
+        log.info(
+                "Aeron {} media driver in {}: {} ({} profile), channel {}",
+                AeronVersion.VERSION,
+                mediaDriver.directory(),
+                settings.mediaDriver().threadingMode(),
+                settings.profile().key(),
                 settings.channel());
     }
 
@@ -120,8 +124,11 @@ public final class AeronBenchmarkDriver implements BenchmarkDriver, CheckedConfi
     @Override
     public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
         try {
-            AeronProducer producer = new AeronProducer(aeron.addExclusivePublication(settings.channel(),
-                    streamId(topic)), counts, settings.offerTimeoutMillis(), settings.offerRetryIdle().create());
+            AeronProducer producer = new AeronProducer(
+                    aeron.addExclusivePublication(settings.channel(), streamId(topic)),
+                    counts,
+                    settings.offerTimeoutMillis(),
+                    settings.offerRetryIdle().create());
             synchronized (producers) {
                 producers.add(producer);
             }
@@ -132,16 +139,18 @@ public final class AeronBenchmarkDriver implements BenchmarkDriver, CheckedConfi
     }
 
     @Override
-    public CompletableFuture<BenchmarkConsumer> createConsumer(String topic, String subscriptionName,
-            ConsumerCallback consumerCallback) {
+    public CompletableFuture<BenchmarkConsumer> createConsumer(
+            String topic, String subscriptionName, ConsumerCallback consumerCallback) {
         try {
             String key = topic + "\u0000" + subscriptionName;
             SubscriptionPoller.Target target = SubscriptionPoller.Target.of(consumerCallback);
             synchronized (subscriptions) {
                 SubscriptionPoller poller = subscriptions.get(key);
                 if (poller == null) {
-                    poller = new SubscriptionPoller(aeron.addSubscription(settings.channel(), streamId(topic)),
-                            settings.subscriberIdle().create(), settings.fragmentLimit(),
+                    poller = new SubscriptionPoller(
+                            aeron.addSubscription(settings.channel(), streamId(topic)),
+                            settings.subscriberIdle().create(),
+                            settings.fragmentLimit(),
                             "aeron-poll-" + subscriptionName);
                     poller.add(target);
                     poller.start();
@@ -195,10 +204,16 @@ public final class AeronBenchmarkDriver implements BenchmarkDriver, CheckedConfi
             aeronFacts.put("channel", settings.channel());
             aeronFacts.put("profile", settings.profile().key());
             aeronFacts.put("mediaDriver", settings.mediaDriver().describe());
-            aeronFacts.put("subscriber", Map.of("idleStrategy", settings.subscriberIdle().key(),
-                    "fragmentLimit", settings.fragmentLimit()));
-            aeronFacts.put("publisher", Map.of("offerTimeoutMs", settings.offerTimeoutMillis(),
-                    "retryIdleStrategy", settings.offerRetryIdle().key()));
+            aeronFacts.put(
+                    "subscriber",
+                    Map.of("idleStrategy", settings.subscriberIdle().key(), "fragmentLimit", settings.fragmentLimit()));
+            aeronFacts.put(
+                    "publisher",
+                    Map.of(
+                            "offerTimeoutMs",
+                            settings.offerTimeoutMillis(),
+                            "retryIdleStrategy",
+                            settings.offerRetryIdle().key()));
         }
         aeronFacts.put("offers", counts.describe());
         Map<String, Object> out = new LinkedHashMap<>();

@@ -19,16 +19,34 @@ import java.util.regex.Pattern;
  */
 public final class AeronConfigParser {
 
-    static final List<String> MEDIA_DRIVER_KEYS = List.of("directory", "threadingMode", "termBufferLength",
-            "mtuLength", "socketSndbufLength", "socketRcvbufLength", "initialWindowLength", "conductorIdleStrategy",
-            "senderIdleStrategy", "receiverIdleStrategy", "sharedIdleStrategy", "termBufferSparseFile");
+    static final List<String> MEDIA_DRIVER_KEYS = List.of(
+            "directory",
+            "threadingMode",
+            "termBufferLength",
+            "mtuLength",
+            "socketSndbufLength",
+            "socketRcvbufLength",
+            "initialWindowLength",
+            "conductorIdleStrategy",
+            "senderIdleStrategy",
+            "receiverIdleStrategy",
+            "sharedIdleStrategy",
+            "termBufferSparseFile");
     static final List<String> SUBSCRIBER_KEYS = List.of("idleStrategy", "fragmentLimit");
     static final List<String> PUBLISHER_KEYS = List.of("offerTimeoutMs", "retryIdleStrategy");
     private static final List<String> TOP_KEYS;
 
     static {
-        List<String> keys = new ArrayList<>(List.of("name", "driverClass", "transport", "udpEndpoint", "profile",
-                "mediaDriver", "subscriber", "publisher", "replicationFactor"));
+        List<String> keys = new ArrayList<>(List.of(
+                "name",
+                "driverClass",
+                "transport",
+                "udpEndpoint",
+                "profile",
+                "mediaDriver",
+                "subscriber",
+                "publisher",
+                "replicationFactor"));
         keys.addAll(KafkaDriverYaml.BLOCKS);
         TOP_KEYS = List.copyOf(keys);
     }
@@ -38,13 +56,12 @@ public final class AeronConfigParser {
     private static final int MIN_TERM = 64 * 1024;
     private static final int MAX_TERM = 1024 * 1024 * 1024;
 
-    private AeronConfigParser() {
-    }
+    private AeronConfigParser() {}
 
     public static AeronSettings parse(String source, String yamlText) {
         ConfigFields root = new ConfigFields(source, YamlFiles.parse(source, yamlText), "").onlyKeys(TOP_KEYS);
-        AeronSettings.Transport transport = root.choice("transport", AeronSettings.Transport.class,
-                AeronSettings.Transport.IPC);
+        AeronSettings.Transport transport =
+                root.choice("transport", AeronSettings.Transport.class, AeronSettings.Transport.IPC);
         String host = "127.0.0.1";
         int port = 0;
         if (root.has("udpEndpoint")) {
@@ -54,8 +71,9 @@ public final class AeronConfigParser {
             String endpoint = root.text("udpEndpoint", "").trim();
             Matcher m = ENDPOINT.matcher(endpoint);
             if (!m.matches()) {
-                throw root.error("udpEndpoint", "expected HOST:PORT or HOST:auto (e.g. 127.0.0.1:40456), got '"
-                        + endpoint + "'");
+                throw root.error(
+                        "udpEndpoint",
+                        "expected HOST:PORT or HOST:auto (e.g. 127.0.0.1:40456), got '" + endpoint + "'");
             }
             host = m.group(1);
             if (!m.group(2).equals("auto")) {
@@ -70,8 +88,10 @@ public final class AeronConfigParser {
         String directory = md.text("directory", null);
         ThreadingMode threading = md.choice("threadingMode", ThreadingMode.class, profile.threadingMode);
         if (threading == ThreadingMode.INVOKER) {
-            throw md.error("threadingMode", "INVOKER needs the client to run the media driver's duty cycle, which"
-                    + " this driver does not do: use DEDICATED, SHARED_NETWORK or SHARED");
+            throw md.error(
+                    "threadingMode",
+                    "INVOKER needs the client to run the media driver's duty cycle, which"
+                            + " this driver does not do: use DEDICATED, SHARED_NETWORK or SHARED");
         }
         int term = size(md, "termBufferLength", profile.termBufferLength, MIN_TERM, MAX_TERM);
         if (Integer.bitCount(term) != 1) {
@@ -83,7 +103,9 @@ public final class AeronConfigParser {
         }
         AeronSettings.MediaDriverSettings mediaDriver = new AeronSettings.MediaDriverSettings(
                 directory == null || directory.isBlank() ? null : Path.of(directory),
-                threading, term, mtu,
+                threading,
+                term,
+                mtu,
                 size(md, "socketSndbufLength", profile.socketSndbufLength, 0, Integer.MAX_VALUE),
                 size(md, "socketRcvbufLength", profile.socketRcvbufLength, 0, Integer.MAX_VALUE),
                 size(md, "initialWindowLength", profile.initialWindowLength, mtu, Integer.MAX_VALUE),
@@ -93,7 +115,9 @@ public final class AeronConfigParser {
                 md.choice("sharedIdleStrategy", IdleStrategyName.class, profile.sharedIdle),
                 md.bool("termBufferSparseFile", profile.termBufferSparseFile));
         ConfigFields sub = root.block("subscriber").onlyKeys(SUBSCRIBER_KEYS);
-        IdleStrategyName subscriberIdle = sub.choice("idleStrategy", IdleStrategyName.class,
+        IdleStrategyName subscriberIdle = sub.choice(
+                "idleStrategy",
+                IdleStrategyName.class,
                 profile == AeronProfile.LOW_LATENCY ? IdleStrategyName.SPIN : IdleStrategyName.BACKOFF);
         int fragmentLimit = sub.wholeNumber("fragmentLimit", 256, 1, 1_000_000);
         ConfigFields pub = root.block("publisher").onlyKeys(PUBLISHER_KEYS);
@@ -102,8 +126,8 @@ public final class AeronConfigParser {
         for (String block : KafkaDriverYaml.BLOCKS) {
             root.properties(block); // still well-formed, though unused
         }
-        return new AeronSettings(transport, host, port, profile, mediaDriver, subscriberIdle, fragmentLimit,
-                offerTimeout, retryIdle);
+        return new AeronSettings(
+                transport, host, port, profile, mediaDriver, subscriberIdle, fragmentLimit, offerTimeout, retryIdle);
     }
 
     /** A byte count: a whole number, or one with a k, m or g suffix (powers of 1024), as Aeron's own properties. */
@@ -119,12 +143,13 @@ public final class AeronConfigParser {
         long value;
         try {
             long base = Long.parseLong(m.group(1));
-            int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
-                case "k" -> 10;
-                case "m" -> 20;
-                case "g" -> 30;
-                default -> 0;
-            };
+            int shift =
+                    switch (m.group(2).toLowerCase(Locale.ROOT)) {
+                        case "k" -> 10;
+                        case "m" -> 20;
+                        case "g" -> 30;
+                        default -> 0;
+                    };
             value = base << shift;
             if (base > (Long.MAX_VALUE >> shift)) {
                 value = Long.MAX_VALUE;

@@ -31,7 +31,8 @@ final class AeronProducer implements BenchmarkProducer, CallbackProducer {
     private final IdleStrategy retryIdle;
     private final ExpandableArrayBuffer frame = new ExpandableArrayBuffer(256);
 
-    AeronProducer(ExclusivePublication publication, OfferCounts counts, long offerTimeoutMillis, IdleStrategy retryIdle) {
+    AeronProducer(
+            ExclusivePublication publication, OfferCounts counts, long offerTimeoutMillis, IdleStrategy retryIdle) {
         this.publication = publication;
         this.counts = counts;
         this.offerTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(offerTimeoutMillis);
@@ -78,8 +79,10 @@ final class AeronProducer implements BenchmarkProducer, CallbackProducer {
                 counts.adminAction.increment();
             } else {
                 counts.sendsFailed.increment();
-                return new IllegalStateException(result == Publication.CLOSED ? "the Aeron publication is closed"
-                        : "the Aeron publication reached its largest position (offer answered " + result + ")");
+                return new IllegalStateException(
+                        result == Publication.CLOSED
+                                ? "the Aeron publication is closed"
+                                : "the Aeron publication reached its largest position (offer answered " + result + ")");
             }
             long now = System.nanoTime();
             if (!retrying) {

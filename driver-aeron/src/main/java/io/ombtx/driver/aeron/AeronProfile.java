@@ -12,8 +12,17 @@ public enum AeronProfile {
      * terms (Aeron's IPC default is 64 MiB; one value is used for both here), 1408-byte MTU, socket buffers left to
      * the OS. Kind to a small or shared machine.
      */
-    DEFAULT(ThreadingMode.DEDICATED, 16 * 1024 * 1024, 1408, 0, 0, 128 * 1024,
-            IdleStrategyName.BACKOFF, IdleStrategyName.BACKOFF, IdleStrategyName.BACKOFF, IdleStrategyName.BACKOFF,
+    DEFAULT(
+            ThreadingMode.DEDICATED,
+            16 * 1024 * 1024,
+            1408,
+            0,
+            0,
+            128 * 1024,
+            IdleStrategyName.BACKOFF,
+            IdleStrategyName.BACKOFF,
+            IdleStrategyName.BACKOFF,
+            IdleStrategyName.BACKOFF,
             false),
     /**
      * Seed 004's tuned media driver: dedicated threads, sender and receiver never idle ({@code noop}), the conductor
@@ -21,9 +30,18 @@ public enum AeronProfile {
      * mapped memory, an option of Aeron 1.34's C media driver that the Java media driver 1.49 does not have). Three threads
      * that never sleep, plus each subscriber's poll thread: it needs a core for each.
      */
-    LOW_LATENCY(ThreadingMode.DEDICATED, 16 * 1024 * 1024, 8 * 1024, 2 * 1024 * 1024, 2 * 1024 * 1024,
-            2 * 1024 * 1024, IdleStrategyName.SPIN, IdleStrategyName.NOOP, IdleStrategyName.NOOP,
-            IdleStrategyName.NOOP, false);
+    LOW_LATENCY(
+            ThreadingMode.DEDICATED,
+            16 * 1024 * 1024,
+            8 * 1024,
+            2 * 1024 * 1024,
+            2 * 1024 * 1024,
+            2 * 1024 * 1024,
+            IdleStrategyName.SPIN,
+            IdleStrategyName.NOOP,
+            IdleStrategyName.NOOP,
+            IdleStrategyName.NOOP,
+            false);
 
     final ThreadingMode threadingMode;
     final int termBufferLength;
@@ -37,9 +55,17 @@ public enum AeronProfile {
     final IdleStrategyName sharedIdle;
     final boolean termBufferSparseFile;
 
-    AeronProfile(ThreadingMode threadingMode, int termBufferLength, int mtuLength, int socketSndbufLength,
-            int socketRcvbufLength, int initialWindowLength, IdleStrategyName conductorIdle,
-            IdleStrategyName senderIdle, IdleStrategyName receiverIdle, IdleStrategyName sharedIdle,
+    AeronProfile(
+            ThreadingMode threadingMode,
+            int termBufferLength,
+            int mtuLength,
+            int socketSndbufLength,
+            int socketRcvbufLength,
+            int initialWindowLength,
+            IdleStrategyName conductorIdle,
+            IdleStrategyName senderIdle,
+            IdleStrategyName receiverIdle,
+            IdleStrategyName sharedIdle,
             boolean termBufferSparseFile) {
         this.threadingMode = threadingMode;
         this.termBufferLength = termBufferLength;

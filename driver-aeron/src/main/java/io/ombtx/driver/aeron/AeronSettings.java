@@ -31,7 +31,10 @@ public record AeronSettings(
         long offerTimeoutMillis,
         IdleStrategyName offerRetryIdle) {
 
-    public enum Transport { IPC, UDP }
+    public enum Transport {
+        IPC,
+        UDP
+    }
 
     /**
      * The embedded media driver's settings.
@@ -79,7 +82,15 @@ public record AeronSettings(
     }
 
     public AeronSettings withUdpPort(int port) {
-        return new AeronSettings(transport, udpHost, port, profile, mediaDriver, subscriberIdle, fragmentLimit,
-                offerTimeoutMillis, offerRetryIdle);
+        return new AeronSettings(
+                transport,
+                udpHost,
+                port,
+                profile,
+                mediaDriver,
+                subscriberIdle,
+                fragmentLimit,
+                offerTimeoutMillis,
+                offerRetryIdle);
     }
 }

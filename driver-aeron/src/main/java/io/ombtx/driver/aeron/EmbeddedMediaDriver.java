@@ -28,7 +28,8 @@ public final class EmbeddedMediaDriver implements AutoCloseable {
     }
 
     public static EmbeddedMediaDriver start(AeronSettings.MediaDriverSettings s) throws IOException {
-        Path parent = s.directory() != null ? s.directory()
+        Path parent = s.directory() != null
+                ? s.directory()
                 : Files.isDirectory(SHM) && Files.isWritable(SHM) ? SHM : Path.of(System.getProperty("java.io.tmpdir"));
         Files.createDirectories(parent);
         Path directory = Files.createTempDirectory(parent, "omb-tx-aeron-");
@@ -105,7 +106,8 @@ public final class EmbeddedMediaDriver implements AutoCloseable {
                 }
             });
         } catch (IOException | UncheckedIOException e) {
-            System.err.println("warning: could not remove Aeron's temporary folder " + directory + ": " + e.getMessage());
+            System.err.println(
+                    "warning: could not remove Aeron's temporary folder " + directory + ": " + e.getMessage());
         }
     }
 }

@@ -13,8 +13,7 @@ final class MessageFrame {
 
     static final int HEADER_LENGTH = Long.BYTES;
 
-    private MessageFrame() {
-    }
+    private MessageFrame() {}
 
     /**
      * The wall clock in microseconds. {@link Instant#now()} reads the same clock on both sides (on Linux

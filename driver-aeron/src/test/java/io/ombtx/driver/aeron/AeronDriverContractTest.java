@@ -37,7 +37,8 @@ class AeronDriverContractTest {
             String topic = driver.getTopicNamePrefix() + "-contract";
             driver.createTopic(topic, 1).get(5, TimeUnit.SECONDS);
             TestAeron.PreciseRecorder recorder = new TestAeron.PreciseRecorder();
-            BenchmarkConsumer consumer = driver.createConsumer(topic, "sub", recorder).get(5, TimeUnit.SECONDS);
+            BenchmarkConsumer consumer =
+                    driver.createConsumer(topic, "sub", recorder).get(5, TimeUnit.SECONDS);
             BenchmarkProducer producer = driver.createProducer(topic).get(5, TimeUnit.SECONDS);
             long firstSendMicros = MessageFrame.nowEpochMicros();
             List<CompletableFuture<Void>> sends = new ArrayList<>();
@@ -93,8 +94,10 @@ class AeronDriverContractTest {
             for (int i = 0; i < messages; i++) {
                 producer.sendAsync(Optional.empty(), new byte[10]).get(30, TimeUnit.SECONDS);
             }
-            TestAeron.await(() -> alone.received.size() == messages
-                    && sharedA.received.size() + sharedB.received.size() == messages, "both subscriptions complete");
+            TestAeron.await(
+                    () -> alone.received.size() == messages
+                            && sharedA.received.size() + sharedB.received.size() == messages,
+                    "both subscriptions complete");
             assertEquals(messages / 2, sharedA.received.size(), "consumers of one subscription take turns");
             assertEquals(messages / 2, sharedB.received.size());
         }

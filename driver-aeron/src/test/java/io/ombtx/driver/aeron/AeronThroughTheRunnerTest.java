@@ -26,13 +26,14 @@ class AeronThroughTheRunnerTest {
     @TempDir
     Path dir;
 
-    private record Outcome(int code, String out, String err) {
-    }
+    private record Outcome(int code, String out, String err) {}
 
     private Outcome run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -48,10 +49,12 @@ class AeronThroughTheRunnerTest {
         Path results = dir.resolve("results");
         Outcome o = run("-d", "aeron-ipc.yaml", "-o", results.toString(), w.toString());
         assertEquals(2, o.code(), o.err());
-        assertEquals("error: " + w + ": key 'operation.transactional': driver aeron-ipc (aeron-ipc.yaml) cannot run"
-                + " it: Aeron has no transactions, so driver-aeron cannot run a transactional workload: run it with"
-                + " driver-kafka-tx or driver-redpanda-tx, or give driver-aeron a plain PUBLISH workload such as"
-                + " workloads/rps-sweep.yaml", o.err().trim());
+        assertEquals(
+                "error: " + w + ": key 'operation.transactional': driver aeron-ipc (aeron-ipc.yaml) cannot run"
+                        + " it: Aeron has no transactions, so driver-aeron cannot run a transactional workload: run it with"
+                        + " driver-kafka-tx or driver-redpanda-tx, or give driver-aeron a plain PUBLISH workload such as"
+                        + " workloads/rps-sweep.yaml",
+                o.err().trim());
         assertFalse(o.err().contains("Exception"), o.err());
         assertFalse(Files.exists(results), "nothing ran, nothing was written");
         assertTrue(o.out().isEmpty(), "nothing started: " + o.out());
@@ -67,11 +70,14 @@ class AeronThroughTheRunnerTest {
     @Test
     void aMistakeInTheAeronYamlExitsTwoNamingTheKey() throws Exception {
         Path w = workload("name: plain\nmessageSize: 78\ntestDurationMinutes: 1\n");
-        Path driver = Files.writeString(dir.resolve("my-aeron.yaml"), "name: a\n"
-                + "driverClass: io.ombtx.driver.aeron.AeronBenchmarkDriver\nmediaDriver: {mtuLenght: 8k}\n");
+        Path driver = Files.writeString(
+                dir.resolve("my-aeron.yaml"),
+                "name: a\n"
+                        + "driverClass: io.ombtx.driver.aeron.AeronBenchmarkDriver\nmediaDriver: {mtuLenght: 8k}\n");
         Outcome o = run("-d", driver.toString(), "--dry-run", w.toString());
         assertEquals(2, o.code(), o.err());
-        assertEquals("error: " + driver + ": key 'mediaDriver.mtuLenght': unknown key (did you mean 'mtuLength'?)",
+        assertEquals(
+                "error: " + driver + ": key 'mediaDriver.mtuLenght': unknown key (did you mean 'mtuLength'?)",
                 o.err().trim());
         String[][] cases = {
             {"mediaDriver: {termBufferLength: 100k}\n", "'mediaDriver.termBufferLength': must be a power of two"},
@@ -110,7 +116,9 @@ class AeronThroughTheRunnerTest {
         assertEquals(2000, counts.path("messagesSent").asLong());
         assertEquals(2000, counts.path("messagesReceived").asLong());
         assertEquals(0, counts.path("publishErrors").asLong());
-        assertTrue(result.path("histograms").has("endToEndLatencyMicros"), result.path("histograms").toString());
+        assertTrue(
+                result.path("histograms").has("endToEndLatencyMicros"),
+                result.path("histograms").toString());
         assertTrue(result.path("aggregatedEndToEndLatency50pct").asDouble() > 0, "end-to-end p50 recorded");
         JsonNode aeron = result.path("environment").path("aeron");
         assertEquals("aeron:ipc", aeron.path("channel").asText());

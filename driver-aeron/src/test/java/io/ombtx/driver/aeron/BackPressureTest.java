@@ -33,21 +33,22 @@ class BackPressureTest {
             CountDownLatch stall = new CountDownLatch(1);
             AtomicInteger received = new AtomicInteger();
             driver.createConsumer("t", "sub", new io.openmessaging.benchmark.driver.ConsumerCallback() {
-                @Override
-                public void messageReceived(byte[] payload, long publishTimestamp) {
-                    try {
-                        stall.await(); // the poll thread stops here until released
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    received.incrementAndGet();
-                }
+                        @Override
+                        public void messageReceived(byte[] payload, long publishTimestamp) {
+                            try {
+                                stall.await(); // the poll thread stops here until released
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            received.incrementAndGet();
+                        }
 
-                @Override
-                public void messageReceived(ByteBuffer payload, long publishTimestamp) {
-                    messageReceived(new byte[payload.remaining()], publishTimestamp);
-                }
-            }).get(5, TimeUnit.SECONDS);
+                        @Override
+                        public void messageReceived(ByteBuffer payload, long publishTimestamp) {
+                            messageReceived(new byte[payload.remaining()], publishTimestamp);
+                        }
+                    })
+                    .get(5, TimeUnit.SECONDS);
             BenchmarkProducer producer = driver.createProducer("t").get(5, TimeUnit.SECONDS);
             CallbackProducer fast = (CallbackProducer) producer;
             int accepted = 0;
@@ -64,7 +65,9 @@ class BackPressureTest {
                 }
             }
             assertTrue(failure.get() instanceof TimeoutException, "the send fails after offerTimeoutMs: " + failure);
-            assertTrue(failure.get().getMessage().contains("BACK_PRESSURED"), failure.get().getMessage());
+            assertTrue(
+                    failure.get().getMessage().contains("BACK_PRESSURED"),
+                    failure.get().getMessage());
             Map<String, Object> offers = AeronDriverContractTest.offers(driver);
             assertTrue((Long) offers.get("backPressured") > 0, offers.toString());
             assertEquals(1L, offers.get("sendsFailed"), offers.toString());

@@ -15,13 +15,13 @@ import org.apache.bookkeeper.stats.NullStatsLogger;
 /** Drivers started on a YAML written for the test, and call-backs that keep what they were given. */
 final class TestAeron {
 
-    private TestAeron() {
-    }
+    private TestAeron() {}
 
     static AeronBenchmarkDriver start(Path dir, String transport, String extraYaml) throws Exception {
         String yaml = "name: test\ndriverClass: io.ombtx.driver.aeron.AeronBenchmarkDriver\ntransport: " + transport
                 + "\n" + extraYaml;
-        File file = Files.writeString(Files.createTempFile(dir, "aeron-", ".yaml"), yaml).toFile();
+        File file = Files.writeString(Files.createTempFile(dir, "aeron-", ".yaml"), yaml)
+                .toFile();
         AeronBenchmarkDriver driver = new AeronBenchmarkDriver();
         driver.initialize(file, NullStatsLogger.INSTANCE);
         return driver;
@@ -39,8 +39,7 @@ final class TestAeron {
 
     /** What omb-tx's runner is given: the payload length and the publish time in microseconds. */
     static final class PreciseRecorder implements PreciseConsumerCallback {
-        record Received(int payloadLength, long publishEpochMicros, long receivedEpochMicros) {
-        }
+        record Received(int payloadLength, long publishEpochMicros, long receivedEpochMicros) {}
 
         final List<Received> received = new CopyOnWriteArrayList<>();
 
@@ -62,8 +61,7 @@ final class TestAeron {
 
     /** What stock OMB's worker is given: the payload and the publish time in epoch milliseconds. */
     static final class OmbRecorder implements ConsumerCallback {
-        record Received(byte[] payload, long publishTimestampMillis) {
-        }
+        record Received(byte[] payload, long publishTimestampMillis) {}
 
         final List<Received> received = new CopyOnWriteArrayList<>();
 

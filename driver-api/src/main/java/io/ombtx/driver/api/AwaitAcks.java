@@ -66,7 +66,8 @@ public enum AwaitAcks {
         if (spec.awaitAcks() == null) {
             return List.of();
         }
-        boolean sendOffsets = spec.kind() == OperationKind.SEND_OFFSETS || spec.sendOffsets()
+        boolean sendOffsets = spec.kind() == OperationKind.SEND_OFFSETS
+                || spec.sendOffsets()
                 || (spec.kind() == OperationKind.STREAM && spec.transactional());
         return spec.awaitAcks().phases(spec.transactional(), spec.kind() != OperationKind.SEND_OFFSETS, sendOffsets);
     }
@@ -77,7 +78,8 @@ public enum AwaitAcks {
 
     /** @throws IllegalArgumentException naming the valid keys */
     public static AwaitAcks ofKey(String key) {
-        return EnumKeys.find(values(), AwaitAcks::key, key).orElseThrow(() -> new IllegalArgumentException(
-                "unknown order '" + key + "': expected one of " + String.join(", ", keys())));
+        return EnumKeys.find(values(), AwaitAcks::key, key)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "unknown order '" + key + "': expected one of " + String.join(", ", keys())));
     }
 }

@@ -10,8 +10,7 @@ import java.util.Optional;
  */
 public final class KeySuggestions {
 
-    private KeySuggestions() {
-    }
+    private KeySuggestions() {}
 
     public static Optional<String> closest(String typed, Collection<String> expected) {
         String best = null;
@@ -45,7 +44,8 @@ public final class KeySuggestions {
         int bestLength = Math.max(4, (typed.length() + 1) / 2) - 1;
         for (String candidate : expected) {
             int shared = 0;
-            while (shared < typed.length() && shared < candidate.length()
+            while (shared < typed.length()
+                    && shared < candidate.length()
                     && Character.toLowerCase(typed.charAt(shared)) == Character.toLowerCase(candidate.charAt(shared))) {
                 shared++;
             }

@@ -24,8 +24,13 @@ public record OperationSpec(
         AwaitAcks awaitAcks) {
 
     /** A spec that leaves the order of the ack wait to the driver. */
-    public OperationSpec(OperationKind kind, boolean transactional, int messagesPerOperation,
-            int partitionsPerOperation, boolean sendOffsets, boolean readCommitted) {
+    public OperationSpec(
+            OperationKind kind,
+            boolean transactional,
+            int messagesPerOperation,
+            int partitionsPerOperation,
+            boolean sendOffsets,
+            boolean readCommitted) {
         this(kind, transactional, messagesPerOperation, partitionsPerOperation, sendOffsets, readCommitted, null);
     }
 

@@ -17,22 +17,37 @@ import java.util.Map;
  * @param recovery how the operation got past failures: retries, fencing, producers replaced, the client's own resends
  */
 public record OperationTimings(
-        Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts, int fatalErrors,
-        List<Phase> sequence, Recovery recovery) {
+        Map<Phase, Long> phaseNanos,
+        int messages,
+        Outcome outcome,
+        int abortedAttempts,
+        int fatalErrors,
+        List<Phase> sequence,
+        Recovery recovery) {
 
     /** An operation that met no failure, or whose driver reports neither its sequence nor how it recovered. */
-    public OperationTimings(Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts,
-            int fatalErrors) {
+    public OperationTimings(
+            Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts, int fatalErrors) {
         this(phaseNanos, messages, outcome, abortedAttempts, fatalErrors, List.of(), Recovery.NONE);
     }
 
-    public OperationTimings(Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts,
-            int fatalErrors, List<Phase> sequence) {
+    public OperationTimings(
+            Map<Phase, Long> phaseNanos,
+            int messages,
+            Outcome outcome,
+            int abortedAttempts,
+            int fatalErrors,
+            List<Phase> sequence) {
         this(phaseNanos, messages, outcome, abortedAttempts, fatalErrors, sequence, Recovery.NONE);
     }
 
-    public OperationTimings(Map<Phase, Long> phaseNanos, int messages, Outcome outcome, int abortedAttempts,
-            int fatalErrors, Recovery recovery) {
+    public OperationTimings(
+            Map<Phase, Long> phaseNanos,
+            int messages,
+            Outcome outcome,
+            int abortedAttempts,
+            int fatalErrors,
+            Recovery recovery) {
         this(phaseNanos, messages, outcome, abortedAttempts, fatalErrors, List.of(), recovery);
     }
 
@@ -132,7 +147,13 @@ public record OperationTimings(
         /** @param sequence the phases in the order they ran */
         public OperationTimings build(long endNanos, int messages, Outcome outcome, List<Phase> sequence) {
             phases.put(Phase.TRANSACTION, endNanos - startNanos);
-            return new OperationTimings(phases, messages, outcome, abortedAttempts, fatalErrors, sequence,
+            return new OperationTimings(
+                    phases,
+                    messages,
+                    outcome,
+                    abortedAttempts,
+                    fatalErrors,
+                    sequence,
                     new Recovery(retries, fenced, producersReplaced, clientRetries));
         }
     }

@@ -14,9 +14,13 @@ class InfoValuesTest {
         assertEquals(new BenchmarkDriver.TopicInfo("t", 2), new BenchmarkDriver.TopicInfo("t", 2));
         assertNotEquals(new BenchmarkDriver.TopicInfo("t", 2), new BenchmarkDriver.TopicInfo("t", 3));
         assertEquals(1, Set.of(new BenchmarkDriver.ProducerInfo(1, "t")).size());
-        assertEquals(new BenchmarkDriver.ProducerInfo(1, "t").hashCode(), new BenchmarkDriver.ProducerInfo(1, "t").hashCode());
+        assertEquals(
+                new BenchmarkDriver.ProducerInfo(1, "t").hashCode(),
+                new BenchmarkDriver.ProducerInfo(1, "t").hashCode());
         assertEquals("TopicInfo[topic=t, partitions=2]", new BenchmarkDriver.TopicInfo("t", 2).toString());
         assertEquals("t", new BenchmarkDriver.TopicInfo("t", 2).getTopic(), "OMB's getters");
-        assertEquals(new BenchmarkDriver.ConsumerInfo(0, "t", "s", null), new BenchmarkDriver.ConsumerInfo(0, "t", "s", null));
+        assertEquals(
+                new BenchmarkDriver.ConsumerInfo(0, "t", "s", null),
+                new BenchmarkDriver.ConsumerInfo(0, "t", "s", null));
     }
 }

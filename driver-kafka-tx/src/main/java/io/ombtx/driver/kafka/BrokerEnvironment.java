@@ -36,12 +36,12 @@ final class BrokerEnvironment {
             "group.coordinator.append.linger.ms");
 
     /** Producer settings that shape latency; read from the effective config, so defaults are shown too. */
-    static final List<String> PRODUCER_SETTINGS = List.of("acks", "retry.backoff.ms", "linger.ms", "enable.idempotence");
+    static final List<String> PRODUCER_SETTINGS =
+            List.of("acks", "retry.backoff.ms", "linger.ms", "enable.idempotence");
 
     private static final long TIMEOUT_SECONDS = 30;
 
-    private BrokerEnvironment() {
-    }
+    private BrokerEnvironment() {}
 
     static Map<String, Object> collect(Admin admin, Properties producerProperties) {
         Map<String, Object> environment = new LinkedHashMap<>();
@@ -51,7 +51,9 @@ final class BrokerEnvironment {
             Collection<Node> nodes = cluster.nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             environment.put("clusterId", cluster.clusterId().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
             environment.put("brokerCount", nodes.size());
-            Node first = nodes.stream().min((a, b) -> Integer.compare(a.id(), b.id())).orElseThrow();
+            Node first = nodes.stream()
+                    .min((a, b) -> Integer.compare(a.id(), b.id()))
+                    .orElseThrow();
             environment.put("brokerSettingsFromNode", first.id());
             environment.put("brokerSettings", brokerSettings(brokerConfig(admin, first.id()), BROKER_SETTINGS));
         } catch (Exception e) {
@@ -65,8 +67,10 @@ final class BrokerEnvironment {
     /** Every config entry of one broker, by name. */
     static Map<String, String> brokerConfig(Admin admin, int nodeId) throws Exception {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(nodeId));
-        Config config = admin.describeConfigs(Set.of(resource)).all()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(resource);
+        Config config = admin.describeConfigs(Set.of(resource))
+                .all()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .get(resource);
         Map<String, String> entries = new TreeMap<>();
         for (ConfigEntry entry : config.entries()) {
             if (!entry.isSensitive() && entry.value() != null) {
@@ -89,7 +93,8 @@ final class BrokerEnvironment {
     /** e.g. metadata.version and transaction.version (2 means KIP-890's server-side transaction defence). */
     private static java.util.Optional<Map<String, Object>> finalizedFeatures(Admin admin) {
         try {
-            FeatureMetadata metadata = admin.describeFeatures().featureMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            FeatureMetadata metadata =
+                    admin.describeFeatures().featureMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             Map<String, Object> features = new TreeMap<>();
             metadata.finalizedFeatures().forEach((name, range) -> features.put(name, range.maxVersionLevel()));
             return java.util.Optional.of(features);
@@ -101,9 +106,10 @@ final class BrokerEnvironment {
     static Map<String, String> producerSettings(Properties producerProperties) {
         Properties props = new Properties();
         props.putAll(producerProperties);
-        props.putIfAbsent(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                "org.apache.kafka.common.serialization.StringSerializer");
-        props.putIfAbsent(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+        props.putIfAbsent(
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, "org.apache.kafka.common.serialization.StringSerializer");
+        props.putIfAbsent(
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
                 "org.apache.kafka.common.serialization.ByteArraySerializer");
         Map<String, Object> effective = ProducerConfig.configDef().parse(props);
         Map<String, String> settings = new LinkedHashMap<>();

@@ -65,6 +65,7 @@ final class ClientFactory {
     /** Whether consumers built from the YAML commit offsets on their own (kafka-clients' default is true). */
     boolean consumersAutoCommit() {
         return Boolean.parseBoolean(config.consumerProperties()
-                .getProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true").trim());
+                .getProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true")
+                .trim());
     }
 }

@@ -27,11 +27,24 @@ import org.apache.kafka.common.config.ConfigDef;
 public final class DriverConfigParser {
 
     static final List<String> ROOT_KEYS = List.of(
-            "name", "driverClass", "replicationFactor",
-            "topicConfig", "commonConfig", "producerConfig", "consumerConfig", "transactions");
+            "name",
+            "driverClass",
+            "replicationFactor",
+            "topicConfig",
+            "commonConfig",
+            "producerConfig",
+            "consumerConfig",
+            "transactions");
     static final List<String> TRANSACTION_KEYS = List.of(
-            "enabled", "maxMessagesPerTransaction", "messagesPerTransaction", "maxBytesPerTransaction",
-            "commitIntervalMs", "closeTimeoutMs", "transactionalIdPrefix", "resolveBeforeCommit", "maxRetries");
+            "enabled",
+            "maxMessagesPerTransaction",
+            "messagesPerTransaction",
+            "maxBytesPerTransaction",
+            "commitIntervalMs",
+            "closeTimeoutMs",
+            "transactionalIdPrefix",
+            "resolveBeforeCommit",
+            "maxRetries");
 
     private final Set<String> extraRootKeys;
 
@@ -65,8 +78,17 @@ public final class DriverConfigParser {
                 extras.put(key, value);
             }
         }
-        DriverConfig config = new DriverConfig(source, name, driverClass, replicationFactor, topicConfig, commonConfig,
-                producerConfig, consumerConfig, transactions, extras);
+        DriverConfig config = new DriverConfig(
+                source,
+                name,
+                driverClass,
+                replicationFactor,
+                topicConfig,
+                commonConfig,
+                producerConfig,
+                consumerConfig,
+                transactions,
+                extras);
         checkClientSettings(config);
         return config;
     }
@@ -95,7 +117,8 @@ public final class DriverConfigParser {
     /** {@code maxMessagesPerTransaction}, or its older name {@code messagesPerTransaction}; never both. */
     private static int maxMessages(ConfigFields fields, int fallback) {
         if (fields.has("maxMessagesPerTransaction") && fields.has("messagesPerTransaction")) {
-            throw fields.error("messagesPerTransaction", "is the older name of maxMessagesPerTransaction; give only one");
+            throw fields.error(
+                    "messagesPerTransaction", "is the older name of maxMessagesPerTransaction; give only one");
         }
         String key = fields.has("messagesPerTransaction") ? "messagesPerTransaction" : "maxMessagesPerTransaction";
         return fields.wholeNumber(key, fallback, 1, Integer.MAX_VALUE);
@@ -108,8 +131,8 @@ public final class DriverConfigParser {
      * combine several settings (the driver sets the serializers, the group and the transactional id itself).
      */
     private static void checkClientSettings(DriverConfig config) {
-        for (ConfigDef definitions : List.of(AdminClientConfig.configDef(), ProducerConfig.configDef(),
-                ConsumerConfig.configDef())) {
+        for (ConfigDef definitions :
+                List.of(AdminClientConfig.configDef(), ProducerConfig.configDef(), ConsumerConfig.configDef())) {
             check(config, "commonConfig", config.commonConfig(), definitions);
         }
         check(config, "producerConfig", config.producerConfig(), ProducerConfig.configDef());
@@ -123,12 +146,14 @@ public final class DriverConfigParser {
                 continue;
             }
             try {
-                Object value = ConfigDef.parseType(key, properties.getProperty(key).trim(), definition.type);
+                Object value =
+                        ConfigDef.parseType(key, properties.getProperty(key).trim(), definition.type);
                 if (definition.validator != null) {
                     definition.validator.ensureValid(key, value);
                 }
             } catch (KafkaException e) {
-                throw new ConfigException(config.source(), block, "kafka-clients rejects " + key + ": " + e.getMessage());
+                throw new ConfigException(
+                        config.source(), block, "kafka-clients rejects " + key + ": " + e.getMessage());
             }
         }
     }

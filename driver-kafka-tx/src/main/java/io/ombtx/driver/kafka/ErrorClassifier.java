@@ -39,11 +39,10 @@ final class ErrorClassifier {
      * fails with NoClassDefFoundError on the first error classified; ProducerFenced and InvalidPidMapping, its
      * subclasses, exist in both and are checked directly.
      */
-    private static final Class<?> APPLICATION_RECOVERABLE = optionalClass(
-            "org.apache.kafka.common.errors.ApplicationRecoverableException");
+    private static final Class<?> APPLICATION_RECOVERABLE =
+            optionalClass("org.apache.kafka.common.errors.ApplicationRecoverableException");
 
-    private ErrorClassifier() {
-    }
+    private ErrorClassifier() {}
 
     private static Class<?> optionalClass(String name) {
         try {
@@ -80,8 +79,10 @@ final class ErrorClassifier {
      */
     static boolean fenced(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
-                    || t instanceof TransactionCoordinatorFencedException || t instanceof FencedInstanceIdException) {
+            if (t instanceof ProducerFencedException
+                    || t instanceof InvalidProducerEpochException
+                    || t instanceof TransactionCoordinatorFencedException
+                    || t instanceof FencedInstanceIdException) {
                 return true;
             }
         }

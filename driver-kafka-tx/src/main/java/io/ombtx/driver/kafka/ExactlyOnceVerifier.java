@@ -57,8 +57,7 @@ class ExactlyOnceVerifier {
             for (TopicPartition tp : partitions) {
                 stopAt.put(tp, processedBelow.getOrDefault(tp.partition(), 0L));
             }
-            readUpTo(reader, stopAt, record -> expected
-                    .computeIfAbsent(record.partition(), p -> new BitSet())
+            readUpTo(reader, stopAt, record -> expected.computeIfAbsent(record.partition(), p -> new BitSet())
                     .set(Math.toIntExact(record.offset())));
         }
 
@@ -116,7 +115,8 @@ class ExactlyOnceVerifier {
     /** The group's committed offset per partition of {@code sourceTopic}: the source records below it are processed. */
     Map<Integer, Long> committedOffsets(String sourceTopic, String groupId) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
-                .partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                .partitionsToOffsetAndMetadata()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         Map<Integer, Long> below = new HashMap<>();
         committed.forEach((tp, offset) -> {
             if (tp.topic().equals(sourceTopic) && offset != null) {
@@ -150,7 +150,9 @@ class ExactlyOnceVerifier {
     }
 
     /** Reads each partition from its beginning to (excluding) {@code stopAt}. */
-    private void readUpTo(KafkaConsumer<String, byte[]> reader, Map<TopicPartition, Long> stopAt,
+    private void readUpTo(
+            KafkaConsumer<String, byte[]> reader,
+            Map<TopicPartition, Long> stopAt,
             Consumer<ConsumerRecord<String, byte[]>> sink) {
         List<TopicPartition> partitions = new ArrayList<>(stopAt.keySet());
         reader.assign(partitions);
@@ -168,8 +170,8 @@ class ExactlyOnceVerifier {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("verification could not read " + partitions.get(0).topic()
-                        + " up to " + stopAt + " within " + timeout.toSeconds() + " s");
+                throw new IllegalStateException("verification could not read "
+                        + partitions.get(0).topic() + " up to " + stopAt + " within " + timeout.toSeconds() + " s");
             }
             for (ConsumerRecord<String, byte[]> record : reader.poll(Duration.ofMillis(200))) {
                 if (record.offset() < stopAt.get(new TopicPartition(record.topic(), record.partition()))) {

@@ -2,11 +2,11 @@ package io.ombtx.driver.kafka;
 
 import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.ExactlyOnceReport;
-import io.ombtx.driver.api.config.ConfigException;
-import io.ombtx.driver.api.config.KafkaDriverYaml;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.ScenarioDriver;
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.KafkaDriverYaml;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
 import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
@@ -69,8 +69,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         return thread;
     });
 
-    public KafkaTxBenchmarkDriver() {
-    }
+    public KafkaTxBenchmarkDriver() {}
 
     @Override
     public void initialize(File configurationFile, StatsLogger statsLogger) throws IOException, InterruptedException {
@@ -81,19 +80,25 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         }
         String bootstrap = config.bootstrapServers();
         if (KafkaDriverYaml.namesNoCluster(bootstrap)) {
-            throw new IOException(config.source() + ": commonConfig has no bootstrap.servers (the omb-tx runner fills it "
-                    + "in when it starts the embedded broker; for an existing cluster write e.g. bootstrap.servers=host:9092)");
+            throw new IOException(
+                    config.source() + ": commonConfig has no bootstrap.servers (the omb-tx runner fills it "
+                            + "in when it starts the embedded broker; for an existing cluster write e.g. bootstrap.servers=host:9092)");
         }
         stats = new TxStatsReporter(statsLogger);
         runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         clients = new ClientFactory(config);
         admin = clients.admin();
         try {
-            brokerCount = admin.describeCluster().nodes().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).size();
+            brokerCount = admin.describeCluster()
+                    .nodes()
+                    .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .size();
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             admin.close(Duration.ZERO);
-            throw new IOException(config.source() + ": cannot reach the brokers at " + config.bootstrapServers()
-                    + ": " + ErrorClassifier.describe(e), e);
+            throw new IOException(
+                    config.source() + ": cannot reach the brokers at " + config.bootstrapServers() + ": "
+                            + ErrorClassifier.describe(e),
+                    e);
         }
         try {
             afterConnect(admin, config);
@@ -114,8 +119,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     }
 
     /** Runs at the end of {@link #initialize}, connected; a subclass checks the cluster here (a preflight). */
-    protected void afterConnect(Admin admin, DriverConfig config) throws IOException, InterruptedException {
-    }
+    protected void afterConnect(Admin admin, DriverConfig config) throws IOException, InterruptedException {}
 
     /** The topic configs new topics get; a subclass may drop keys its broker does not understand. */
     protected Map<String, String> topicConfigs(DriverConfig config) {
@@ -126,14 +130,18 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     protected final Map<String, String> describeBrokerConfig() throws IOException {
         try {
             int first = admin.describeCluster().nodes().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).stream()
-                    .mapToInt(org.apache.kafka.common.Node::id).min().orElseThrow();
+                    .mapToInt(org.apache.kafka.common.Node::id)
+                    .min()
+                    .orElseThrow();
             return BrokerEnvironment.brokerConfig(admin, first);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while reading the broker configuration", e);
         } catch (Exception e) {
-            throw new IOException(config.source() + ": cannot read the broker configuration from "
-                    + config.bootstrapServers() + ": " + ErrorClassifier.describe(e), e);
+            throw new IOException(
+                    config.source() + ": cannot read the broker configuration from " + config.bootstrapServers() + ": "
+                            + ErrorClassifier.describe(e),
+                    e);
         }
     }
 
@@ -175,23 +183,31 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
      * gave one, else the YAML's {@code transactions.resolveBeforeCommit} (stock OMB).
      */
     AckWait ackWait(OperationSpec spec) {
-        return spec.awaitAcks() != null ? AckWait.of(spec.awaitAcks()) : config.transactions().ackWait();
+        return spec.awaitAcks() != null
+                ? AckWait.of(spec.awaitAcks())
+                : config.transactions().ackWait();
     }
 
     @Override
     public CompletableFuture<Void> createTopic(String topic, int partitions) {
-        return CompletableFuture.runAsync(() -> {
-            if (brokerCount < config.replicationFactor()) {
-                throw new IllegalStateException(config.source() + ": replicationFactor " + config.replicationFactor()
-                        + " needs at least that many brokers, but the cluster at " + config.bootstrapServers()
-                        + " has " + brokerCount);
-            }
-            NewTopic newTopic = new NewTopic(topic, partitions, (short) config.replicationFactor())
-                    .configs(topicConfigs(config));
-            await(() -> admin.createTopics(List.of(newTopic)).all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS),
-                    "create topic " + topic);
-            await(() -> awaitLeaders(topic, partitions), "wait for the leaders of " + topic);
-        }, setup);
+        return CompletableFuture.runAsync(
+                () -> {
+                    if (brokerCount < config.replicationFactor()) {
+                        throw new IllegalStateException(config.source() + ": replicationFactor "
+                                + config.replicationFactor()
+                                + " needs at least that many brokers, but the cluster at " + config.bootstrapServers()
+                                + " has " + brokerCount);
+                    }
+                    NewTopic newTopic = new NewTopic(topic, partitions, (short) config.replicationFactor())
+                            .configs(topicConfigs(config));
+                    await(
+                            () -> admin.createTopics(List.of(newTopic))
+                                    .all()
+                                    .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                            "create topic " + topic);
+                    await(() -> awaitLeaders(topic, partitions), "wait for the leaders of " + topic);
+                },
+                setup);
     }
 
     /**
@@ -202,8 +218,11 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
      * Waiting here also keeps that moment (NOT_LEADER_OR_FOLLOWER retries) out of the first measured operation.
      */
     private Void awaitLeaders(String topic, int partitions) throws Exception {
-        TopicDescription description = describeWhenVisible(topic, d -> d.partitions().size() == partitions
-                && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()),
+        TopicDescription description = describeWhenVisible(
+                topic,
+                d -> d.partitions().size() == partitions
+                        && d.partitions().stream()
+                                .allMatch(p -> p.leader() != null && !p.leader().isEmpty()),
                 "partitions of " + topic + " have no leader");
         awaitEveryBroker(topic, description);
         return null;
@@ -219,8 +238,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
      */
     private void awaitEveryBroker(String topic, TopicDescription description) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_SECONDS);
-        for (org.apache.kafka.common.Node node : admin.describeCluster().nodes()
-                .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        for (org.apache.kafka.common.Node node :
+                admin.describeCluster().nodes().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             while (!hasApplied(node.id(), topic, description)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("broker " + node.id() + " did not apply the creation of " + topic
@@ -233,7 +252,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
 
     private boolean hasApplied(int brokerId, String topic, TopicDescription description) throws Exception {
         List<TopicPartition> partitions = description.partitions().stream()
-                .map(p -> new TopicPartition(topic, p.partition())).toList();
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .toList();
         var result = admin.describeProducers(partitions, new DescribeProducersOptions().brokerId(brokerId));
         for (var info : description.partitions()) {
             boolean replica = info.replicas().stream().anyMatch(n -> n.id() == brokerId);
@@ -246,7 +266,11 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                     return false;
                 }
                 if (!(e.getCause() instanceof NotLeaderOrFollowerException)) {
-                    LOG.debug("broker {} cannot say whether it has {}-{}: {}", brokerId, topic, info.partition(),
+                    LOG.debug(
+                            "broker {} cannot say whether it has {}-{}: {}",
+                            brokerId,
+                            topic,
+                            info.partition(),
                             ErrorClassifier.describe(e));
                 }
             }
@@ -259,13 +283,15 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
      * any of them, and one that has not yet applied the topic's creation answers UnknownTopicOrPartition: the topic
      * exists (it was created before this call), so that answer means "not yet", never "no".
      */
-    private TopicDescription describeWhenVisible(String topic, java.util.function.Predicate<TopicDescription> ready,
-            String notReady) throws Exception {
+    private TopicDescription describeWhenVisible(
+            String topic, java.util.function.Predicate<TopicDescription> ready, String notReady) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_SECONDS);
         while (true) {
             try {
-                TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                        .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
+                TopicDescription description = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                        .get(topic);
                 if (ready.test(description)) {
                     return description;
                 }
@@ -283,40 +309,48 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
 
     @Override
     public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
-        return CompletableFuture.supplyAsync(() -> {
-            OperationSpec spec = operationSpec();
-            int partitions = partitionCount(topic);
-            int index = producerIndex.getAndIncrement();
-            TransactionSettings tx = config.transactions();
-            KafkaTxProducer producer;
-            if (spec.transactional() && spec.kind() != OperationKind.STREAM) {
-                TransactionFlow flow = TransactionFlow.start(tx.transactionalIdPrefix() + "-" + runId + "-" + index,
-                        clients::producer, tx, ackWait(spec), stats);
-                SyntheticOffsets offsets = new SyntheticOffsets(sendOffsetsGroupId(),
-                        new TopicPartition(topic, index % partitions));
-                // Stock OMB (no runner configured the operation) group-commits within the YAML's bounds.
-                producer = KafkaTxProducer.transactional(topic, partitions, spec, flow, tx, offsets, stats,
-                        configuredSpec == null);
-            } else {
-                producer = KafkaTxProducer.plain(topic, partitions, spec, clients.producer(null), stats, tx);
-            }
-            track(producer);
-            return producer;
-        }, setup);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    OperationSpec spec = operationSpec();
+                    int partitions = partitionCount(topic);
+                    int index = producerIndex.getAndIncrement();
+                    TransactionSettings tx = config.transactions();
+                    KafkaTxProducer producer;
+                    if (spec.transactional() && spec.kind() != OperationKind.STREAM) {
+                        TransactionFlow flow = TransactionFlow.start(
+                                tx.transactionalIdPrefix() + "-" + runId + "-" + index,
+                                clients::producer,
+                                tx,
+                                ackWait(spec),
+                                stats);
+                        SyntheticOffsets offsets = new SyntheticOffsets(
+                                sendOffsetsGroupId(), new TopicPartition(topic, index % partitions));
+                        // Stock OMB (no runner configured the operation) group-commits within the YAML's bounds.
+                        producer = KafkaTxProducer.transactional(
+                                topic, partitions, spec, flow, tx, offsets, stats, configuredSpec == null);
+                    } else {
+                        producer = KafkaTxProducer.plain(topic, partitions, spec, clients.producer(null), stats, tx);
+                    }
+                    track(producer);
+                    return producer;
+                },
+                setup);
     }
 
     @Override
-    public CompletableFuture<BenchmarkConsumer> createConsumer(String topic, String subscriptionName,
-            ConsumerCallback consumerCallback) {
-        return CompletableFuture.supplyAsync(() -> {
-            OperationSpec spec = operationSpec();
-            CallbackDispatch dispatch = new CallbackDispatch(consumerCallback);
-            BenchmarkConsumer consumer = spec.kind() == OperationKind.STREAM
-                    ? streamProcessor(spec, topic, subscriptionName, dispatch)
-                    : plainConsumer(spec, topic, subscriptionName, dispatch);
-            track((AutoCloseable) consumer);
-            return consumer;
-        }, setup);
+    public CompletableFuture<BenchmarkConsumer> createConsumer(
+            String topic, String subscriptionName, ConsumerCallback consumerCallback) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    OperationSpec spec = operationSpec();
+                    CallbackDispatch dispatch = new CallbackDispatch(consumerCallback);
+                    BenchmarkConsumer consumer = spec.kind() == OperationKind.STREAM
+                            ? streamProcessor(spec, topic, subscriptionName, dispatch)
+                            : plainConsumer(spec, topic, subscriptionName, dispatch);
+                    track((AutoCloseable) consumer);
+                    return consumer;
+                },
+                setup);
     }
 
     private BenchmarkConsumer plainConsumer(OperationSpec spec, String topic, String group, CallbackDispatch dispatch) {
@@ -327,7 +361,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         return new KafkaTxConsumer(clients.consumer(group, required), topic, dispatch, !clients.consumersAutoCommit());
     }
 
-    private BenchmarkConsumer streamProcessor(OperationSpec spec, String source, String group, CallbackDispatch dispatch) {
+    private BenchmarkConsumer streamProcessor(
+            OperationSpec spec, String source, String group, CallbackDispatch dispatch) {
         String target = streamTargetTopic(source);
         int targetPartitions = partitionCount(target);
         // The processor owns its offsets: it starts from the group's committed position (or the beginning) and
@@ -339,8 +374,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         var consumer = clients.consumer(group, required);
         TransactionSettings tx = config.transactions();
         if (spec.transactional()) {
-            String transactionalId = tx.transactionalIdPrefix() + "-" + runId + "-stream-" + group + "-"
-                    + streamIndex.getAndIncrement();
+            String transactionalId =
+                    tx.transactionalIdPrefix() + "-" + runId + "-stream-" + group + "-" + streamIndex.getAndIncrement();
             TransactionFlow flow;
             try {
                 flow = TransactionFlow.start(transactionalId, clients::producer, tx, ackWait(spec), stats);
@@ -348,11 +383,20 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                 consumer.close(Duration.ZERO);
                 throw e;
             }
-            return StreamProcessor.transactional(consumer, source, target, targetPartitions,
-                    spec.messagesPerOperation(), flow, dispatch);
+            return StreamProcessor.transactional(
+                    consumer, source, target, targetPartitions, spec.messagesPerOperation(), flow, dispatch);
         }
-        return StreamProcessor.naive(consumer, source, target, targetPartitions, spec.messagesPerOperation(),
-                clients.producer(null), tx, ackWait(spec), dispatch, stats);
+        return StreamProcessor.naive(
+                consumer,
+                source,
+                target,
+                targetPartitions,
+                spec.messagesPerOperation(),
+                clients.producer(null),
+                tx,
+                ackWait(spec),
+                dispatch,
+                stats);
     }
 
     @Override
@@ -362,10 +406,12 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
 
     @Override
     public CompletableFuture<ExactlyOnceReport> verifyExactlyOnce(String sourceTopic, String subscriptionName) {
-        return CompletableFuture.supplyAsync(() -> await(
-                () -> new ExactlyOnceVerifier(admin, clients.consumerProperties(), VERIFY_TIMEOUT)
-                        .verify(sourceTopic, streamTargetTopic(sourceTopic), subscriptionName),
-                "verify exactly-once delivery of " + sourceTopic), setup);
+        return CompletableFuture.supplyAsync(
+                () -> await(
+                        () -> new ExactlyOnceVerifier(admin, clients.consumerProperties(), VERIFY_TIMEOUT)
+                                .verify(sourceTopic, streamTargetTopic(sourceTopic), subscriptionName),
+                        "verify exactly-once delivery of " + sourceTopic),
+                setup);
     }
 
     @Override
@@ -386,7 +432,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         if (OperationSpec.hasAckOrder(spec.kind(), spec.transactional())) {
             // The order in force and where it came from: the workload's, or stock OMB's resolveBeforeCommit.
             transactions.put("awaitAcks", ackWait(spec).order().key());
-            transactions.put("awaitAcksFrom", spec.awaitAcks() != null ? "workload" : "transactions.resolveBeforeCommit");
+            transactions.put(
+                    "awaitAcksFrom", spec.awaitAcks() != null ? "workload" : "transactions.resolveBeforeCommit");
         }
         environment.put("transactions", transactions);
         // Every operation this driver ran, warm-up included, by the phase sequence it actually executed.
@@ -400,7 +447,10 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     }
 
     private int partitionCount(String topic) {
-        return await(() -> describeWhenVisible(topic, d -> true, "topic " + topic + " is not visible").partitions().size(),
+        return await(
+                () -> describeWhenVisible(topic, d -> true, "topic " + topic + " is not visible")
+                        .partitions()
+                        .size(),
                 "describe topic " + topic);
     }
 
@@ -442,8 +492,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
             Thread.currentThread().interrupt();
             throw new CompletionException(new IllegalStateException("interrupted: " + what, e));
         } catch (Exception e) {
-            throw new CompletionException(new IllegalStateException("could not " + what + ": "
-                    + ErrorClassifier.describe(e), ErrorClassifier.unwrap(e)));
+            throw new CompletionException(new IllegalStateException(
+                    "could not " + what + ": " + ErrorClassifier.describe(e), ErrorClassifier.unwrap(e)));
         }
     }
 }

@@ -21,7 +21,8 @@ final class KafkaTxConsumer extends PollLoop implements BenchmarkConsumer {
     private final boolean commitAfterBatch;
     private long lastCommitNanos = System.nanoTime();
 
-    KafkaTxConsumer(Consumer<String, byte[]> consumer, String topic, CallbackDispatch dispatch, boolean commitAfterBatch) {
+    KafkaTxConsumer(
+            Consumer<String, byte[]> consumer, String topic, CallbackDispatch dispatch, boolean commitAfterBatch) {
         super(consumer, "ombtx-consumer-" + topic);
         this.dispatch = dispatch;
         this.commitAfterBatch = commitAfterBatch;

@@ -44,8 +44,13 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
     private final Duration closeTimeout;
     private volatile boolean closed;
 
-    private KafkaTxProducer(String topic, OperationRunner operations, Producer<String, byte[]> plain,
-            TransactionFlow flow, TransactionBatcher.Bounds bounds, Duration closeTimeout) {
+    private KafkaTxProducer(
+            String topic,
+            OperationRunner operations,
+            Producer<String, byte[]> plain,
+            TransactionFlow flow,
+            TransactionBatcher.Bounds bounds,
+            Duration closeTimeout) {
         this.topic = topic;
         this.operations = operations;
         this.plain = plain;
@@ -55,10 +60,20 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
         this.batcher = flow == null ? null : new TransactionBatcher(flow, bounds, thread);
     }
 
-    static KafkaTxProducer plain(String topic, int partitionCount, OperationSpec spec, Producer<String, byte[]> producer,
-            TxStatsReporter stats, TransactionSettings settings) {
-        return new KafkaTxProducer(topic, new OperationRunner(topic, partitionCount, spec, null, stats), producer, null,
-                null, Duration.ofMillis(settings.closeTimeoutMs()));
+    static KafkaTxProducer plain(
+            String topic,
+            int partitionCount,
+            OperationSpec spec,
+            Producer<String, byte[]> producer,
+            TxStatsReporter stats,
+            TransactionSettings settings) {
+        return new KafkaTxProducer(
+                topic,
+                new OperationRunner(topic, partitionCount, spec, null, stats),
+                producer,
+                null,
+                null,
+                Duration.ofMillis(settings.closeTimeoutMs()));
     }
 
     /**
@@ -66,15 +81,31 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
      * @param groupCommit stock OMB's sendAsync: the settings' size bounds apply; otherwise (the omb-tx runner) a
      *     PUBLISH transaction holds exactly the spec's messages per operation, or fewer when its interval ends first
      */
-    static KafkaTxProducer transactional(String topic, int partitionCount, OperationSpec spec, TransactionFlow flow,
-            TransactionSettings settings, SyntheticOffsets offsets, TxStatsReporter stats, boolean groupCommit) {
+    static KafkaTxProducer transactional(
+            String topic,
+            int partitionCount,
+            OperationSpec spec,
+            TransactionFlow flow,
+            TransactionSettings settings,
+            SyntheticOffsets offsets,
+            TxStatsReporter stats,
+            boolean groupCommit) {
         TransactionBatcher.Bounds bounds = groupCommit
-                ? new TransactionBatcher.Bounds(settings.messagesPerTransaction(), settings.maxBytesPerTransaction(),
+                ? new TransactionBatcher.Bounds(
+                        settings.messagesPerTransaction(),
+                        settings.maxBytesPerTransaction(),
                         settings.commitIntervalMs())
-                : new TransactionBatcher.Bounds(spec.kind() == OperationKind.PUBLISH ? spec.messagesPerOperation() : 1,
-                        Long.MAX_VALUE, settings.commitIntervalMs());
-        return new KafkaTxProducer(topic, new OperationRunner(topic, partitionCount, spec, offsets, stats), null, flow,
-                bounds, Duration.ofMillis(settings.closeTimeoutMs()));
+                : new TransactionBatcher.Bounds(
+                        spec.kind() == OperationKind.PUBLISH ? spec.messagesPerOperation() : 1,
+                        Long.MAX_VALUE,
+                        settings.commitIntervalMs());
+        return new KafkaTxProducer(
+                topic,
+                new OperationRunner(topic, partitionCount, spec, offsets, stats),
+                null,
+                flow,
+                bounds,
+                Duration.ofMillis(settings.closeTimeoutMs()));
     }
 
     /** The transactional id this producer holds, or null when it is plain. */
@@ -133,11 +164,13 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
         try {
             // Unconsumed, a record needs no publish-time header: a header costs kafka-clients a fifth of its send
             // path (sizing its key, copying the header list) and the broker 18 bytes per record.
-            ProducerRecord<String, byte[]> record = consumed ? RecordFactory.create(topic, null, key, payload)
+            ProducerRecord<String, byte[]> record = consumed
+                    ? RecordFactory.create(topic, null, key, payload)
                     : new ProducerRecord<>(topic, null, key, payload);
             // The runner's call-back is also kafka-clients' own: handed over as it is, no adapter per message.
-            plain.send(record, callback instanceof Callback direct ? direct
-                    : (metadata, error) -> callback.completed(error));
+            plain.send(
+                    record,
+                    callback instanceof Callback direct ? direct : (metadata, error) -> callback.completed(error));
         } catch (RuntimeException e) {
             callback.completed(e);
         }
@@ -149,9 +182,11 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             return publishOperation(key, payload); // STREAM's producers only feed the source topic
         }
         try {
-            return CompletableFuture.supplyAsync(() -> flow != null
-                    ? operations.runTransactional(flow, key, payload)
-                    : operations.runPlain(plain, key, payload), thread);
+            return CompletableFuture.supplyAsync(
+                    () -> flow != null
+                            ? operations.runTransactional(flow, key, payload)
+                            : operations.runPlain(plain, key, payload),
+                    thread);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new IllegalStateException("producer for " + topic + " is closed", e));
         }
@@ -180,22 +215,27 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             return;
         }
         closed = true;
-        CompletableFuture<Void> finished = CompletableFuture.runAsync(() -> {
-            if (batcher != null) {
-                batcher.finishOnClose();
-            }
-            if (flow != null) {
-                flow.close(closeTimeout);
-            } else {
-                plain.close(closeTimeout);
-            }
-        }, thread);
+        CompletableFuture<Void> finished = CompletableFuture.runAsync(
+                () -> {
+                    if (batcher != null) {
+                        batcher.finishOnClose();
+                    }
+                    if (flow != null) {
+                        flow.close(closeTimeout);
+                    } else {
+                        plain.close(closeTimeout);
+                    }
+                },
+                thread);
         // Shut the thread down only after the close task: tasks queued before it (sends joining the open
         // transaction) still schedule the commit timer, which a shut-down executor would refuse.
         try {
             if (!awaitClose(finished, closeTimeout)) {
-                LOG.warn("the producer for {} did not finish its last transaction within closeTimeoutMs ({} ms); "
-                        + "closing it at once", topic, closeTimeout.toMillis());
+                LOG.warn(
+                        "the producer for {} did not finish its last transaction within closeTimeoutMs ({} ms); "
+                                + "closing it at once",
+                        topic,
+                        closeTimeout.toMillis());
                 if (flow != null) {
                     flow.forceClose();
                 } else {

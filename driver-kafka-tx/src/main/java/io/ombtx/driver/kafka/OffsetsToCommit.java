@@ -6,5 +6,4 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /** The arguments of one {@code sendOffsetsToTransaction} call. */
-record OffsetsToCommit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata groupMetadata) {
-}
+record OffsetsToCommit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata groupMetadata) {}

@@ -37,8 +37,8 @@ final class OperationRunner {
      * @param offsets where sendOffsetsToTransaction points, or null when the spec never calls it
      * @param stats where plain writes are reported (a transaction's flow reports it)
      */
-    OperationRunner(String topic, int partitionCount, OperationSpec spec, SyntheticOffsets offsets,
-            TxStatsReporter stats) {
+    OperationRunner(
+            String topic, int partitionCount, OperationSpec spec, SyntheticOffsets offsets, TxStatsReporter stats) {
         this.topic = topic;
         this.spec = spec;
         this.offsets = offsets;
@@ -74,7 +74,8 @@ final class OperationRunner {
             timings = timer.finish(records.size(), Outcome.ACKNOWLEDGED);
         } catch (InterruptedException | InterruptException e) {
             Thread.currentThread().interrupt();
-            throw new InterruptException("interrupted during a write", e instanceof InterruptedException ie ? ie : null);
+            throw new InterruptException(
+                    "interrupted during a write", e instanceof InterruptedException ie ? ie : null);
         } catch (Exception e) {
             LOG.warn("plain write failed: {}", ErrorClassifier.describe(e));
             timings = timer.finish(records.size(), Outcome.FAILED);
@@ -82,6 +83,7 @@ final class OperationRunner {
         stats.report(timings);
         return timings;
     }
+
     private List<ProducerRecord<String, byte[]>> records(Optional<String> key, byte[] payload) {
         int count = spec.kind() == OperationKind.SEND_OFFSETS ? 0 : spec.messagesPerOperation();
         List<ProducerRecord<String, byte[]>> records = new ArrayList<>(count);

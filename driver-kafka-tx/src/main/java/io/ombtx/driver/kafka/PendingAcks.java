@@ -15,8 +15,8 @@ final class PendingAcks {
     private final List<Future<RecordMetadata>> acks = new ArrayList<>();
 
     /** Sends every record, timed as one SEND phase; a send that throws ends the batch (and the phase) there. */
-    static PendingAcks send(Producer<String, byte[]> producer, List<ProducerRecord<String, byte[]>> records,
-            PhaseTimer timer) {
+    static PendingAcks send(
+            Producer<String, byte[]> producer, List<ProducerRecord<String, byte[]>> records, PhaseTimer timer) {
         PendingAcks pending = new PendingAcks();
         if (!records.isEmpty()) { // a SEND_OFFSETS-only transaction has no send phase
             for (ProducerRecord<String, byte[]> record : records) {

@@ -37,8 +37,7 @@ abstract class PollLoop implements AutoCloseable {
     protected abstract void handle(ConsumerRecords<String, byte[]> records);
 
     /** Runs on the poll thread after the last poll, before the consumer closes. */
-    protected void shutdown() {
-    }
+    protected void shutdown() {}
 
     private void loop() {
         try {

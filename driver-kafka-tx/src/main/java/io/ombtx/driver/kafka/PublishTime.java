@@ -13,8 +13,7 @@ final class PublishTime {
 
     static final String HEADER = "ombtx.us";
 
-    private PublishTime() {
-    }
+    private PublishTime() {}
 
     /**
      * The wall clock in microseconds. {@link Instant#now()} reads the same clock as the consumer's side (on Linux,

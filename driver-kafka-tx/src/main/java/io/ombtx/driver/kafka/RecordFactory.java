@@ -8,16 +8,15 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /** Builds the records the driver publishes: record timestamp and {@code ombtx.us} header from one clock reading. */
 final class RecordFactory {
 
-    private RecordFactory() {
-    }
+    private RecordFactory() {}
 
     /** @param partition an explicit partition, or null to let the partitioner choose (OMB's plain publish) */
     static ProducerRecord<String, byte[]> create(String topic, Integer partition, String key, byte[] payload) {
         long epochMicros = PublishTime.nowEpochMicros();
         // RecordHeaders, not a List: ProducerRecord copies RecordHeaders in one step but adds an Iterable's elements
         // one by one to a default-sized list (a visible share of the send path at saturation).
-        RecordHeaders headers = new RecordHeaders(new Header[] {
-            new RecordHeader(PublishTime.HEADER, PublishTime.encode(epochMicros))});
+        RecordHeaders headers =
+                new RecordHeaders(new Header[] {new RecordHeader(PublishTime.HEADER, PublishTime.encode(epochMicros))});
         return new ProducerRecord<>(topic, partition, epochMicros / 1_000, key, payload, headers);
     }
 }

@@ -48,8 +48,14 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     private final BatchWriter writer;
     private final CallbackDispatch dispatch;
 
-    private StreamProcessor(Consumer<String, byte[]> consumer, String sourceTopic, String targetTopic,
-            int targetPartitions, int recordsPerTransaction, BatchWriter writer, CallbackDispatch dispatch) {
+    private StreamProcessor(
+            Consumer<String, byte[]> consumer,
+            String sourceTopic,
+            String targetTopic,
+            int targetPartitions,
+            int recordsPerTransaction,
+            BatchWriter writer,
+            CallbackDispatch dispatch) {
         super(consumer, "ombtx-stream-" + sourceTopic);
         this.targetTopic = targetTopic;
         this.targetPartitions = targetPartitions;
@@ -61,17 +67,43 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     }
 
     /** @param flow started; its producer writes the outputs and the offsets in one transaction */
-    static StreamProcessor transactional(Consumer<String, byte[]> consumer, String sourceTopic, String targetTopic,
-            int targetPartitions, int recordsPerTransaction, TransactionFlow flow, CallbackDispatch dispatch) {
-        return new StreamProcessor(consumer, sourceTopic, targetTopic, targetPartitions, recordsPerTransaction,
-                new InTransaction(flow), dispatch);
+    static StreamProcessor transactional(
+            Consumer<String, byte[]> consumer,
+            String sourceTopic,
+            String targetTopic,
+            int targetPartitions,
+            int recordsPerTransaction,
+            TransactionFlow flow,
+            CallbackDispatch dispatch) {
+        return new StreamProcessor(
+                consumer,
+                sourceTopic,
+                targetTopic,
+                targetPartitions,
+                recordsPerTransaction,
+                new InTransaction(flow),
+                dispatch);
     }
 
-    static StreamProcessor naive(Consumer<String, byte[]> consumer, String sourceTopic, String targetTopic,
-            int targetPartitions, int recordsPerTransaction, Producer<String, byte[]> producer,
-            TransactionSettings settings, AckWait ackWait, CallbackDispatch dispatch, TxStatsReporter stats) {
-        return new StreamProcessor(consumer, sourceTopic, targetTopic, targetPartitions, recordsPerTransaction,
-                new Naive(producer, ackWait, settings.maxRetries(), stats), dispatch);
+    static StreamProcessor naive(
+            Consumer<String, byte[]> consumer,
+            String sourceTopic,
+            String targetTopic,
+            int targetPartitions,
+            int recordsPerTransaction,
+            Producer<String, byte[]> producer,
+            TransactionSettings settings,
+            AckWait ackWait,
+            CallbackDispatch dispatch,
+            TxStatsReporter stats) {
+        return new StreamProcessor(
+                consumer,
+                sourceTopic,
+                targetTopic,
+                targetPartitions,
+                recordsPerTransaction,
+                new Naive(producer, ackWait, settings.maxRetries(), stats),
+                dispatch);
     }
 
     @Override
@@ -79,7 +111,8 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
         List<ConsumerRecord<String, byte[]>> all = new ArrayList<>(records.count());
         records.forEach(all::add);
         for (int from = 0; from < all.size(); from += recordsPerTransaction) {
-            List<ConsumerRecord<String, byte[]>> batch = all.subList(from, Math.min(all.size(), from + recordsPerTransaction));
+            List<ConsumerRecord<String, byte[]>> batch =
+                    all.subList(from, Math.min(all.size(), from + recordsPerTransaction));
             if (!process(batch)) {
                 rewindToCommitted(); // the rest of this poll is dropped and read again from the committed offsets
                 return;
@@ -91,8 +124,10 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
         OperationResult result = writer.write(transform(batch), nextOffsets(batch), consumer);
         dispatch.operationCompleted(result.timings());
         if (result.failure() != null) {
-            LOG.warn("stream batch of {} records failed after retries, re-reading from committed offsets: {}",
-                    batch.size(), ErrorClassifier.describe(result.failure()));
+            LOG.warn(
+                    "stream batch of {} records failed after retries, re-reading from committed offsets: {}",
+                    batch.size(),
+                    ErrorClassifier.describe(result.failure()));
             return false;
         }
         for (ConsumerRecord<String, byte[]> record : batch) {
@@ -105,8 +140,13 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     private List<ProducerRecord<String, byte[]>> transform(List<ConsumerRecord<String, byte[]>> batch) {
         List<ProducerRecord<String, byte[]>> outputs = new ArrayList<>(batch.size());
         for (ConsumerRecord<String, byte[]> record : batch) {
-            outputs.add(new ProducerRecord<>(targetTopic, record.partition() % targetPartitions, record.timestamp(),
-                    sourceKey(record.partition(), record.offset()), record.value(), record.headers()));
+            outputs.add(new ProducerRecord<>(
+                    targetTopic,
+                    record.partition() % targetPartitions,
+                    record.timestamp(),
+                    sourceKey(record.partition(), record.offset()),
+                    record.value(),
+                    record.headers()));
         }
         return outputs;
     }
@@ -118,7 +158,8 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<String, byte[]>> batch) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : batch) {
-            offsets.merge(new TopicPartition(record.topic(), record.partition()),
+            offsets.merge(
+                    new TopicPartition(record.topic(), record.partition()),
                     new OffsetAndMetadata(record.offset() + 1),
                     (a, b) -> a.offset() >= b.offset() ? a : b);
         }
@@ -154,14 +195,15 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
         }
 
         @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-        }
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
     }
 
     /** The write path of one batch: its outputs and its input offsets, committed together or not at all. */
     private interface BatchWriter {
-        OperationResult write(List<ProducerRecord<String, byte[]>> outputs,
-                Map<TopicPartition, OffsetAndMetadata> offsets, Consumer<String, byte[]> consumer);
+        OperationResult write(
+                List<ProducerRecord<String, byte[]>> outputs,
+                Map<TopicPartition, OffsetAndMetadata> offsets,
+                Consumer<String, byte[]> consumer);
 
         void abortIfOpen();
 
@@ -171,8 +213,10 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     /** Outputs and offsets in one transaction of the flow, with the consumer's group metadata. */
     private record InTransaction(TransactionFlow flow) implements BatchWriter {
         @Override
-        public OperationResult write(List<ProducerRecord<String, byte[]>> outputs,
-                Map<TopicPartition, OffsetAndMetadata> offsets, Consumer<String, byte[]> consumer) {
+        public OperationResult write(
+                List<ProducerRecord<String, byte[]>> outputs,
+                Map<TopicPartition, OffsetAndMetadata> offsets,
+                Consumer<String, byte[]> consumer) {
             return flow.run(outputs, () -> new OffsetsToCommit(offsets, consumer.groupMetadata()));
         }
 
@@ -195,8 +239,10 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     private record Naive(Producer<String, byte[]> producer, AckWait ackWait, int maxRetries, TxStatsReporter stats)
             implements BatchWriter {
         @Override
-        public OperationResult write(List<ProducerRecord<String, byte[]>> outputs,
-                Map<TopicPartition, OffsetAndMetadata> offsets, Consumer<String, byte[]> consumer) {
+        public OperationResult write(
+                List<ProducerRecord<String, byte[]>> outputs,
+                Map<TopicPartition, OffsetAndMetadata> offsets,
+                Consumer<String, byte[]> consumer) {
             PhaseTimer timer = new PhaseTimer();
             Throwable failure = null;
             for (int attempt = 0; attempt <= maxRetries; attempt++) {
@@ -220,14 +266,14 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
                     timer.skip();
                 }
             }
-            OperationTimings timings = timer.finish(outputs.size(), failure == null ? Outcome.ACKNOWLEDGED : Outcome.FAILED);
+            OperationTimings timings =
+                    timer.finish(outputs.size(), failure == null ? Outcome.ACKNOWLEDGED : Outcome.FAILED);
             stats.report(timings);
             return new OperationResult(timings, failure);
         }
 
         @Override
-        public void abortIfOpen() {
-        }
+        public void abortIfOpen() {}
 
         @Override
         public void close(Duration timeout) {

@@ -21,8 +21,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 final class TransactionBatcher {
 
     /** What ends a transaction besides its interval; the omb-tx runner's PUBLISH gives a message count only. */
-    record Bounds(int maxMessages, long maxBytes, long commitIntervalMs) {
-    }
+    record Bounds(int maxMessages, long maxBytes, long commitIntervalMs) {}
 
     private final TransactionFlow flow;
     private final Bounds bounds;
@@ -61,7 +60,8 @@ final class TransactionBatcher {
     }
 
     private static long sizeOf(ProducerRecord<String, byte[]> record) {
-        return (record.value() == null ? 0 : record.value().length) + (record.key() == null ? 0 : record.key().length());
+        return (record.value() == null ? 0 : record.value().length)
+                + (record.key() == null ? 0 : record.key().length());
     }
 
     private void open() {
@@ -70,11 +70,14 @@ final class TransactionBatcher {
         long sequence = ++transactionSequence;
         // The interval runs from the begin; the timer is a task on this same thread, ordered with the sends by time.
         try {
-            producerThread.schedule(() -> {
-                if (open != null && sequence == transactionSequence) {
-                    finish(TransactionFlow.Transaction::commit);
-                }
-            }, bounds.commitIntervalMs(), TimeUnit.MILLISECONDS);
+            producerThread.schedule(
+                    () -> {
+                        if (open != null && sequence == transactionSequence) {
+                            finish(TransactionFlow.Transaction::commit);
+                        }
+                    },
+                    bounds.commitIntervalMs(),
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
             // The producer is closing; finishOnClose ends this transaction.
         }

@@ -43,7 +43,11 @@ final class TransactionFlow {
     private final Supplier<PhaseTimer> timers;
 
     /** @param timers a new timer per transaction, started when the transaction begins */
-    TransactionFlow(TransactionalSession session, AckWait ackWait, int maxRetries, TxStatsReporter stats,
+    TransactionFlow(
+            TransactionalSession session,
+            AckWait ackWait,
+            int maxRetries,
+            TxStatsReporter stats,
             Supplier<PhaseTimer> timers) {
         this.session = session;
         this.ackWait = ackWait;
@@ -53,14 +57,21 @@ final class TransactionFlow {
     }
 
     /** Starts a session for {@code transactionalId} and runs transactions as {@code settings} say. */
-    static TransactionFlow start(String transactionalId, Function<String, Producer<String, byte[]>> producerFactory,
-            TransactionSettings settings, TxStatsReporter stats) {
+    static TransactionFlow start(
+            String transactionalId,
+            Function<String, Producer<String, byte[]>> producerFactory,
+            TransactionSettings settings,
+            TxStatsReporter stats) {
         return start(transactionalId, producerFactory, settings, settings.ackWait(), stats);
     }
 
     /** As {@link #start(String, Function, TransactionSettings, TxStatsReporter)}, acks awaited where {@code ackWait} says. */
-    static TransactionFlow start(String transactionalId, Function<String, Producer<String, byte[]>> producerFactory,
-            TransactionSettings settings, AckWait ackWait, TxStatsReporter stats) {
+    static TransactionFlow start(
+            String transactionalId,
+            Function<String, Producer<String, byte[]>> producerFactory,
+            TransactionSettings settings,
+            AckWait ackWait,
+            TxStatsReporter stats) {
         TransactionalSession session = new TransactionalSession(transactionalId, producerFactory);
         session.start();
         return new TransactionFlow(session, ackWait, settings.maxRetries(), stats, PhaseTimer::new);
@@ -119,7 +130,9 @@ final class TransactionFlow {
         private PendingAcks acks;
         private Throwable failure; // the first error of the attempt in progress
 
-        private Transaction(List<ProducerRecord<String, byte[]>> records, Supplier<OffsetsToCommit> offsets,
+        private Transaction(
+                List<ProducerRecord<String, byte[]>> records,
+                Supplier<OffsetsToCommit> offsets,
                 boolean joinedOneByOne) {
             this.records = records;
             this.offsets = offsets;
@@ -247,7 +260,9 @@ final class TransactionFlow {
                     acks.await(timer);
                 } catch (ExecutionException e) {
                     // A commit fails when a send did, so this cannot happen; the transaction is committed regardless.
-                    LOG.warn("{} committed, but reading an ack failed: {}", session.transactionalId(),
+                    LOG.warn(
+                            "{} committed, but reading an ack failed: {}",
+                            session.transactionalId(),
                             ErrorClassifier.describe(e));
                 }
             }
@@ -263,8 +278,10 @@ final class TransactionFlow {
                 } catch (TimeoutException e) {
                     if (timeouts >= maxRetries) {
                         timer.lap(Phase.COMMIT);
-                        throw new CommitOutcomeUnknownException("commit of " + session.transactionalId()
-                                + " timed out " + (timeouts + 1) + " times; its outcome is unknown", e);
+                        throw new CommitOutcomeUnknownException(
+                                "commit of " + session.transactionalId() + " timed out " + (timeouts + 1)
+                                        + " times; its outcome is unknown",
+                                e);
                     }
                     timer.retry(); // kafka-clients requires the same commit to be called again
                 } catch (RuntimeException e) {
@@ -278,7 +295,8 @@ final class TransactionFlow {
         private void recover() {
             Throwable cause = failure;
             boolean fenced = ErrorClassifier.fenced(cause);
-            if (session.producer() != null && !(cause instanceof CommitOutcomeUnknownException)
+            if (session.producer() != null
+                    && !(cause instanceof CommitOutcomeUnknownException)
                     && ErrorClassifier.classify(cause) == ErrorClassifier.Recovery.ABORT_AND_RETRY) {
                 try {
                     session.abort();

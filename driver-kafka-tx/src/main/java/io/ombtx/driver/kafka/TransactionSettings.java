@@ -36,10 +36,22 @@ public record TransactionSettings(
     public static final long DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
 
     /** The settings without the group-commit bounds added later: those take their defaults. */
-    public TransactionSettings(boolean enabled, int messagesPerTransaction, long commitIntervalMs,
-            String transactionalIdPrefix, boolean resolveBeforeCommit, int maxRetries) {
-        this(enabled, messagesPerTransaction, commitIntervalMs, transactionalIdPrefix, resolveBeforeCommit, maxRetries,
-                DEFAULT_MAX_BYTES, DEFAULT_CLOSE_TIMEOUT_MS);
+    public TransactionSettings(
+            boolean enabled,
+            int messagesPerTransaction,
+            long commitIntervalMs,
+            String transactionalIdPrefix,
+            boolean resolveBeforeCommit,
+            int maxRetries) {
+        this(
+                enabled,
+                messagesPerTransaction,
+                commitIntervalMs,
+                transactionalIdPrefix,
+                resolveBeforeCommit,
+                maxRetries,
+                DEFAULT_MAX_BYTES,
+                DEFAULT_CLOSE_TIMEOUT_MS);
     }
 
     public static TransactionSettings defaults() {

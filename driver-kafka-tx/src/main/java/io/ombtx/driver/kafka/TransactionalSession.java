@@ -38,10 +38,14 @@ final class TransactionalSession {
 
     private void setProducer(Producer<String, byte[]> created) {
         producer = created;
-        retryTotal = created == null ? null : created.metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals("record-retry-total")
-                        && e.getKey().group().equals("producer-metrics"))
-                .map(e -> (Metric) e.getValue()).findFirst().orElse(null);
+        retryTotal = created == null
+                ? null
+                : created.metrics().entrySet().stream()
+                        .filter(e -> e.getKey().name().equals("record-retry-total")
+                                && e.getKey().group().equals("producer-metrics"))
+                        .map(e -> (Metric) e.getValue())
+                        .findFirst()
+                        .orElse(null);
     }
 
     private static long metricValue(Metric metric) {

@@ -57,8 +57,8 @@ final class TxStatsReporter {
         if (!timings.sequence().isEmpty()) {
             sequences.computeIfAbsent(timings.sequence(), s -> new LongAdder()).increment();
         }
-        timings.phaseNanos().forEach((phase, nanos) ->
-                phases.get(phase).registerSuccessfulEvent(nanos / 1_000, TimeUnit.MICROSECONDS));
+        timings.phaseNanos().forEach((phase, nanos) -> phases.get(phase)
+                .registerSuccessfulEvent(nanos / 1_000, TimeUnit.MICROSECONDS));
         switch (timings.outcome()) {
             case COMMITTED -> {
                 committed.inc();
@@ -68,7 +68,7 @@ final class TxStatsReporter {
                 failed.inc();
                 messagesPerTransaction.registerFailedValue(timings.messages());
             }
-            case ACKNOWLEDGED -> { }
+            case ACKNOWLEDGED -> {}
         }
         OperationTimings.Recovery recovery = timings.recovery();
         if (!recovery.equals(OperationTimings.Recovery.NONE)) {
@@ -85,8 +85,8 @@ final class TxStatsReporter {
      */
     Map<String, Long> phaseSequences() {
         Map<String, Long> counts = new TreeMap<>();
-        sequences.forEach((sequence, count) -> counts.put(
-                sequence.stream().map(Phase::key).collect(Collectors.joining(",")), count.sum()));
+        sequences.forEach((sequence, count) ->
+                counts.put(sequence.stream().map(Phase::key).collect(Collectors.joining(",")), count.sum()));
         return counts;
     }
 

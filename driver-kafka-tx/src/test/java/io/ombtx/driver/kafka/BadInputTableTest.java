@@ -37,12 +37,16 @@ class BadInputTableTest {
 
     /** In file contents, arguments and expected fragments, {@code {dir}} stands for the case's temporary folder. */
     private static final String DIR = "{dir}";
+
     private static final String KAFKA = "driverClass: io.ombtx.driver.kafka.KafkaTxBenchmarkDriver\n";
     private static final String DRIVER = "name: k\n" + KAFKA;
     private static final String WORKLOAD = "name: w\nmessageSize: 100\nmeasureOperations: 5\n";
     private static final String BROKER_FOLDER_PREFIX = "omb-tx-kafka-";
 
-    enum Entry { BENCHMARK, SUITE }
+    enum Entry {
+        BENCHMARK,
+        SUITE
+    }
 
     /** A file ending in "/" is a folder; a value of {@code bytes:N} is N bytes. */
     record Case(String name, Map<String, String> files, Entry entry, List<String> args, List<String> mustName) {
@@ -89,252 +93,751 @@ class BadInputTableTest {
         String d = "d.yaml";
 
         // workload: unknown keys, at every level
-        t.both("workload unknown top-level key", DRIVER, WORKLOAD + "producerRates: 5\n", none, w, "'producerRates'",
+        t.both(
+                "workload unknown top-level key",
+                DRIVER,
+                WORKLOAD + "producerRates: 5\n",
+                none,
+                w,
+                "'producerRates'",
                 "did you mean 'producerRate'");
-        t.both("workload unknown key in operation", DRIVER, WORKLOAD + "operation: {kind: WRITE, transactionl: true}\n",
-                none, w, "'operation.transactionl'", "did you mean 'transactional'");
-        t.bench("workload unknown key in driverOverrides", DRIVER, WORKLOAD + "driverOverrides: {replicationFactr: 1}\n",
-                List.of("--dry-run"), w, "'driverOverrides.replicationFactr'");
-        t.both("workload unknown key in a profile", DRIVER, WORKLOAD + "profiles: {quick: {measureOps: 1}}\n",
-                List.of("--profile", "quick"), w, "'profiles.quick.measureOps'");
+        t.both(
+                "workload unknown key in operation",
+                DRIVER,
+                WORKLOAD + "operation: {kind: WRITE, transactionl: true}\n",
+                none,
+                w,
+                "'operation.transactionl'",
+                "did you mean 'transactional'");
+        t.bench(
+                "workload unknown key in driverOverrides",
+                DRIVER,
+                WORKLOAD + "driverOverrides: {replicationFactr: 1}\n",
+                List.of("--dry-run"),
+                w,
+                "'driverOverrides.replicationFactr'");
+        t.both(
+                "workload unknown key in a profile",
+                DRIVER,
+                WORKLOAD + "profiles: {quick: {measureOps: 1}}\n",
+                List.of("--profile", "quick"),
+                w,
+                "'profiles.quick.measureOps'");
         // workload: wrong types and values out of range
-        t.bench("workload messageSize not a number", DRIVER, "name: w\nmessageSize: big\nmeasureOperations: 5\n",
-                List.of("--dry-run"), w, "'messageSize'");
-        t.bench("workload operation.transactional not a boolean", DRIVER,
-                WORKLOAD + "operation: {kind: WRITE, transactional: maybe}\n", List.of("--dry-run"), w,
-                "'operation.transactional'");
-        t.both("workload zero partitions", DRIVER, WORKLOAD + "partitionsPerTopic: 0\n", none, w, "'partitionsPerTopic'");
-        t.bench("workload negative producerRate", DRIVER, WORKLOAD + "producerRate: -5\n", List.of("--dry-run"), w,
-                "'producerRate'");
-        t.both("workload messageSize 0", DRIVER, "name: w\nmessageSize: 0\nmeasureOperations: 5\n", none, w,
+        t.bench(
+                "workload messageSize not a number",
+                DRIVER,
+                "name: w\nmessageSize: big\nmeasureOperations: 5\n",
+                List.of("--dry-run"),
+                w,
                 "'messageSize'");
-        t.bench("workload messageSize absurdly large", DRIVER, "name: w\nmessageSize: 99999999999\nmeasureOperations: 5\n",
-                List.of("--dry-run"), w, "'messageSize'");
+        t.bench(
+                "workload operation.transactional not a boolean",
+                DRIVER,
+                WORKLOAD + "operation: {kind: WRITE, transactional: maybe}\n",
+                List.of("--dry-run"),
+                w,
+                "'operation.transactional'");
+        t.both(
+                "workload zero partitions",
+                DRIVER,
+                WORKLOAD + "partitionsPerTopic: 0\n",
+                none,
+                w,
+                "'partitionsPerTopic'");
+        t.bench(
+                "workload negative producerRate",
+                DRIVER,
+                WORKLOAD + "producerRate: -5\n",
+                List.of("--dry-run"),
+                w,
+                "'producerRate'");
+        t.both(
+                "workload messageSize 0",
+                DRIVER,
+                "name: w\nmessageSize: 0\nmeasureOperations: 5\n",
+                none,
+                w,
+                "'messageSize'");
+        t.bench(
+                "workload messageSize absurdly large",
+                DRIVER,
+                "name: w\nmessageSize: 99999999999\nmeasureOperations: 5\n",
+                List.of("--dry-run"),
+                w,
+                "'messageSize'");
         t.both("workload duplicate key", DRIVER, WORKLOAD + "name: again\n", none, w, "Duplicate field 'name'");
         // workload: sweeps
-        t.bench("workload empty sweep list", DRIVER, WORKLOAD + "producerRate: []\n", List.of("--dry-run"), w,
+        t.bench(
+                "workload empty sweep list",
+                DRIVER,
+                WORKLOAD + "producerRate: []\n",
+                List.of("--dry-run"),
+                w,
                 "'producerRate'");
-        t.both("workload sweep list with text", DRIVER, WORKLOAD + "producerRate: [1000, fast]\n", none, w,
+        t.both(
+                "workload sweep list with text",
+                DRIVER,
+                WORKLOAD + "producerRate: [1000, fast]\n",
+                none,
+                w,
                 "'producerRate'");
-        t.bench("workload sweep over a key that cannot sweep", DRIVER, WORKLOAD + "loop: [open, closed]\n",
-                List.of("--dry-run"), w, "'loop'");
+        t.bench(
+                "workload sweep over a key that cannot sweep",
+                DRIVER,
+                WORKLOAD + "loop: [open, closed]\n",
+                List.of("--dry-run"),
+                w,
+                "'loop'");
         // workload: the payload file
-        t.bench("payloadFile missing", DRIVER, WORKLOAD + "payloadFile: nope.data\n", List.of("--dry-run"), w,
-                "'payloadFile'", "not found");
-        Map<String, String> folderPayload = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "payloads/", "",
-                "w.yaml", WORKLOAD + "payloadFile: payloads\n"));
-        t.raw("payloadFile is a folder (real run)", Entry.BENCHMARK, folderPayload,
-                List.of("-d", DIR + "/d.yaml", "-o", DIR + "/results", DIR + "/w.yaml"), w, "'payloadFile'",
+        t.bench(
+                "payloadFile missing",
+                DRIVER,
+                WORKLOAD + "payloadFile: nope.data\n",
+                List.of("--dry-run"),
+                w,
+                "'payloadFile'",
+                "not found");
+        Map<String, String> folderPayload = new LinkedHashMap<>(
+                Map.of("d.yaml", DRIVER, "payloads/", "", "w.yaml", WORKLOAD + "payloadFile: payloads\n"));
+        t.raw(
+                "payloadFile is a folder (real run)",
+                Entry.BENCHMARK,
+                folderPayload,
+                List.of("-d", DIR + "/d.yaml", "-o", DIR + "/results", DIR + "/w.yaml"),
+                w,
+                "'payloadFile'",
                 "not a regular file");
-        Map<String, String> smallPayload = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "p.data", "bytes:10",
-                "w.yaml", WORKLOAD + "payloadFile: p.data\n"));
-        t.raw("payloadFile of the wrong size (real run)", Entry.BENCHMARK, smallPayload,
-                List.of("-d", DIR + "/d.yaml", "-o", DIR + "/results", DIR + "/w.yaml"), w, "'payloadFile'",
-                "10 bytes", "messageSize");
-        t.raw("payloadFile of the wrong size (dry run)", Entry.BENCHMARK, smallPayload,
-                List.of("-d", DIR + "/d.yaml", "--dry-run", DIR + "/w.yaml"), w, "'payloadFile'", "10 bytes");
+        Map<String, String> smallPayload = new LinkedHashMap<>(
+                Map.of("d.yaml", DRIVER, "p.data", "bytes:10", "w.yaml", WORKLOAD + "payloadFile: p.data\n"));
+        t.raw(
+                "payloadFile of the wrong size (real run)",
+                Entry.BENCHMARK,
+                smallPayload,
+                List.of("-d", DIR + "/d.yaml", "-o", DIR + "/results", DIR + "/w.yaml"),
+                w,
+                "'payloadFile'",
+                "10 bytes",
+                "messageSize");
+        t.raw(
+                "payloadFile of the wrong size (dry run)",
+                Entry.BENCHMARK,
+                smallPayload,
+                List.of("-d", DIR + "/d.yaml", "--dry-run", DIR + "/w.yaml"),
+                w,
+                "'payloadFile'",
+                "10 bytes");
         // workload: profiles
-        t.both("profile typo", DRIVER, WORKLOAD + "profiles: {quick: {measureOperations: 1}}\n",
-                List.of("--profile", "quik"), "--profile quik");
+        t.both(
+                "profile typo",
+                DRIVER,
+                WORKLOAD + "profiles: {quick: {measureOperations: 1}}\n",
+                List.of("--profile", "quik"),
+                "--profile quik");
 
         // driver YAML: the driver's own parser
         t.both("driver unknown top-level key", DRIVER + "colour: red\n", WORKLOAD, none, d, "'colour'");
-        t.both("driver unknown key in transactions", DRIVER + "transactions: {enabld: true}\n", WORKLOAD, none, d,
-                "'transactions.enabld'", "did you mean 'enabled'");
-        t.bench("driver wrong type in transactions", DRIVER + "transactions:\n  maxRetries: lots\n", WORKLOAD,
-                List.of("--dry-run"), d, "'transactions.maxRetries'");
-        t.bench("driver group-commit byte bound 0", DRIVER + "transactions:\n  maxBytesPerTransaction: 0\n", WORKLOAD,
-                List.of("--dry-run"), d, "'transactions.maxBytesPerTransaction'", ">= 1");
-        t.both("driver both names of the message bound",
-                DRIVER + "transactions:\n  messagesPerTransaction: 5\n  maxMessagesPerTransaction: 5\n", WORKLOAD, none,
-                d, "'transactions.messagesPerTransaction'", "give only one");
-        t.bench("driver replicationFactor 0", DRIVER + "replicationFactor: 0\n", WORKLOAD, List.of("--dry-run"), d,
+        t.both(
+                "driver unknown key in transactions",
+                DRIVER + "transactions: {enabld: true}\n",
+                WORKLOAD,
+                none,
+                d,
+                "'transactions.enabld'",
+                "did you mean 'enabled'");
+        t.bench(
+                "driver wrong type in transactions",
+                DRIVER + "transactions:\n  maxRetries: lots\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "'transactions.maxRetries'");
+        t.bench(
+                "driver group-commit byte bound 0",
+                DRIVER + "transactions:\n  maxBytesPerTransaction: 0\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "'transactions.maxBytesPerTransaction'",
+                ">= 1");
+        t.both(
+                "driver both names of the message bound",
+                DRIVER + "transactions:\n  messagesPerTransaction: 5\n  maxMessagesPerTransaction: 5\n",
+                WORKLOAD,
+                none,
+                d,
+                "'transactions.messagesPerTransaction'",
+                "give only one");
+        t.bench(
+                "driver replicationFactor 0",
+                DRIVER + "replicationFactor: 0\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
                 "'replicationFactor'");
-        t.both("driver replicationFactor -1", DRIVER + "replicationFactor: -1\n", WORKLOAD, none, d,
+        t.both(
+                "driver replicationFactor -1",
+                DRIVER + "replicationFactor: -1\n",
+                WORKLOAD,
+                none,
+                d,
                 "'replicationFactor'");
-        t.bench("driver replicationFactor 2.5", DRIVER + "replicationFactor: 2.5\n", WORKLOAD, List.of("--dry-run"), d,
+        t.bench(
+                "driver replicationFactor 2.5",
+                DRIVER + "replicationFactor: 2.5\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
                 "'replicationFactor'");
-        t.both("driver replicationFactor 50", DRIVER + "replicationFactor: 50\n", WORKLOAD, none, d,
+        t.both(
+                "driver replicationFactor 50",
+                DRIVER + "replicationFactor: 50\n",
+                WORKLOAD,
+                none,
+                d,
                 "replicationFactor");
-        t.both("driver acks=maybe", DRIVER + "producerConfig: |\n  acks=maybe\n", WORKLOAD, none, d,
-                "'producerConfig'", "acks");
-        t.bench("driver bad isolation.level", DRIVER + "consumerConfig: |\n  isolation.level=eventually\n", WORKLOAD,
-                List.of("--dry-run"), d, "'consumerConfig'", "isolation.level");
-        t.bench("workload driverOverrides acks=maybe", DRIVER, WORKLOAD + "driverOverrides:\n  producerConfig: |\n"
-                + "    acks=maybe\n", List.of("--dry-run"), w, "'producerConfig'", "driverOverrides");
-        t.both("driver properties block is a list", DRIVER + "producerConfig: [acks, all]\n", WORKLOAD, none, d,
+        t.both(
+                "driver acks=maybe",
+                DRIVER + "producerConfig: |\n  acks=maybe\n",
+                WORKLOAD,
+                none,
+                d,
+                "'producerConfig'",
+                "acks");
+        t.bench(
+                "driver bad isolation.level",
+                DRIVER + "consumerConfig: |\n  isolation.level=eventually\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "'consumerConfig'",
+                "isolation.level");
+        t.bench(
+                "workload driverOverrides acks=maybe",
+                DRIVER,
+                WORKLOAD + "driverOverrides:\n  producerConfig: |\n" + "    acks=maybe\n",
+                List.of("--dry-run"),
+                w,
+                "'producerConfig'",
+                "driverOverrides");
+        t.both(
+                "driver properties block is a list",
+                DRIVER + "producerConfig: [acks, all]\n",
+                WORKLOAD,
+                none,
+                d,
                 "'producerConfig'");
-        t.bench("driver properties block is a mapping", DRIVER + "commonConfig: {linger.ms: 5}\n", WORKLOAD,
-                List.of("--dry-run"), d, "'commonConfig'");
+        t.bench(
+                "driver properties block is a mapping",
+                DRIVER + "commonConfig: {linger.ms: 5}\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "'commonConfig'");
         t.both("driver without name", KAFKA, WORKLOAD, none, d, "'name'");
         t.bench("driver without driverClass", "name: k\n", WORKLOAD, List.of("--dry-run"), d, "'driverClass'");
-        t.both("driverClass not on the class path", "name: k\ndriverClass: no.such.Driver\n", WORKLOAD, none, d,
-                "'driverClass'", "no.such.Driver");
-        t.bench("driverClass not a driver", "name: k\ndriverClass: java.lang.String\n", WORKLOAD,
-                List.of("--dry-run"), d, "'driverClass'", "java.lang.String");
-        t.bench("driver not valid YAML", DRIVER + "producerConfig: [\n", WORKLOAD, List.of("--dry-run"), d, "not valid YAML");
+        t.both(
+                "driverClass not on the class path",
+                "name: k\ndriverClass: no.such.Driver\n",
+                WORKLOAD,
+                none,
+                d,
+                "'driverClass'",
+                "no.such.Driver");
+        t.bench(
+                "driverClass not a driver",
+                "name: k\ndriverClass: java.lang.String\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "'driverClass'",
+                "java.lang.String");
+        t.bench(
+                "driver not valid YAML",
+                DRIVER + "producerConfig: [\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "not valid YAML");
 
         // broker settings
-        t.both("brokerSettings bad value", DRIVER, WORKLOAD + "brokerSettings: {num.network.threads: many}\n", none, w,
+        t.both(
+                "brokerSettings bad value",
+                DRIVER,
+                WORKLOAD + "brokerSettings: {num.network.threads: many}\n",
+                none,
+                w,
                 "'brokerSettings.num.network.threads'");
-        t.bench("brokerSettings unknown key", DRIVER, WORKLOAD + "brokerSettings: {log.retention.mss: 1}\n",
-                List.of("--dry-run"), w, "'brokerSettings.log.retention.mss'");
-        t.both("--broker-config bad value", DRIVER, WORKLOAD, List.of("--broker-config", "num.network.threads=many"),
-                "--broker-config", "num.network.threads");
-        t.bench("--broker-config not KEY=VALUE", DRIVER, WORKLOAD, List.of("--broker-config", "linger"),
+        t.bench(
+                "brokerSettings unknown key",
+                DRIVER,
+                WORKLOAD + "brokerSettings: {log.retention.mss: 1}\n",
+                List.of("--dry-run"),
+                w,
+                "'brokerSettings.log.retention.mss'");
+        t.both(
+                "--broker-config bad value",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-config", "num.network.threads=many"),
+                "--broker-config",
+                "num.network.threads");
+        t.bench(
+                "--broker-config not KEY=VALUE",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-config", "linger"),
                 "--broker-config");
-        t.bench("--broker-config unknown key", DRIVER, WORKLOAD, List.of("--broker-config", "log.retention.mss=1"),
-                "--broker-config", "log.retention.mss");
+        t.bench(
+                "--broker-config unknown key",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-config", "log.retention.mss=1"),
+                "--broker-config",
+                "log.retention.mss");
 
         // broker releases and transaction versions
-        t.both("workload brokerVersion not a release", DRIVER, WORKLOAD + "brokerVersion: latest\n", none, w,
-                "'brokerVersion'", "MAJOR.MINOR.PATCH");
-        t.both("workload transactionVersion on Kafka 2.8", DRIVER, WORKLOAD + "brokerVersion: 2.8.2\n"
-                + "transactionVersion: 2\n", none, w, "'transactionVersion'", "Kafka 2.8.2 has no transaction.version");
-        t.both("--transaction-version on --broker-version 2.8.2", DRIVER, WORKLOAD, List.of("--broker-version",
-                "2.8.2", "--transaction-version", "1"), "--transaction-version 1", "(--broker-version)");
-        t.bench("--broker-version 0.10.2", DRIVER, WORKLOAD, List.of("--broker-version", "0.10.2"),
-                "--broker-version", "not supported");
-        t.both("--broker-config a setting Kafka 2.8 lacks", DRIVER, WORKLOAD, List.of("--broker-version", "2.8.2",
-                "--broker-config", "group.coordinator.append.linger.ms=0"), "--broker-config",
+        t.both(
+                "workload brokerVersion not a release",
+                DRIVER,
+                WORKLOAD + "brokerVersion: latest\n",
+                none,
+                w,
+                "'brokerVersion'",
+                "MAJOR.MINOR.PATCH");
+        t.both(
+                "workload transactionVersion on Kafka 2.8",
+                DRIVER,
+                WORKLOAD + "brokerVersion: 2.8.2\n" + "transactionVersion: 2\n",
+                none,
+                w,
+                "'transactionVersion'",
+                "Kafka 2.8.2 has no transaction.version");
+        t.both(
+                "--transaction-version on --broker-version 2.8.2",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-version", "2.8.2", "--transaction-version", "1"),
+                "--transaction-version 1",
+                "(--broker-version)");
+        t.bench(
+                "--broker-version 0.10.2",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-version", "0.10.2"),
+                "--broker-version",
+                "not supported");
+        t.both(
+                "--broker-config a setting Kafka 2.8 lacks",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-version", "2.8.2", "--broker-config", "group.coordinator.append.linger.ms=0"),
+                "--broker-config",
                 "Kafka 2.8.2 has no broker setting 'group.coordinator.append.linger.ms'");
 
         // the command line
         t.bench("unknown option", DRIVER, WORKLOAD, List.of("--frobnicate"), "--frobnicate");
         t.raw("missing -d", Entry.BENCHMARK, Map.of(w, WORKLOAD), List.of(DIR + "/w.yaml"), "-d/--drivers");
-        t.raw("missing workload", Entry.BENCHMARK, Map.of(d, DRIVER), List.of("-d", DIR + "/d.yaml"), "missing workload");
-        t.raw("driver file not found", Entry.BENCHMARK, Map.of(w, WORKLOAD),
-                List.of("-d", DIR + "/nope.yaml", DIR + "/w.yaml"), "nope.yaml", "not found");
-        t.raw("workload file not found", Entry.BENCHMARK, Map.of(d, DRIVER),
-                List.of("-d", DIR + "/d.yaml", "--dry-run", DIR + "/nope.yaml"), "nope.yaml", "not found");
+        t.raw(
+                "missing workload",
+                Entry.BENCHMARK,
+                Map.of(d, DRIVER),
+                List.of("-d", DIR + "/d.yaml"),
+                "missing workload");
+        t.raw(
+                "driver file not found",
+                Entry.BENCHMARK,
+                Map.of(w, WORKLOAD),
+                List.of("-d", DIR + "/nope.yaml", DIR + "/w.yaml"),
+                "nope.yaml",
+                "not found");
+        t.raw(
+                "workload file not found",
+                Entry.BENCHMARK,
+                Map.of(d, DRIVER),
+                List.of("-d", DIR + "/d.yaml", "--dry-run", DIR + "/nope.yaml"),
+                "nope.yaml",
+                "not found");
         t.bench("--brokers 0", DRIVER, WORKLOAD, List.of("--brokers", "0"), "--brokers");
         t.bench("--brokers 10", DRIVER, WORKLOAD, List.of("--brokers", "10"), "--brokers", "10");
         t.bench("--brokers text", DRIVER, WORKLOAD, List.of("--dry-run", "--brokers", "many"), "--brokers", "many");
-        t.both("-w with a bad URL", DRIVER, WORKLOAD, List.of("-w", "http://ok:8080,ftp://host:8080"), "-w/--workers",
+        t.both(
+                "-w with a bad URL",
+                DRIVER,
+                WORKLOAD,
+                List.of("-w", "http://ok:8080,ftp://host:8080"),
+                "-w/--workers",
                 "'ftp://host:8080'");
-        t.bench("-w and -wf together", DRIVER, WORKLOAD, List.of("-w", "http://a:8080", "-wf", DIR + "/workers.yaml"),
-                "-w/--workers", "-wf/--workers-file");
-        t.both("-wf missing file", DRIVER, WORKLOAD, List.of("-wf", DIR + "/nope-workers.yaml"), "nope-workers.yaml",
+        t.bench(
+                "-w and -wf together",
+                DRIVER,
+                WORKLOAD,
+                List.of("-w", "http://a:8080", "-wf", DIR + "/workers.yaml"),
+                "-w/--workers",
+                "-wf/--workers-file");
+        t.both(
+                "-wf missing file",
+                DRIVER,
+                WORKLOAD,
+                List.of("-wf", DIR + "/nope-workers.yaml"),
+                "nope-workers.yaml",
                 "not found");
-        t.both("-o x.json with a sweep", DRIVER, WORKLOAD + "producerRate: [1000, 2000]\n",
-                List.of("-o", DIR + "/x.json"), "-o", "x.json",
+        t.both(
+                "-o x.json with a sweep",
+                DRIVER,
+                WORKLOAD + "producerRate: [1000, 2000]\n",
+                List.of("-o", DIR + "/x.json"),
+                "-o",
+                "x.json",
                 "2 runs");
-        Map<String, String> brokenWorkers = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
-                "workers.yaml", "workers: [http://a:8080\n"));
+        Map<String, String> brokenWorkers = new LinkedHashMap<>(
+                Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD, "workers.yaml", "workers: [http://a:8080\n"));
         // The YAML problem whole, as for workload files: SnakeYAML's quoted punctuation is kept, not cut short.
-        t.raw("workers file malformed (dry run)", Entry.BENCHMARK, brokenWorkers, List.of("-d", DIR + "/d.yaml",
-                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml",
+        t.raw(
+                "workers file malformed (dry run)",
+                Entry.BENCHMARK,
+                brokenWorkers,
+                List.of("-d", DIR + "/d.yaml", "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"),
+                "workers.yaml",
                 "not valid YAML at line 2, column 1: expected ',' or ']', but got <stream end>");
-        t.raw("workers file malformed (real run)", Entry.BENCHMARK, brokenWorkers, List.of("-d", DIR + "/d.yaml",
-                "-o", DIR + "/results", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml",
+        t.raw(
+                "workers file malformed (real run)",
+                Entry.BENCHMARK,
+                brokenWorkers,
+                List.of("-d", DIR + "/d.yaml", "-o", DIR + "/results", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"),
+                "workers.yaml",
                 "not valid YAML at line 2, column 1: expected ',' or ']', but got <stream end>");
-        t.bench("workload malformed YAML, reported as for the workers file", DRIVER, "name: w\nmessageSize: [100\n",
-                List.of("--dry-run"), w, "not valid YAML at line 3, column 1: expected ',' or ']', but got <stream end>");
-        Map<String, String> keyWorkers = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
-                "workers.yaml", "worker: [http://a:8080]\n"));
-        t.raw("workers file mistyped key (dry run)", Entry.BENCHMARK, keyWorkers, List.of("-d", DIR + "/d.yaml",
-                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "key 'worker'",
+        t.bench(
+                "workload malformed YAML, reported as for the workers file",
+                DRIVER,
+                "name: w\nmessageSize: [100\n",
+                List.of("--dry-run"),
+                w,
+                "not valid YAML at line 3, column 1: expected ',' or ']', but got <stream end>");
+        Map<String, String> keyWorkers = new LinkedHashMap<>(
+                Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD, "workers.yaml", "worker: [http://a:8080]\n"));
+        t.raw(
+                "workers file mistyped key (dry run)",
+                Entry.BENCHMARK,
+                keyWorkers,
+                List.of("-d", DIR + "/d.yaml", "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"),
+                "workers.yaml",
+                "key 'worker'",
                 "did you mean 'workers'");
-        t.raw("workers file mistyped key (real run)", Entry.BENCHMARK, keyWorkers, List.of("-d", DIR + "/d.yaml",
-                "-o", DIR + "/results", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "key 'worker'",
+        t.raw(
+                "workers file mistyped key (real run)",
+                Entry.BENCHMARK,
+                keyWorkers,
+                List.of("-d", DIR + "/d.yaml", "-o", DIR + "/results", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"),
+                "workers.yaml",
+                "key 'worker'",
                 "did you mean 'workers'");
-        Map<String, String> noWorkers = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
-                "workers.yaml", "workers: []\n"));
-        t.raw("workers file with an empty list", Entry.BENCHMARK, noWorkers, List.of("-d", DIR + "/d.yaml",
-                "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"), "workers.yaml", "'workers'",
+        Map<String, String> noWorkers =
+                new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD, "workers.yaml", "workers: []\n"));
+        t.raw(
+                "workers file with an empty list",
+                Entry.BENCHMARK,
+                noWorkers,
+                List.of("-d", DIR + "/d.yaml", "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"),
+                "workers.yaml",
+                "'workers'",
                 "list of worker URLs");
 
         // workload faults: the same strictness as every other workload key
         String kill = "faults:\n  - action: kill\n    target: partition-leader\n    at: 1s\n    restartAfter: 2s\n";
-        t.both("faults unknown key", DRIVER, WORKLOAD + kill + "    restartAftr: 5s\n", none, w,
-                "'faults[0].restartAftr'", "did you mean 'restartAfter'");
-        t.bench("faults not a list", DRIVER, WORKLOAD + "faults: {action: kill}\n", List.of("--dry-run"), w,
-                "'faults'", "list of faults");
-        t.bench("faults entry not a mapping", DRIVER, WORKLOAD + "faults: [kill]\n", List.of("--dry-run"), w,
-                "'faults[0]'", "mapping");
-        t.bench("faults unknown action", DRIVER, WORKLOAD + kill.replace("kill\n", "explode\n"), List.of("--dry-run"),
-                w, "'faults[0].action'", "KILL | PAUSE | STOP", "'explode'");
-        t.bench("faults missing action", DRIVER, WORKLOAD + "faults: [{target: 0, at: 1s, restartAfter: 1s}]\n",
-                List.of("--dry-run"), w, "'faults[0].action'", "required");
-        t.both("faults mistyped role", DRIVER, WORKLOAD + kill.replace("partition-leader", "partition-leadr"), none, w,
-                "'faults[0].target'", "did you mean 'partition-leader'");
-        t.bench("faults target a list", DRIVER, WORKLOAD + kill.replace("partition-leader", "[0, 1]"),
-                List.of("--dry-run"), w, "'faults[0].target'", "a list");
-        t.bench("faults at not a duration", DRIVER, WORKLOAD + kill.replace("at: 1s", "at: soon"), List.of("--dry-run"),
-                w, "'faults[0].at'", "'soon'");
-        t.bench("faults at and afterOperations both", DRIVER, WORKLOAD + kill + "    afterOperations: 2\n",
-                List.of("--dry-run"), w, "'faults[0].afterOperations'", "not both");
-        t.bench("faults without a time", DRIVER, WORKLOAD + kill.replace("    at: 1s\n", ""), List.of("--dry-run"), w,
-                "'faults[0].at'", "required");
-        t.both("faults afterOperations beyond the run", DRIVER,
-                WORKLOAD + kill.replace("at: 1s", "afterOperations: 5"), none, w, "'faults[0].afterOperations'",
+        t.both(
+                "faults unknown key",
+                DRIVER,
+                WORKLOAD + kill + "    restartAftr: 5s\n",
+                none,
+                w,
+                "'faults[0].restartAftr'",
+                "did you mean 'restartAfter'");
+        t.bench(
+                "faults not a list",
+                DRIVER,
+                WORKLOAD + "faults: {action: kill}\n",
+                List.of("--dry-run"),
+                w,
+                "'faults'",
+                "list of faults");
+        t.bench(
+                "faults entry not a mapping",
+                DRIVER,
+                WORKLOAD + "faults: [kill]\n",
+                List.of("--dry-run"),
+                w,
+                "'faults[0]'",
+                "mapping");
+        t.bench(
+                "faults unknown action",
+                DRIVER,
+                WORKLOAD + kill.replace("kill\n", "explode\n"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].action'",
+                "KILL | PAUSE | STOP",
+                "'explode'");
+        t.bench(
+                "faults missing action",
+                DRIVER,
+                WORKLOAD + "faults: [{target: 0, at: 1s, restartAfter: 1s}]\n",
+                List.of("--dry-run"),
+                w,
+                "'faults[0].action'",
+                "required");
+        t.both(
+                "faults mistyped role",
+                DRIVER,
+                WORKLOAD + kill.replace("partition-leader", "partition-leadr"),
+                none,
+                w,
+                "'faults[0].target'",
+                "did you mean 'partition-leader'");
+        t.bench(
+                "faults target a list",
+                DRIVER,
+                WORKLOAD + kill.replace("partition-leader", "[0, 1]"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].target'",
+                "a list");
+        t.bench(
+                "faults at not a duration",
+                DRIVER,
+                WORKLOAD + kill.replace("at: 1s", "at: soon"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].at'",
+                "'soon'");
+        t.bench(
+                "faults at and afterOperations both",
+                DRIVER,
+                WORKLOAD + kill + "    afterOperations: 2\n",
+                List.of("--dry-run"),
+                w,
+                "'faults[0].afterOperations'",
+                "not both");
+        t.bench(
+                "faults without a time",
+                DRIVER,
+                WORKLOAD + kill.replace("    at: 1s\n", ""),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].at'",
+                "required");
+        t.both(
+                "faults afterOperations beyond the run",
+                DRIVER,
+                WORKLOAD + kill.replace("at: 1s", "afterOperations: 5"),
+                none,
+                w,
+                "'faults[0].afterOperations'",
                 "measures 5 operation(s)");
-        t.bench("faults at after a time-based run ends", DRIVER, "name: w\nmessageSize: 100\ntestDurationSeconds: 10\n"
-                + "warmupDurationSeconds: 0\n" + kill.replace("at: 1s", "at: 20s"), List.of("--dry-run"), w,
-                "'faults[0].at'", "lasts 10 s");
-        t.bench("faults restart after a time-based run ends", DRIVER, "name: w\nmessageSize: 100\n"
-                + "testDurationSeconds: 10\nwarmupDurationSeconds: 0\n" + kill.replace("at: 1s", "at: 9s"),
-                List.of("--dry-run"), w, "'faults[0].restartAfter'", "after it ends");
-        t.bench("faults afterOperations in a time-based run", DRIVER, "name: w\nmessageSize: 100\ntestDurationSeconds: 10\n"
-                + kill.replace("at: 1s", "afterOperations: 5"), List.of("--dry-run"), w, "'faults[0].afterOperations'",
+        t.bench(
+                "faults at after a time-based run ends",
+                DRIVER,
+                "name: w\nmessageSize: 100\ntestDurationSeconds: 10\n" + "warmupDurationSeconds: 0\n"
+                        + kill.replace("at: 1s", "at: 20s"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].at'",
+                "lasts 10 s");
+        t.bench(
+                "faults restart after a time-based run ends",
+                DRIVER,
+                "name: w\nmessageSize: 100\n" + "testDurationSeconds: 10\nwarmupDurationSeconds: 0\n"
+                        + kill.replace("at: 1s", "at: 9s"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].restartAfter'",
+                "after it ends");
+        t.bench(
+                "faults afterOperations in a time-based run",
+                DRIVER,
+                "name: w\nmessageSize: 100\ntestDurationSeconds: 10\n" + kill.replace("at: 1s", "afterOperations: 5"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].afterOperations'",
                 "time-based");
-        t.bench("faults resumeAfter on a kill", DRIVER, WORKLOAD + kill.replace("restartAfter", "resumeAfter"),
-                List.of("--dry-run"), w, "'faults[0].resumeAfter'", "write restartAfter");
-        t.bench("faults restartAfter on a pause", DRIVER, WORKLOAD + kill.replace("kill", "pause"),
-                List.of("--dry-run"), w, "'faults[0].restartAfter'", "write resumeAfter");
-        t.bench("faults restartAfter of zero", DRIVER, WORKLOAD + kill.replace("restartAfter: 2s", "restartAfter: 0s"),
-                List.of("--dry-run"), w, "'faults[0].restartAfter'");
-        t.both("faults broker index beyond the cluster", DRIVER, WORKLOAD + kill.replace("partition-leader", "5"), none,
-                w, "'faults[0].target'", "broker index 5", "1 broker(s)");
-        t.bench("faults broker index above the embedded limit", DRIVER, WORKLOAD + kill.replace("partition-leader", "9"),
-                List.of("--dry-run"), w, "'faults[0].target'", "from 0 to 8");
-        t.bench("faults partition beyond the topic", DRIVER, WORKLOAD + kill + "    partition: 3\n", List.of("--dry-run"),
-                w, "'faults[0].partition'", "1 partition(s)");
-        t.bench("faults partition with a coordinator target", DRIVER,
+        t.bench(
+                "faults resumeAfter on a kill",
+                DRIVER,
+                WORKLOAD + kill.replace("restartAfter", "resumeAfter"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].resumeAfter'",
+                "write restartAfter");
+        t.bench(
+                "faults restartAfter on a pause",
+                DRIVER,
+                WORKLOAD + kill.replace("kill", "pause"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].restartAfter'",
+                "write resumeAfter");
+        t.bench(
+                "faults restartAfter of zero",
+                DRIVER,
+                WORKLOAD + kill.replace("restartAfter: 2s", "restartAfter: 0s"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].restartAfter'");
+        t.both(
+                "faults broker index beyond the cluster",
+                DRIVER,
+                WORKLOAD + kill.replace("partition-leader", "5"),
+                none,
+                w,
+                "'faults[0].target'",
+                "broker index 5",
+                "1 broker(s)");
+        t.bench(
+                "faults broker index above the embedded limit",
+                DRIVER,
+                WORKLOAD + kill.replace("partition-leader", "9"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].target'",
+                "from 0 to 8");
+        t.bench(
+                "faults partition beyond the topic",
+                DRIVER,
+                WORKLOAD + kill + "    partition: 3\n",
+                List.of("--dry-run"),
+                w,
+                "'faults[0].partition'",
+                "1 partition(s)");
+        t.bench(
+                "faults partition with a coordinator target",
+                DRIVER,
                 WORKLOAD + "operation: {kind: WRITE, transactional: true}\n"
                         + kill.replace("partition-leader", "transaction-coordinator") + "    partition: 0\n",
-                List.of("--dry-run"), w, "'faults[0].partition'", "partition-leader only");
-        t.both("faults transaction coordinator without transactions", DRIVER,
-                WORKLOAD + kill.replace("partition-leader", "transaction-coordinator"), none, w, "'faults[0].target'",
+                List.of("--dry-run"),
+                w,
+                "'faults[0].partition'",
+                "partition-leader only");
+        t.both(
+                "faults transaction coordinator without transactions",
+                DRIVER,
+                WORKLOAD + kill.replace("partition-leader", "transaction-coordinator"),
+                none,
+                w,
+                "'faults[0].target'",
                 "not transactional");
-        t.bench("faults group coordinator without consumers", DRIVER, WORKLOAD + "subscriptionsPerTopic: 0\n"
-                + kill.replace("partition-leader", "group-coordinator"), List.of("--dry-run"), w, "'faults[0].target'",
+        t.bench(
+                "faults group coordinator without consumers",
+                DRIVER,
+                WORKLOAD + "subscriptionsPerTopic: 0\n" + kill.replace("partition-leader", "group-coordinator"),
+                List.of("--dry-run"),
+                w,
+                "'faults[0].target'",
                 "no consumers");
-        t.both("faults kill the only broker for good", DRIVER, WORKLOAD + kill.replace("    restartAfter: 2s\n", ""),
-                none, w, "'faults[0]'", "only broker", "restartAfter");
-        t.bench("faults pause the only broker for good", DRIVER,
-                WORKLOAD + kill.replace("kill", "pause").replace("    restartAfter: 2s\n", ""), List.of("--dry-run"), w,
-                "'faults[0]'", "only broker", "resumeAfter");
-        t.both("faults on an external cluster without a hook", "name: k\n" + KAFKA
-                + "commonConfig: |\n  bootstrap.servers=127.0.0.1:1\n", WORKLOAD + kill, none, w, "'faults'",
-                "--fault-command", "127.0.0.1:1");
-        t.both("--fault-command with an unknown placeholder", DRIVER, WORKLOAD + kill,
-                List.of("--fault-command", "ssh {hots} omb-tx-fault {action}"), "--fault-command", "{hots}",
+        t.both(
+                "faults kill the only broker for good",
+                DRIVER,
+                WORKLOAD + kill.replace("    restartAfter: 2s\n", ""),
+                none,
+                w,
+                "'faults[0]'",
+                "only broker",
+                "restartAfter");
+        t.bench(
+                "faults pause the only broker for good",
+                DRIVER,
+                WORKLOAD + kill.replace("kill", "pause").replace("    restartAfter: 2s\n", ""),
+                List.of("--dry-run"),
+                w,
+                "'faults[0]'",
+                "only broker",
+                "resumeAfter");
+        t.both(
+                "faults on an external cluster without a hook",
+                "name: k\n" + KAFKA + "commonConfig: |\n  bootstrap.servers=127.0.0.1:1\n",
+                WORKLOAD + kill,
+                none,
+                w,
+                "'faults'",
+                "--fault-command",
+                "127.0.0.1:1");
+        t.both(
+                "--fault-command with an unknown placeholder",
+                DRIVER,
+                WORKLOAD + kill,
+                List.of("--fault-command", "ssh {hots} omb-tx-fault {action}"),
+                "--fault-command",
+                "{hots}",
                 "did you mean {host}");
-        t.bench("--fault-command without {action}", DRIVER, WORKLOAD + kill, List.of("--fault-command", "ssh {host} x"),
-                "--fault-command", "{action}");
-        t.both("faults unknown key in a profile", DRIVER, WORKLOAD + "profiles: {quick: {faults: [{action: kill,"
-                + " target: 0, at: 1s, restartAfter: 1s, colour: red}]}}\n", List.of("--profile", "quick"), w,
+        t.bench(
+                "--fault-command without {action}",
+                DRIVER,
+                WORKLOAD + kill,
+                List.of("--fault-command", "ssh {host} x"),
+                "--fault-command",
+                "{action}");
+        t.both(
+                "faults unknown key in a profile",
+                DRIVER,
+                WORKLOAD + "profiles: {quick: {faults: [{action: kill,"
+                        + " target: 0, at: 1s, restartAfter: 1s, colour: red}]}}\n",
+                List.of("--profile", "quick"),
+                w,
                 "'faults[0].colour'");
 
         // bin/benchmark-suite
         String suiteRun = "runs:\n  - driver: " + DIR + "/d.yaml\n    workloads: [" + DIR + "/w.yaml]\n";
-        t.raw("suite unknown key", Entry.SUITE, new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
-                "s.yaml", "name: s\nprofle: quick\n" + suiteRun)), List.of("--dry-run", DIR + "/s.yaml"), "s.yaml",
+        t.raw(
+                "suite unknown key",
+                Entry.SUITE,
+                new LinkedHashMap<>(
+                        Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD, "s.yaml", "name: s\nprofle: quick\n" + suiteRun)),
+                List.of("--dry-run", DIR + "/s.yaml"),
+                "s.yaml",
                 "'profle'");
-        t.raw("suite with a missing driver file", Entry.SUITE, new LinkedHashMap<>(Map.of("w.yaml", WORKLOAD,
-                "s.yaml", "name: s\n" + suiteRun)), List.of("-o", DIR + "/results", DIR + "/s.yaml"), "s.yaml",
-                "runs[0].driver", "d.yaml");
-        Map<String, String> badAfterGood = new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD,
-                "bad.yaml", DRIVER + "replicationFactor: 0\n",
-                "s.yaml", "name: s\n" + suiteRun + "  - driver: " + DIR + "/bad.yaml\n    workloads: [" + DIR + "/w.yaml]\n"));
-        t.raw("suite with a bad entry after a good one (real run)", Entry.SUITE, badAfterGood,
-                List.of("-o", DIR + "/results", DIR + "/s.yaml"), "bad.yaml", "'replicationFactor'");
-        t.raw("suite with a bad entry after a good one (dry run)", Entry.SUITE, badAfterGood,
-                List.of("--dry-run", DIR + "/s.yaml"), "bad.yaml", "'replicationFactor'");
-        t.raw("suite entry with a bad workload", Entry.SUITE, new LinkedHashMap<>(Map.of("d.yaml", DRIVER,
-                "w.yaml", WORKLOAD + "partitionsPerTopic: 0\n", "s.yaml", "name: s\n" + suiteRun)),
-                List.of("-o", DIR + "/results", DIR + "/s.yaml"), "w.yaml", "'partitionsPerTopic'");
+        t.raw(
+                "suite with a missing driver file",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of("w.yaml", WORKLOAD, "s.yaml", "name: s\n" + suiteRun)),
+                List.of("-o", DIR + "/results", DIR + "/s.yaml"),
+                "s.yaml",
+                "runs[0].driver",
+                "d.yaml");
+        Map<String, String> badAfterGood = new LinkedHashMap<>(Map.of(
+                "d.yaml",
+                DRIVER,
+                "w.yaml",
+                WORKLOAD,
+                "bad.yaml",
+                DRIVER + "replicationFactor: 0\n",
+                "s.yaml",
+                "name: s\n" + suiteRun + "  - driver: " + DIR + "/bad.yaml\n    workloads: [" + DIR + "/w.yaml]\n"));
+        t.raw(
+                "suite with a bad entry after a good one (real run)",
+                Entry.SUITE,
+                badAfterGood,
+                List.of("-o", DIR + "/results", DIR + "/s.yaml"),
+                "bad.yaml",
+                "'replicationFactor'");
+        t.raw(
+                "suite with a bad entry after a good one (dry run)",
+                Entry.SUITE,
+                badAfterGood,
+                List.of("--dry-run", DIR + "/s.yaml"),
+                "bad.yaml",
+                "'replicationFactor'");
+        t.raw(
+                "suite entry with a bad workload",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml",
+                        DRIVER,
+                        "w.yaml",
+                        WORKLOAD + "partitionsPerTopic: 0\n",
+                        "s.yaml",
+                        "name: s\n" + suiteRun)),
+                List.of("-o", DIR + "/results", DIR + "/s.yaml"),
+                "w.yaml",
+                "'partitionsPerTopic'");
         return t.cases.stream().map(Arguments::of);
     }
 
@@ -351,7 +854,8 @@ class BadInputTableTest {
                 Files.writeString(path, f.getValue().replace(DIR, dir.toString()));
             }
         }
-        String[] args = c.args().stream().map(a -> a.replace(DIR, dir.toString())).toArray(String[]::new);
+        String[] args =
+                c.args().stream().map(a -> a.replace(DIR, dir.toString())).toArray(String[]::new);
         Set<Path> brokerFoldersBefore = brokerFolders();
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -374,12 +878,15 @@ class BadInputTableTest {
         }
         assertFalse(stdout.contains("Usage:") || stdout.contains("--drivers"), "no usage dump" + seen);
         assertFalse(stdout.contains("Starting embedded Kafka"), "no broker started" + seen);
-        assertFalse(ProcessHandle.current().descendants().anyMatch(BadInputTableTest::isBroker),
+        assertFalse(
+                ProcessHandle.current().descendants().anyMatch(BadInputTableTest::isBroker),
                 "no broker child process" + seen);
         Set<Path> newFolders = brokerFolders();
         newFolders.removeAll(brokerFoldersBefore);
         assertEquals(Set.of(), newFolders, "no broker data folder" + seen);
-        assertFalse(Files.exists(dir.resolve("results")) && Files.list(dir.resolve("results")).findAny().isPresent(),
+        assertFalse(
+                Files.exists(dir.resolve("results"))
+                        && Files.list(dir.resolve("results")).findAny().isPresent(),
                 "no result written" + seen);
     }
 
@@ -390,8 +897,8 @@ class BadInputTableTest {
     /** The embedded broker's data folders ({@code omb-tx-kafka-*} in the temporary folder) that exist now. */
     private static Set<Path> brokerFolders() throws IOException {
         Set<Path> found = new HashSet<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")),
-                BROKER_FOLDER_PREFIX + "*")) {
+        try (DirectoryStream<Path> s =
+                Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")), BROKER_FOLDER_PREFIX + "*")) {
             s.forEach(found::add);
         }
         return found;

@@ -2,11 +2,11 @@ package io.ombtx.driver.kafka;
 
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationProducer;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.Phase;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
-import io.ombtx.driver.api.OperationProducer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -26,25 +26,30 @@ public final class ClosedLoopProbe {
         int measured = args.length > 0 ? Integer.parseInt(args[0]) : 500;
         int warmup = Math.max(50, measured / 5);
         Path dir = Files.createTempDirectory("omb-tx-probe");
-        try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().brokers(1).start()) {
-            System.out.printf("embedded Kafka %s, 1 broker, %d warm-up + %d measured operations each%n",
+        try (EmbeddedKafkaCluster kafka =
+                EmbeddedKafkaCluster.builder().brokers(1).start()) {
+            System.out.printf(
+                    "embedded Kafka %s, 1 broker, %d warm-up + %d measured operations each%n",
                     EmbeddedKafkaCluster.brokerVersion(), warmup, measured);
             boolean reverse = args.length > 1 && args[1].equals("reverse");
             for (String backoff : reverse ? new String[] {"0", null} : new String[] {null, "0"}) {
                 String label = backoff == null ? "retry.backoff.ms default (100)" : "retry.backoff.ms=" + backoff;
                 double[] plain = run(kafka, dir, backoff, false, warmup, measured);
                 double[] tx = run(kafka, dir, backoff, true, warmup, measured);
-                System.out.printf("%-32s plain write p50 %7.3f ms p99 %7.3f | tx p50 %7.3f ms p99 %7.3f | p50 ratio %.1fx%n",
+                System.out.printf(
+                        "%-32s plain write p50 %7.3f ms p99 %7.3f | tx p50 %7.3f ms p99 %7.3f | p50 ratio %.1fx%n",
                         label, plain[0], plain[1], tx[0], tx[1], tx[0] / plain[0]);
-                System.out.printf("%-32s tx phases p50 (ms): begin %.3f send %.3f resolve %.3f commit %.3f%n",
+                System.out.printf(
+                        "%-32s tx phases p50 (ms): begin %.3f send %.3f resolve %.3f commit %.3f%n",
                         "", tx[2], tx[3], tx[4], tx[5]);
             }
         }
     }
 
     /** Returns {p50, p99, begin p50, send p50, resolve p50, commit p50} in ms. */
-    private static double[] run(EmbeddedKafkaCluster kafka, Path dir, String backoff, boolean transactional,
-            int warmup, int measured) throws Exception {
+    private static double[] run(
+            EmbeddedKafkaCluster kafka, Path dir, String backoff, boolean transactional, int warmup, int measured)
+            throws Exception {
         Path yaml = TestDrivers.yaml(dir, kafka.bootstrapServers(), null);
         String text = Files.readString(yaml);
         text = backoff == null ? text.replace("  retry.backoff.ms=0\n", "") : text;
@@ -58,7 +63,8 @@ public final class ClosedLoopProbe {
             long[][] nanos = new long[5][measured];
             byte[] payload = new byte[100];
             for (int i = 0; i < warmup + measured; i++) {
-                OperationTimings t = operations.runOperation(Optional.empty(), payload).get(60, TimeUnit.SECONDS);
+                OperationTimings t =
+                        operations.runOperation(Optional.empty(), payload).get(60, TimeUnit.SECONDS);
                 if (i >= warmup) {
                     int k = i - warmup;
                     nanos[0][k] = t.totalNanos();
@@ -69,8 +75,14 @@ public final class ClosedLoopProbe {
                 }
             }
             producer.close();
-            return new double[] {pct(nanos[0], 50), pct(nanos[0], 99), pct(nanos[1], 50), pct(nanos[2], 50),
-                    pct(nanos[3], 50), pct(nanos[4], 50)};
+            return new double[] {
+                pct(nanos[0], 50),
+                pct(nanos[0], 99),
+                pct(nanos[1], 50),
+                pct(nanos[2], 50),
+                pct(nanos[3], 50),
+                pct(nanos[4], 50)
+            };
         }
     }
 

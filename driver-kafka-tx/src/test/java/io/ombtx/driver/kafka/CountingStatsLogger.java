@@ -24,7 +24,10 @@ final class CountingStatsLogger implements StatsLogger {
         this("", new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
     }
 
-    private CountingStatsLogger(String prefix, Map<String, AtomicLong> events, Map<String, AtomicLong> counters,
+    private CountingStatsLogger(
+            String prefix,
+            Map<String, AtomicLong> events,
+            Map<String, AtomicLong> counters,
             Map<String, List<Long>> values) {
         this.prefix = prefix;
         this.events = events;
@@ -51,8 +54,7 @@ final class CountingStatsLogger implements StatsLogger {
         List<Long> registered = values.computeIfAbsent(prefix + name, k -> new CopyOnWriteArrayList<>());
         return new OpStatsLogger() {
             @Override
-            public void registerFailedEvent(long eventLatency, TimeUnit unit) {
-            }
+            public void registerFailedEvent(long eventLatency, TimeUnit unit) {}
 
             @Override
             public void registerSuccessfulEvent(long eventLatency, TimeUnit unit) {
@@ -65,8 +67,7 @@ final class CountingStatsLogger implements StatsLogger {
             }
 
             @Override
-            public void registerFailedValue(long value) {
-            }
+            public void registerFailedValue(long value) {}
 
             @Override
             public OpStatsData toOpStatsData() {
@@ -74,8 +75,7 @@ final class CountingStatsLogger implements StatsLogger {
             }
 
             @Override
-            public void clear() {
-            }
+            public void clear() {}
         };
     }
 
@@ -111,12 +111,10 @@ final class CountingStatsLogger implements StatsLogger {
     }
 
     @Override
-    public <T extends Number> void registerGauge(String name, Gauge<T> gauge) {
-    }
+    public <T extends Number> void registerGauge(String name, Gauge<T> gauge) {}
 
     @Override
-    public <T extends Number> void unregisterGauge(String name, Gauge<T> gauge) {
-    }
+    public <T extends Number> void unregisterGauge(String name, Gauge<T> gauge) {}
 
     @Override
     public StatsLogger scope(String name) {
@@ -124,6 +122,5 @@ final class CountingStatsLogger implements StatsLogger {
     }
 
     @Override
-    public void removeScope(String name, StatsLogger statsLogger) {
-    }
+    public void removeScope(String name, StatsLogger statsLogger) {}
 }

@@ -28,16 +28,29 @@ class DistributedTransactionsTest {
                 WorkerServer second = new WorkerServer("127.0.0.1", 0).start()) {
             Path result = dir.resolve("tx-fetch.json");
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            int code = Main.run(new String[] {"-d", home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(),
-                    "-w", "http://127.0.0.1:" + first.port() + ",http://127.0.0.1:" + second.port(),
-                    "--profile", "quick", "-o", result.toString(), home.resolve("workloads/tx-fetch.yaml").toString()},
-                    new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+            int code = Main.run(
+                    new String[] {
+                        "-d",
+                        home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(),
+                        "-w",
+                        "http://127.0.0.1:" + first.port() + ",http://127.0.0.1:" + second.port(),
+                        "--profile",
+                        "quick",
+                        "-o",
+                        result.toString(),
+                        home.resolve("workloads/tx-fetch.yaml").toString()
+                    },
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    System.err);
             String log = out.toString(StandardCharsets.UTF_8);
             assertEquals(0, code, log);
             assertTrue(log.contains("both run on the first worker"), log);
             JsonNode r = new ObjectMapper().readTree(result.toFile());
             assertEquals(200, r.at("/counts/committed").asLong());
-            assertEquals(200, Histograms.decode(r.at("/histograms/endToEndLatencyMicros").asText()).getTotalCount(),
+            assertEquals(
+                    200,
+                    Histograms.decode(r.at("/histograms/endToEndLatencyMicros").asText())
+                            .getTotalCount(),
                     "every measured transaction was seen by the read_committed consumer");
             assertTrue(r.at("/transactionPhases/commit/count").asLong() == 200, "phases travel over HTTP");
         }

@@ -22,16 +22,18 @@ class DriverCheckedWhilePlanningTest {
     @TempDir
     Path dir;
 
-    private record Outcome(int code, String out, String err) {
-    }
+    private record Outcome(int code, String out, String err) {}
 
     private Outcome dryRun(String driverYaml, String workloadYaml) throws Exception {
         Path driver = Files.writeString(dir.resolve("my-driver.yaml"), driverYaml);
-        Path workload = Files.writeString(dir.resolve("w.yaml"), "messageSize: 100\ntestDurationMinutes: 1\n" + workloadYaml);
+        Path workload =
+                Files.writeString(dir.resolve("w.yaml"), "messageSize: 100\ntestDurationMinutes: 1\n" + workloadYaml);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(new String[] {"-d", driver.toString(), "--dry-run", workload.toString()},
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = Main.run(
+                new String[] {"-d", driver.toString(), "--dry-run", workload.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -41,8 +43,10 @@ class DriverCheckedWhilePlanningTest {
     void aTypoInTheTransactionsBlockExitsTwoInADryRun() throws Exception {
         Outcome o = dryRun(HEAD + "transactions: {enabld: true}\n", "name: w\n");
         assertEquals(2, o.code(), o.err());
-        assertEquals("error: " + dir.resolve("my-driver.yaml")
-                + ": key 'transactions.enabld': unknown key (did you mean 'enabled'?)", o.err().trim());
+        assertEquals(
+                "error: " + dir.resolve("my-driver.yaml")
+                        + ": key 'transactions.enabld': unknown key (did you mean 'enabled'?)",
+                o.err().trim());
         assertFalse(o.err().contains("Exception"), o.err());
     }
 

@@ -30,7 +30,8 @@ class DriverConfigParserTest {
         assertEquals("localhost:9092", config.bootstrapServers());
         assertEquals("0", config.producerProperties().getProperty("retry.backoff.ms"));
         assertEquals("localhost:9092", config.consumerProperties().getProperty("bootstrap.servers"));
-        assertEquals(new TransactionSettings(true, 10_000, 100, "omb-tx", true, 3, 16L << 20, 30_000),
+        assertEquals(
+                new TransactionSettings(true, 10_000, 100, "omb-tx", true, 3, 16L << 20, 30_000),
                 config.transactions());
         DriverConfig oneBroker = parser.parse(new File("kafka-tx-stock-omb-1broker.yaml"));
         assertEquals(1, oneBroker.replicationFactor());
@@ -41,8 +42,9 @@ class DriverConfigParserTest {
 
     @Test
     void everyShippedYamlParses() throws IOException {
-        for (String name : new String[] {"kafka-tx.yaml", "kafka-tx-tuned.yaml", "kafka-tx-stock-omb.yaml",
-                "kafka-tx-stock-omb-1broker.yaml"}) {
+        for (String name : new String[] {
+            "kafka-tx.yaml", "kafka-tx-tuned.yaml", "kafka-tx-stock-omb.yaml", "kafka-tx-stock-omb-1broker.yaml"
+        }) {
             DriverConfig config = parser.parse(new File(name));
             assertEquals("all", config.producerProperties().getProperty("acks"), name);
         }
@@ -63,19 +65,22 @@ class DriverConfigParserTest {
 
     @Test
     void unknownTopLevelKeyNamesFileKeyAndSuggestion() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> parser.parse("kafka-tx.yaml", "name: x\nproducerConfg: |\n  acks=all\n"));
-        assertEquals("kafka-tx.yaml: key 'producerConfg': unknown key (did you mean 'producerConfig'?)", e.getMessage());
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> parser.parse("kafka-tx.yaml", "name: x\nproducerConfg: |\n  acks=all\n"));
+        assertEquals(
+                "kafka-tx.yaml: key 'producerConfg': unknown key (did you mean 'producerConfig'?)", e.getMessage());
         assertEquals("producerConfg", e.key());
     }
 
     @Test
     void unknownNestedKeyIsReportedWithItsPath() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> parser.parse("k.yaml", "transactions:\n  messagesPerTxn: 5\n"));
-        assertEquals("k.yaml: key 'transactions.messagesPerTxn': unknown key (did you mean 'messagesPerTransaction'?)",
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> parser.parse("k.yaml", "transactions:\n  messagesPerTxn: 5\n"));
+        assertEquals(
+                "k.yaml: key 'transactions.messagesPerTxn': unknown key (did you mean 'messagesPerTransaction'?)",
                 e.getMessage());
-        assertEquals("k.yaml: key 'transactions.enabld': unknown key (did you mean 'enabled'?)",
+        assertEquals(
+                "k.yaml: key 'transactions.enabld': unknown key (did you mean 'enabled'?)",
                 assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "transactions: {enabld: true}\n"))
                         .getMessage());
     }
@@ -83,64 +88,104 @@ class DriverConfigParserTest {
     @Test
     void foreignKeyGetsTheListOfExpectedKeys() {
         ConfigException e = assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "zookeeperHosts: a\n"));
-        assertEquals("k.yaml: key 'zookeeperHosts': unknown key; expected one of name, driverClass, replicationFactor, "
-                + "topicConfig, commonConfig, producerConfig, consumerConfig, transactions", e.getMessage());
+        assertEquals(
+                "k.yaml: key 'zookeeperHosts': unknown key; expected one of name, driverClass, replicationFactor, "
+                        + "topicConfig, commonConfig, producerConfig, consumerConfig, transactions",
+                e.getMessage());
     }
 
     @Test
     void wrongTypesAreRejectedWithTheExpectedType() {
-        assertEquals("k.yaml: key 'replicationFactor': expected a whole number, got 'three'",
-                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "replicationFactor: three\n")).getMessage());
-        assertEquals("k.yaml: key 'replicationFactor': expected a whole number, got '2.5'",
-                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "replicationFactor: 2.5\n")).getMessage());
-        assertEquals("k.yaml: key 'transactions.enabled': expected true or false, got 'sometimes'",
-                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "transactions:\n  enabled: sometimes\n"))
+        assertEquals(
+                "k.yaml: key 'replicationFactor': expected a whole number, got 'three'",
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "replicationFactor: three\n"))
+                        .getMessage());
+        assertEquals(
+                "k.yaml: key 'replicationFactor': expected a whole number, got '2.5'",
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "replicationFactor: 2.5\n"))
+                        .getMessage());
+        assertEquals(
+                "k.yaml: key 'transactions.enabled': expected true or false, got 'sometimes'",
+                assertThrows(
+                                ConfigException.class,
+                                () -> parser.parse("k.yaml", "transactions:\n  enabled: sometimes\n"))
                         .getMessage());
         assertTrue(assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "producerConfig:\n  acks: all\n"))
-                .getMessage().startsWith("k.yaml: key 'producerConfig': expected Java-properties text"));
-        assertEquals("k.yaml: key 'transactions': expected a mapping of keys to values, got '5'",
-                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "transactions: 5\n")).getMessage());
+                .getMessage()
+                .startsWith("k.yaml: key 'producerConfig': expected Java-properties text"));
+        assertEquals(
+                "k.yaml: key 'transactions': expected a mapping of keys to values, got '5'",
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "transactions: 5\n"))
+                        .getMessage());
     }
 
     @Test
     void outOfRangeNumbersAreRejected() {
-        assertEquals("k.yaml: key 'transactions.messagesPerTransaction': expected a value >= 1, got 0",
-                assertThrows(ConfigException.class,
-                        () -> parser.parse("k.yaml", "transactions:\n  messagesPerTransaction: 0\n")).getMessage());
-        assertEquals("k.yaml: key 'replicationFactor': expected a value from 1 to 32767, got -1",
-                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "replicationFactor: -1\n")).getMessage());
+        assertEquals(
+                "k.yaml: key 'transactions.messagesPerTransaction': expected a value >= 1, got 0",
+                assertThrows(
+                                ConfigException.class,
+                                () -> parser.parse("k.yaml", "transactions:\n  messagesPerTransaction: 0\n"))
+                        .getMessage());
+        assertEquals(
+                "k.yaml: key 'replicationFactor': expected a value from 1 to 32767, got -1",
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "replicationFactor: -1\n"))
+                        .getMessage());
     }
 
     @Test
     void groupCommitBoundsAreCheckedAndTheMessageBoundHasOneName() {
-        assertEquals("k.yaml: key 'transactions.maxBytesPerTransaction': expected a value >= 1, got 0",
-                assertThrows(ConfigException.class,
-                        () -> parser.parse("k.yaml", "transactions:\n  maxBytesPerTransaction: 0\n")).getMessage());
-        assertEquals("k.yaml: key 'transactions.maxMessagesPerTransaction': expected a whole number, got 'many'",
-                assertThrows(ConfigException.class,
-                        () -> parser.parse("k.yaml", "transactions:\n  maxMessagesPerTransaction: many\n")).getMessage());
-        assertEquals("k.yaml: key 'transactions.closeTimeoutMs': expected a value from 0 to 3600000, got -1",
-                assertThrows(ConfigException.class,
-                        () -> parser.parse("k.yaml", "transactions:\n  closeTimeoutMs: -1\n")).getMessage());
-        assertEquals("k.yaml: key 'transactions.messagesPerTransaction': is the older name of maxMessagesPerTransaction; "
-                + "give only one", assertThrows(ConfigException.class, () -> parser.parse("k.yaml",
-                        "transactions:\n  messagesPerTransaction: 5\n  maxMessagesPerTransaction: 6\n")).getMessage());
-        assertEquals(5, parser.parse("k.yaml", "transactions:\n  messagesPerTransaction: 5\n").transactions()
-                .messagesPerTransaction(), "the older name still sets the bound");
-        assertEquals(6, parser.parse("k.yaml", "transactions:\n  maxMessagesPerTransaction: 6\n").transactions()
-                .messagesPerTransaction());
+        assertEquals(
+                "k.yaml: key 'transactions.maxBytesPerTransaction': expected a value >= 1, got 0",
+                assertThrows(
+                                ConfigException.class,
+                                () -> parser.parse("k.yaml", "transactions:\n  maxBytesPerTransaction: 0\n"))
+                        .getMessage());
+        assertEquals(
+                "k.yaml: key 'transactions.maxMessagesPerTransaction': expected a whole number, got 'many'",
+                assertThrows(
+                                ConfigException.class,
+                                () -> parser.parse("k.yaml", "transactions:\n  maxMessagesPerTransaction: many\n"))
+                        .getMessage());
+        assertEquals(
+                "k.yaml: key 'transactions.closeTimeoutMs': expected a value from 0 to 3600000, got -1",
+                assertThrows(
+                                ConfigException.class,
+                                () -> parser.parse("k.yaml", "transactions:\n  closeTimeoutMs: -1\n"))
+                        .getMessage());
+        assertEquals(
+                "k.yaml: key 'transactions.messagesPerTransaction': is the older name of maxMessagesPerTransaction; "
+                        + "give only one",
+                assertThrows(
+                                ConfigException.class,
+                                () -> parser.parse(
+                                        "k.yaml",
+                                        "transactions:\n  messagesPerTransaction: 5\n  maxMessagesPerTransaction: 6\n"))
+                        .getMessage());
+        assertEquals(
+                5,
+                parser.parse("k.yaml", "transactions:\n  messagesPerTransaction: 5\n")
+                        .transactions()
+                        .messagesPerTransaction(),
+                "the older name still sets the bound");
+        assertEquals(
+                6,
+                parser.parse("k.yaml", "transactions:\n  maxMessagesPerTransaction: 6\n")
+                        .transactions()
+                        .messagesPerTransaction());
     }
 
     @Test
     void clientSettingsKafkaWouldRejectAreErrorsOfTheirBlock() {
-        ConfigException acks = assertThrows(ConfigException.class,
-                () -> parser.parse("k.yaml", "producerConfig: |\n  acks=maybe\n"));
+        ConfigException acks =
+                assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "producerConfig: |\n  acks=maybe\n"));
         assertEquals("producerConfig", acks.key());
         assertTrue(acks.getMessage().contains("acks"), acks.getMessage());
-        ConfigException common = assertThrows(ConfigException.class,
-                () -> parser.parse("k.yaml", "commonConfig: |\n  request.timeout.ms=soon\n"));
+        ConfigException common = assertThrows(
+                ConfigException.class, () -> parser.parse("k.yaml", "commonConfig: |\n  request.timeout.ms=soon\n"));
         assertEquals("commonConfig", common.key());
-        ConfigException consumer = assertThrows(ConfigException.class,
+        ConfigException consumer = assertThrows(
+                ConfigException.class,
                 () -> parser.parse("k.yaml", "consumerConfig: |\n  isolation.level=sometimes\n"));
         assertEquals("consumerConfig", consumer.key());
     }
@@ -149,7 +194,9 @@ class DriverConfigParserTest {
     void validClientSettingsThatOnlyMakeSenseWithTheDriversOwnAreAccepted() {
         // Each ran before the plan-time check existed: the driver adds the group, the transactional id, the
         // serializers; interceptor classes may exist on the workers only.
-        parser.parse("k.yaml", """
+        parser.parse(
+                "k.yaml",
+                """
                 commonConfig: |
                   bootstrap.servers=h1:9092,h2:9092
                   security.protocol=SASL_SSL
@@ -170,15 +217,17 @@ class DriverConfigParserTest {
     @Test
     void duplicateKeysAndBrokenYamlAreErrors() {
         assertTrue(assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "name: a\nname: b\n"))
-                .getMessage().startsWith("k.yaml: not valid YAML"));
+                .getMessage()
+                .startsWith("k.yaml: not valid YAML"));
         assertTrue(assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "- a\n- b\n"))
-                .getMessage().startsWith("k.yaml: expected a YAML mapping"));
+                .getMessage()
+                .startsWith("k.yaml: expected a YAML mapping"));
     }
 
     @Test
     void extraKeysOfASubclassDriverAreAcceptedOnlyThere() {
-        DriverConfig config = new DriverConfigParser(Set.of("adminApiUrl"))
-                .parse("r.yaml", "adminApiUrl: http://127.0.0.1:9644\n");
+        DriverConfig config =
+                new DriverConfigParser(Set.of("adminApiUrl")).parse("r.yaml", "adminApiUrl: http://127.0.0.1:9644\n");
         assertEquals("http://127.0.0.1:9644", config.extras().get("adminApiUrl"));
         assertThrows(ConfigException.class, () -> parser.parse("k.yaml", "adminApiUrl: http://127.0.0.1:9644\n"));
     }
@@ -187,18 +236,23 @@ class DriverConfigParserTest {
     void checkConfigurationIsTheParserWithoutConnecting() {
         KafkaTxBenchmarkDriver driver = new KafkaTxBenchmarkDriver();
         driver.checkConfiguration("mine.yaml", "name: x\ncommonConfig: |\n  bootstrap.servers=127.0.0.1:1\n");
-        assertEquals("mine.yaml: key 'transactions.enabld': unknown key (did you mean 'enabled'?)",
-                assertThrows(ConfigException.class,
-                        () -> driver.checkConfiguration("mine.yaml", "transactions: {enabld: true}\n")).getMessage());
+        assertEquals(
+                "mine.yaml: key 'transactions.enabld': unknown key (did you mean 'enabled'?)",
+                assertThrows(
+                                ConfigException.class,
+                                () -> driver.checkConfiguration("mine.yaml", "transactions: {enabld: true}\n"))
+                        .getMessage());
     }
 
     @Test
     void initializeFailsOnAnUnknownKeyBeforeConnecting(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("kafka-tx.yaml");
         Files.writeString(file, "name: x\ncommonConfg: |\n  bootstrap.servers=127.0.0.1:1\n");
-        IOException e = assertThrows(IOException.class,
-                () -> new KafkaTxBenchmarkDriver().initialize(file.toFile(), NullStatsLogger.INSTANCE));
-        assertTrue(e.getMessage().contains("key 'commonConfg': unknown key (did you mean 'commonConfig'?)"), e.getMessage());
+        IOException e = assertThrows(IOException.class, () -> new KafkaTxBenchmarkDriver()
+                .initialize(file.toFile(), NullStatsLogger.INSTANCE));
+        assertTrue(
+                e.getMessage().contains("key 'commonConfg': unknown key (did you mean 'commonConfig'?)"),
+                e.getMessage());
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     }
 
@@ -206,17 +260,21 @@ class DriverConfigParserTest {
     void initializeWithoutBootstrapServersSaysWhoFillsItIn(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("kafka-tx.yaml");
         Files.writeString(file, "name: x\n");
-        IOException e = assertThrows(IOException.class,
-                () -> new KafkaTxBenchmarkDriver().initialize(file.toFile(), NullStatsLogger.INSTANCE));
+        IOException e = assertThrows(IOException.class, () -> new KafkaTxBenchmarkDriver()
+                .initialize(file.toFile(), NullStatsLogger.INSTANCE));
         assertTrue(e.getMessage().contains("no bootstrap.servers"), e.getMessage());
     }
 
     @Test
     void suggestionsToleratePlausibleTyposOnly() {
-        assertEquals("messagesPerTransaction",
-                KeySuggestions.closest("messagesPerTransation", DriverConfigParser.TRANSACTION_KEYS).orElseThrow());
-        assertEquals("replicationFactor",
-                KeySuggestions.closest("ReplicationFactor", DriverConfigParser.ROOT_KEYS).orElseThrow());
+        assertEquals(
+                "messagesPerTransaction",
+                KeySuggestions.closest("messagesPerTransation", DriverConfigParser.TRANSACTION_KEYS)
+                        .orElseThrow());
+        assertEquals(
+                "replicationFactor",
+                KeySuggestions.closest("ReplicationFactor", DriverConfigParser.ROOT_KEYS)
+                        .orElseThrow());
         assertTrue(KeySuggestions.closest("xyz", DriverConfigParser.ROOT_KEYS).isEmpty());
         assertEquals(3, KeySuggestions.distance("kitten", "sitting"));
     }

@@ -22,8 +22,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ErrorClassifierTest {
 
     static Stream<Throwable> fatal() {
-        return Stream.of(new ProducerFencedException("fenced"), new OutOfOrderSequenceException("seq"),
-                new UnknownProducerIdException("pid"), new TopicAuthorizationException("no"),
+        return Stream.of(
+                new ProducerFencedException("fenced"),
+                new OutOfOrderSequenceException("seq"),
+                new UnknownProducerIdException("pid"),
+                new TopicAuthorizationException("no"),
                 new UnsupportedVersionException("old"),
                 new ExecutionException(new KafkaException("send failed", new ProducerFencedException("f"))));
     }
@@ -31,8 +34,11 @@ class ErrorClassifierTest {
     static Stream<Throwable> abortable() {
         // InvalidProducerEpochException's javadoc: abortTransaction re-initialises the producer; only if that fails
         // is it replaced.
-        return Stream.of(new TransactionAbortableException("abort me"), new TimeoutException("slow"),
-                new KafkaException("other"), new InvalidProducerEpochException("epoch"));
+        return Stream.of(
+                new TransactionAbortableException("abort me"),
+                new TimeoutException("slow"),
+                new KafkaException("other"),
+                new InvalidProducerEpochException("epoch"));
     }
 
     @ParameterizedTest
@@ -58,8 +64,10 @@ class ErrorClassifierTest {
     void fencingIsRecognisedInsideWrappersAndNothingElseIsFencing() {
         assertEquals(true, ErrorClassifier.fenced(new ProducerFencedException("f")));
         assertEquals(true, ErrorClassifier.fenced(new InvalidProducerEpochException("epoch")));
-        assertEquals(true, ErrorClassifier.fenced(
-                new ExecutionException(new KafkaException("send failed", new ProducerFencedException("f")))));
+        assertEquals(
+                true,
+                ErrorClassifier.fenced(
+                        new ExecutionException(new KafkaException("send failed", new ProducerFencedException("f")))));
         assertEquals(false, ErrorClassifier.fenced(new OutOfOrderSequenceException("seq")));
         assertEquals(false, ErrorClassifier.fenced(new TimeoutException("slow")));
     }

@@ -33,7 +33,9 @@ class FaultInjectionTest {
     void aKilledAndRestartedLeaderIsRecordedAndStreamingStaysExactlyOnce() throws Exception {
         Path home = io.ombtx.runner.OmbTxHome.locate();
         Path workload = dir.resolve("leader-kill.yaml");
-        Files.writeString(workload, """
+        Files.writeString(
+                workload,
+                """
                 name: leader-kill
                 topics: 1
                 partitionsPerTopic: 1
@@ -56,8 +58,15 @@ class FaultInjectionTest {
                 """);
         Path result = dir.resolve("result.json");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code = Main.run(new String[] {"-d", home.resolve("driver-kafka-tx/kafka-tx-tuned.yaml").toString(),
-                "-o", result.toString(), workload.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = Main.run(
+                new String[] {
+                    "-d",
+                    home.resolve("driver-kafka-tx/kafka-tx-tuned.yaml").toString(),
+                    "-o",
+                    result.toString(),
+                    workload.toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 System.err);
         String log = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, log);
@@ -74,11 +83,18 @@ class FaultInjectionTest {
         assertEquals("restart", kill.recovery());
         assertNotNull(kill.brokerId(), log);
         assertTrue(kill.resolvedVia().startsWith("leader of "), kill.resolvedVia());
-        assertTrue(kill.injectedAtSeconds() >= 3.0 && kill.injectedAtSeconds() < 20, "injected at " + kill.injectedAtSeconds());
-        assertTrue(kill.recoveredAtSeconds() >= kill.injectedAtSeconds() + 4.0, "restarted at " + kill.recoveredAtSeconds());
-        assertTrue(kill.rejoinedAtSeconds() >= kill.recoveredAtSeconds(), "serving again at " + kill.rejoinedAtSeconds());
-        assertTrue(kill.injectedEpochMillis() >= r.startTime().toEpochMilli()
-                && kill.injectedEpochMillis() <= r.endTime().toEpochMilli() + 1000, "epoch time within the run");
+        assertTrue(
+                kill.injectedAtSeconds() >= 3.0 && kill.injectedAtSeconds() < 20,
+                "injected at " + kill.injectedAtSeconds());
+        assertTrue(
+                kill.recoveredAtSeconds() >= kill.injectedAtSeconds() + 4.0,
+                "restarted at " + kill.recoveredAtSeconds());
+        assertTrue(
+                kill.rejoinedAtSeconds() >= kill.recoveredAtSeconds(), "serving again at " + kill.rejoinedAtSeconds());
+        assertTrue(
+                kill.injectedEpochMillis() >= r.startTime().toEpochMilli()
+                        && kill.injectedEpochMillis() <= r.endTime().toEpochMilli() + 1000,
+                "epoch time within the run");
         assertTrue(log.contains("Fault faults[0]: killed broker " + kill.brokerId()), log);
 
         assertTrue(r.exactlyOnce().passed(), r.exactlyOnce().toString());
@@ -86,7 +102,9 @@ class FaultInjectionTest {
         assertNotNull(r.counts().clientRetries(), "recovery counts are written");
         assertEquals(0, r.counts().failed());
         RunResult.PeriodSeries periods = r.periods();
-        assertEquals(periods.elapsedSeconds().size(), periods.operationLatencyMaxMillis().size());
+        assertEquals(
+                periods.elapsedSeconds().size(),
+                periods.operationLatencyMaxMillis().size());
         assertFalse(periods.elapsedSeconds().isEmpty());
     }
 
@@ -101,15 +119,27 @@ class FaultInjectionTest {
         try (var list = Files.list(home.resolve("workloads/faults"))) {
             files = list.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
         }
-        assertEquals(List.of("tx-streaming-coordinator-kill.yaml", "tx-streaming-leader-kill.yaml",
-                "tx-writes-coordinator-kill.yaml", "tx-writes-leader-kill.yaml"),
+        assertEquals(
+                List.of(
+                        "tx-streaming-coordinator-kill.yaml",
+                        "tx-streaming-leader-kill.yaml",
+                        "tx-writes-coordinator-kill.yaml",
+                        "tx-writes-leader-kill.yaml"),
                 files.stream().map(f -> f.getFileName().toString()).toList());
         for (String profile : new String[] {"quick", "full"}) {
             for (Path file : files) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                int code = Main.run(new String[] {"-d", home.resolve("driver-kafka-tx/kafka-tx-tuned.yaml").toString(),
-                        "--dry-run", "--profile", profile, file.toString()}, new PrintStream(out, true,
-                        StandardCharsets.UTF_8), System.err);
+                int code = Main.run(
+                        new String[] {
+                            "-d",
+                            home.resolve("driver-kafka-tx/kafka-tx-tuned.yaml").toString(),
+                            "--dry-run",
+                            "--profile",
+                            profile,
+                            file.toString()
+                        },
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        System.err);
                 String plan = out.toString(StandardCharsets.UTF_8);
                 assertEquals(0, code, plan);
                 assertTrue(plan.contains("embedded Kafka, 3 broker(s)"), plan);
@@ -121,7 +151,9 @@ class FaultInjectionTest {
                     assertTrue(plan.contains("measure 40 s"), plan);
                 }
                 String header = Files.readString(file);
-                assertTrue(header.startsWith("# " + file.getFileName().toString().replace(".yaml", "") + " — "), file.toString());
+                assertTrue(
+                        header.startsWith("# " + file.getFileName().toString().replace(".yaml", "") + " — "),
+                        file.toString());
                 assertTrue(header.contains("What to expect"), file.toString());
             }
         }

@@ -31,7 +31,9 @@ class GroupCommitCloseBoundTest {
 
     private static void signal(String signal) throws Exception {
         for (long pid : kafka.cluster().pids()) {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .inheritIO()
+                    .start();
             assertEquals(0, kill.waitFor(), "kill -" + signal + " " + pid);
         }
     }
@@ -39,7 +41,9 @@ class GroupCommitCloseBoundTest {
     @Test
     void closeEndsWithinItsBoundWhenTheBrokerCannotCommitAndFailsTheUncommittedSends() throws Exception {
         CountingStatsLogger stats = new CountingStatsLogger();
-        Path yaml = TestDrivers.yaml(dir, kafka.bootstrapServers(),
+        Path yaml = TestDrivers.yaml(
+                dir,
+                kafka.bootstrapServers(),
                 "transactions:\n  enabled: true\n  commitIntervalMs: 600000\n  closeTimeoutMs: 2000\n");
         try (BenchmarkDriver driver = TestDrivers.driver(yaml, stats)) {
             String topic = TestDrivers.topic("frozen");
@@ -60,11 +64,15 @@ class GroupCommitCloseBoundTest {
             }
             // 2 s of closeTimeoutMs, then the forced close answers at once (5 s is its own last-resort bound).
             assertTrue(closeMillis >= 2000 && closeMillis < 7000, "close took " + closeMillis + " ms");
-            assertTrue(sends.stream().allMatch(CompletableFuture::isCompletedExceptionally),
+            assertTrue(
+                    sends.stream().allMatch(CompletableFuture::isCompletedExceptionally),
                     "no uncommitted send is reported as a success");
             assertEquals(0, stats.counter("tx/committed"));
             assertEquals(1, stats.counter("tx/failed"));
-            assertEquals(0, TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 0).size());
+            assertEquals(
+                    0,
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 0)
+                            .size());
         }
     }
 }

@@ -56,32 +56,39 @@ class GroupCommitTest {
     }
 
     /** Sends {@code perThread} messages from each of two threads, each thread at {@code ratePerThread} a second. */
-    private static List<CompletableFuture<Void>> sendFromTwoThreads(BenchmarkProducer producer, int perThread,
-            int ratePerThread, CountingStatsLogger stats, AtomicInteger completedAheadOfCommit) throws Exception {
+    private static List<CompletableFuture<Void>> sendFromTwoThreads(
+            BenchmarkProducer producer,
+            int perThread,
+            int ratePerThread,
+            CountingStatsLogger stats,
+            AtomicInteger completedAheadOfCommit)
+            throws Exception {
         ConcurrentLinkedQueue<CompletableFuture<Void>> sends = new ConcurrentLinkedQueue<>();
         AtomicInteger completed = new AtomicInteger();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 2; t++) {
             String name = "t" + t;
-            Thread thread = new Thread(() -> {
-                long intervalNanos = ratePerThread == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) / ratePerThread;
-                long next = System.nanoTime();
-                for (int i = 0; i < perThread; i++) {
-                    if (intervalNanos > 0) {
-                        LockSupport.parkNanos(next - System.nanoTime());
-                        next += intervalNanos;
-                    }
-                    CompletableFuture<Void> send = producer.sendAsync(Optional.empty(), bytes(name + "-" + i));
-                    // Runs on the thread that completes the future, i.e. right after the commit was reported: a
-                    // send may never complete before the transaction holding it counted as committed.
-                    send.thenRun(() -> {
-                        if (completed.incrementAndGet() > sum(stats.values("tx/messagesPerTransaction"))) {
-                            completedAheadOfCommit.incrementAndGet();
+            Thread thread = new Thread(
+                    () -> {
+                        long intervalNanos = ratePerThread == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) / ratePerThread;
+                        long next = System.nanoTime();
+                        for (int i = 0; i < perThread; i++) {
+                            if (intervalNanos > 0) {
+                                LockSupport.parkNanos(next - System.nanoTime());
+                                next += intervalNanos;
+                            }
+                            CompletableFuture<Void> send = producer.sendAsync(Optional.empty(), bytes(name + "-" + i));
+                            // Runs on the thread that completes the future, i.e. right after the commit was reported: a
+                            // send may never complete before the transaction holding it counted as committed.
+                            send.thenRun(() -> {
+                                if (completed.incrementAndGet() > sum(stats.values("tx/messagesPerTransaction"))) {
+                                    completedAheadOfCommit.incrementAndGet();
+                                }
+                            });
+                            sends.add(send);
                         }
-                    });
-                    sends.add(send);
-                }
-            }, "omb-producer-" + t);
+                    },
+                    "omb-producer-" + t);
             thread.start();
             threads.add(thread);
         }
@@ -92,7 +99,8 @@ class GroupCommitTest {
     }
 
     private static void assertExactlyOnce(String topic, int expected) {
-        List<ConsumerRecord<String, byte[]>> records = TestDrivers.readCommitted(kafka.bootstrapServers(), topic, expected);
+        List<ConsumerRecord<String, byte[]>> records =
+                TestDrivers.readCommitted(kafka.bootstrapServers(), topic, expected);
         Set<String> distinct = new HashSet<>();
         records.forEach(r -> distinct.add(new String(r.value(), StandardCharsets.UTF_8)));
         assertEquals(expected, records.size(), "read_committed sees every message once");
@@ -180,7 +188,10 @@ class GroupCommitTest {
             producer.close();
             CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(WAIT_SECONDS, TimeUnit.SECONDS);
 
-            assertEquals(10, TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 10).size());
+            assertEquals(
+                    10,
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 10)
+                            .size());
             assertEquals(List.of(2L, 2L, 2L, 2L, 2L), stats.values("tx/messagesPerTransaction"));
         }
     }

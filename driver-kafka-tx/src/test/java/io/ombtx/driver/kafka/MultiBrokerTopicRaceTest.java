@@ -42,25 +42,29 @@ class MultiBrokerTopicRaceTest {
 
     @TempDir
     static Path dir;
+
     static KafkaTxBenchmarkDriver driver;
     static Admin admin;
 
     @BeforeAll
     static void connect(EmbeddedKafkaCluster cluster) throws Exception {
         Path yaml = dir.resolve("rf3.yaml");
-        Files.writeString(yaml, String.join("\n",
-                "name: kafka-tx-rf3",
-                "driverClass: " + KafkaTxBenchmarkDriver.class.getName(),
-                "replicationFactor: 3",
-                "topicConfig: |",
-                "  min.insync.replicas=2",
-                "commonConfig: |",
-                "  bootstrap.servers=" + cluster.bootstrapServers(),
-                "producerConfig: |",
-                "  acks=all",
-                "  linger.ms=0",
-                "  retry.backoff.ms=0",
-                ""));
+        Files.writeString(
+                yaml,
+                String.join(
+                        "\n",
+                        "name: kafka-tx-rf3",
+                        "driverClass: " + KafkaTxBenchmarkDriver.class.getName(),
+                        "replicationFactor: 3",
+                        "topicConfig: |",
+                        "  min.insync.replicas=2",
+                        "commonConfig: |",
+                        "  bootstrap.servers=" + cluster.bootstrapServers(),
+                        "producerConfig: |",
+                        "  acks=all",
+                        "  linger.ms=0",
+                        "  retry.backoff.ms=0",
+                        ""));
         driver = TestDrivers.driver(yaml);
         driver.configureOperation(new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true));
         Properties props = new Properties();
@@ -89,15 +93,21 @@ class MultiBrokerTopicRaceTest {
         CompletableFuture.allOf(created.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
 
         // Straight away, each broker on its own: with replication factor 3 on 3 brokers, each holds every partition.
-        List<Integer> brokers = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream().map(Node::id).toList();
+        List<Integer> brokers = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream()
+                .map(Node::id)
+                .toList();
         assertEquals(3, brokers.size());
         for (int broker : brokers) {
-            Map<String, LogDirDescription> dirs = admin.describeLogDirs(Set.of(broker)).allDescriptions()
-                    .get(30, TimeUnit.SECONDS).get(broker);
+            Map<String, LogDirDescription> dirs = admin.describeLogDirs(Set.of(broker))
+                    .allDescriptions()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(broker);
             for (String topic : topics) {
                 for (int partition = 0; partition < 2; partition++) {
                     TopicPartition tp = new TopicPartition(topic, partition);
-                    assertTrue(dirs.values().stream().anyMatch(d -> d.replicaInfos().containsKey(tp)),
+                    assertTrue(
+                            dirs.values().stream()
+                                    .anyMatch(d -> d.replicaInfos().containsKey(tp)),
                             "broker " + broker + " holds no replica of " + tp + " yet, though createTopic returned");
                 }
             }
@@ -110,7 +120,8 @@ class MultiBrokerTopicRaceTest {
                 producers.add(driver.createProducer(topic).get(120, TimeUnit.SECONDS));
             }
             OperationTimings timings = ((KafkaTxProducer) producers.get(0))
-                    .runOperation(Optional.empty(), new byte[] {1, 2, 3}).get(120, TimeUnit.SECONDS);
+                    .runOperation(Optional.empty(), new byte[] {1, 2, 3})
+                    .get(120, TimeUnit.SECONDS);
             assertEquals(OperationTimings.Outcome.COMMITTED, timings.outcome());
         } finally {
             for (BenchmarkProducer producer : producers) {

@@ -22,7 +22,9 @@ class OpenLoopTransactionsTest {
 
     @Test
     void transactionsRunAtTheTargetRateAndLatencyIsAlsoTakenFromTheIntendedStart() throws Exception {
-        Path workload = Files.writeString(dir.resolve("open-tx.yaml"), """
+        Path workload = Files.writeString(
+                dir.resolve("open-tx.yaml"),
+                """
                 name: open-tx
                 partitionsPerTopic: 2
                 messageSize: 50
@@ -36,8 +38,12 @@ class OpenLoopTransactionsTest {
         Path driver = io.ombtx.runner.OmbTxHome.locate().resolve("driver-kafka-tx/kafka-tx.yaml");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Path result = dir.resolve("open-tx.json");
-        int code = Main.run(new String[] {"-d", driver.toString(), "-o", result.toString(), "--report-interval", "1",
-                workload.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        int code = Main.run(
+                new String[] {
+                    "-d", driver.toString(), "-o", result.toString(), "--report-interval", "1", workload.toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
         assertEquals(0, code, out.toString(StandardCharsets.UTF_8));
         JsonNode r = new ObjectMapper().readTree(result.toFile());
         assertEquals("open", r.at("/runMode/loop").asText());
@@ -50,7 +56,8 @@ class OpenLoopTransactionsTest {
         assertTrue(seconds > 4.9 && seconds < 6.5, "duration " + seconds);
         assertEquals(20, r.at("/summary/operationsPerSecond").asDouble(), 3);
         // Latency from the intended start can only be longer than from the actual start.
-        assertTrue(r.at("/intendedPublishLatency/p50").asDouble() >= r.get("aggregatedPublishLatency50pct").asDouble());
+        assertTrue(r.at("/intendedPublishLatency/p50").asDouble()
+                >= r.get("aggregatedPublishLatency50pct").asDouble());
         assertEquals(100, r.at("/transactionPhases/commit/count").asLong());
     }
 }

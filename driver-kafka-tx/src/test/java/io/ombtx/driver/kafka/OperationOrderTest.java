@@ -43,8 +43,8 @@ class OperationOrderTest {
     Path dir;
 
     private KafkaTxBenchmarkDriver driver(OperationSpec spec, String transactionsBlock) throws Exception {
-        KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(),
-                transactionsBlock));
+        KafkaTxBenchmarkDriver driver =
+                TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), transactionsBlock));
         driver.configureOperation(spec);
         return driver;
     }
@@ -57,7 +57,8 @@ class OperationOrderTest {
     private static List<OperationTimings> write(KafkaTxBenchmarkDriver driver, String name) throws Exception {
         String topic = TestDrivers.topic(name);
         driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
-        KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        KafkaTxProducer producer =
+                (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
         List<OperationTimings> timings = new ArrayList<>();
         for (int i = 0; i < OPERATIONS; i++) {
             timings.add(producer.runOperation(Optional.empty(), ("v" + i).getBytes(StandardCharsets.UTF_8))
@@ -101,11 +102,14 @@ class OperationOrderTest {
 
     @Test
     void theThreeOrdersAreThreeDifferentSequences() {
-        assertEquals(List.of(Phase.BEGIN, Phase.SEND, Phase.RESOLVE, Phase.SEND_OFFSETS, Phase.COMMIT),
+        assertEquals(
+                List.of(Phase.BEGIN, Phase.SEND, Phase.RESOLVE, Phase.SEND_OFFSETS, Phase.COMMIT),
                 AwaitAcks.BEFORE_SEND_OFFSETS.phases(true, true, true));
-        assertEquals(List.of(Phase.BEGIN, Phase.SEND, Phase.SEND_OFFSETS, Phase.RESOLVE, Phase.COMMIT),
+        assertEquals(
+                List.of(Phase.BEGIN, Phase.SEND, Phase.SEND_OFFSETS, Phase.RESOLVE, Phase.COMMIT),
                 AwaitAcks.BEFORE_COMMIT.phases(true, true, true));
-        assertEquals(List.of(Phase.BEGIN, Phase.SEND, Phase.SEND_OFFSETS, Phase.COMMIT, Phase.RESOLVE),
+        assertEquals(
+                List.of(Phase.BEGIN, Phase.SEND, Phase.SEND_OFFSETS, Phase.COMMIT, Phase.RESOLVE),
                 AwaitAcks.AFTER_COMMIT.phases(true, true, true));
     }
 
@@ -124,12 +128,17 @@ class OperationOrderTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = AwaitAcks.class, names = {"BEFORE_COMMIT", "AFTER_COMMIT"})
+    @EnumSource(
+            value = AwaitAcks.class,
+            names = {"BEFORE_COMMIT", "AFTER_COMMIT"})
     void aNaiveStreamWaitsForItsAcksBeforeOrAfterCommitSync(AwaitAcks order) throws Exception {
         OperationSpec spec = new OperationSpec(OperationKind.STREAM, false, 1, 1, false, false, order);
         List<Phase> expected = AwaitAcks.phasesOf(spec);
-        assertEquals(order == AwaitAcks.AFTER_COMMIT ? List.of(Phase.SEND, Phase.COMMIT, Phase.RESOLVE)
-                : List.of(Phase.SEND, Phase.RESOLVE, Phase.COMMIT), expected);
+        assertEquals(
+                order == AwaitAcks.AFTER_COMMIT
+                        ? List.of(Phase.SEND, Phase.COMMIT, Phase.RESOLVE)
+                        : List.of(Phase.SEND, Phase.RESOLVE, Phase.COMMIT),
+                expected);
         try (KafkaTxBenchmarkDriver driver = driver(spec, null)) {
             assertSequence(expected, stream(driver, "naive-" + order.key()), Outcome.ACKNOWLEDGED);
         }
@@ -139,13 +148,15 @@ class OperationOrderTest {
     void withoutAnOrderFromTheRunnerStockOmbsResolveBeforeCommitDecides() throws Exception {
         OperationSpec spec = new OperationSpec(OperationKind.WRITE, true, 2, 2, true, true);
         try (KafkaTxBenchmarkDriver driver = driver(spec, "transactions:\n  resolveBeforeCommit: true\n")) {
-            assertSequence(AwaitAcks.BEFORE_SEND_OFFSETS.phases(true, true, true), write(driver, "stock-true"),
+            assertSequence(
+                    AwaitAcks.BEFORE_SEND_OFFSETS.phases(true, true, true),
+                    write(driver, "stock-true"),
                     Outcome.COMMITTED);
             assertEquals("before-send-offsets", reportedOrder(driver));
         }
         try (KafkaTxBenchmarkDriver driver = driver(spec, "transactions:\n  resolveBeforeCommit: false\n")) {
-            assertSequence(AwaitAcks.AFTER_COMMIT.phases(true, true, true), write(driver, "stock-false"),
-                    Outcome.COMMITTED);
+            assertSequence(
+                    AwaitAcks.AFTER_COMMIT.phases(true, true, true), write(driver, "stock-false"), Outcome.COMMITTED);
             assertEquals("after-commit", reportedOrder(driver));
         }
     }
@@ -163,15 +174,25 @@ class OperationOrderTest {
         CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(WAIT_SECONDS, TimeUnit.SECONDS);
         feeder.close();
         RecordingCallback callback = new RecordingCallback();
-        BenchmarkConsumer processor = driver.createConsumer(source, name, callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        BenchmarkConsumer processor =
+                driver.createConsumer(source, name, callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (callback.operations.stream().filter(t -> t.outcome() != Outcome.FAILED)
-                .mapToInt(OperationTimings::messages).sum() < OPERATIONS && System.nanoTime() < deadline) {
+        while (callback.operations.stream()
+                                .filter(t -> t.outcome() != Outcome.FAILED)
+                                .mapToInt(OperationTimings::messages)
+                                .sum()
+                        < OPERATIONS
+                && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
         processor.close();
-        assertEquals(OPERATIONS, callback.operations.stream().filter(t -> t.outcome() != Outcome.FAILED)
-                .mapToInt(OperationTimings::messages).sum(), "every source record processed");
+        assertEquals(
+                OPERATIONS,
+                callback.operations.stream()
+                        .filter(t -> t.outcome() != Outcome.FAILED)
+                        .mapToInt(OperationTimings::messages)
+                        .sum(),
+                "every source record processed");
         return List.copyOf(callback.operations);
     }
 }

@@ -65,8 +65,7 @@ class ProducerOperationsTest {
         return new Target(topic, (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS));
     }
 
-    private record Target(String topic, KafkaTxProducer producer) {
-    }
+    private record Target(String topic, KafkaTxProducer producer) {}
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
@@ -82,7 +81,8 @@ class ProducerOperationsTest {
         try (KafkaTxBenchmarkDriver driver = driver(null)) {
             String topic = TestDrivers.topic("callback");
             driver.createTopic(topic, 1).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            KafkaTxProducer producer = (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            KafkaTxProducer producer =
+                    (KafkaTxProducer) driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
             AtomicInteger viaKafka = new AtomicInteger();
             AtomicInteger viaAdapter = new AtomicInteger();
             AtomicInteger errors = new AtomicInteger();
@@ -122,8 +122,10 @@ class ProducerOperationsTest {
             driver.createTopic(topic, 2).get(WAIT_SECONDS, TimeUnit.SECONDS);
             RecordingCallback precise = new RecordingCallback();
             OmbOnlyCallback omb = new OmbOnlyCallback();
-            BenchmarkConsumer preciseConsumer = driver.createConsumer(topic, "precise", precise).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            BenchmarkConsumer ombConsumer = driver.createConsumer(topic, "omb", omb).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            BenchmarkConsumer preciseConsumer =
+                    driver.createConsumer(topic, "precise", precise).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            BenchmarkConsumer ombConsumer =
+                    driver.createConsumer(topic, "omb", omb).get(WAIT_SECONDS, TimeUnit.SECONDS);
             BenchmarkProducer producer = driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
 
             long beforeMicros = PublishTime.nowEpochMicros();
@@ -145,24 +147,31 @@ class ProducerOperationsTest {
 
             assertEquals(20, precise.preciseLengths.size(), "a precise callback gets microsecond publish times");
             assertTrue(precise.payloads.isEmpty());
-            assertTrue(precise.preciseLengths.stream().allMatch(len -> len == "message-1".length()
-                    || len == "message-10".length()));
-            assertTrue(precise.publishMicros.stream().allMatch(us -> us >= beforeMicros && us <= afterMicros),
-                    "publish time taken at send: " + precise.publishMicros + " not in [" + beforeMicros + ", " + afterMicros + "]");
+            assertTrue(precise.preciseLengths.stream()
+                    .allMatch(len -> len == "message-1".length() || len == "message-10".length()));
+            assertTrue(
+                    precise.publishMicros.stream().allMatch(us -> us >= beforeMicros && us <= afterMicros),
+                    "publish time taken at send: " + precise.publishMicros + " not in [" + beforeMicros + ", "
+                            + afterMicros + "]");
 
             assertEquals(20, omb.payloads.size(), "OMB's callback gets the payload and the record timestamp");
-            List<String> texts = omb.payloads.stream().map(b -> new String(b, StandardCharsets.UTF_8)).sorted().toList();
+            List<String> texts = omb.payloads.stream()
+                    .map(b -> new String(b, StandardCharsets.UTF_8))
+                    .sorted()
+                    .toList();
             for (int i = 0; i < 20; i++) {
                 assertTrue(texts.contains("message-" + i));
             }
-            assertTrue(omb.publishMillis.stream().allMatch(ms -> ms >= beforeMicros / 1000 && ms <= afterMicros / 1000));
+            assertTrue(
+                    omb.publishMillis.stream().allMatch(ms -> ms >= beforeMicros / 1000 && ms <= afterMicros / 1000));
         }
     }
 
     @Test
     void transactionalWriteOfTwoMessagesOverTwoPartitionsTimesEveryPhaseAndIsVisibleOnce() throws Exception {
         try (KafkaTxBenchmarkDriver driver = driver(null)) {
-            Target target = target(driver, new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true), "txwrite", 2);
+            Target target =
+                    target(driver, new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true), "txwrite", 2);
             String topic = target.topic();
             KafkaTxProducer producer = target.producer();
             assertTrue(producer.transactionalId().startsWith("omb-tx-"), producer.transactionalId());
@@ -181,23 +190,27 @@ class ProducerOperationsTest {
                 assertEquals(-1, timings.nanos(Phase.SEND_OFFSETS));
                 totalSum += timings.totalNanos();
                 phaseSum += timings.phaseNanos().entrySet().stream()
-                        .filter(e -> e.getKey() != Phase.TRANSACTION).mapToLong(Map.Entry::getValue).sum();
+                        .filter(e -> e.getKey() != Phase.TRANSACTION)
+                        .mapToLong(Map.Entry::getValue)
+                        .sum();
             }
             producer.close();
             double ratio = (double) phaseSum / totalSum;
             assertTrue(ratio >= 0.9 && ratio <= 1.02, "phases add up to the transaction: ratio " + ratio);
 
-            List<ConsumerRecord<String, byte[]>> visible = TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 2 * operations);
+            List<ConsumerRecord<String, byte[]>> visible =
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 2 * operations);
             assertEquals(2 * operations, visible.size(), "every committed message visible exactly once");
             Map<String, List<Integer>> partitionsByPayload = new HashMap<>();
             for (ConsumerRecord<String, byte[]> record : visible) {
-                partitionsByPayload.computeIfAbsent(new String(record.value(), StandardCharsets.UTF_8), k -> new ArrayList<>())
+                partitionsByPayload
+                        .computeIfAbsent(new String(record.value(), StandardCharsets.UTF_8), k -> new ArrayList<>())
                         .add(record.partition());
                 assertNotNull(record.headers().lastHeader(PublishTime.HEADER));
             }
             assertEquals(operations, partitionsByPayload.size());
-            partitionsByPayload.forEach((payload, partitions) ->
-                    assertEquals(List.of(0, 1), partitions.stream().sorted().toList(), payload + " once per partition"));
+            partitionsByPayload.forEach((payload, partitions) -> assertEquals(
+                    List.of(0, 1), partitions.stream().sorted().toList(), payload + " once per partition"));
         }
     }
 
@@ -207,7 +220,8 @@ class ProducerOperationsTest {
             OperationSpec spec = new OperationSpec(OperationKind.WRITE, true, 2, 2, true, true);
             Target target = target(driver, spec, "aftercommit", 2);
             for (int i = 0; i < 20; i++) {
-                OperationTimings timings = target.producer().runOperation(Optional.empty(), bytes("a" + i))
+                OperationTimings timings = target.producer()
+                        .runOperation(Optional.empty(), bytes("a" + i))
                         .get(WAIT_SECONDS, TimeUnit.SECONDS);
                 assertEquals(Outcome.COMMITTED, timings.outcome());
                 for (Phase phase : List.of(Phase.BEGIN, Phase.SEND, Phase.SEND_OFFSETS, Phase.COMMIT, Phase.RESOLVE)) {
@@ -218,38 +232,54 @@ class ProducerOperationsTest {
                 }
             }
             target.producer().close();
-            assertEquals(40, TestDrivers.readCommitted(kafka.bootstrapServers(), target.topic(), 40).size());
+            assertEquals(
+                    40,
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), target.topic(), 40)
+                            .size());
         }
     }
 
     @Test
     void plainWriteSendsAndResolvesWithoutTransactionPhases() throws Exception {
         try (KafkaTxBenchmarkDriver driver = driver(null)) {
-            Target target = target(driver, new OperationSpec(OperationKind.WRITE, false, 2, 2, false, false), "write", 2);
+            Target target =
+                    target(driver, new OperationSpec(OperationKind.WRITE, false, 2, 2, false, false), "write", 2);
             String topic = target.topic();
             KafkaTxProducer producer = target.producer();
             assertEquals(null, producer.transactionalId());
             for (int i = 0; i < 20; i++) {
-                OperationTimings timings = producer.runOperation(Optional.empty(), bytes("w" + i)).get(WAIT_SECONDS, TimeUnit.SECONDS);
+                OperationTimings timings =
+                        producer.runOperation(Optional.empty(), bytes("w" + i)).get(WAIT_SECONDS, TimeUnit.SECONDS);
                 assertEquals(Outcome.ACKNOWLEDGED, timings.outcome());
-                assertEquals(Map.of(Phase.SEND, true, Phase.RESOLVE, true, Phase.TRANSACTION, true),
-                        Map.of(Phase.SEND, timings.nanos(Phase.SEND) >= 0, Phase.RESOLVE, timings.nanos(Phase.RESOLVE) >= 0,
-                                Phase.TRANSACTION, timings.totalNanos() >= 0));
+                assertEquals(
+                        Map.of(Phase.SEND, true, Phase.RESOLVE, true, Phase.TRANSACTION, true),
+                        Map.of(
+                                Phase.SEND,
+                                timings.nanos(Phase.SEND) >= 0,
+                                Phase.RESOLVE,
+                                timings.nanos(Phase.RESOLVE) >= 0,
+                                Phase.TRANSACTION,
+                                timings.totalNanos() >= 0));
                 assertEquals(3, timings.phaseNanos().size(), "no begin or commit: " + timings);
             }
             producer.close();
-            assertEquals(40, TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 40).size());
+            assertEquals(
+                    40,
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 40)
+                            .size());
         }
     }
 
     @Test
     void sendOffsetsTransactionsCommitTheRunsGroupOffsets() throws Exception {
         try (KafkaTxBenchmarkDriver driver = driver(null)) {
-            Target target = target(driver, new OperationSpec(OperationKind.SEND_OFFSETS, true, 0, 1, true, true), "offsets", 1);
+            Target target =
+                    target(driver, new OperationSpec(OperationKind.SEND_OFFSETS, true, 0, 1, true, true), "offsets", 1);
             String topic = target.topic();
             KafkaTxProducer producer = target.producer();
             for (int i = 0; i < 5; i++) {
-                OperationTimings timings = producer.runOperation(Optional.empty(), new byte[0]).get(WAIT_SECONDS, TimeUnit.SECONDS);
+                OperationTimings timings =
+                        producer.runOperation(Optional.empty(), new byte[0]).get(WAIT_SECONDS, TimeUnit.SECONDS);
                 assertEquals(Outcome.COMMITTED, timings.outcome());
                 assertTrue(timings.nanos(Phase.SEND_OFFSETS) >= 0);
                 assertEquals(-1, timings.nanos(Phase.SEND), "nothing is sent");
@@ -257,9 +287,14 @@ class ProducerOperationsTest {
             }
             producer.close();
             try (Admin admin = admin()) {
-                Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(driver.sendOffsetsGroupId())
-                        .partitionsToOffsetAndMetadata().get(WAIT_SECONDS, TimeUnit.SECONDS);
-                assertEquals(5, offsets.get(new TopicPartition(topic, 0)).offset(), "one increment per committed transaction");
+                Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
+                                driver.sendOffsetsGroupId())
+                        .partitionsToOffsetAndMetadata()
+                        .get(WAIT_SECONDS, TimeUnit.SECONDS);
+                assertEquals(
+                        5,
+                        offsets.get(new TopicPartition(topic, 0)).offset(),
+                        "one increment per committed transaction");
             }
         }
     }
@@ -267,7 +302,9 @@ class ProducerOperationsTest {
     @Test
     void stockOmbSendAsyncJoinsTransactionsAndCompletesAtCommit() throws Exception {
         CountingStatsLogger stats = new CountingStatsLogger();
-        Path yaml = TestDrivers.yaml(dir, kafka.bootstrapServers(),
+        Path yaml = TestDrivers.yaml(
+                dir,
+                kafka.bootstrapServers(),
                 "transactions:\n  enabled: true\n  messagesPerTransaction: 5\n  commitIntervalMs: 1000\n");
         try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(yaml, stats)) {
             String topic = TestDrivers.topic("stock");
@@ -279,7 +316,8 @@ class ProducerOperationsTest {
                 firstFour.add(producer.sendAsync(Optional.empty(), bytes("s" + i)));
             }
             Thread.sleep(300);
-            assertTrue(firstFour.stream().noneMatch(CompletableFuture::isDone),
+            assertTrue(
+                    firstFour.stream().noneMatch(CompletableFuture::isDone),
                     "sends complete only when their transaction commits");
             CompletableFuture<Void> fifth = producer.sendAsync(Optional.empty(), bytes("s4"));
             fifth.get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -289,11 +327,15 @@ class ProducerOperationsTest {
 
             // A partly filled transaction commits after commitIntervalMs.
             List<CompletableFuture<Void>> tail = List.of(
-                    producer.sendAsync(Optional.empty(), bytes("s5")), producer.sendAsync(Optional.empty(), bytes("s6")));
+                    producer.sendAsync(Optional.empty(), bytes("s5")),
+                    producer.sendAsync(Optional.empty(), bytes("s6")));
             CompletableFuture.allOf(tail.toArray(CompletableFuture[]::new)).get(WAIT_SECONDS, TimeUnit.SECONDS);
             producer.close();
 
-            assertEquals(7, TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 7).size());
+            assertEquals(
+                    7,
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 7)
+                            .size());
             assertEquals(2, stats.counter("tx/committed"), "reported through OMB's StatsLogger");
             assertEquals(2, stats.events("tx/commit"));
             assertEquals(2, stats.events("tx/transaction"));
@@ -304,7 +346,9 @@ class ProducerOperationsTest {
 
     @Test
     void closeCommitsTheOpenTransactionInsteadOfLeavingItHanging() throws Exception {
-        Path yaml = TestDrivers.yaml(dir, kafka.bootstrapServers(),
+        Path yaml = TestDrivers.yaml(
+                dir,
+                kafka.bootstrapServers(),
                 "transactions:\n  enabled: true\n  messagesPerTransaction: 100\n  commitIntervalMs: 600000\n");
         try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(yaml)) {
             String topic = TestDrivers.topic("close");
@@ -318,7 +362,10 @@ class ProducerOperationsTest {
             for (CompletableFuture<Void> send : sends) {
                 send.get(WAIT_SECONDS, TimeUnit.SECONDS);
             }
-            assertEquals(3, TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 3).size());
+            assertEquals(
+                    3,
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 3)
+                            .size());
             assertTrue(producer.sendAsync(Optional.empty(), bytes("late")).isCompletedExceptionally());
         }
     }
@@ -326,13 +373,16 @@ class ProducerOperationsTest {
     @Test
     void aFencedProducerIsReplacedCountedAsFatalAndLosesNothing() throws Exception {
         CountingStatsLogger stats = new CountingStatsLogger();
-        try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null), stats)) {
-            Target target = target(driver, new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true), "fenced", 2);
+        try (KafkaTxBenchmarkDriver driver =
+                TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null), stats)) {
+            Target target =
+                    target(driver, new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true), "fenced", 2);
             String topic = target.topic();
             KafkaTxProducer producer = target.producer();
             List<OperationTimings> results = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
-                results.add(producer.runOperation(Optional.empty(), bytes("before-" + i)).get(WAIT_SECONDS, TimeUnit.SECONDS));
+                results.add(producer.runOperation(Optional.empty(), bytes("before-" + i))
+                        .get(WAIT_SECONDS, TimeUnit.SECONDS));
             }
 
             // A second producer with the same transactional id fences the driver's one.
@@ -345,7 +395,8 @@ class ProducerOperationsTest {
             }
 
             for (int i = 0; i < 5; i++) {
-                results.add(producer.runOperation(Optional.empty(), bytes("after-" + i)).get(WAIT_SECONDS, TimeUnit.SECONDS));
+                results.add(producer.runOperation(Optional.empty(), bytes("after-" + i))
+                        .get(WAIT_SECONDS, TimeUnit.SECONDS));
             }
             producer.close();
 
@@ -353,9 +404,14 @@ class ProducerOperationsTest {
             int fatal = results.stream().mapToInt(OperationTimings::fatalErrors).sum();
             assertTrue(fatal >= 1, "the fencing was seen and counted: " + results);
             assertEquals(fatal, stats.counter("tx/fatal"));
-            assertEquals(0, results.subList(0, 5).stream().mapToInt(OperationTimings::fatalErrors).sum());
+            assertEquals(
+                    0,
+                    results.subList(0, 5).stream()
+                            .mapToInt(OperationTimings::fatalErrors)
+                            .sum());
 
-            List<ConsumerRecord<String, byte[]>> visible = TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 20);
+            List<ConsumerRecord<String, byte[]>> visible =
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), topic, 20);
             assertEquals(20, visible.size(), "ten operations of two messages, each exactly once");
             Map<String, Integer> copies = new HashMap<>();
             visible.forEach(r -> copies.merge(new String(r.value(), StandardCharsets.UTF_8), 1, Integer::sum));
@@ -373,7 +429,9 @@ class ProducerOperationsTest {
             assertNotNull(environment.get("clusterId"));
             @SuppressWarnings("unchecked")
             Map<String, String> broker = (Map<String, String>) environment.get("brokerSettings");
-            assertEquals(kafka.cluster().settings().get("group.coordinator.append.linger.ms"), broker.get("group.coordinator.append.linger.ms"));
+            assertEquals(
+                    kafka.cluster().settings().get("group.coordinator.append.linger.ms"),
+                    broker.get("group.coordinator.append.linger.ms"));
             assertEquals("1", broker.get("transaction.state.log.replication.factor"));
             @SuppressWarnings("unchecked")
             Map<String, String> producer = (Map<String, String>) environment.get("producerSettings");
@@ -387,11 +445,14 @@ class ProducerOperationsTest {
     @Test
     void replicationFactorAboveTheBrokerCountFailsClearly() throws Exception {
         Path yaml = TestDrivers.yaml(dir, kafka.bootstrapServers(), null);
-        java.nio.file.Files.writeString(yaml, java.nio.file.Files.readString(yaml).replace("replicationFactor: 1", "replicationFactor: 3"));
+        java.nio.file.Files.writeString(
+                yaml, java.nio.file.Files.readString(yaml).replace("replicationFactor: 1", "replicationFactor: 3"));
         try (KafkaTxBenchmarkDriver driver = TestDrivers.driver(yaml)) {
-            var failure = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
+            var failure = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class,
                     () -> driver.createTopic(TestDrivers.topic("rf"), 1).get(WAIT_SECONDS, TimeUnit.SECONDS));
-            assertTrue(failure.getCause().getMessage().contains("replicationFactor 3 needs at least that many brokers"),
+            assertTrue(
+                    failure.getCause().getMessage().contains("replicationFactor 3 needs at least that many brokers"),
                     failure.getCause().getMessage());
         }
     }

@@ -36,8 +36,11 @@ class ScenarioLibraryTest {
     static void runTheQuickSuite() throws Exception {
         Path suite = io.ombtx.runner.OmbTxHome.locate().resolve("suites/kafka-seeds.yaml");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code = SuiteMain.run(new String[] {"--profile", "quick", "-o", results.toString(), "--report-interval", "2",
-                suite.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        int code = SuiteMain.run(
+                new String[] {"--profile", "quick", "-o", results.toString(), "--report-interval", "2", suite.toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
         log = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, log);
         try (Stream<Path> files = Files.list(results)) {
@@ -64,7 +67,10 @@ class ScenarioLibraryTest {
         double p99 = ops.get("p99").asDouble();
         double max = ops.get("max").asDouble();
         assertTrue(0 < min && min <= p50 && p50 <= p99 && p99 <= max, ops.toString());
-        assertEquals(ops.get("avg").asDouble() * operations, ops.get("totalMillis").asDouble(), 0.01 * ops.get("totalMillis").asDouble());
+        assertEquals(
+                ops.get("avg").asDouble() * operations,
+                ops.get("totalMillis").asDouble(),
+                0.01 * ops.get("totalMillis").asDouble());
     }
 
     /** The phases of a transaction add up to the whole (means, since means add and percentiles do not). */
@@ -81,11 +87,13 @@ class ScenarioLibraryTest {
 
     @Test
     void everyWorkloadInTheLibraryProducedAResult() throws Exception {
-        // The seed workloads; those in workloads/faults/ (three brokers, a broker killed) are checked by FaultInjectionTest.
+        // The seed workloads; those in workloads/faults/ (three brokers, a broker killed) are checked by
+        // FaultInjectionTest.
         try (Stream<Path> files = Files.list(io.ombtx.runner.OmbTxHome.locate().resolve("workloads"))) {
             for (Path workload : files.filter(Files::isRegularFile).toList()) {
                 String name = workload.getFileName().toString().replace(".yaml", "");
-                assertTrue(BY_WORKLOAD.keySet().stream().anyMatch(w -> w.equals(name) || w.startsWith(name + "-")),
+                assertTrue(
+                        BY_WORKLOAD.keySet().stream().anyMatch(w -> w.equals(name) || w.startsWith(name + "-")),
                         name + " ran: " + BY_WORKLOAD.keySet());
             }
         }
@@ -98,16 +106,24 @@ class ScenarioLibraryTest {
             String workload = r.get("workload").asText();
             String kind = r.at("/scenario/kind").asText();
             JsonNode drain = r.get("drain");
-            if (kind.equals("STREAM") || kind.equals("SEND_OFFSETS") || r.at("/counts/messagesReceived").asLong() == 0) {
+            if (kind.equals("STREAM")
+                    || kind.equals("SEND_OFFSETS")
+                    || r.at("/counts/messagesReceived").asLong() == 0) {
                 assertTrue(drain == null, workload + " does not drain: " + drain);
                 continue;
             }
             drained++;
-            assertTrue(drain != null && drain.get("completed").asBoolean()
-                    && drain.get("notReceived").asLong() == 0, workload + ": " + drain);
+            assertTrue(
+                    drain != null
+                            && drain.get("completed").asBoolean()
+                            && drain.get("notReceived").asLong() == 0,
+                    workload + ": " + drain);
             long received = r.at("/counts/messagesReceived").asLong();
             assertEquals(r.at("/counts/messagesSent").asLong(), received, workload + " (one subscription)");
-            assertEquals(received, Histograms.decode(r.at("/histograms/endToEndLatencyMicros").asText()).getTotalCount(),
+            assertEquals(
+                    received,
+                    Histograms.decode(r.at("/histograms/endToEndLatencyMicros").asText())
+                            .getTotalCount(),
                     workload + ": every message received has its end-to-end latency");
         }
         assertTrue(drained >= 2, "the library has count-based workloads with consumers (tx-fetch, rps-sweep)");
@@ -142,7 +158,10 @@ class ScenarioLibraryTest {
 
     /** The result names the workload's order and the phase sequence the driver actually ran. */
     private static void assertOrder(JsonNode r, String awaitAcks, String... sequence) {
-        assertEquals(awaitAcks, r.at("/scenario/awaitAcks").asText(), r.get("workload").asText());
+        assertEquals(
+                awaitAcks,
+                r.at("/scenario/awaitAcks").asText(),
+                r.get("workload").asText());
         List<String> ran = new java.util.ArrayList<>();
         r.at("/scenario/phaseSequence").forEach(phase -> ran.add(phase.asText()));
         assertEquals(List.of(sequence), ran, r.get("workload").asText());
@@ -156,7 +175,8 @@ class ScenarioLibraryTest {
         JsonNode tx = result("tx-streaming");
         assertIterationFigures(tx, 300);
         assertPhasesSumToTheWhole(tx, "begin", "send", "resolve", "sendOffsets", "commit");
-        assertTrue(tx.at("/exactlyOnce/passed").asBoolean(), tx.get("exactlyOnce").toString());
+        assertTrue(
+                tx.at("/exactlyOnce/passed").asBoolean(), tx.get("exactlyOnce").toString());
         assertEquals(400, tx.at("/exactlyOnce/checked").asLong(), "warm-up and measured records are all checked");
         assertEquals(0, tx.at("/exactlyOnce/duplicated").asLong());
         assertEquals(0, tx.at("/exactlyOnce/missing").asLong());
@@ -164,7 +184,9 @@ class ScenarioLibraryTest {
         assertOrder(base, "after-commit", "send", "commit", "resolve");
         JsonNode ackFirst = result("tx-streaming-ack-first");
         assertOrder(ackFirst, "before-send-offsets", "begin", "send", "resolve", "sendOffsets", "commit");
-        assertTrue(ackFirst.at("/exactlyOnce/passed").asBoolean(), ackFirst.get("exactlyOnce").toString());
+        assertTrue(
+                ackFirst.at("/exactlyOnce/passed").asBoolean(),
+                ackFirst.get("exactlyOnce").toString());
         assertOrder(result("base-streaming-ack-first"), "before-commit", "send", "resolve", "commit");
     }
 
@@ -181,9 +203,12 @@ class ScenarioLibraryTest {
     void fetchMeasuresWriteToVisibleLatency() {
         JsonNode r = result("tx-fetch");
         assertIterationFigures(r, 200);
-        long seen = Histograms.decode(r.at("/histograms/endToEndLatencyMicros").asText()).getTotalCount();
+        long seen = Histograms.decode(r.at("/histograms/endToEndLatencyMicros").asText())
+                .getTotalCount();
         assertEquals(200, seen, "each measured transaction was seen by the read_committed consumer");
-        assertTrue(r.get("aggregatedEndToEndLatency50pct").asDouble() >= r.at("/operationLatency/min").asDouble(),
+        assertTrue(
+                r.get("aggregatedEndToEndLatency50pct").asDouble()
+                        >= r.at("/operationLatency/min").asDouble(),
                 "visible no earlier than committed");
     }
 
@@ -196,7 +221,10 @@ class ScenarioLibraryTest {
             assertTrue(r.at("/summary/durationSeconds").asDouble() > 0, name);
         }
         assertEquals(20, result("bulk-tx").at("/counts/committed").asLong());
-        assertTrue(result("bulk-acks-all").at("/driverConfig/producerConfig").asText().contains("acks=all"));
+        assertTrue(result("bulk-acks-all")
+                .at("/driverConfig/producerConfig")
+                .asText()
+                .contains("acks=all"));
     }
 
     @Test
@@ -205,19 +233,23 @@ class ScenarioLibraryTest {
         for (String[] p : profiles) {
             JsonNode r = result("acks-sla-" + p[0]);
             assertEquals(3, r.at("/broker/brokers").asInt());
-            assertEquals(Integer.parseInt(p[1]), r.at("/driverConfig/replicationFactor").asInt(), p[0]);
+            assertEquals(
+                    Integer.parseInt(p[1]),
+                    r.at("/driverConfig/replicationFactor").asInt(),
+                    p[0]);
             assertTrue(r.at("/driverConfig/topicConfig").asText().contains("min.insync.replicas=" + p[2]), p[0]);
             assertTrue(r.at("/driverConfig/producerConfig").asText().contains("acks=" + p[3]), p[0]);
             assertEquals(20_000, r.at("/counts/messagesSent").asLong(), p[0]);
             double seconds = r.at("/summary/durationSeconds").asDouble();
-            assertEquals(seconds * 1000 / 20_000, r.at("/summary/millisPerMessage").asDouble(), 1e-9);
+            assertEquals(
+                    seconds * 1000 / 20_000, r.at("/summary/millisPerMessage").asDouble(), 1e-9);
             assertEquals(20_000 / seconds, r.at("/summary/messagesPerSecond").asDouble(), 1e-6 * 20_000 / seconds);
         }
     }
 
     @Test
     void theRpsSweepReportsEndToEndPercentilesPerRate() {
-        for (int rate : new int[] {1000, 25000}) {  // the quick profile: seed 004's lowest rate and its knee
+        for (int rate : new int[] {1000, 25000}) { // the quick profile: seed 004's lowest rate and its knee
             JsonNode r = result("rps-sweep-" + rate);
             assertEquals("rps-sweep", r.at("/sweep/name").asText());
             assertEquals(rate, r.at("/sweep/value").asInt());

@@ -29,9 +29,19 @@ class SeedBrokerRunTest {
         Path home = OmbTxHome.locate();
         Path result = dir.resolve("tx-writes-2.8.2.json");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code = Main.run(new String[] {"-d", home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(), "--profile",
-                "quick", "--broker-version", "2.8.2", "-o", result.toString(),
-                home.resolve("workloads/tx-writes.yaml").toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = Main.run(
+                new String[] {
+                    "-d",
+                    home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(),
+                    "--profile",
+                    "quick",
+                    "--broker-version",
+                    "2.8.2",
+                    "-o",
+                    result.toString(),
+                    home.resolve("workloads/tx-writes.yaml").toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 System.err);
         String log = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, log);
@@ -44,6 +54,7 @@ class SeedBrokerRunTest {
         assertEquals("zookeeper", broker.get("coordination").asText());
         assertEquals(0, broker.get("transactionVersion").asInt(), broker.toString());
         assertTrue(broker.get("transactionProtocol").asText().startsWith("pre-KIP-890"), broker.toString());
-        assertTrue(r.get("counts").get("committed").asLong() > 0, r.get("counts").toString());
+        assertTrue(
+                r.get("counts").get("committed").asLong() > 0, r.get("counts").toString());
     }
 }

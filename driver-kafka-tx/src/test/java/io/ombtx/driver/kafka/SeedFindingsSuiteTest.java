@@ -15,15 +15,20 @@ import org.junit.jupiter.api.Test;
 /** suites/seed-findings.yaml plans cleanly (dry run: no broker), in both profiles, with what a report needs. */
 class SeedFindingsSuiteTest {
 
-    private record Outcome(int code, String out, String err) {
-    }
+    private record Outcome(int code, String out, String err) {}
 
     private static Outcome dryRun(String profile) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = SuiteMain.run(new String[] {"--dry-run", "--profile", profile,
-                OmbTxHome.locate().resolve("suites/seed-findings.yaml").toString()},
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = SuiteMain.run(
+                new String[] {
+                    "--dry-run",
+                    "--profile",
+                    profile,
+                    OmbTxHome.locate().resolve("suites/seed-findings.yaml").toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -45,17 +50,23 @@ class SeedFindingsSuiteTest {
         assertEquals(18, count(o.out(), "^ +kafka +2\\.8\\.2 "), "half on the seeds' release");
         assertEquals(18, count(o.out(), "^ +kafka +4\\.1\\.1 \\(KRaft, transaction\\.version 2\\)"), "half on 4.1");
         assertEquals(36, count(o.out(), "^ +repetition +1 of 1, group \\S+, comparison \\S+"), "each names its group");
-        for (String comparison : new String[] {"writes", "streaming", "streaming-ack-first", "backoff", "seed-001",
-                "bulk", "acks-sla", "rps-knee"}) {
+        for (String comparison : new String[] {
+            "writes", "streaming", "streaming-ack-first", "backoff", "seed-001", "bulk", "acks-sla", "rps-knee"
+        }) {
             for (String release : new String[] {"2.8", "4.1"}) {
-                assertTrue(o.out().contains("comparison " + comparison + "-" + release + " "),
+                assertTrue(
+                        o.out().contains("comparison " + comparison + "-" + release + " "),
                         comparison + "-" + release + " planned");
             }
         }
         // Both orders of streaming, transactional and naive, are planned and announced.
-        assertTrue(o.out().contains("order       awaitAcks after-commit: begin, send, sendOffsets, commit, resolve"),
+        assertTrue(
+                o.out().contains("order       awaitAcks after-commit: begin, send, sendOffsets, commit, resolve"),
                 o.out());
-        assertTrue(o.out().contains("order       awaitAcks before-send-offsets: begin, send, resolve, sendOffsets, commit"),
+        assertTrue(
+                o.out()
+                        .contains(
+                                "order       awaitAcks before-send-offsets: begin, send, resolve, sendOffsets, commit"),
                 o.out());
         assertTrue(o.out().contains("order       awaitAcks before-commit: send, resolve, commit"), o.out());
         assertTrue(o.out().contains("order       awaitAcks after-commit: send, commit, resolve"), o.out());

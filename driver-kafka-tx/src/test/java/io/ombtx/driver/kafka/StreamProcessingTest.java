@@ -27,10 +27,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Consume-transform-produce through the SPI, and the exactly-once checker, against one real embedded broker. */
 class StreamProcessingTest {
@@ -62,7 +62,8 @@ class StreamProcessingTest {
 
     /** A driver on the test broker, configured for {@code spec}. */
     private KafkaTxBenchmarkDriver driver(OperationSpec spec, String transactionsBlock) throws Exception {
-        KafkaTxBenchmarkDriver driver = TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), transactionsBlock));
+        KafkaTxBenchmarkDriver driver =
+                TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), transactionsBlock));
         driver.configureOperation(spec);
         return driver;
     }
@@ -71,10 +72,15 @@ class StreamProcessingTest {
     private static RecordingCallback process(KafkaTxBenchmarkDriver driver, String source, String group, int records)
             throws Exception {
         RecordingCallback callback = new RecordingCallback();
-        BenchmarkConsumer processor = driver.createConsumer(source, group, callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        BenchmarkConsumer processor =
+                driver.createConsumer(source, group, callback).get(WAIT_SECONDS, TimeUnit.SECONDS);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (callback.operations.stream().filter(t -> t.outcome() != Outcome.FAILED).mapToInt(OperationTimings::messages)
-                .sum() < records && System.nanoTime() < deadline) {
+        while (callback.operations.stream()
+                                .filter(t -> t.outcome() != Outcome.FAILED)
+                                .mapToInt(OperationTimings::messages)
+                                .sum()
+                        < records
+                && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
         processor.close();
@@ -83,7 +89,8 @@ class StreamProcessingTest {
 
     @Test
     void transactionalStreamingProcessesEveryRecordExactlyOnce() throws Exception {
-        try (KafkaTxBenchmarkDriver driver = driver(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true), null)) {
+        try (KafkaTxBenchmarkDriver driver =
+                driver(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true), null)) {
             String source = prefilledSource(driver, "txstream", 2, 500);
             RecordingCallback callback = process(driver, source, "processors", 500);
 
@@ -96,21 +103,24 @@ class StreamProcessingTest {
             }
             assertEquals(500, callback.received(), "every source record reported as received");
 
-            ExactlyOnceReport report = driver.verifyExactlyOnce(source, "processors").get(WAIT_SECONDS, TimeUnit.SECONDS);
+            ExactlyOnceReport report =
+                    driver.verifyExactlyOnce(source, "processors").get(WAIT_SECONDS, TimeUnit.SECONDS);
             assertEquals(new ExactlyOnceReport(500, 0, 0, 0), report);
             assertTrue(report.passed());
 
-            List<ConsumerRecord<String, byte[]>> output = TestDrivers.readCommitted(
-                    kafka.bootstrapServers(), driver.streamTargetTopic(source), 500);
+            List<ConsumerRecord<String, byte[]>> output =
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), driver.streamTargetTopic(source), 500);
             ConsumerRecord<String, byte[]> first = output.get(0);
-            assertTrue(first.key().matches(first.partition() + ":\\d+"), "keyed by the source identity: " + first.key());
+            assertTrue(
+                    first.key().matches(first.partition() + ":\\d+"), "keyed by the source identity: " + first.key());
             assertTrue(new String(first.value(), StandardCharsets.UTF_8).startsWith("in-"));
         }
     }
 
     @Test
     void naiveStreamingSendsWaitsAndCommitsSync() throws Exception {
-        try (KafkaTxBenchmarkDriver driver = driver(new OperationSpec(OperationKind.STREAM, false, 1, 1, false, true), null)) {
+        try (KafkaTxBenchmarkDriver driver =
+                driver(new OperationSpec(OperationKind.STREAM, false, 1, 1, false, true), null)) {
             String source = prefilledSource(driver, "naive", 1, 200);
             RecordingCallback callback = process(driver, source, "naive-group", 200);
 
@@ -121,7 +131,8 @@ class StreamProcessingTest {
                 assertTrue(timings.nanos(Phase.COMMIT) >= 0, "commitSync is timed as COMMIT");
                 assertEquals(-1, timings.nanos(Phase.BEGIN));
             }
-            assertEquals(new ExactlyOnceReport(200, 0, 0, 0),
+            assertEquals(
+                    new ExactlyOnceReport(200, 0, 0, 0),
                     driver.verifyExactlyOnce(source, "naive-group").get(WAIT_SECONDS, TimeUnit.SECONDS));
         }
     }
@@ -131,11 +142,16 @@ class StreamProcessingTest {
     void batchesOfSeveralRecordsShareOneTransactionWhereverTheAcksAreAwaited(boolean resolveBeforeCommit)
             throws Exception {
         OperationSpec spec = new OperationSpec(OperationKind.STREAM, true, 10, 1, true, true);
-        try (KafkaTxBenchmarkDriver driver = driver(spec, "transactions:\n  resolveBeforeCommit: " + resolveBeforeCommit)) {
+        try (KafkaTxBenchmarkDriver driver =
+                driver(spec, "transactions:\n  resolveBeforeCommit: " + resolveBeforeCommit)) {
             String source = prefilledSource(driver, "batched", 1, 100);
             RecordingCallback callback = process(driver, source, "batched", 100);
 
-            assertEquals(100, callback.operations.stream().mapToInt(OperationTimings::messages).sum());
+            assertEquals(
+                    100,
+                    callback.operations.stream()
+                            .mapToInt(OperationTimings::messages)
+                            .sum());
             assertTrue(callback.operations.size() < 100, "several records per transaction");
             for (OperationTimings timings : callback.operations) {
                 assertEquals(Outcome.COMMITTED, timings.outcome());
@@ -147,30 +163,41 @@ class StreamProcessingTest {
                 }
             }
             assertEquals(100, callback.received());
-            assertEquals(new ExactlyOnceReport(100, 0, 0, 0),
+            assertEquals(
+                    new ExactlyOnceReport(100, 0, 0, 0),
                     driver.verifyExactlyOnce(source, "batched").get(WAIT_SECONDS, TimeUnit.SECONDS));
         }
     }
 
     @Test
     void theCheckerCountsDuplicatesMissingAndUnexpectedOutputs() throws Exception {
-        try (KafkaTxBenchmarkDriver driver = driver(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true), null)) {
+        try (KafkaTxBenchmarkDriver driver =
+                driver(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true), null)) {
             String source = prefilledSource(driver, "checker", 1, 10);
             String target = driver.streamTargetTopic(source);
             // Pretend a processor committed offsets up to 10 but wrote 0:0 twice, skipped 0:1, and wrote 0:42.
-            try (var admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-                admin.alterConsumerGroupOffsets("fake-group", java.util.Map.of(
-                        new org.apache.kafka.common.TopicPartition(source, 0),
-                        new org.apache.kafka.clients.consumer.OffsetAndMetadata(10))).all().get(WAIT_SECONDS, TimeUnit.SECONDS);
+            try (var admin = org.apache.kafka.clients.admin.Admin.create(
+                    java.util.Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+                admin.alterConsumerGroupOffsets(
+                                "fake-group",
+                                java.util.Map.of(
+                                        new org.apache.kafka.common.TopicPartition(source, 0),
+                                        new org.apache.kafka.clients.consumer.OffsetAndMetadata(10)))
+                        .all()
+                        .get(WAIT_SECONDS, TimeUnit.SECONDS);
             }
             Properties props = new Properties();
             props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
-                for (String key : List.of("0:0", "0:0", "0:2", "0:3", "0:4", "0:5", "0:6", "0:7", "0:8", "0:9", "0:42", "junk")) {
-                    producer.send(new ProducerRecord<>(target, 0, key, new byte[1])).get();
+            try (KafkaProducer<String, byte[]> producer =
+                    new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+                for (String key :
+                        List.of("0:0", "0:0", "0:2", "0:3", "0:4", "0:5", "0:6", "0:7", "0:8", "0:9", "0:42", "junk")) {
+                    producer.send(new ProducerRecord<>(target, 0, key, new byte[1]))
+                            .get();
                 }
             }
-            assertEquals(new ExactlyOnceReport(10, 1, 1, 2),
+            assertEquals(
+                    new ExactlyOnceReport(10, 1, 1, 2),
                     driver.verifyExactlyOnce(source, "fake-group").get(WAIT_SECONDS, TimeUnit.SECONDS));
         }
     }
@@ -182,29 +209,36 @@ class StreamProcessingTest {
      */
     @Test
     void theCheckerLeavesOutTransactionsCommittedWhileItReads() throws Exception {
-        try (KafkaTxBenchmarkDriver driver = driver(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true), null)) {
+        try (KafkaTxBenchmarkDriver driver =
+                driver(new OperationSpec(OperationKind.STREAM, true, 1, 1, true, true), null)) {
             String source = prefilledSource(driver, "live", 1, 20);
             String target = driver.streamTargetTopic(source);
             Properties props = new Properties();
             props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+            try (KafkaProducer<String, byte[]> producer =
+                    new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
                 for (int offset = 0; offset < 15; offset++) {
-                    producer.send(new ProducerRecord<>(target, 0, "0:" + offset, new byte[1])).get();
+                    producer.send(new ProducerRecord<>(target, 0, "0:" + offset, new byte[1]))
+                            .get();
                 }
-                producer.send(new ProducerRecord<>(target, 0, "0:17", new byte[1])).get();
+                producer.send(new ProducerRecord<>(target, 0, "0:17", new byte[1]))
+                        .get();
             }
             Properties readers = new Properties();
             readers.put("bootstrap.servers", kafka.bootstrapServers());
             try (var admin = org.apache.kafka.clients.admin.Admin.create(readers)) {
                 // The offsets move from 10 to 15 between the checker's reads, as a live processor's would.
                 java.util.Iterator<Long> offsets = List.of(10L, 15L).iterator();
-                ExactlyOnceVerifier verifier = new ExactlyOnceVerifier(admin, readers, java.time.Duration.ofSeconds(60)) {
-                    @Override
-                    java.util.Map<Integer, Long> committedOffsets(String topic, String group) {
-                        return java.util.Map.of(0, offsets.next());
-                    }
-                };
-                assertEquals(new ExactlyOnceReport(10, 0, 0, 1), verifier.verify(source, target, "any-group"),
+                ExactlyOnceVerifier verifier =
+                        new ExactlyOnceVerifier(admin, readers, java.time.Duration.ofSeconds(60)) {
+                            @Override
+                            java.util.Map<Integer, Long> committedOffsets(String topic, String group) {
+                                return java.util.Map.of(0, offsets.next());
+                            }
+                        };
+                assertEquals(
+                        new ExactlyOnceReport(10, 0, 0, 1),
+                        verifier.verify(source, target, "any-group"),
                         "0..9 checked, 10..14 committed meanwhile, 17 beyond both reads");
             }
         }

@@ -24,15 +24,15 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /** Driver YAMLs written for a test broker, and a read_committed reader to check what is visible. */
 final class TestDrivers {
 
-    private TestDrivers() {
-    }
+    private TestDrivers() {}
 
     /**
      * A driver YAML for the broker at {@code bootstrap}. Tests use retry.backoff.ms=0 so back-to-back transactions
      * do not wait out the default back-off (only to keep the suite short; it changes no behaviour under test).
      */
     static Path yaml(Path dir, String bootstrap, String transactionsBlock) {
-        String text = String.join("\n",
+        String text = String.join(
+                "\n",
                 "name: kafka-tx-test",
                 "driverClass: " + KafkaTxBenchmarkDriver.class.getName(),
                 "replicationFactor: 1",
@@ -69,7 +69,9 @@ final class TestDrivers {
     /** Every phase but the whole ({@code TRANSACTION}), summed. */
     static long sumOfPhases(OperationTimings timings) {
         return timings.phaseNanos().entrySet().stream()
-                .filter(e -> e.getKey() != Phase.TRANSACTION).mapToLong(Map.Entry::getValue).sum();
+                .filter(e -> e.getKey() != Phase.TRANSACTION)
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     static String topic(String name) {
@@ -86,7 +88,8 @@ final class TestDrivers {
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

@@ -44,8 +44,20 @@ class TransactionFlowTest {
 
     private static final long INIT = 1_000_000;
     private static final Map<String, Long> COST = Map.of(
-            "begin", 1L, "send", 10L, "ack", 100L, "sendOffsets", 1_000L, "commit", 10_000L, "abort", 100_000L,
-            "init", INIT);
+            "begin",
+            1L,
+            "send",
+            10L,
+            "ack",
+            100L,
+            "sendOffsets",
+            1_000L,
+            "commit",
+            10_000L,
+            "abort",
+            100_000L,
+            "init",
+            INIT);
     /** What a phase holds when it runs once over two records. */
     private static final Map<Phase, List<String>> CALLS = Map.of(
             Phase.BEGIN, List.of("begin"),
@@ -59,7 +71,7 @@ class TransactionFlowTest {
     private final List<LoggedProducer> created = new ArrayList<>();
     private final List<PhaseTimer> timers = new ArrayList<>();
     private final CountingStatsLogger statsLogger = new CountingStatsLogger();
-    private Consumer<LoggedProducer> setUp = producer -> { };
+    private Consumer<LoggedProducer> setUp = producer -> {};
 
     private TransactionFlow flow(AckWait ackWait, int maxRetries) {
         TransactionalSession session = new TransactionalSession("tx-1", id -> {
@@ -79,12 +91,13 @@ class TransactionFlowTest {
     }
 
     private static List<ProducerRecord<String, byte[]>> twoRecords() {
-        return List.of(new ProducerRecord<>("t", 0, null, new byte[] {0}), new ProducerRecord<>("t", 1, null, new byte[] {1}));
+        return List.of(
+                new ProducerRecord<>("t", 0, null, new byte[] {0}), new ProducerRecord<>("t", 1, null, new byte[] {1}));
     }
 
     private static OffsetsToCommit offsets() {
-        return new OffsetsToCommit(Map.of(new TopicPartition("source", 0), new OffsetAndMetadata(7)),
-                new ConsumerGroupMetadata("group"));
+        return new OffsetsToCommit(
+                Map.of(new TopicPartition("source", 0), new OffsetAndMetadata(7)), new ConsumerGroupMetadata("group"));
     }
 
     private static List<Phase> order(AckWait ackWait, boolean withOffsets) {
@@ -112,7 +125,9 @@ class TransactionFlowTest {
 
     private static long sumOfPhases(OperationTimings timings) {
         return timings.phaseNanos().entrySet().stream()
-                .filter(e -> e.getKey() != Phase.TRANSACTION).mapToLong(Map.Entry::getValue).sum();
+                .filter(e -> e.getKey() != Phase.TRANSACTION)
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     private long count(String call) {
@@ -131,11 +146,13 @@ class TransactionFlowTest {
         Map<Phase, Long> expected = phasesOf(order);
         long total = expected.values().stream().mapToLong(Long::longValue).sum();
         expected.put(Phase.TRANSACTION, total);
-        assertEquals(expected, timings.phaseNanos(), "each phase holds exactly its calls, and they add up to the whole");
+        assertEquals(
+                expected, timings.phaseNanos(), "each phase holds exactly its calls, and they add up to the whole");
         assertEquals(Outcome.COMMITTED, timings.outcome());
         assertEquals(2, timings.messages());
         assertNull(result.failure());
-        assertEquals(List.of(Map.of("group", offsets().offsets())), created.get(0).consumerGroupOffsetsHistory());
+        assertEquals(
+                List.of(Map.of("group", offsets().offsets())), created.get(0).consumerGroupOffsetsHistory());
         assertEquals(1, statsLogger.counter("tx/committed"));
         assertEquals(1, statsLogger.events("tx/resolve"));
     }
@@ -164,8 +181,11 @@ class TransactionFlowTest {
     @Test
     void aSendOffsetsOnlyTransactionHasNoSendOrResolvePhase() {
         OperationResult result = flow(AckWait.BEFORE_SEND_OFFSETS, 3).run(List.of(), TransactionFlowTest::offsets);
-        assertEquals(List.of(Phase.BEGIN, Phase.SEND_OFFSETS, Phase.COMMIT), timers.get(0).sequence());
-        assertEquals(Map.of(Phase.BEGIN, 1L, Phase.SEND_OFFSETS, 1_000L, Phase.COMMIT, 10_000L, Phase.TRANSACTION, 11_001L),
+        assertEquals(
+                List.of(Phase.BEGIN, Phase.SEND_OFFSETS, Phase.COMMIT),
+                timers.get(0).sequence());
+        assertEquals(
+                Map.of(Phase.BEGIN, 1L, Phase.SEND_OFFSETS, 1_000L, Phase.COMMIT, 10_000L, Phase.TRANSACTION, 11_001L),
                 result.timings().phaseNanos());
         assertEquals(0, result.timings().messages());
     }
@@ -190,7 +210,9 @@ class TransactionFlowTest {
         assertEquals(attempts, statsLogger.counter("tx/aborted"));
         assertEquals(1, statsLogger.counter("tx/failed"));
         assertEquals(0, statsLogger.counter("tx/committed"));
-        assertEquals(new OperationTimings.Recovery(maxRetries, 0, 0, 0), result.timings().recovery(),
+        assertEquals(
+                new OperationTimings.Recovery(maxRetries, 0, 0, 0),
+                result.timings().recovery(),
                 "every attempt after the first is a retry; none was fenced, no producer replaced");
         assertEquals(maxRetries, statsLogger.counter("tx/retries"));
     }
@@ -208,7 +230,9 @@ class TransactionFlowTest {
         assertEquals(1, result.timings().abortedAttempts());
         assertEquals(4, count("send"));
         assertEquals(2, producer.history().size(), "the retry committed both records once");
-        assertEquals(List.of(0, 1), producer.history().stream().map(ProducerRecord::partition).toList());
+        assertEquals(
+                List.of(0, 1),
+                producer.history().stream().map(ProducerRecord::partition).toList());
     }
 
     @Test
@@ -226,11 +250,15 @@ class TransactionFlowTest {
         assertTrue(created.get(1).transactionCommitted());
         assertEquals(2, created.get(1).history().size());
         assertEquals(List.of("begin", "init", "begin", "send", "send", "ack", "ack", "sendOffsets", "commit"), calls);
-        assertEquals(COST.get("begin") + INIT, timings.totalNanos() - sumOfPhases(timings),
+        assertEquals(
+                COST.get("begin") + INIT,
+                timings.totalNanos() - sumOfPhases(timings),
                 "the fenced call and the new producer's initTransactions are in the transaction but in no phase");
         assertEquals(1, statsLogger.counter("tx/fatal"));
         assertEquals(1, statsLogger.counter("tx/committed"));
-        assertEquals(new OperationTimings.Recovery(1, 1, 1, 0), timings.recovery(),
+        assertEquals(
+                new OperationTimings.Recovery(1, 1, 1, 0),
+                timings.recovery(),
                 "one retry, on a producer that replaced the fenced one");
         assertEquals(1, statsLogger.counter("tx/fenced"));
         assertEquals(1, statsLogger.counter("tx/producersReplaced"));
@@ -262,7 +290,9 @@ class TransactionFlowTest {
         assertEquals(1, count("begin"), "its outcome is unknown, so the records are not written again");
         assertEquals(2, created.size(), "the producer is replaced");
         assertEquals(1, result.timings().fatalErrors());
-        assertEquals(new OperationTimings.Recovery(2, 0, 1, 0), result.timings().recovery(),
+        assertEquals(
+                new OperationTimings.Recovery(2, 0, 1, 0),
+                result.timings().recovery(),
                 "two repeated commits; a new producer, not fenced");
     }
 
@@ -326,8 +356,8 @@ class TransactionFlowTest {
         }
 
         @Override
-        public void sendOffsetsToTransaction(Map<TopicPartition, OffsetAndMetadata> offsets,
-                ConsumerGroupMetadata groupMetadata) {
+        public void sendOffsetsToTransaction(
+                Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata groupMetadata) {
             call("sendOffsets");
             super.sendOffsetsToTransaction(offsets, groupMetadata);
         }

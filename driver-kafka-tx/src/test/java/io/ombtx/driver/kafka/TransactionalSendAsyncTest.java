@@ -25,10 +25,11 @@ import org.junit.jupiter.api.Test;
 /** Stock OMB's transactional sendAsync on MockProducer: every send gets an answer, at commit or when given up. */
 class TransactionalSendAsyncTest {
 
-    private static KafkaTxProducer producer(MockProducer<String, byte[]> mock, TransactionSettings settings,
-            TxStatsReporter stats) {
+    private static KafkaTxProducer producer(
+            MockProducer<String, byte[]> mock, TransactionSettings settings, TxStatsReporter stats) {
         TransactionFlow flow = TransactionFlow.start("tx", id -> mock, settings, stats);
-        OperationSpec spec = new OperationSpec(OperationKind.PUBLISH, true, settings.messagesPerTransaction(), 1, false, true);
+        OperationSpec spec =
+                new OperationSpec(OperationKind.PUBLISH, true, settings.messagesPerTransaction(), 1, false, true);
         return KafkaTxProducer.transactional("t", 1, spec, flow, settings, null, stats, true);
     }
 
@@ -42,7 +43,8 @@ class TransactionalSendAsyncTest {
 
     @RepeatedTest(20)
     void everySendQueuedBeforeCloseIsCommittedByClose() throws Exception {
-        MockProducer<String, byte[]> mock = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+        MockProducer<String, byte[]> mock =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
         TransactionSettings settings = new TransactionSettings(true, 7, 60_000, "omb-tx", true, 3);
         KafkaTxProducer producer = producer(mock, settings, new TxStatsReporter(NullStatsLogger.INSTANCE));
 
@@ -61,15 +63,16 @@ class TransactionalSendAsyncTest {
     @Test
     void aTransactionGivenUpAfterTheRetryBudgetFailsEachOfItsSendsAndTheNextOneCommits() throws Exception {
         AtomicInteger commits = new AtomicInteger();
-        MockProducer<String, byte[]> mock = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
-            @Override
-            public void commitTransaction() {
-                if (commits.incrementAndGet() <= 2) {
-                    throw new TransactionAbortableException("commit " + commits.get() + " fails");
-                }
-                super.commitTransaction();
-            }
-        };
+        MockProducer<String, byte[]> mock =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
+                    @Override
+                    public void commitTransaction() {
+                        if (commits.incrementAndGet() <= 2) {
+                            throw new TransactionAbortableException("commit " + commits.get() + " fails");
+                        }
+                        super.commitTransaction();
+                    }
+                };
         CountingStatsLogger statsLogger = new CountingStatsLogger();
         TransactionSettings settings = new TransactionSettings(true, 3, 60_000, "omb-tx", false, 1);
         KafkaTxProducer producer = producer(mock, settings, new TxStatsReporter(statsLogger));

@@ -42,12 +42,14 @@ class TransactionalSessionTest {
 
     private TransactionFlow flow(java.util.function.Supplier<MockProducer<String, byte[]>> factory, int maxRetries) {
         TransactionSettings settings = new TransactionSettings(false, 1, 100, "omb-tx", true, maxRetries);
-        return TransactionFlow.start("tx-1", id -> factory.get(), settings, new TxStatsReporter(NullStatsLogger.INSTANCE));
+        return TransactionFlow.start(
+                "tx-1", id -> factory.get(), settings, new TxStatsReporter(NullStatsLogger.INSTANCE));
     }
 
     private static OperationTimings write(TransactionFlow flow) {
         TxStatsReporter stats = new TxStatsReporter(NullStatsLogger.INSTANCE);
-        return new OperationRunner("t", 2, TX_WRITE, null, stats).runTransactional(flow, Optional.empty(), new byte[10]);
+        return new OperationRunner("t", 2, TX_WRITE, null, stats)
+                .runTransactional(flow, Optional.empty(), new byte[10]);
     }
 
     @Test
@@ -60,30 +62,36 @@ class TransactionalSessionTest {
         }
         assertEquals(-1, timings.nanos(Phase.ABORT));
         long sum = timings.phaseNanos().entrySet().stream()
-                .filter(e -> e.getKey() != Phase.TRANSACTION).mapToLong(e -> e.getValue()).sum();
+                .filter(e -> e.getKey() != Phase.TRANSACTION)
+                .mapToLong(e -> e.getValue())
+                .sum();
         assertEquals(timings.totalNanos(), sum, "back-to-back laps leave no gap");
         MockProducer<String, byte[]> producer = created.get(0);
         assertEquals(1, producer.commitCount());
-        assertEquals(List.of(0, 1), producer.history().stream().map(ProducerRecord::partition).toList());
+        assertEquals(
+                List.of(0, 1),
+                producer.history().stream().map(ProducerRecord::partition).toList());
     }
 
     @Test
     void anAbortableCommitFailureIsAbortedAndRetriedOnTheSameProducer() {
         AtomicInteger commits = new AtomicInteger();
-        TransactionFlow flow = flow(() -> {
-            MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
-                    new ByteArraySerializer()) {
-                @Override
-                public void commitTransaction() {
-                    if (commits.incrementAndGet() == 1) {
-                        throw new TransactionAbortableException("first commit fails");
-                    }
-                    super.commitTransaction();
-                }
-            };
-            created.add(producer);
-            return producer;
-        }, 3);
+        TransactionFlow flow = flow(
+                () -> {
+                    MockProducer<String, byte[]> producer =
+                            new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
+                                @Override
+                                public void commitTransaction() {
+                                    if (commits.incrementAndGet() == 1) {
+                                        throw new TransactionAbortableException("first commit fails");
+                                    }
+                                    super.commitTransaction();
+                                }
+                            };
+                    created.add(producer);
+                    return producer;
+                },
+                3);
         OperationTimings timings = write(flow);
         assertEquals(Outcome.COMMITTED, timings.outcome());
         assertEquals(1, timings.abortedAttempts());
@@ -108,11 +116,13 @@ class TransactionalSessionTest {
 
     @Test
     void retriesAreBoundedAndTheOperationReportsFailed() {
-        TransactionFlow flow = flow(() -> {
-            MockProducer<String, byte[]> producer = mock();
-            producer.commitTransactionException = new TransactionAbortableException("always");
-            return producer;
-        }, 2);
+        TransactionFlow flow = flow(
+                () -> {
+                    MockProducer<String, byte[]> producer = mock();
+                    producer.commitTransactionException = new TransactionAbortableException("always");
+                    return producer;
+                },
+                2);
         OperationTimings timings = write(flow);
         assertEquals(Outcome.FAILED, timings.outcome());
         assertEquals(3, timings.abortedAttempts(), "first attempt plus maxRetries, each aborted");

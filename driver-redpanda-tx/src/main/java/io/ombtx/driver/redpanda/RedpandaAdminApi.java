@@ -31,8 +31,11 @@ final class RedpandaAdminApi {
     /** Every cluster property, scalar values as text. */
     Map<String, String> clusterConfig() throws IOException, InterruptedException {
         HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-        HttpRequest request = HttpRequest.newBuilder(clusterConfig).timeout(TIMEOUT)
-                .header("Accept", "application/json").GET().build();
+        HttpRequest request = HttpRequest.newBuilder(clusterConfig)
+                .timeout(TIMEOUT)
+                .header("Accept", "application/json")
+                .GET()
+                .build();
         HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("GET " + clusterConfig + " answered HTTP " + response.statusCode());

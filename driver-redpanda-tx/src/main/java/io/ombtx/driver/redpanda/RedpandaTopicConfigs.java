@@ -35,11 +35,9 @@ final class RedpandaTopicConfigs {
             "write.caching");
 
     /** @param kept passed to CreateTopics; @param dropped not supported by Redpanda */
-    record Filtered(Map<String, String> kept, Map<String, String> dropped) {
-    }
+    record Filtered(Map<String, String> kept, Map<String, String> dropped) {}
 
-    private RedpandaTopicConfigs() {
-    }
+    private RedpandaTopicConfigs() {}
 
     static Filtered filter(Map<String, String> requested) {
         Map<String, String> kept = new LinkedHashMap<>();

@@ -24,8 +24,7 @@ public class RedpandaTxBenchmarkDriver extends KafkaTxBenchmarkDriver {
     private TransactionPreflight.Result preflight;
     private RedpandaTopicConfigs.Filtered topicConfigs;
 
-    public RedpandaTxBenchmarkDriver() {
-    }
+    public RedpandaTxBenchmarkDriver() {}
 
     @Override
     protected Set<String> extraYamlKeys() {
@@ -44,17 +43,24 @@ public class RedpandaTxBenchmarkDriver extends KafkaTxBenchmarkDriver {
             try {
                 clusterConfig = api.clusterConfig();
             } catch (IOException | IllegalArgumentException e) {
-                throw new IOException(config.source() + ": '" + ADMIN_API_URL + "' " + adminApiUrl
-                        + ": cannot read the cluster configuration: "
-                                + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
+                throw new IOException(
+                        config.source() + ": '" + ADMIN_API_URL + "' " + adminApiUrl
+                                + ": cannot read the cluster configuration: "
+                                + (e.getMessage() != null
+                                        ? e.getMessage()
+                                        : e.getClass().getSimpleName()),
+                        e);
             }
         }
-        preflight = TransactionPreflight.check(config.source(), config.bootstrapServers(), brokerConfig, clusterConfig, endpoint);
+        preflight = TransactionPreflight.check(
+                config.source(), config.bootstrapServers(), brokerConfig, clusterConfig, endpoint);
         preflight.notes().forEach(note -> LOG.info("preflight: {}", note));
 
         topicConfigs = RedpandaTopicConfigs.filter(config.topicConfigMap());
         if (!topicConfigs.dropped().isEmpty()) {
-            LOG.warn("{}: topicConfig keys Redpanda does not support are not applied: {}", config.source(),
+            LOG.warn(
+                    "{}: topicConfig keys Redpanda does not support are not applied: {}",
+                    config.source(),
                     String.join(", ", topicConfigs.dropped().keySet()));
         }
     }

@@ -23,9 +23,14 @@ final class TransactionPreflight {
 
     static final List<String> SWITCHES = List.of("enable_transactions", "enable_idempotence");
     /** Seed 003's production settings for Redpanda transactions, reported when the cluster tells them. */
-    static final List<String> REPORTED = List.of("enable_transactions", "enable_idempotence", "id_allocator_replication",
-            "transaction_coordinator_replication", "transaction_coordinator_delete_retention_ms",
-            "transactional_id_expiration_ms", "write_caching_default");
+    static final List<String> REPORTED = List.of(
+            "enable_transactions",
+            "enable_idempotence",
+            "id_allocator_replication",
+            "transaction_coordinator_replication",
+            "transaction_coordinator_delete_retention_ms",
+            "transactional_id_expiration_ms",
+            "write_caching_default");
 
     /**
      * @param flavour which broker answered
@@ -44,8 +49,7 @@ final class TransactionPreflight {
         }
     }
 
-    private TransactionPreflight() {
-    }
+    private TransactionPreflight() {}
 
     /**
      * @param source the driver file, for messages
@@ -54,8 +58,13 @@ final class TransactionPreflight {
      * @param adminApiEndpoint where adminApiConfig came from, for messages
      * @throws IOException when transactions or idempotence are switched off
      */
-    static Result check(String source, String bootstrap, Map<String, String> brokerConfig,
-            Map<String, String> adminApiConfig, String adminApiEndpoint) throws IOException {
+    static Result check(
+            String source,
+            String bootstrap,
+            Map<String, String> brokerConfig,
+            Map<String, String> adminApiConfig,
+            String adminApiEndpoint)
+            throws IOException {
         Flavour flavour = flavour(brokerConfig, adminApiConfig);
         Map<String, String> settings = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
@@ -78,8 +87,9 @@ final class TransactionPreflight {
                     + switchedOff.get(0).substring(0, switchedOff.get(0).indexOf('=')) + " true`) and run again.");
         }
         switch (flavour) {
-            case APACHE_KAFKA -> notes.add("the broker is Apache Kafka (it reports transaction.state.log.* settings): "
-                    + "transactions and idempotence are always available, there is no switch to check");
+            case APACHE_KAFKA ->
+                notes.add("the broker is Apache Kafka (it reports transaction.state.log.* settings): "
+                        + "transactions and idempotence are always available, there is no switch to check");
             case REDPANDA -> {
                 for (String key : SWITCHES) {
                     if (!settings.containsKey(key)) {
@@ -90,18 +100,20 @@ final class TransactionPreflight {
                 long idExpiration = number(settings.get("transactional_id_expiration_ms"));
                 if (deleteRetention >= 0 && idExpiration >= 0 && deleteRetention < idExpiration) {
                     notes.add("transaction_coordinator_delete_retention_ms (" + deleteRetention
-                            + ") is below transactional_id_expiration_ms (" + idExpiration + "); seed 003 recommends at least equal");
+                            + ") is below transactional_id_expiration_ms (" + idExpiration
+                            + "); seed 003 recommends at least equal");
                 }
             }
-            case UNKNOWN -> notes.add("the broker's flavour could not be recognised and it reports no transaction "
-                    + "switches; set adminApiUrl to check a Redpanda cluster's enable_transactions");
+            case UNKNOWN ->
+                notes.add("the broker's flavour could not be recognised and it reports no transaction "
+                        + "switches; set adminApiUrl to check a Redpanda cluster's enable_transactions");
         }
         return new Result(flavour, settings, notes);
     }
 
     static Flavour flavour(Map<String, String> brokerConfig, Map<String, String> adminApiConfig) {
-        if (adminApiConfig != null || brokerConfig.keySet().stream().anyMatch(
-                k -> k.startsWith("redpanda.") || SWITCHES.contains(k))) {
+        if (adminApiConfig != null
+                || brokerConfig.keySet().stream().anyMatch(k -> k.startsWith("redpanda.") || SWITCHES.contains(k))) {
             return Flavour.REDPANDA;
         }
         if (brokerConfig.containsKey("transaction.state.log.replication.factor")) {

@@ -8,10 +8,10 @@ import com.sun.net.httpserver.HttpServer;
 import io.ombtx.broker.junit.BootstrapServers;
 import io.ombtx.broker.junit.EmbeddedKafka;
 import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationProducer;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
-import io.ombtx.driver.api.OperationProducer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -45,22 +45,25 @@ class RedpandaDriverTest {
 
     private Path yaml(String adminApiUrl) throws IOException {
         Path file = dir.resolve("redpanda-tx-" + UUID.randomUUID() + ".yaml");
-        Files.writeString(file, String.join("\n",
-                "name: redpanda-tx-test",
-                "driverClass: " + RedpandaTxBenchmarkDriver.class.getName(),
-                adminApiUrl == null ? "" : "adminApiUrl: " + adminApiUrl,
-                "replicationFactor: 1",
-                "topicConfig: |",
-                "  min.insync.replicas=1",
-                "  flush.messages=1",
-                "  retention.ms=3600000",
-                "commonConfig: |",
-                "  bootstrap.servers=" + bootstrap,
-                "producerConfig: |",
-                "  acks=all",
-                "  linger.ms=0",
-                "  retry.backoff.ms=0",
-                ""));
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: redpanda-tx-test",
+                        "driverClass: " + RedpandaTxBenchmarkDriver.class.getName(),
+                        adminApiUrl == null ? "" : "adminApiUrl: " + adminApiUrl,
+                        "replicationFactor: 1",
+                        "topicConfig: |",
+                        "  min.insync.replicas=1",
+                        "  flush.messages=1",
+                        "  retention.ms=3600000",
+                        "commonConfig: |",
+                        "  bootstrap.servers=" + bootstrap,
+                        "producerConfig: |",
+                        "  acks=all",
+                        "  linger.ms=0",
+                        "  retry.backoff.ms=0",
+                        ""));
         return file;
     }
 
@@ -92,7 +95,8 @@ class RedpandaDriverTest {
             Map<String, Object> preflight = (Map<String, Object>) environment.get("preflight");
             assertEquals("apache-kafka", preflight.get("brokerFlavour"));
             assertEquals(true, preflight.get("transactionsAvailable"));
-            assertEquals(Map.of("min.insync.replicas", "1", "flush.messages", "1"), environment.get("droppedTopicConfigs"));
+            assertEquals(
+                    Map.of("min.insync.replicas", "1", "flush.messages", "1"), environment.get("droppedTopicConfigs"));
             assertEquals("4.1.1", environment.get("kafkaClientsVersion"));
         }
     }
@@ -102,11 +106,15 @@ class RedpandaDriverTest {
         HttpServer api = fakeAdminApi("{\"enable_transactions\": false, \"enable_idempotence\": true}");
         try {
             Path file = yaml(url(api));
-            IOException e = assertThrows(IOException.class,
-                    () -> new RedpandaTxBenchmarkDriver().initialize(file.toFile(), NullStatsLogger.INSTANCE));
-            assertTrue(e.getMessage().startsWith(file + ": the cluster at " + bootstrap
-                    + " cannot run transactional benchmarks: enable_transactions=false (read from " + url(api)
-                    + "/v1/cluster_config)"), e.getMessage());
+            IOException e = assertThrows(IOException.class, () -> new RedpandaTxBenchmarkDriver()
+                    .initialize(file.toFile(), NullStatsLogger.INSTANCE));
+            assertTrue(
+                    e.getMessage()
+                            .startsWith(file + ": the cluster at " + bootstrap
+                                    + " cannot run transactional benchmarks: enable_transactions=false (read from "
+                                    + url(api)
+                                    + "/v1/cluster_config)"),
+                    e.getMessage());
         } finally {
             api.stop(0);
         }
@@ -117,9 +125,10 @@ class RedpandaDriverTest {
         HttpServer api = fakeAdminApi("{}");
         String deadUrl = url(api);
         api.stop(0);
-        IOException e = assertThrows(IOException.class,
-                () -> new RedpandaTxBenchmarkDriver().initialize(yaml(deadUrl).toFile(), NullStatsLogger.INSTANCE));
-        assertTrue(e.getMessage().contains("'adminApiUrl' " + deadUrl + ": cannot read the cluster configuration"),
+        IOException e = assertThrows(IOException.class, () -> new RedpandaTxBenchmarkDriver()
+                .initialize(yaml(deadUrl).toFile(), NullStatsLogger.INSTANCE));
+        assertTrue(
+                e.getMessage().contains("'adminApiUrl' " + deadUrl + ": cannot read the cluster configuration"),
                 e.getMessage());
     }
 
@@ -134,20 +143,32 @@ class RedpandaDriverTest {
             driver.createTopic(topic, 2).get(60, TimeUnit.SECONDS);
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
                 ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-                var config = admin.describeConfigs(Set.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
+                var config = admin.describeConfigs(Set.of(resource))
+                        .all()
+                        .get(30, TimeUnit.SECONDS)
+                        .get(resource);
                 assertEquals("3600000", config.get("retention.ms").value(), "supported key applied");
                 assertTrue(config.get("flush.messages").isDefault(), "unsupported key dropped");
             }
             BenchmarkProducer producer = driver.createProducer(topic).get(60, TimeUnit.SECONDS);
-            OperationTimings timings = ((OperationProducer) producer).runOperation(Optional.empty(), new byte[8])
+            OperationTimings timings = ((OperationProducer) producer)
+                    .runOperation(Optional.empty(), new byte[8])
                     .get(60, TimeUnit.SECONDS);
             assertEquals(OperationTimings.Outcome.COMMITTED, timings.outcome());
             producer.close();
             @SuppressWarnings("unchecked")
-            Map<String, Object> preflight = (Map<String, Object>) driver.environment().get("preflight");
+            Map<String, Object> preflight =
+                    (Map<String, Object>) driver.environment().get("preflight");
             assertEquals("redpanda", preflight.get("brokerFlavour"));
-            assertEquals(Map.of("enable_transactions", "true", "enable_idempotence", "true",
-                    "transaction_coordinator_replication", "3"), preflight.get("settings"));
+            assertEquals(
+                    Map.of(
+                            "enable_transactions",
+                            "true",
+                            "enable_idempotence",
+                            "true",
+                            "transaction_coordinator_replication",
+                            "3"),
+                    preflight.get("settings"));
         } finally {
             api.stop(0);
         }

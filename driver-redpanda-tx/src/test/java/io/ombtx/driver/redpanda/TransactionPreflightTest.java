@@ -18,34 +18,55 @@ class TransactionPreflightTest {
 
     @Test
     void kafkaPassesOnItsOwnSettingsAndSaysSo() throws IOException {
-        TransactionPreflight.Result result = TransactionPreflight.check("f.yaml", "b:9092",
-                Map.of("transaction.state.log.replication.factor", "3"), null, null);
+        TransactionPreflight.Result result = TransactionPreflight.check(
+                "f.yaml", "b:9092", Map.of("transaction.state.log.replication.factor", "3"), null, null);
         assertEquals(TransactionPreflight.Flavour.APACHE_KAFKA, result.flavour());
-        assertTrue(result.notes().get(0).contains("Apache Kafka"), result.notes().toString());
+        assertTrue(
+                result.notes().get(0).contains("Apache Kafka"), result.notes().toString());
     }
 
     @Test
     void transactionsSwitchedOffInTheAdminApiFailWithTheKeyAndSource() {
-        IOException e = assertThrows(IOException.class, () -> TransactionPreflight.check("redpanda-tx.yaml", "b:9092",
-                Map.of(), Map.of("enable_transactions", "false", "enable_idempotence", "true"), API));
-        assertEquals("redpanda-tx.yaml: the cluster at b:9092 cannot run transactional benchmarks: "
-                + "enable_transactions=false (read from " + API + "). Turn it on (e.g. `rpk cluster config set "
-                + "enable_transactions true`) and run again.", e.getMessage());
+        IOException e = assertThrows(
+                IOException.class,
+                () -> TransactionPreflight.check(
+                        "redpanda-tx.yaml",
+                        "b:9092",
+                        Map.of(),
+                        Map.of("enable_transactions", "false", "enable_idempotence", "true"),
+                        API));
+        assertEquals(
+                "redpanda-tx.yaml: the cluster at b:9092 cannot run transactional benchmarks: "
+                        + "enable_transactions=false (read from " + API + "). Turn it on (e.g. `rpk cluster config set "
+                        + "enable_transactions true`) and run again.",
+                e.getMessage());
     }
 
     @Test
     void idempotenceSwitchedOffInTheBrokerConfigFails() {
-        IOException e = assertThrows(IOException.class, () -> TransactionPreflight.check("r.yaml", "b:9092",
-                Map.of("enable_idempotence", "false"), null, null));
-        assertTrue(e.getMessage().contains("enable_idempotence=false (read from DescribeConfigs of the broker)"),
+        IOException e = assertThrows(
+                IOException.class,
+                () -> TransactionPreflight.check(
+                        "r.yaml", "b:9092", Map.of("enable_idempotence", "false"), null, null));
+        assertTrue(
+                e.getMessage().contains("enable_idempotence=false (read from DescribeConfigs of the broker)"),
                 e.getMessage());
     }
 
     @Test
     void redpandaWithoutReportedSwitchesPassesAssumingDefaultsAndChecksSeedRecommendations() throws IOException {
-        TransactionPreflight.Result result = TransactionPreflight.check("r.yaml", "b:9092", Map.of(),
-                Map.of("transaction_coordinator_delete_retention_ms", "1000", "transactional_id_expiration_ms", "2000",
-                        "id_allocator_replication", "3"), API);
+        TransactionPreflight.Result result = TransactionPreflight.check(
+                "r.yaml",
+                "b:9092",
+                Map.of(),
+                Map.of(
+                        "transaction_coordinator_delete_retention_ms",
+                        "1000",
+                        "transactional_id_expiration_ms",
+                        "2000",
+                        "id_allocator_replication",
+                        "3"),
+                API);
         assertEquals(TransactionPreflight.Flavour.REDPANDA, result.flavour());
         assertEquals("3", result.settings().get("id_allocator_replication"));
         assertTrue(result.notes().stream().anyMatch(n -> n.startsWith("enable_transactions is not reported")));
@@ -57,7 +78,9 @@ class TransactionPreflightTest {
         RedpandaTopicConfigs.Filtered filtered = RedpandaTopicConfigs.filter(Map.of(
                 "min.insync.replicas", "2", "flush.messages", "1", "retention.ms", "60000", "write.caching", "false"));
         assertEquals(Map.of("retention.ms", "60000", "write.caching", "false"), filtered.kept());
-        assertEquals(Set.of("min.insync.replicas", "flush.messages"), filtered.dropped().keySet());
+        assertEquals(
+                Set.of("min.insync.replicas", "flush.messages"),
+                filtered.dropped().keySet());
     }
 
     @Test

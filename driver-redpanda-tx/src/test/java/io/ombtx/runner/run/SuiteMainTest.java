@@ -21,8 +21,13 @@ class SuiteMainTest {
     private String[] run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = SuiteMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new String[] {Integer.toString(code), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+        int code = SuiteMain.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new String[] {
+            Integer.toString(code), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
+        };
     }
 
     @Test
@@ -30,9 +35,21 @@ class SuiteMainTest {
         Path suite = io.ombtx.runner.OmbTxHome.locate().resolve("suites/kafka-seeds.yaml");
         String[] quick = run("--dry-run", "--profile", "quick", suite.toString());
         assertEquals("0", quick[0], quick[2]);
-        for (String scenario : new String[] {"base-writes", "tx-writes", "base-streaming", "tx-streaming", "tx-send-offsets",
-                "tx-fetch", "bulk-tx", "bulk-acks-all", "acks-sla-yolo", "acks-sla-throughput", "acks-sla-durable",
-                "rps-sweep-1000", "rps-sweep-25000"}) {
+        for (String scenario : new String[] {
+            "base-writes",
+            "tx-writes",
+            "base-streaming",
+            "tx-streaming",
+            "tx-send-offsets",
+            "tx-fetch",
+            "bulk-tx",
+            "bulk-acks-all",
+            "acks-sla-yolo",
+            "acks-sla-throughput",
+            "acks-sla-durable",
+            "rps-sweep-1000",
+            "rps-sweep-25000"
+        }) {
             assertTrue(quick[1].contains(scenario + " × kafka-tx"), scenario + " in " + quick[1]);
         }
         String[] full = run("--dry-run", "--profile", "full", suite.toString());
@@ -54,7 +71,8 @@ class SuiteMainTest {
 
     @Test
     void aMissingWorkloadInASuiteIsNamed() throws Exception {
-        Path suite = Files.writeString(dir.resolve("s.yaml"),
+        Path suite = Files.writeString(
+                dir.resolve("s.yaml"),
                 "name: s\nruns:\n  - driver: driver-kafka-tx/kafka-tx.yaml\n    workloads: [workloads/nope.yaml]\n");
         String[] r = run("--dry-run", suite.toString());
         assertEquals("2", r[0]);

@@ -13,5 +13,4 @@ import java.lang.annotation.Target;
 @Target(ElementType.PARAMETER)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
-public @interface BootstrapServers {
-}
+public @interface BootstrapServers {}

@@ -46,8 +46,7 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, Paramete
     private volatile EmbeddedKafkaCluster cluster;
 
     /** One broker with the default profile, unless configured further or by {@link EmbeddedKafka}. */
-    public EmbeddedKafkaExtension() {
-    }
+    public EmbeddedKafkaExtension() {}
 
     /** How many brokers (1..9). */
     public EmbeddedKafkaExtension brokers(int count) {
@@ -149,8 +148,12 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, Paramete
                 Optional<EmbeddedKafka> annotation = AnnotationSupport.findAnnotation(type, EmbeddedKafka.class);
                 if (annotation.isPresent()) {
                     EmbeddedKafka a = annotation.get();
-                    return new Target("annotated:" + type.getName(), classContext(context, type), a.brokers(),
-                            a.profile(), settings(type, a.settings()));
+                    return new Target(
+                            "annotated:" + type.getName(),
+                            classContext(context, type),
+                            a.brokers(),
+                            a.profile(),
+                            settings(type, a.settings()));
                 }
             }
         }
@@ -166,7 +169,8 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, Paramete
     private static ExtensionContext classContext(ExtensionContext context, Class<?> type) {
         ExtensionContext nearest = null;
         for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
-            boolean classLevel = c.getTestClass().isPresent() && c.getTestMethod().isEmpty();
+            boolean classLevel =
+                    c.getTestClass().isPresent() && c.getTestMethod().isEmpty();
             if (classLevel) {
                 if (nearest == null) {
                     nearest = c;
@@ -184,17 +188,17 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, Paramete
         for (String setting : settings) {
             int eq = setting.indexOf('=');
             if (eq <= 0) {
-                throw new ExtensionConfigurationException("@EmbeddedKafka on " + type.getName()
-                        + ": settings are KEY=VALUE, got '" + setting + "'");
+                throw new ExtensionConfigurationException(
+                        "@EmbeddedKafka on " + type.getName() + ": settings are KEY=VALUE, got '" + setting + "'");
             }
-            parsed.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+            parsed.put(
+                    setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
         }
         return parsed;
     }
 
-    private record Target(Object key, ExtensionContext owner, int brokers, BrokerProfile profile,
-            Map<String, String> overrides) {
-    }
+    private record Target(
+            Object key, ExtensionContext owner, int brokers, BrokerProfile profile, Map<String, String> overrides) {}
 
     /** A started cluster in a class's store: JUnit closes it when that class is done. */
     private record Running(EmbeddedKafkaCluster cluster, EmbeddedKafkaExtension heldBy)

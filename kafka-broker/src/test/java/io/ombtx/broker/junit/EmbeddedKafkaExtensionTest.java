@@ -57,10 +57,19 @@ class EmbeddedKafkaExtensionTest {
         assertEquals(bootstrap, constructorBootstrap);
         assertTrue(bootstrap.matches("127\\.0\\.0\\.1:\\d+"), bootstrap);
         try (Admin admin = admin(bootstrap)) {
-            assertEquals(1, admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size());
-            admin.createTopics(Set.of(new NewTopic("extension-topic", 3, (short) 1))).all().get(60, TimeUnit.SECONDS);
-            assertEquals(3, admin.describeTopics(Set.of("extension-topic")).allTopicNames().get(30, TimeUnit.SECONDS)
-                    .get("extension-topic").partitions().size());
+            assertEquals(
+                    1, admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size());
+            admin.createTopics(Set.of(new NewTopic("extension-topic", 3, (short) 1)))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
+            assertEquals(
+                    3,
+                    admin.describeTopics(Set.of("extension-topic"))
+                            .allTopicNames()
+                            .get(30, TimeUnit.SECONDS)
+                            .get("extension-topic")
+                            .partitions()
+                            .size());
         }
     }
 
@@ -70,7 +79,10 @@ class EmbeddedKafkaExtensionTest {
         assertEquals("2", kafka.settings().get("group.coordinator.append.linger.ms"));
         try (Admin admin = admin(kafka.bootstrapServers())) {
             ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
-            var config = admin.describeConfigs(Set.of(broker)).all().get(30, TimeUnit.SECONDS).get(broker);
+            var config = admin.describeConfigs(Set.of(broker))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(broker);
             assertEquals("2", config.get("group.coordinator.append.linger.ms").value());
         }
     }
@@ -103,7 +115,8 @@ class EmbeddedKafkaExtensionTest {
         assertEquals(1, ExtensionFixtures.InField.bootstraps.size(), "one cluster for the class and its nested class");
         assertEquals(1, ExtensionFixtures.InField.brokerPids.size());
         assertStopped(ExtensionFixtures.InField.brokerPids);
-        IllegalStateException stopped = assertThrows(IllegalStateException.class, ExtensionFixtures.InField.kafka::cluster);
+        IllegalStateException stopped =
+                assertThrows(IllegalStateException.class, ExtensionFixtures.InField.kafka::cluster);
         assertTrue(stopped.getMessage().contains("not running"), stopped.getMessage());
     }
 
@@ -119,7 +132,11 @@ class EmbeddedKafkaExtensionTest {
         Launcher launcher = LauncherFactory.create();
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
         return ExtensionFixtures.launched(() -> {
-            launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass)).build(), listener);
+            launcher.execute(
+                    LauncherDiscoveryRequestBuilder.request()
+                            .selectors(selectClass(testClass))
+                            .build(),
+                    listener);
             return listener.getSummary();
         });
     }
@@ -133,7 +150,8 @@ class EmbeddedKafkaExtensionTest {
     private static void assertStopped(List<Long> pids) {
         assertFalse(pids.isEmpty());
         for (long pid : pids) {
-            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+            assertFalse(
+                    ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
                     "broker process " + pid + " stopped when its test class was done");
         }
     }

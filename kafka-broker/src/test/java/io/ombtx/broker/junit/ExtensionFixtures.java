@@ -26,8 +26,7 @@ final class ExtensionFixtures {
 
     private static volatile boolean launchedByTheirTest;
 
-    private ExtensionFixtures() {
-    }
+    private ExtensionFixtures() {}
 
     /** Runs {@code action} with the fixtures enabled. */
     static <T> T launched(java.util.function.Supplier<T> action) {
@@ -49,7 +48,9 @@ final class ExtensionFixtures {
             pids.addAll(kafka.pids());
         }
         try (Admin admin = EmbeddedKafkaExtensionTest.admin(kafka.bootstrapServers())) {
-            assertEquals(kafka.brokerCount(), admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size());
+            assertEquals(
+                    kafka.brokerCount(),
+                    admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size());
         }
     }
 
@@ -89,6 +90,7 @@ final class ExtensionFixtures {
     static class InField {
         @RegisterExtension
         static final EmbeddedKafkaExtension kafka = new EmbeddedKafkaExtension();
+
         static final Set<String> bootstraps = new LinkedHashSet<>();
         static final List<Long> brokerPids = new ArrayList<>();
 
@@ -124,9 +126,9 @@ final class ExtensionFixtures {
     @EnabledIf("io.ombtx.broker.junit.ExtensionFixtures#launchedByTheirTest")
     static class InFieldConfigured {
         @RegisterExtension
-        static final EmbeddedKafkaExtension kafka = new EmbeddedKafkaExtension()
-                .brokers(2)
-                .override("group.coordinator.append.linger.ms", "0");
+        static final EmbeddedKafkaExtension kafka =
+                new EmbeddedKafkaExtension().brokers(2).override("group.coordinator.append.linger.ms", "0");
+
         static final Set<String> bootstraps = new LinkedHashSet<>();
         static final List<Long> brokerPids = new ArrayList<>();
 
@@ -136,8 +138,15 @@ final class ExtensionFixtures {
             assertEquals("0", kafka.cluster().settings().get("group.coordinator.append.linger.ms"));
             try (Admin admin = EmbeddedKafkaExtensionTest.admin(kafka.bootstrapServers())) {
                 ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "2");
-                assertEquals("0", admin.describeConfigs(Set.of(broker)).all().get(30, TimeUnit.SECONDS).get(broker)
-                        .get("group.coordinator.append.linger.ms").value(), "the override reaches the real brokers");
+                assertEquals(
+                        "0",
+                        admin.describeConfigs(Set.of(broker))
+                                .all()
+                                .get(30, TimeUnit.SECONDS)
+                                .get(broker)
+                                .get("group.coordinator.append.linger.ms")
+                                .value(),
+                        "the override reaches the real brokers");
             }
             record(bootstraps, brokerPids, kafka.cluster());
         }
@@ -147,7 +156,6 @@ final class ExtensionFixtures {
     @EmbeddedKafka(settings = "no-equals-sign")
     static class BadSetting {
         @Test
-        void neverRuns() {
-        }
+        void neverRuns() {}
     }
 }

@@ -47,9 +47,28 @@ public record BenchmarkArgs(
 
     /** These arguments with a suite entry's repetitions, interleaving and comparison name in place of their own. */
     public BenchmarkArgs withRepetitions(int repeat, boolean interleave, String comparison) {
-        return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
-                brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
-                teardownTimeoutSeconds, faultCommand, quiet, help, brokerVersion, transactionVersion, repeat, interleave,
+        return new BenchmarkArgs(
+                drivers,
+                workers,
+                workersFile,
+                output,
+                extraConsumers,
+                workloads,
+                profile,
+                dryRun,
+                brokers,
+                brokerProfile,
+                brokerSettings,
+                reportingIntervalSeconds,
+                workerTimeoutSeconds,
+                teardownTimeoutSeconds,
+                faultCommand,
+                quiet,
+                help,
+                brokerVersion,
+                transactionVersion,
+                repeat,
+                interleave,
                 comparison);
     }
 
@@ -58,9 +77,28 @@ public record BenchmarkArgs(
 
     /** These arguments with the embedded broker's release and transaction version in place of theirs. */
     public BenchmarkArgs withBrokerVersion(String version, Integer transactionVersion) {
-        return new BenchmarkArgs(drivers, workers, workersFile, output, extraConsumers, workloads, profile, dryRun,
-                brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerTimeoutSeconds,
-                teardownTimeoutSeconds, faultCommand, quiet, help, version, transactionVersion, repeat, interleave,
+        return new BenchmarkArgs(
+                drivers,
+                workers,
+                workersFile,
+                output,
+                extraConsumers,
+                workloads,
+                profile,
+                dryRun,
+                brokers,
+                brokerProfile,
+                brokerSettings,
+                reportingIntervalSeconds,
+                workerTimeoutSeconds,
+                teardownTimeoutSeconds,
+                faultCommand,
+                quiet,
+                help,
+                version,
+                transactionVersion,
+                repeat,
+                interleave,
                 comparison);
     }
 

@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code bin/benchmark}'s command line: OMB's flags, plus omb-tx's (picocli; read into {@link BenchmarkArgs}). */
-@Command(name = "bin/benchmark",
+@Command(
+        name = "bin/benchmark",
         customSynopsis = "bin/benchmark -d DRIVER.yaml[,DRIVER.yaml...] [options] WORKLOAD.yaml...",
         description = "Runs each workload against each driver and writes one result JSON per run. With no bootstrap"
                 + " servers in a driver's commonConfig (or bootstrap.servers=embedded), a real Apache Kafka broker is"
@@ -17,7 +18,7 @@ import picocli.CommandLine.Parameters;
         optionListHeading = "%nOMB options (same names and meaning as OMB's bin/benchmark):%n",
         footer = {
             "Exit codes: 0 done; 1 a run failed (also when every measured operation failed) or ended early (its"
-                + " result is still written); 2 bad input (file, key and expectation are named); 130 interrupted (partial result written).",
+                    + " result is still written); 2 bad input (file, key and expectation are named); 130 interrupted (partial result written).",
             "",
             "Examples:",
             "  bin/benchmark -d driver-kafka-tx/kafka-tx.yaml --profile quick workloads/tx-writes.yaml",
@@ -25,14 +26,21 @@ import picocli.CommandLine.Parameters;
             "  bin/benchmark -d driver-kafka-tx/kafka-tx.yaml --broker-config group.coordinator.append.linger.ms=0 \\",
             "      workloads/base-streaming.yaml",
             "  bin/benchmark -d driver-kafka-tx/kafka-tx-tuned.yaml -w http://w1:8080,http://w2:8080 \\",
-            "      workloads/tx-writes.yaml"})
+            "      workloads/tx-writes.yaml"
+        })
 public final class BenchmarkCommand implements Cli.Validated {
 
-    @Parameters(paramLabel = "WORKLOAD.yaml", arity = "0..*",
+    @Parameters(
+            paramLabel = "WORKLOAD.yaml",
+            arity = "0..*",
             description = "workload YAML files: OMB's format plus omb-tx's fields (see workloads/)")
     List<Path> workloads = new ArrayList<>();
 
-    @Option(names = {"-d", "--drivers"}, split = ",", paramLabel = "FILE", order = 1,
+    @Option(
+            names = {"-d", "--drivers"},
+            split = ",",
+            paramLabel = "FILE",
+            order = 1,
             description = "driver YAML files (required), e.g. driver-kafka-tx/kafka-tx.yaml")
     List<String> drivers = new ArrayList<>();
 

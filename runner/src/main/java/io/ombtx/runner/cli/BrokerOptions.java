@@ -12,32 +12,47 @@ import picocli.CommandLine.Option;
 /** The embedded broker's options, shared by bin/benchmark, bin/benchmark-suite and bin/kafka-local. */
 public class BrokerOptions {
 
-    @Option(names = "--brokers", paramLabel = "N", converter = Converters.WholeNumber.class,
+    @Option(
+            names = "--brokers",
+            paramLabel = "N",
+            converter = Converters.WholeNumber.class,
             order = Cli.BROKER_SECTION,
             description = "embedded broker count, 1 to 9 (default: as many as the workload and driver need, else 1)")
     @Converters.Bounds(min = 1, max = EmbeddedKafkaCluster.MAX_BROKERS)
     Integer brokers;
 
-    @Option(names = "--broker-profile", paramLabel = "NAME", converter = Converters.Profile.class,
+    @Option(
+            names = "--broker-profile",
+            paramLabel = "NAME",
+            converter = Converters.Profile.class,
             order = Cli.BROKER_SECTION + 1,
-            description = "embedded broker settings: default | max-consistency (seed 003: min ISR 2, fsync per"
-                    + " message)")
+            description =
+                    "embedded broker settings: default | max-consistency (seed 003: min ISR 2, fsync per" + " message)")
     BrokerProfile profile;
 
-    @Option(names = "--broker-config", paramLabel = "KEY=VALUE", converter = Converters.Setting.class,
+    @Option(
+            names = "--broker-config",
+            paramLabel = "KEY=VALUE",
+            converter = Converters.Setting.class,
             order = Cli.BROKER_SECTION + 2,
             description = "embedded broker setting, repeatable, e.g. group.coordinator.append.linger.ms=0 (Kafka's"
                     + " default 5 ms dominates naive streaming latency); applied on top of the profile")
     List<Map.Entry<String, String>> settings = new ArrayList<>();
 
-    @Option(names = "--broker-version", paramLabel = "VERSION", converter = Converters.Version.class,
+    @Option(
+            names = "--broker-version",
+            paramLabel = "VERSION",
+            converter = Converters.Version.class,
             order = Cli.BROKER_SECTION + 3,
             description = "embedded Kafka release, e.g. 2.8.2 (ZooKeeper, the seeds' version), 3.9.1 or 4.1.1 (default:"
                     + " the workload's brokerVersion, else the built-in 4.1.1); other releases are fetched from Maven"
                     + " Central on first use")
     String brokerVersion;
 
-    @Option(names = "--transaction-version", paramLabel = "N", converter = Converters.WholeNumber.class,
+    @Option(
+            names = "--transaction-version",
+            paramLabel = "N",
+            converter = Converters.WholeNumber.class,
             order = Cli.BROKER_SECTION + 4,
             description = "Kafka 4.x only: the transaction.version feature set when the storage is formatted, 1 or 2"
                     + " (2: KIP-890's epoch bump per transaction; 0 also accepted; default: the workload's, else the"

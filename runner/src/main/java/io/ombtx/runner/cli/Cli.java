@@ -43,10 +43,11 @@ public final class Cli {
      * repeated option in a group starts a new group instance and drops the group's other values.
      */
     public static final int OMB_TX_SECTION = 20;
+
     public static final int BROKER_SECTION = 30;
     private static final int SECTION_END = 40;
-    private static final Map<Integer, String> SECTION_HEADINGS = Map.of(
-            OMB_TX_SECTION, "omb-tx options:", BROKER_SECTION, "Embedded broker:");
+    private static final Map<Integer, String> SECTION_HEADINGS =
+            Map.of(OMB_TX_SECTION, "omb-tx options:", BROKER_SECTION, "Embedded broker:");
 
     /** -h/--help: last in the command's own option list. */
     private static final int HELP_ORDER = OMB_TX_SECTION - 1;
@@ -76,8 +77,7 @@ public final class Cli {
         int run(T command) throws E;
     }
 
-    private Cli() {
-    }
+    private Cli() {}
 
     /**
      * Parses {@code args} into {@code command}'s annotated fields and validates them unless help was asked.
@@ -139,8 +139,8 @@ public final class Cli {
      * A main's whole life: parses {@code args} into {@code command} (help: the usage on {@code out}, exit 0; bad
      * input: one error line on {@code err}, exit 2), else runs {@code body}; returns the exit code.
      */
-    public static <T, E extends Exception> int execute(T command, String[] args, PrintStream out, PrintStream err,
-            Body<T, E> body) throws E {
+    public static <T, E extends Exception> int execute(
+            T command, String[] args, PrintStream out, PrintStream err, Body<T, E> body) throws E {
         OptionalInt done = parse(command, args, out, err);
         return done.isPresent() ? done.getAsInt() : body.run(command);
     }
@@ -158,8 +158,12 @@ public final class Cli {
     private static CommandLine commandLine(Object command) {
         CommandLine line = new CommandLine(command);
         CommandSpec spec = line.getCommandSpec();
-        spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).type(boolean.class).order(HELP_ORDER)
-                .description("this text").build());
+        spec.addOption(OptionSpec.builder("-h", "--help")
+                .usageHelp(true)
+                .type(boolean.class)
+                .order(HELP_ORDER)
+                .description("this text")
+                .build());
         for (ArgSpec arg : spec.args()) {
             for (ITypeConverter<?> converter : arg.converters()) {
                 if (converter instanceof Converters.WholeNumber number) {
@@ -168,7 +172,10 @@ public final class Cli {
             }
         }
         UsageMessageSpec usage = spec.usageMessage();
-        usage.sortOptions(false).descriptionHeading("%n").parameterListHeading("%nArguments:%n").footerHeading("%n");
+        usage.sortOptions(false)
+                .descriptionHeading("%n")
+                .parameterListHeading("%nArguments:%n")
+                .footerHeading("%n");
         if (usage.optionListHeading().isEmpty()) {
             usage.optionListHeading("%nOptions:%n");
         }
@@ -194,24 +201,28 @@ public final class Cli {
             if (section != 0) {
                 text.append(help.createHeading("%n" + SECTION_HEADINGS.get(section) + "%n"));
             }
-            text.append(help.optionListExcludingGroups(options, help.createDefaultLayout(), null,
-                    help.createDefaultParamLabelRenderer()));
+            text.append(help.optionListExcludingGroups(
+                    options, help.createDefaultLayout(), null, help.createDefaultParamLabelRenderer()));
         });
         return text.toString();
     }
 
     /** One line, in the words the runner has always used where it had them. */
     static String message(ParameterException e) {
-        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched
+                && !unmatched.getUnmatched().isEmpty()) {
             String arg = unmatched.getUnmatched().get(0);
             if (arg.startsWith("-") && arg.length() > 1) {
-                return "unknown option " + arg + didYouMean(arg, e.getCommandLine().getCommandSpec().optionsMap().keySet())
-                        + " (see --help)";
+                return "unknown option " + arg
+                        + didYouMean(
+                                arg,
+                                e.getCommandLine().getCommandSpec().optionsMap().keySet()) + " (see --help)";
             }
             return "unexpected argument " + arg + " (see --help)";
         }
         ArgSpec spec = e.getArgSpec();
-        if (e instanceof CommandLine.MissingParameterException missing && !missing.getMissing().isEmpty()) {
+        if (e instanceof CommandLine.MissingParameterException missing
+                && !missing.getMissing().isEmpty()) {
             spec = missing.getMissing().get(0);
             if (spec instanceof OptionSpec option) {
                 return name(option) + " needs a value: " + option.paramLabel() + " (see --help)";
@@ -233,7 +244,9 @@ public final class Cli {
             return "";
         }
         List<String> candidates = names.stream().filter(n -> n.length() > 3).toList();
-        return KeySuggestions.closest(name, candidates).map(s -> "; did you mean " + s + "?").orElse("");
+        return KeySuggestions.closest(name, candidates)
+                .map(s -> "; did you mean " + s + "?")
+                .orElse("");
     }
 
     private static String name(OptionSpec option) {

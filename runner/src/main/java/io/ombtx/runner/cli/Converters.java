@@ -14,8 +14,7 @@ import picocli.CommandLine.TypeConversionException;
 /** picocli converters whose messages complete "OPTION ...": "--brokers expects a whole number from 1 to 9, got 0". */
 public final class Converters {
 
-    private Converters() {
-    }
+    private Converters() {}
 
     /**
      * The bounds of a whole-number option, read by {@link WholeNumber}: {@code @Bounds(min = 1, max = 9)} next to
@@ -37,8 +36,7 @@ public final class Converters {
         private int min = Integer.MIN_VALUE;
         private int max = Integer.MAX_VALUE;
 
-        public WholeNumber() {
-        }
+        public WholeNumber() {}
 
         public WholeNumber(int min, int max) {
             this.min = min;
@@ -65,8 +63,9 @@ public final class Converters {
             } catch (NumberFormatException e) {
                 throw new TypeConversionException("expects a whole number, got '" + text + "'");
             }
-            throw new TypeConversionException("expects a whole number " + (max == Integer.MAX_VALUE ? "of at least " + min
-                    : "from " + min + " to " + max) + ", got " + text);
+            throw new TypeConversionException("expects a whole number "
+                    + (max == Integer.MAX_VALUE ? "of at least " + min : "from " + min + " to " + max) + ", got "
+                    + text);
         }
     }
 
@@ -78,7 +77,8 @@ public final class Converters {
             if (eq <= 0 || text.substring(0, eq).isBlank()) {
                 throw new TypeConversionException("expects KEY=VALUE, got '" + text + "'");
             }
-            return Map.entry(text.substring(0, eq).trim(), text.substring(eq + 1).trim());
+            return Map.entry(
+                    text.substring(0, eq).trim(), text.substring(eq + 1).trim());
         }
     }
 

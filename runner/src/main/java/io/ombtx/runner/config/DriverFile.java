@@ -1,11 +1,11 @@
 package io.ombtx.runner.config;
 
-import io.ombtx.driver.api.config.ConfigFields;
-import io.ombtx.driver.api.config.KafkaDriverYaml;
-import io.ombtx.driver.api.config.YamlFiles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ombtx.driver.api.config.ConfigFields;
+import io.ombtx.driver.api.config.KafkaDriverYaml;
+import io.ombtx.driver.api.config.YamlFiles;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Path;
@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
 public final class DriverFile {
 
     private static final String BOOTSTRAP = "bootstrap.servers";
-    private static final Pattern SECRET_KEY = Pattern.compile(
-            "(?i).*(password|secret|token|sasl\\.jaas\\.config|\\.key$|credential).*");
+    private static final Pattern SECRET_KEY =
+            Pattern.compile("(?i).*(password|secret|token|sasl\\.jaas\\.config|\\.key$|credential).*");
     public static final String REDACTED = "<redacted>";
 
     private final Path file;
@@ -36,7 +36,6 @@ public final class DriverFile {
         this.file = file;
         this.root = root;
     }
-
 
     public static DriverFile load(Path file) {
         ObjectNode root = (ObjectNode) YamlFiles.read(file);
@@ -96,8 +95,10 @@ public final class DriverFile {
         if (overrides.replicationFactor() != null) {
             copy.put("replicationFactor", overrides.replicationFactor());
         }
-        overrides.propertyBlocks().forEach((block, text) ->
-                copy.put(block, appendLines(copy.path(block).asText(""), text)));
+        overrides
+                .propertyBlocks()
+                .forEach((block, text) ->
+                        copy.put(block, appendLines(copy.path(block).asText(""), text)));
         if (bootstrapServers != null) {
             String common = removeKey(copy.path("commonConfig").asText(""), BOOTSTRAP);
             copy.put("commonConfig", appendLines(common, BOOTSTRAP + "=" + bootstrapServers));
@@ -123,8 +124,9 @@ public final class DriverFile {
     public Map<String, String> effectiveRedacted(String block) {
         Properties properties = properties(block);
         Map<String, String> effective = new java.util.TreeMap<>();
-        properties.stringPropertyNames().forEach(key -> effective.put(key,
-                isSecret(key) ? REDACTED : properties.getProperty(key)));
+        properties
+                .stringPropertyNames()
+                .forEach(key -> effective.put(key, isSecret(key) ? REDACTED : properties.getProperty(key)));
         return effective;
     }
 
@@ -187,8 +189,10 @@ public final class DriverFile {
             return REDACTED + "\n";
         }
         StringBuilder out = new StringBuilder();
-        parsed.forEach((key, value) -> out.append(escape(key, true)).append('=')
-                .append(isSecret(key) ? REDACTED : escape(value, false)).append('\n'));
+        parsed.forEach((key, value) -> out.append(escape(key, true))
+                .append('=')
+                .append(isSecret(key) ? REDACTED : escape(value, false))
+                .append('\n'));
         return out.toString();
     }
 
@@ -207,7 +211,9 @@ public final class DriverFile {
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
                 case '\f' -> out.append("\\f");
-                case '=', ':', '#', '!' -> out.append(key || (i == 0 && (c == '#' || c == '!')) ? "\\" : "").append(c);
+                case '=', ':', '#', '!' ->
+                    out.append(key || (i == 0 && (c == '#' || c == '!')) ? "\\" : "")
+                            .append(c);
                 case ' ' -> out.append(key || i == 0 ? "\\ " : " ");
                 default -> out.append(c);
             }
@@ -224,7 +230,8 @@ public final class DriverFile {
         StringBuilder out = new StringBuilder();
         for (String line : text.split("\n")) {
             String trimmed = line.trim();
-            if (trimmed.startsWith(key) && trimmed.substring(key.length()).trim().matches("^[=:].*")) {
+            if (trimmed.startsWith(key)
+                    && trimmed.substring(key.length()).trim().matches("^[=:].*")) {
                 continue;
             }
             if (!line.isEmpty()) {

@@ -49,13 +49,17 @@ public record Fault(
             text.append(" (partition ").append(partition).append(" of the first topic)");
         }
         text.append(at != null ? " at " + seconds(at) + " s" : " after " + afterOperations + " measured operation(s)");
-        text.append(recoverAfter != null ? ", " + action.recovery() + " after " + seconds(recoverAfter) + " s"
-                : ", no " + action.recovery() + " during the run");
+        text.append(
+                recoverAfter != null
+                        ? ", " + action.recovery() + " after " + seconds(recoverAfter) + " s"
+                        : ", no " + action.recovery() + " during the run");
         return text.toString();
     }
 
     static String seconds(Duration d) {
         double s = d.toMillis() / 1000.0;
-        return s == Math.rint(s) ? Long.toString((long) s) : String.format(Locale.ROOT, "%.3f", s).replaceAll("0+$", "");
+        return s == Math.rint(s)
+                ? Long.toString((long) s)
+                : String.format(Locale.ROOT, "%.3f", s).replaceAll("0+$", "");
     }
 }

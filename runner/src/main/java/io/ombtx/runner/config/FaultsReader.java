@@ -20,22 +20,26 @@ import java.util.regex.Pattern;
  */
 final class FaultsReader {
 
-    static final List<String> FAULT_KEYS = List.of(
-            "action", "target", "partition", "at", "afterOperations", "restartAfter", "resumeAfter");
+    static final List<String> FAULT_KEYS =
+            List.of("action", "target", "partition", "at", "afterOperations", "restartAfter", "resumeAfter");
     private static final List<String> ROLE_KEYS = List.of(
-            FaultTarget.PARTITION_LEADER.key(), FaultTarget.TRANSACTION_COORDINATOR.key(),
+            FaultTarget.PARTITION_LEADER.key(),
+            FaultTarget.TRANSACTION_COORDINATOR.key(),
             FaultTarget.GROUP_COORDINATOR.key());
     private static final Duration LONGEST_RECOVERY = Duration.ofHours(1);
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9}(?:\\.\\d{1,3})?)\\s*(ms|s|m)?");
     private static final int MOST_FAULTS = 100;
 
     /** What the checks need to know of the run. */
-    record Run(boolean countBased, Duration testDuration, long measureOperations, boolean transactional,
-            int consumers, int partitionsPerTopic) {
-    }
+    record Run(
+            boolean countBased,
+            Duration testDuration,
+            long measureOperations,
+            boolean transactional,
+            int consumers,
+            int partitionsPerTopic) {}
 
-    private FaultsReader() {
-    }
+    private FaultsReader() {}
 
     static List<Fault> read(ConfigFields workload, Run run) {
         if (!workload.has("faults")) {
@@ -43,8 +47,10 @@ final class FaultsReader {
         }
         JsonNode list = workload.node().get("faults");
         if (!list.isArray()) {
-            throw workload.error("faults", "expected a list of faults, each '- action: kill' with a target and a time,"
-                    + " got " + ConfigFields.show(list));
+            throw workload.error(
+                    "faults",
+                    "expected a list of faults, each '- action: kill' with a target and a time," + " got "
+                            + ConfigFields.show(list));
         }
         if (list.size() > MOST_FAULTS) {
             throw workload.error("faults", "at most " + MOST_FAULTS + " faults, got " + list.size());
@@ -54,8 +60,12 @@ final class FaultsReader {
             String key = workload.path("faults") + "[" + i + "]";
             JsonNode entry = list.get(i);
             if (!entry.isObject()) {
-                throw new ConfigException(workload.file(), key, "expected a mapping (action, target, at or"
-                        + " afterOperations, and optionally restartAfter/resumeAfter), got " + ConfigFields.show(entry));
+                throw new ConfigException(
+                        workload.file(),
+                        key,
+                        "expected a mapping (action, target, at or"
+                                + " afterOperations, and optionally restartAfter/resumeAfter), got "
+                                + ConfigFields.show(entry));
             }
             faults.add(one(new ConfigFields(workload.file(), entry, key), i, run));
         }
@@ -76,7 +86,8 @@ final class FaultsReader {
         FaultTarget target;
         JsonNode value = f.node().get("target");
         if (value.isContainerNode()) {
-            throw f.error("target", "expected " + FaultTarget.ROLES + " or a broker index, got " + ConfigFields.show(value));
+            throw f.error(
+                    "target", "expected " + FaultTarget.ROLES + " or a broker index, got " + ConfigFields.show(value));
         }
         String text = value.asText().trim();
         if (value.isIntegralNumber() || text.matches("-?\\d+")) {
@@ -86,12 +97,16 @@ final class FaultsReader {
             target = role(f, text);
         }
         if (target == FaultTarget.TRANSACTION_COORDINATOR && !run.transactional()) {
-            throw f.error("target", "transaction-coordinator: the workload's operation is not transactional"
-                    + " (operation.transactional), so its run has no transaction coordinator");
+            throw f.error(
+                    "target",
+                    "transaction-coordinator: the workload's operation is not transactional"
+                            + " (operation.transactional), so its run has no transaction coordinator");
         }
         if (target == FaultTarget.GROUP_COORDINATOR && run.consumers() == 0) {
-            throw f.error("target", "group-coordinator: the workload has no consumers (subscriptionsPerTopic,"
-                    + " consumerPerSubscription), so its run has no consumer group");
+            throw f.error(
+                    "target",
+                    "group-coordinator: the workload has no consumers (subscriptionsPerTopic,"
+                            + " consumerPerSubscription), so its run has no consumer group");
         }
 
         Integer partition = null;
@@ -101,8 +116,11 @@ final class FaultsReader {
             }
             partition = f.wholeNumber("partition", 0, 0, Integer.MAX_VALUE);
             if (partition >= run.partitionsPerTopic()) {
-                throw f.error("partition", "the first topic has " + run.partitionsPerTopic() + " partition(s)"
-                        + " (partitionsPerTopic): expected 0 to " + (run.partitionsPerTopic() - 1) + ", got " + partition);
+                throw f.error(
+                        "partition",
+                        "the first topic has " + run.partitionsPerTopic() + " partition(s)"
+                                + " (partitionsPerTopic): expected 0 to " + (run.partitionsPerTopic() - 1) + ", got "
+                                + partition);
             }
         } else if (target == FaultTarget.PARTITION_LEADER) {
             partition = 0;
@@ -111,44 +129,56 @@ final class FaultsReader {
         boolean hasAt = f.has("at");
         boolean hasCount = f.has("afterOperations");
         if (hasAt == hasCount) {
-            throw f.error(hasAt ? "afterOperations" : "at", hasAt
-                    ? "give the time (at) or the operation count (afterOperations), not both"
-                    : "required: when the fault happens, as a time from the start of the measurement (at: 20s) or"
-                            + " a count of measured operations (afterOperations: 500)");
+            throw f.error(
+                    hasAt ? "afterOperations" : "at",
+                    hasAt
+                            ? "give the time (at) or the operation count (afterOperations), not both"
+                            : "required: when the fault happens, as a time from the start of the measurement (at: 20s) or"
+                                    + " a count of measured operations (afterOperations: 500)");
         }
         Duration at = null;
         Long afterOperations = null;
         if (hasAt) {
             at = duration(f, "at", Duration.ZERO, Duration.ofDays(31));
             if (!run.countBased() && at.compareTo(run.testDuration()) >= 0) {
-                throw f.error("at", "at " + Fault.seconds(at) + " s is not within the measurement, which lasts "
-                        + run.testDuration().toSeconds() + " s");
+                throw f.error(
+                        "at",
+                        "at " + Fault.seconds(at) + " s is not within the measurement, which lasts "
+                                + run.testDuration().toSeconds() + " s");
             }
         } else {
             if (!run.countBased()) {
-                throw f.error("afterOperations", "counts measured operations, but this run is time-based: give the"
-                        + " time instead (at: 20s)");
+                throw f.error(
+                        "afterOperations",
+                        "counts measured operations, but this run is time-based: give the" + " time instead (at: 20s)");
             }
             afterOperations = f.wholeNumber("afterOperations", 0L, 0L, Long.MAX_VALUE);
             if (afterOperations >= run.measureOperations()) {
-                throw f.error("afterOperations", "the run measures " + run.measureOperations() + " operation(s): expected"
-                        + " 0 to " + (run.measureOperations() - 1) + ", got " + afterOperations);
+                throw f.error(
+                        "afterOperations",
+                        "the run measures " + run.measureOperations() + " operation(s): expected" + " 0 to "
+                                + (run.measureOperations() - 1) + ", got " + afterOperations);
             }
         }
 
         String wrongKey = action == FaultAction.PAUSE ? "restartAfter" : "resumeAfter";
         if (f.has(wrongKey)) {
-            throw f.error(wrongKey, action == FaultAction.PAUSE
-                    ? "a paused broker is resumed (SIGCONT), not restarted: write resumeAfter"
-                    : "a " + (action == FaultAction.KILL ? "killed" : "stopped") + " broker is restarted, not resumed:"
-                            + " write restartAfter");
+            throw f.error(
+                    wrongKey,
+                    action == FaultAction.PAUSE
+                            ? "a paused broker is resumed (SIGCONT), not restarted: write resumeAfter"
+                            : "a " + (action == FaultAction.KILL ? "killed" : "stopped")
+                                    + " broker is restarted, not resumed:" + " write restartAfter");
         }
         Duration recoverAfter = null;
         if (f.has(action.recoveryKey())) {
             recoverAfter = duration(f, action.recoveryKey(), Duration.ofMillis(1), LONGEST_RECOVERY);
             if (at != null && !run.countBased() && at.plus(recoverAfter).compareTo(run.testDuration()) > 0) {
-                throw f.error(action.recoveryKey(), "the broker would come back " + Fault.seconds(at.plus(recoverAfter))
-                        + " s into the measurement, after it ends (" + run.testDuration().toSeconds() + " s)");
+                throw f.error(
+                        action.recoveryKey(),
+                        "the broker would come back " + Fault.seconds(at.plus(recoverAfter))
+                                + " s into the measurement, after it ends ("
+                                + run.testDuration().toSeconds() + " s)");
             }
         }
         return new Fault(position, action, target, brokerIndex, partition, at, afterOperations, recoverAfter);
@@ -164,37 +194,47 @@ final class FaultsReader {
         if (normalized.equals("broker")) {
             throw f.error("target", "name the broker by its index: target: 0 for the first broker (by node id)");
         }
-        String hint = KeySuggestions.closest(normalized, ROLE_KEYS).map(s -> " (did you mean '" + s + "'?)").orElse("");
-        throw f.error("target", "expected " + FaultTarget.ROLES + " or a broker index (0, 1, ...), got '" + text + "'"
-                + hint);
+        String hint = KeySuggestions.closest(normalized, ROLE_KEYS)
+                .map(s -> " (did you mean '" + s + "'?)")
+                .orElse("");
+        throw f.error(
+                "target",
+                "expected " + FaultTarget.ROLES + " or a broker index (0, 1, ...), got '" + text + "'" + hint);
     }
 
     /** A duration: a number of seconds, or a number with a unit, ms, s or m (20s, 500ms, 1.5s, 2m). */
     static Duration duration(ConfigFields f, String key, Duration min, Duration max) {
         JsonNode value = f.node().get(key);
         if (value.isContainerNode() || value.isBoolean()) {
-            throw f.error(key, "expected a duration such as 20s, 500ms or 2m (a bare number is seconds), got "
-                    + ConfigFields.show(value));
+            throw f.error(
+                    key,
+                    "expected a duration such as 20s, 500ms or 2m (a bare number is seconds), got "
+                            + ConfigFields.show(value));
         }
         Matcher m = DURATION.matcher(value.asText().trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
-            throw f.error(key, "expected a duration such as 20s, 500ms or 2m (a bare number is seconds), got "
-                    + ConfigFields.show(value));
+            throw f.error(
+                    key,
+                    "expected a duration such as 20s, 500ms or 2m (a bare number is seconds), got "
+                            + ConfigFields.show(value));
         }
         BigDecimal amount = new BigDecimal(m.group(1));
         String unit = m.group(2) == null ? "s" : m.group(2);
-        BigDecimal millis = switch (unit) {
-            case "ms" -> amount;
-            case "m" -> amount.multiply(BigDecimal.valueOf(60_000));
-            default -> amount.multiply(BigDecimal.valueOf(1000));
-        };
+        BigDecimal millis =
+                switch (unit) {
+                    case "ms" -> amount;
+                    case "m" -> amount.multiply(BigDecimal.valueOf(60_000));
+                    default -> amount.multiply(BigDecimal.valueOf(1000));
+                };
         if (millis.stripTrailingZeros().scale() > 0) {
             throw f.error(key, "expected whole milliseconds, got " + ConfigFields.show(value));
         }
         Duration d = Duration.ofMillis(millis.longValueExact());
         if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            throw f.error(key, "expected a duration from " + Fault.seconds(min) + " s to " + Fault.seconds(max)
-                    + " s, got " + ConfigFields.show(value));
+            throw f.error(
+                    key,
+                    "expected a duration from " + Fault.seconds(min) + " s to " + Fault.seconds(max) + " s, got "
+                            + ConfigFields.show(value));
         }
         return d;
     }

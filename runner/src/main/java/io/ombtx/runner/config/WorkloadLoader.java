@@ -1,17 +1,17 @@
 package io.ombtx.runner.config;
 
-import io.ombtx.driver.api.config.ConfigException;
-import io.ombtx.driver.api.config.YamlFiles;
-import io.ombtx.driver.api.config.ConfigFields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.KeySuggestions;
-import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.ConfigFields;
+import io.ombtx.driver.api.config.YamlFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,37 +33,81 @@ public final class WorkloadLoader {
     static final long MAX_CLIENTS = Integer.MAX_VALUE;
 
     static final List<String> OMB_KEYS = List.of(
-            "name", "topics", "partitionsPerTopic", "keyDistributor", "messageSize", "useRandomizedPayloads",
-            "randomBytesRatio", "randomizedPayloadPoolSize", "payloadFile", "subscriptionsPerTopic",
-            "producersPerTopic", "consumerPerSubscription", "producerRate", "consumerBacklogSizeGB",
-            "backlogDrainRatio", "testDurationMinutes", "warmupDurationMinutes");
+            "name",
+            "topics",
+            "partitionsPerTopic",
+            "keyDistributor",
+            "messageSize",
+            "useRandomizedPayloads",
+            "randomBytesRatio",
+            "randomizedPayloadPoolSize",
+            "payloadFile",
+            "subscriptionsPerTopic",
+            "producersPerTopic",
+            "consumerPerSubscription",
+            "producerRate",
+            "consumerBacklogSizeGB",
+            "backlogDrainRatio",
+            "testDurationMinutes",
+            "warmupDurationMinutes");
     static final List<String> OMB_TX_KEYS = List.of(
-            "description", "testDurationSeconds", "warmupDurationSeconds", "warmupOperations", "measureOperations",
-            "warmupMessages", "measureMessages", "loop", "operation", "brokers", "brokerProfile", "brokerSettings",
-            "driverOverrides", "reportingIntervalSeconds", "stallTimeoutSeconds", "faults", "profiles", "brokerVersion",
+            "description",
+            "testDurationSeconds",
+            "warmupDurationSeconds",
+            "warmupOperations",
+            "measureOperations",
+            "warmupMessages",
+            "measureMessages",
+            "loop",
+            "operation",
+            "brokers",
+            "brokerProfile",
+            "brokerSettings",
+            "driverOverrides",
+            "reportingIntervalSeconds",
+            "stallTimeoutSeconds",
+            "faults",
+            "profiles",
+            "brokerVersion",
             "transactionVersion");
     static final List<String> OPERATION_KEYS = List.of(
-            "kind", "transactional", "messagesPerOperation", "partitionsPerOperation", "sendOffsets",
-            "readCommitted", "waitForConsume", "prefillMessages", "verifyExactlyOnce", "awaitAcks");
-    static final List<String> OVERRIDE_KEYS = List.of(
-            "replicationFactor", "topicConfig", "commonConfig", "producerConfig", "consumerConfig");
+            "kind",
+            "transactional",
+            "messagesPerOperation",
+            "partitionsPerOperation",
+            "sendOffsets",
+            "readCommitted",
+            "waitForConsume",
+            "prefillMessages",
+            "verifyExactlyOnce",
+            "awaitAcks");
+    static final List<String> OVERRIDE_KEYS =
+            List.of("replicationFactor", "topicConfig", "commonConfig", "producerConfig", "consumerConfig");
     /** Fields whose value is a list by nature (not a sweep). */
     static final Set<String> LISTS = Set.of("faults");
     /** Fields that may be given as a list to sweep over. */
     static final Set<String> SWEEPABLE = Set.of(
-            "producerRate", "messageSize", "topics", "partitionsPerTopic", "producersPerTopic",
-            "subscriptionsPerTopic", "consumerPerSubscription", "warmupOperations", "measureOperations",
-            "warmupMessages", "measureMessages", "testDurationSeconds", "testDurationMinutes");
+            "producerRate",
+            "messageSize",
+            "topics",
+            "partitionsPerTopic",
+            "producersPerTopic",
+            "subscriptionsPerTopic",
+            "consumerPerSubscription",
+            "warmupOperations",
+            "measureOperations",
+            "warmupMessages",
+            "measureMessages",
+            "testDurationSeconds",
+            "testDurationMinutes");
 
     /** Where acks are awaited when a workload does not say: the seeds' order (000, 001). */
     public static final AwaitAcks DEFAULT_AWAIT_ACKS = AwaitAcks.AFTER_COMMIT;
 
-    private WorkloadLoader() {
-    }
+    private WorkloadLoader() {}
 
     /** A workload file's runs, and whether the file defines the profile they were loaded with. */
-    public record Loaded(List<Workload> runs, boolean definesProfile) {
-    }
+    public record Loaded(List<Workload> runs, boolean definesProfile) {}
 
     /** Loads {@code file} and returns one validated workload per run (one, or one per sweep point). */
     public static List<Workload> load(Path file, String profile) {
@@ -74,7 +118,8 @@ public final class WorkloadLoader {
     public static Loaded read(Path file, String profile) {
         JsonNode root = YamlFiles.read(file);
         boolean defines = profile != null && root.path("profiles").has(profile);
-        return new Loaded(expand(file.toString(), file.toAbsolutePath().getParent(), (ObjectNode) root, profile), defines);
+        return new Loaded(
+                expand(file.toString(), file.toAbsolutePath().getParent(), (ObjectNode) root, profile), defines);
     }
 
     /** Pure: YAML tree → validated runs. {@code baseDir} resolves a relative payloadFile. */
@@ -86,8 +131,12 @@ public final class WorkloadLoader {
             String key = it.next();
             if (merged.get(key).isArray() && !LISTS.contains(key)) {
                 if (!SWEEPABLE.contains(key)) {
-                    throw new ConfigException(fileName, key, "a list (sweep) is not allowed here; fields that can be"
-                            + " swept: " + String.join(", ", SWEEPABLE.stream().sorted().toList()));
+                    throw new ConfigException(
+                            fileName,
+                            key,
+                            "a list (sweep) is not allowed here; fields that can be" + " swept: "
+                                    + String.join(
+                                            ", ", SWEEPABLE.stream().sorted().toList()));
                 }
                 if (merged.get(key).isEmpty()) {
                     throw new ConfigException(fileName, key, "a sweep needs at least one value");
@@ -99,7 +148,8 @@ public final class WorkloadLoader {
         List<Map<String, String>> labels = new ArrayList<>();
         cartesian(merged, swept, 0, new LinkedHashMap<>(), points, labels);
         List<Workload> runs = new ArrayList<>();
-        String baseName = merged.path("name").asText(stripExtension(Path.of(fileName).getFileName().toString()));
+        String baseName = merged.path("name")
+                .asText(stripExtension(Path.of(fileName).getFileName().toString()));
         for (int i = 0; i < points.size(); i++) {
             SweepPoint sweep = null;
             ObjectNode point = points.get(i);
@@ -114,8 +164,13 @@ public final class WorkloadLoader {
         return runs;
     }
 
-    private static void cartesian(ObjectNode base, List<String> swept, int index, Map<String, String> label,
-            List<ObjectNode> out, List<Map<String, String>> labels) {
+    private static void cartesian(
+            ObjectNode base,
+            List<String> swept,
+            int index,
+            Map<String, String> label,
+            List<ObjectNode> out,
+            List<Map<String, String>> labels) {
         if (index == swept.size()) {
             out.add(base.deepCopy());
             labels.add(new LinkedHashMap<>(label));
@@ -175,12 +230,17 @@ public final class WorkloadLoader {
         checkKeys(file, "operation", op.node(), OPERATION_KEYS);
         OperationKind kind = op.choice("kind", OperationKind.class, OperationKind.PUBLISH);
         boolean transactional = op.bool("transactional", false);
-        int messagesPerOperation = op.wholeNumber("messagesPerOperation",
-                kind == OperationKind.SEND_OFFSETS ? 0 : 1, kind == OperationKind.SEND_OFFSETS ? 0 : 1, 10_000_000);
+        int messagesPerOperation = op.wholeNumber(
+                "messagesPerOperation",
+                kind == OperationKind.SEND_OFFSETS ? 0 : 1,
+                kind == OperationKind.SEND_OFFSETS ? 0 : 1,
+                10_000_000);
         int partitionsPerOperation = op.wholeNumber("partitionsPerOperation", 1, 1, 100_000);
         if (partitionsPerOperation > partitions) {
-            throw op.error("partitionsPerOperation", "the operation spreads over " + partitionsPerOperation
-                    + " partitions but partitionsPerTopic is " + partitions);
+            throw op.error(
+                    "partitionsPerOperation",
+                    "the operation spreads over " + partitionsPerOperation + " partitions but partitionsPerTopic is "
+                            + partitions);
         }
         boolean sendOffsets = op.bool("sendOffsets", false);
         boolean readCommitted = op.bool("readCommitted", transactional);
@@ -191,16 +251,24 @@ public final class WorkloadLoader {
             throw op.error("sendOffsets", "only a transactional WRITE can also send offsets");
         }
         AwaitAcks awaitAcks = awaitAcks(op, kind, transactional);
-        OperationSpec operation = new OperationSpec(kind, transactional, messagesPerOperation,
-                partitionsPerOperation, sendOffsets, readCommitted, awaitAcks);
+        OperationSpec operation = new OperationSpec(
+                kind,
+                transactional,
+                messagesPerOperation,
+                partitionsPerOperation,
+                sendOffsets,
+                readCommitted,
+                awaitAcks);
 
         int messageSize = f.wholeNumber("messageSize", -1, 0, 100 * 1024 * 1024);
         if (messageSize < 0) {
             throw f.error("messageSize", "required: the payload size in bytes");
         }
         if (messageSize == 0 && kind != OperationKind.SEND_OFFSETS) {
-            throw f.error("messageSize", "0-byte messages: give the payload size in bytes, at least 1 (only"
-                    + " SEND_OFFSETS, which sends no messages, takes 0)");
+            throw f.error(
+                    "messageSize",
+                    "0-byte messages: give the payload size in bytes, at least 1 (only"
+                            + " SEND_OFFSETS, which sends no messages, takes 0)");
         }
         Path payloadFile = null;
         if (f.has("payloadFile")) {
@@ -221,8 +289,10 @@ public final class WorkloadLoader {
                 throw f.error("payloadFile", "cannot read payload file " + payloadFile + ": " + e.getMessage());
             }
             if (size != messageSize) {
-                throw f.error("payloadFile", "payload file " + payloadFile + " is " + size
-                        + " bytes but messageSize is " + messageSize + "; they must be equal");
+                throw f.error(
+                        "payloadFile",
+                        "payload file " + payloadFile + " is " + size + " bytes but messageSize is " + messageSize
+                                + "; they must be equal");
             }
         }
         boolean randomized = f.bool("useRandomizedPayloads", false);
@@ -236,28 +306,36 @@ public final class WorkloadLoader {
         double backlogGb = f.number("consumerBacklogSizeGB", 0.0, 0.0, 100_000.0);
         double drainRatio = f.number("backlogDrainRatio", 1.0, 0.0001, 1_000.0);
         // Counts and no producerRate: there is no rate to pace by, and the maximum-rate search needs a time-based
-        // run, so unless the workload says otherwise each producer runs closed-loop, as fast as its operations complete.
-        boolean countsWithoutRate = (f.has("measureOperations") || f.has("measureMessages")) && !f.has("producerRate")
+        // run, so unless the workload says otherwise each producer runs closed-loop, as fast as its operations
+        // complete.
+        boolean countsWithoutRate = (f.has("measureOperations") || f.has("measureMessages"))
+                && !f.has("producerRate")
                 && kind != OperationKind.STREAM;
         LoopMode loop = f.choice("loop", LoopMode.class, countsWithoutRate ? LoopMode.CLOSED : LoopMode.OPEN);
         if (loop == LoopMode.CLOSED && producerRate > 0) {
-            throw f.error("producerRate", "a closed loop runs one operation at a time per producer, as fast as it"
-                    + " completes; remove producerRate or use loop: open");
+            throw f.error(
+                    "producerRate",
+                    "a closed loop runs one operation at a time per producer, as fast as it"
+                            + " completes; remove producerRate or use loop: open");
         }
         if (backlogGb > 0 && (loop == LoopMode.CLOSED || producerRate == 0)) {
-            throw f.error("consumerBacklogSizeGB", "building a backlog needs an open loop at a fixed producerRate"
-                    + " (as in OMB, it cannot be combined with searching for the maximum rate)");
+            throw f.error(
+                    "consumerBacklogSizeGB",
+                    "building a backlog needs an open loop at a fixed producerRate"
+                            + " (as in OMB, it cannot be combined with searching for the maximum rate)");
         }
 
         // Run length: durations (OMB) or counts (the seeds).
         boolean hasCounts = f.has("measureOperations") || f.has("measureMessages");
         boolean hasDuration = f.has("testDurationMinutes") || f.has("testDurationSeconds");
         if (hasCounts && hasDuration) {
-            throw f.error(f.has("testDurationMinutes") ? "testDurationMinutes" : "testDurationSeconds",
+            throw f.error(
+                    f.has("testDurationMinutes") ? "testDurationMinutes" : "testDurationSeconds",
                     "give the run length either as a duration or as a count (measureOperations/measureMessages), not both");
         }
         if (!hasCounts && !hasDuration) {
-            throw f.error("testDurationMinutes",
+            throw f.error(
+                    "testDurationMinutes",
                     "required: a run length (testDurationMinutes, testDurationSeconds, measureOperations or measureMessages)");
         }
         if (f.has("testDurationMinutes") && f.has("testDurationSeconds")) {
@@ -275,7 +353,8 @@ public final class WorkloadLoader {
                     ? Duration.ofSeconds(f.wholeNumber("testDurationSeconds", 0L, 1L, 31L * 24 * 3600))
                     : Duration.ofMinutes(f.wholeNumber("testDurationMinutes", 0L, 1L, 31L * 24 * 60));
             if (f.has("warmupOperations") || f.has("warmupMessages")) {
-                throw f.error(f.has("warmupOperations") ? "warmupOperations" : "warmupMessages",
+                throw f.error(
+                        f.has("warmupOperations") ? "warmupOperations" : "warmupMessages",
                         "a duration-based run warms up for a duration: use warmupDurationSeconds or warmupDurationMinutes");
             }
             warmup = f.has("warmupDurationSeconds")
@@ -283,7 +362,8 @@ public final class WorkloadLoader {
                     : Duration.ofMinutes(f.wholeNumber("warmupDurationMinutes", 1L, 0L, 31L * 24 * 60));
         } else {
             if (f.has("warmupDurationSeconds") || f.has("warmupDurationMinutes")) {
-                throw f.error(f.has("warmupDurationSeconds") ? "warmupDurationSeconds" : "warmupDurationMinutes",
+                throw f.error(
+                        f.has("warmupDurationSeconds") ? "warmupDurationSeconds" : "warmupDurationMinutes",
                         "a count-based run warms up for a count: use warmupOperations or warmupMessages");
             }
             int perOp = Math.max(1, kind == OperationKind.SEND_OFFSETS ? 1 : messagesPerOperation);
@@ -296,7 +376,9 @@ public final class WorkloadLoader {
         }
 
         if (backlogGb > 0 && hasCounts) {
-            throw f.error("consumerBacklogSizeGB", "a backlog run is time-based: use testDurationMinutes or testDurationSeconds");
+            throw f.error(
+                    "consumerBacklogSizeGB",
+                    "a backlog run is time-based: use testDurationMinutes or testDurationSeconds");
         }
         boolean waitForConsume = op.bool("waitForConsume", false);
         long prefill = op.wholeNumber("prefillMessages", 0L, 0L, Long.MAX_VALUE);
@@ -304,12 +386,16 @@ public final class WorkloadLoader {
         long producerCount = (long) topics * producersPerTopic;
         long consumerCount = (long) topics * subscriptions * consumersPerSubscription;
         if (producerCount > MAX_CLIENTS) {
-            throw f.error("producersPerTopic", "topics × producersPerTopic is " + producerCount
-                    + " producers; one run can create at most " + MAX_CLIENTS);
+            throw f.error(
+                    "producersPerTopic",
+                    "topics × producersPerTopic is " + producerCount + " producers; one run can create at most "
+                            + MAX_CLIENTS);
         }
         if (consumerCount > MAX_CLIENTS) {
-            throw f.error("consumerPerSubscription", "topics × subscriptionsPerTopic × consumerPerSubscription is "
-                    + consumerCount + " consumers; one run can create at most " + MAX_CLIENTS);
+            throw f.error(
+                    "consumerPerSubscription",
+                    "topics × subscriptionsPerTopic × consumerPerSubscription is " + consumerCount
+                            + " consumers; one run can create at most " + MAX_CLIENTS);
         }
         int producers = (int) producerCount;
         int consumers = (int) consumerCount;
@@ -318,31 +404,40 @@ public final class WorkloadLoader {
                 throw op.error("waitForConsume", "waiting for the consumer to see each operation needs loop: closed");
             }
             if (producers != 1 || consumers != 1) {
-                throw op.error("waitForConsume", "needs exactly one producer and one consumer (topics: 1,"
-                        + " producersPerTopic: 1, subscriptionsPerTopic: 1, consumerPerSubscription: 1)");
+                throw op.error(
+                        "waitForConsume",
+                        "needs exactly one producer and one consumer (topics: 1,"
+                                + " producersPerTopic: 1, subscriptionsPerTopic: 1, consumerPerSubscription: 1)");
             }
         }
         if (kind == OperationKind.STREAM) {
             if (consumers == 0) {
-                throw f.error("subscriptionsPerTopic", "a STREAM operation runs in the consumers: at least one is needed");
+                throw f.error(
+                        "subscriptionsPerTopic", "a STREAM operation runs in the consumers: at least one is needed");
             }
             if (prefill > 0 && producers == 0) {
                 throw f.error("producersPerTopic", "prefilling the source topic needs at least one producer");
             }
             if (producerRate == 0 && prefill == 0) {
-                throw op.error("prefillMessages", "a STREAM run needs input: prefill the source topic"
-                        + " (prefillMessages) or feed it at a rate (producerRate)");
+                throw op.error(
+                        "prefillMessages",
+                        "a STREAM run needs input: prefill the source topic"
+                                + " (prefillMessages) or feed it at a rate (producerRate)");
             }
             if (hasCounts && producerRate == 0) {
                 long needed = (warmupOps + measureOps) * messagesPerOperation;
                 if (prefill < needed) {
-                    throw op.error("prefillMessages", "the run processes " + needed + " records (warm-up plus"
-                            + " measured operations × messagesPerOperation) but only " + prefill + " are prefilled");
+                    throw op.error(
+                            "prefillMessages",
+                            "the run processes " + needed + " records (warm-up plus"
+                                    + " measured operations × messagesPerOperation) but only " + prefill
+                                    + " are prefilled");
                 }
             }
         } else {
             if (producers == 0) {
-                throw f.error("producersPerTopic", "a " + kind + " operation runs in the producers: at least one is needed");
+                throw f.error(
+                        "producersPerTopic", "a " + kind + " operation runs in the producers: at least one is needed");
             }
             if (prefill > 0) {
                 throw op.error("prefillMessages", "only a STREAM operation reads a prefilled source topic");
@@ -355,7 +450,8 @@ public final class WorkloadLoader {
         int brokers = f.wholeNumber("brokers", 1, 1, EmbeddedKafkaCluster.MAX_BROKERS);
         BrokerProfile profile;
         try {
-            profile = f.has("brokerProfile") ? BrokerProfile.parse(f.text("brokerProfile", null)) : BrokerProfile.DEFAULT;
+            profile =
+                    f.has("brokerProfile") ? BrokerProfile.parse(f.text("brokerProfile", null)) : BrokerProfile.DEFAULT;
         } catch (IllegalArgumentException e) {
             throw f.error("brokerProfile", e.getMessage());
         }
@@ -365,14 +461,46 @@ public final class WorkloadLoader {
         Integer transactionVersion = transactionVersion(f);
         int reportInterval = f.wholeNumber("reportingIntervalSeconds", 10, 1, 3600);
         int stallTimeout = f.wholeNumber("stallTimeoutSeconds", 60, 1, 86_400);
-        List<Fault> faults = FaultsReader.read(f, new FaultsReader.Run(hasCounts, test, measureOps, transactional,
-                consumers, partitions));
+        List<Fault> faults = FaultsReader.read(
+                f, new FaultsReader.Run(hasCounts, test, measureOps, transactional, consumers, partitions));
 
-        return new Workload(name, file, f.text("description", ""), topics, partitions, keys, messageSize, randomized,
-                randomRatio, poolSize, payloadFile, subscriptions, producersPerTopic, consumersPerSubscription,
-                producerRate, backlogGb, drainRatio, warmup, test, warmupOps, measureOps, loop, operation,
-                waitForConsume, prefill, verify, brokers, profile, brokerSettings, overrides, reportInterval,
-                stallTimeout, faults, sweep, brokerVersion, transactionVersion);
+        return new Workload(
+                name,
+                file,
+                f.text("description", ""),
+                topics,
+                partitions,
+                keys,
+                messageSize,
+                randomized,
+                randomRatio,
+                poolSize,
+                payloadFile,
+                subscriptions,
+                producersPerTopic,
+                consumersPerSubscription,
+                producerRate,
+                backlogGb,
+                drainRatio,
+                warmup,
+                test,
+                warmupOps,
+                measureOps,
+                loop,
+                operation,
+                waitForConsume,
+                prefill,
+                verify,
+                brokers,
+                profile,
+                brokerSettings,
+                overrides,
+                reportInterval,
+                stallTimeout,
+                faults,
+                sweep,
+                brokerVersion,
+                transactionVersion);
     }
 
     /** A mapping's {@code brokerVersion}: a supported Kafka release, or null when not given. */
@@ -390,7 +518,8 @@ public final class WorkloadLoader {
     /** A mapping's {@code transactionVersion}: 0 to 2, or null when not given (whether the release has it is the planner's check). */
     public static Integer transactionVersion(ConfigFields f) {
         return f.has("transactionVersion")
-                ? f.wholeNumber("transactionVersion", 0, 0, KafkaVersion.MAX_TRANSACTION_VERSION) : null;
+                ? f.wholeNumber("transactionVersion", 0, 0, KafkaVersion.MAX_TRANSACTION_VERSION)
+                : null;
     }
 
     /**
@@ -405,21 +534,29 @@ public final class WorkloadLoader {
         }
         String value = op.text("awaitAcks", "").trim();
         if (!applies) {
-            throw op.error("awaitAcks", "only a transactional operation (or a STREAM) waits for acks relative to"
-                    + " sendOffsets and commit; a non-transactional " + kind + " waits right after its sends:"
-                    + " remove awaitAcks or set transactional: true");
+            throw op.error(
+                    "awaitAcks",
+                    "only a transactional operation (or a STREAM) waits for acks relative to"
+                            + " sendOffsets and commit; a non-transactional " + kind + " waits right after its sends:"
+                            + " remove awaitAcks or set transactional: true");
         }
         AwaitAcks order;
         try {
             order = AwaitAcks.ofKey(value);
         } catch (IllegalArgumentException e) {
-            throw op.error("awaitAcks", "expected one of " + String.join(" | ", AwaitAcks.keys()) + ", got '" + value
-                    + "'" + KeySuggestions.closest(value, AwaitAcks.keys()).map(s -> " (did you mean '" + s + "'?)")
-                            .orElse(""));
+            throw op.error(
+                    "awaitAcks",
+                    "expected one of " + String.join(" | ", AwaitAcks.keys()) + ", got '" + value
+                            + "'"
+                            + KeySuggestions.closest(value, AwaitAcks.keys())
+                                    .map(s -> " (did you mean '" + s + "'?)")
+                                    .orElse(""));
         }
         if (order == AwaitAcks.BEFORE_SEND_OFFSETS && !transactional) {
-            throw op.error("awaitAcks", "a naive (non-transactional) STREAM has no sendOffsetsToTransaction: use"
-                    + " before-commit (wait, then commitSync) or after-commit (commitSync, then wait)");
+            throw op.error(
+                    "awaitAcks",
+                    "a naive (non-transactional) STREAM has no sendOffsetsToTransaction: use"
+                            + " before-commit (wait, then commitSync) or after-commit (commitSync, then wait)");
         }
         return order;
     }
@@ -427,15 +564,19 @@ public final class WorkloadLoader {
     private static long messagesToOperations(ConfigFields f, String key, int perOperation, long min) {
         long messages = f.wholeNumber(key, 0L, min, Long.MAX_VALUE);
         if (messages % perOperation != 0) {
-            throw f.error(key, messages + " messages is not a whole number of operations of "
-                    + perOperation + " messages (operation.messagesPerOperation)");
+            throw f.error(
+                    key,
+                    messages + " messages is not a whole number of operations of " + perOperation
+                            + " messages (operation.messagesPerOperation)");
         }
         return messages / perOperation;
     }
 
     private static DriverOverrides overrides(String file, ConfigFields block, int brokers) {
         checkKeys(file, "driverOverrides", block.node(), OVERRIDE_KEYS);
-        Integer rf = block.has("replicationFactor") ? block.wholeNumber("replicationFactor", 1, 1, EmbeddedKafkaCluster.MAX_BROKERS) : null;
+        Integer rf = block.has("replicationFactor")
+                ? block.wholeNumber("replicationFactor", 1, 1, EmbeddedKafkaCluster.MAX_BROKERS)
+                : null;
         Map<String, String> blocks = new LinkedHashMap<>();
         for (String key : DriverOverrides.BLOCKS) {
             if (!block.has(key)) {
@@ -444,7 +585,10 @@ public final class WorkloadLoader {
             JsonNode value = block.node().get(key);
             if (value.isObject()) {
                 StringBuilder text = new StringBuilder();
-                value.fields().forEachRemaining(e -> text.append(e.getKey()).append('=').append(e.getValue().asText()).append('\n'));
+                value.fields().forEachRemaining(e -> text.append(e.getKey())
+                        .append('=')
+                        .append(e.getValue().asText())
+                        .append('\n'));
                 blocks.put(key, text.toString());
             } else {
                 blocks.put(key, block.text(key, ""));
@@ -482,7 +626,8 @@ public final class WorkloadLoader {
         if (Files.exists(besideWorkload)) {
             return besideWorkload;
         }
-        Path besideFolder = baseDir.getParent() == null ? null : baseDir.getParent().resolve(path);
+        Path besideFolder =
+                baseDir.getParent() == null ? null : baseDir.getParent().resolve(path);
         return besideFolder != null && Files.exists(besideFolder) ? besideFolder : candidate;
     }
 

@@ -38,7 +38,9 @@ public final class CommandBrokerControl implements BrokerControl {
 
     private void run(String action, Broker broker) throws IOException, InterruptedException {
         String line = command.render(action, broker.nodeId(), broker.host(), broker.port());
-        Process process = new ProcessBuilder("/bin/sh", "-c", line).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder("/bin/sh", "-c", line)
+                .redirectErrorStream(true)
+                .start();
         process.getOutputStream().close();
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         Thread reader = new Thread(() -> keepTail(process.getInputStream(), output), "fault-command-output");
@@ -46,7 +48,8 @@ public final class CommandBrokerControl implements BrokerControl {
         reader.start();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
-            throw new IOException("the fault command '" + line + "' did not finish within " + timeout.toSeconds() + " s");
+            throw new IOException(
+                    "the fault command '" + line + "' did not finish within " + timeout.toSeconds() + " s");
         }
         reader.join(1000);
         if (process.exitValue() != 0) {

@@ -33,7 +33,9 @@ public record FaultCommand(String template) {
             String name = m.group(1);
             if (!PLACEHOLDERS.contains(name)) {
                 return Optional.of("unknown placeholder {" + name + "}"
-                        + KeySuggestions.closest(name, PLACEHOLDERS).map(s -> " (did you mean {" + s + "}?)").orElse("")
+                        + KeySuggestions.closest(name, PLACEHOLDERS)
+                                .map(s -> " (did you mean {" + s + "}?)")
+                                .orElse("")
                         + "; the template may use {" + String.join("}, {", PLACEHOLDERS) + "}");
             }
             used.add(name);
@@ -52,8 +54,8 @@ public record FaultCommand(String template) {
         if (!SAFE_HOST.matcher(host).matches()) {
             throw new IllegalArgumentException("broker " + nodeId + "'s host '" + host + "' is not a plain host name");
         }
-        Map<String, String> values = Map.of("action", action, "broker", Integer.toString(nodeId), "host", host,
-                "port", Integer.toString(port));
+        Map<String, String> values = Map.of(
+                "action", action, "broker", Integer.toString(nodeId), "host", host, "port", Integer.toString(port));
         Matcher m = PLACEHOLDER.matcher(template);
         StringBuilder out = new StringBuilder();
         while (m.find()) {

@@ -69,8 +69,15 @@ public final class FaultInjector {
      * Prepares the faults of a run: connects to the cluster with {@code clientProperties} (the driver's commonConfig)
      * and notes its brokers, which broker indexes refer to.
      */
-    public static FaultInjector prepare(List<Fault> faults, BrokerControl control, Properties clientProperties,
-            List<String> topics, List<String> groups, boolean streaming, Consumer<String> log) throws Exception {
+    public static FaultInjector prepare(
+            List<Fault> faults,
+            BrokerControl control,
+            Properties clientProperties,
+            List<String> topics,
+            List<String> groups,
+            boolean streaming,
+            Consumer<String> log)
+            throws Exception {
         Properties props = new Properties();
         props.putAll(clientProperties);
         props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
@@ -108,7 +115,8 @@ public final class FaultInjector {
                 continue;
             }
             Fault f = state.fault;
-            boolean due = f.at() != null ? nowNanos - start >= f.at().toNanos()
+            boolean due = f.at() != null
+                    ? nowNanos - start >= f.at().toNanos()
                     : measuredOperationsDone >= f.afterOperations();
             if (due) {
                 synchronized (lock) {
@@ -133,8 +141,14 @@ public final class FaultInjector {
             state.injectedNanos = System.nanoTime();
             control.inject(f.action(), broker);
             state.injected = true;
-            log.accept(String.format(Locale.ROOT, "Fault %s: %s broker %d (%s)%s at %.1f s", f.key(),
-                    past(f.action()), broker.nodeId(), broker.address(), state.via == null ? "" : ", " + state.via,
+            log.accept(String.format(
+                    Locale.ROOT,
+                    "Fault %s: %s broker %d (%s)%s at %.1f s",
+                    f.key(),
+                    past(f.action()),
+                    broker.nodeId(),
+                    broker.address(),
+                    state.via == null ? "" : ", " + state.via,
                     seconds(state.injectedNanos)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -182,9 +196,14 @@ public final class FaultInjector {
             targets.awaitServing(broker.nodeId());
             state.rejoinedEpochMillis = System.currentTimeMillis();
             state.rejoinedNanos = System.nanoTime();
-            log.accept(String.format(Locale.ROOT, "Fault %s: broker %d %s at %.1f s, serving again at %.1f s", f.key(),
-                    broker.nodeId(), f.action() == FaultAction.PAUSE ? "resumed" : "restarted",
-                    seconds(state.recoveredNanos), seconds(state.rejoinedNanos)));
+            log.accept(String.format(
+                    Locale.ROOT,
+                    "Fault %s: broker %d %s at %.1f s, serving again at %.1f s",
+                    f.key(),
+                    broker.nodeId(),
+                    f.action() == FaultAction.PAUSE ? "resumed" : "restarted",
+                    seconds(state.recoveredNanos),
+                    seconds(state.rejoinedNanos)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             state.error = f.action().recovery() + " interrupted";
@@ -241,8 +260,9 @@ public final class FaultInjector {
             if (!executor.awaitTermination(budget.toMillis(), TimeUnit.MILLISECONDS)) {
                 executor.shutdownNow();
                 for (State state : states) {
-                    if (state.handedOver && state.error == null && (!state.injected
-                            || state.fault.recovers() && state.rejoinedEpochMillis == null)) {
+                    if (state.handedOver
+                            && state.error == null
+                            && (!state.injected || state.fault.recovers() && state.rejoinedEpochMillis == null)) {
                         state.error = "still under way when the run ended (" + budget.toSeconds() + " s after the"
                                 + " measurement)";
                     }
@@ -259,15 +279,27 @@ public final class FaultInjector {
 
     private RunResult.FaultEvent event(State s) {
         Fault f = s.fault;
-        return new RunResult.FaultEvent(f.key(), f.action().key(), f.target().key(), f.partition(), f.brokerIndex(),
-                f.at() == null ? null : f.at().toMillis() / 1000.0, f.afterOperations(),
+        return new RunResult.FaultEvent(
+                f.key(),
+                f.action().key(),
+                f.target().key(),
+                f.partition(),
+                f.brokerIndex(),
+                f.at() == null ? null : f.at().toMillis() / 1000.0,
+                f.afterOperations(),
                 f.recovers() ? f.action().recovery() : null,
                 f.recovers() ? f.recoverAfter().toMillis() / 1000.0 : null,
-                s.broker == null ? null : s.broker.nodeId(), s.broker == null ? null : s.broker.address(), s.via,
-                s.injectedEpochMillis, s.injectedEpochMillis == null ? null : seconds(s.injectedNanos),
-                s.recoveredEpochMillis, s.recoveredEpochMillis == null ? null : seconds(s.recoveredNanos),
-                s.rejoinedEpochMillis, s.rejoinedEpochMillis == null ? null : seconds(s.rejoinedNanos),
-                s.error, s.note);
+                s.broker == null ? null : s.broker.nodeId(),
+                s.broker == null ? null : s.broker.address(),
+                s.via,
+                s.injectedEpochMillis,
+                s.injectedEpochMillis == null ? null : seconds(s.injectedNanos),
+                s.recoveredEpochMillis,
+                s.recoveredEpochMillis == null ? null : seconds(s.recoveredNanos),
+                s.rejoinedEpochMillis,
+                s.rejoinedEpochMillis == null ? null : seconds(s.rejoinedNanos),
+                s.error,
+                s.note);
     }
 
     /** Seconds from the start of the measurement, to the millisecond. */
@@ -286,7 +318,8 @@ public final class FaultInjector {
     private static String message(Throwable e) {
         Throwable t = e;
         while ((t instanceof java.util.concurrent.ExecutionException
-                || t instanceof java.util.concurrent.CompletionException) && t.getCause() != null) {
+                        || t instanceof java.util.concurrent.CompletionException)
+                && t.getCause() != null) {
             t = t.getCause();
         }
         String text = t.getMessage();
@@ -303,7 +336,8 @@ public final class FaultInjector {
         volatile long injectedNanos;
         volatile boolean injected;
         volatile ScheduledFuture<?> recovery;
-        final java.util.concurrent.atomic.AtomicBoolean recoveryStarted = new java.util.concurrent.atomic.AtomicBoolean();
+        final java.util.concurrent.atomic.AtomicBoolean recoveryStarted =
+                new java.util.concurrent.atomic.AtomicBoolean();
         volatile Long recoveredEpochMillis;
         volatile long recoveredNanos;
         volatile Long rejoinedEpochMillis;

@@ -6,11 +6,14 @@ import java.util.Locale;
 /** One console line per recorded fault, for the end-of-run summary. */
 public final class FaultSummary {
 
-    private FaultSummary() {
-    }
+    private FaultSummary() {}
 
     public static String line(RunResult.FaultEvent f) {
-        StringBuilder text = new StringBuilder("Fault ").append(f.fault()).append(": ").append(f.action()).append(' ')
+        StringBuilder text = new StringBuilder("Fault ")
+                .append(f.fault())
+                .append(": ")
+                .append(f.action())
+                .append(' ')
                 .append(f.target().equals("broker") ? "broker index " + f.brokerIndex() : f.target());
         if (f.brokerId() != null) {
             text.append(" -> broker ").append(f.brokerId());
@@ -19,8 +22,11 @@ public final class FaultSummary {
             text.append(String.format(Locale.ROOT, ", injected at %.1f s", f.injectedAtSeconds()));
         }
         if (f.recoveredAtSeconds() != null) {
-            text.append(String.format(Locale.ROOT, ", %s at %.1f s", f.recovery().equals("resume") ? "resumed"
-                    : "restarted", f.recoveredAtSeconds()));
+            text.append(String.format(
+                    Locale.ROOT,
+                    ", %s at %.1f s",
+                    f.recovery().equals("resume") ? "resumed" : "restarted",
+                    f.recoveredAtSeconds()));
         }
         if (f.rejoinedAtSeconds() != null) {
             text.append(String.format(Locale.ROOT, ", serving again at %.1f s", f.rejoinedAtSeconds()));

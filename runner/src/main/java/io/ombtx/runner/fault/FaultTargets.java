@@ -36,12 +36,10 @@ final class FaultTargets implements FaultInjector.Cluster {
     private static final java.time.Duration SERVING_TIMEOUT = java.time.Duration.ofSeconds(120);
 
     /** What the run created, by name. */
-    record RunNames(List<String> topics, List<String> groups, boolean streaming) {
-    }
+    record RunNames(List<String> topics, List<String> groups, boolean streaming) {}
 
     /** The broker and, for a role, what it was found through (a topic, a transactional id, a group). */
-    record Resolved(int nodeId, String via) {
-    }
+    record Resolved(int nodeId, String via) {}
 
     private final Admin admin;
     private final RunNames names;
@@ -56,7 +54,8 @@ final class FaultTargets implements FaultInjector.Cluster {
     public List<BrokerControl.Broker> brokers() throws Exception {
         Collection<Node> nodes = admin.describeCluster().nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         List<BrokerControl.Broker> brokers = new ArrayList<>();
-        nodes.stream().sorted(java.util.Comparator.comparingInt(Node::id))
+        nodes.stream()
+                .sorted(java.util.Comparator.comparingInt(Node::id))
                 .forEach(n -> brokers.add(new BrokerControl.Broker(n.id(), n.host(), n.port())));
         return brokers;
     }
@@ -104,10 +103,14 @@ final class FaultTargets implements FaultInjector.Cluster {
 
     private Resolved partitionLeader(int partition) throws Exception {
         String topic = first(names.topics(), "topic");
-        TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
-        TopicPartitionInfo info = description.partitions().stream().filter(p -> p.partition() == partition)
-                .findFirst().orElseThrow(() -> new IllegalStateException(topic + " has no partition " + partition));
+        TopicDescription description = admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .get(topic);
+        TopicPartitionInfo info = description.partitions().stream()
+                .filter(p -> p.partition() == partition)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(topic + " has no partition " + partition));
         Node leader = info.leader();
         if (leader == null || leader.isEmpty()) {
             throw new IllegalStateException("partition " + partition + " of " + topic + " has no leader now");
@@ -118,12 +121,14 @@ final class FaultTargets implements FaultInjector.Cluster {
     private Resolved transactionCoordinator() throws Exception {
         Set<String> ids = transactionalIds();
         if (ids.isEmpty()) {
-            throw new IllegalStateException("no transactional id of this run is known to the cluster yet"
-                    + " (listTransactions)");
+            throw new IllegalStateException(
+                    "no transactional id of this run is known to the cluster yet" + " (listTransactions)");
         }
         String id = ids.iterator().next();
-        int coordinator = admin.describeTransactions(List.of(id)).description(id)
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).coordinatorId();
+        int coordinator = admin.describeTransactions(List.of(id))
+                .description(id)
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .coordinatorId();
         return new Resolved(coordinator, "coordinator of transactional id " + id);
     }
 
@@ -140,16 +145,28 @@ final class FaultTargets implements FaultInjector.Cluster {
             return ids;
         }
         String topic = first(names.topics(), "topic");
-        List<TopicPartition> partitions = admin.describeTopics(List.of(topic)).allTopicNames()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic).partitions().stream()
-                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        List<TopicPartition> partitions = admin
+                .describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .get(topic)
+                .partitions()
+                .stream()
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .toList();
         Set<Long> producerIds = new TreeSet<>();
-        admin.describeProducers(partitions).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).values()
-                .forEach(state -> state.activeProducers().stream().map(ProducerState::producerId).forEach(producerIds::add));
+        admin.describeProducers(partitions)
+                .all()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .values()
+                .forEach(state -> state.activeProducers().stream()
+                        .map(ProducerState::producerId)
+                        .forEach(producerIds::add));
         if (producerIds.isEmpty()) {
             return ids;
         }
-        for (TransactionListing listing : listTransactions(new ListTransactionsOptions().filterProducerIds(producerIds))) {
+        for (TransactionListing listing :
+                listTransactions(new ListTransactionsOptions().filterProducerIds(producerIds))) {
             ids.add(listing.transactionalId());
         }
         return ids;
@@ -172,8 +189,11 @@ final class FaultTargets implements FaultInjector.Cluster {
 
     private Resolved groupCoordinator() throws Exception {
         String group = first(names.groups(), "consumer group");
-        Node coordinator = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).coordinator();
+        Node coordinator = admin.describeConsumerGroups(List.of(group))
+                .describedGroups()
+                .get(group)
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .coordinator();
         if (coordinator == null || coordinator.isEmpty()) {
             throw new IllegalStateException("consumer group " + group + " has no coordinator now");
         }

@@ -13,12 +13,25 @@ import java.util.Map;
  * broker) and {@code transactionVersion} the KIP-890 transaction.version its storage is formatted with (null: the
  * broker's default).
  */
-public record BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, Map<String, String> settings,
-        String bootstrapServers, String serversSource, List<Demand> demands, String brokerVersion,
+public record BrokerPlan(
+        boolean embedded,
+        int brokers,
+        BrokerProfile profile,
+        Map<String, String> settings,
+        String bootstrapServers,
+        String serversSource,
+        List<Demand> demands,
+        String brokerVersion,
         Integer transactionVersion) {
 
-    public BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, Map<String, String> settings,
-            String bootstrapServers, String serversSource, List<Demand> demands) {
+    public BrokerPlan(
+            boolean embedded,
+            int brokers,
+            BrokerProfile profile,
+            Map<String, String> settings,
+            String bootstrapServers,
+            String serversSource,
+            List<Demand> demands) {
         this(embedded, brokers, profile, settings, bootstrapServers, serversSource, demands, null, null);
     }
 
@@ -28,8 +41,7 @@ public record BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, M
      * @param file the file that sets it, or null for a command-line flag
      * @param key the key (or the flag)
      */
-    public record Demand(int brokers, String file, String key) {
-    }
+    public record Demand(int brokers, String file, String key) {}
 
     public BrokerPlan {
         settings = Map.copyOf(settings);
@@ -40,10 +52,14 @@ public record BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, M
         return new BrokerPlan(true, brokers, profile, settings, null, null, List.of());
     }
 
-    public static BrokerPlan embedded(int brokers, BrokerProfile profile, Map<String, String> settings,
-            String brokerVersion, Integer transactionVersion) {
-        return new BrokerPlan(true, brokers, profile, settings, null, null, List.of(), brokerVersion,
-                transactionVersion);
+    public static BrokerPlan embedded(
+            int brokers,
+            BrokerProfile profile,
+            Map<String, String> settings,
+            String brokerVersion,
+            Integer transactionVersion) {
+        return new BrokerPlan(
+                true, brokers, profile, settings, null, null, List.of(), brokerVersion, transactionVersion);
     }
 
     /** No broker at all: the driver brings its own transport (driver-aeron's embedded media driver). */
@@ -56,8 +72,8 @@ public record BrokerPlan(boolean embedded, int brokers, BrokerProfile profile, M
         return !embedded && bootstrapServers == null;
     }
 
-    public static BrokerPlan external(int brokersNeeded, String bootstrapServers, String serversSource,
-            List<Demand> demands) {
+    public static BrokerPlan external(
+            int brokersNeeded, String bootstrapServers, String serversSource, List<Demand> demands) {
         return new BrokerPlan(false, brokersNeeded, null, Map.of(), bootstrapServers, serversSource, demands);
     }
 }

@@ -13,8 +13,7 @@ import java.util.Optional;
  */
 final class CapabilityCheck {
 
-    private CapabilityCheck() {
-    }
+    private CapabilityCheck() {}
 
     /** Whether the run needs a Kafka broker (embedded or external); throws when the driver cannot run {@code w}. */
     static boolean check(DriverFile driver, Workload w) {
@@ -25,19 +24,27 @@ final class CapabilityCheck {
         DriverCapabilities capabilities = declared.get();
         boolean transactional = w.operation().transactional();
         capabilities.unsupported(w.operation().kind(), transactional).ifPresent(reason -> {
-            throw new ConfigException(w.sourceFile(), transactional ? "operation.transactional" : "operation.kind",
+            throw new ConfigException(
+                    w.sourceFile(),
+                    transactional ? "operation.transactional" : "operation.kind",
                     "driver " + driver.name() + " (" + driver.file() + ") cannot run it: " + reason);
         });
         if (capabilities.usesKafkaBroker()) {
             return true;
         }
         if (!w.faults().isEmpty()) {
-            throw new ConfigException(w.sourceFile(), "faults", "driver " + driver.name() + " (" + driver.file()
-                    + ") uses no broker, so there is none to take away: run this workload with a Kafka driver");
+            throw new ConfigException(
+                    w.sourceFile(),
+                    "faults",
+                    "driver " + driver.name() + " (" + driver.file()
+                            + ") uses no broker, so there is none to take away: run this workload with a Kafka driver");
         }
         if (!w.brokerSettings().isEmpty()) {
-            throw new ConfigException(w.sourceFile(), "brokerSettings", "driver " + driver.name() + " ("
-                    + driver.file() + ") uses no broker, so broker settings do not apply");
+            throw new ConfigException(
+                    w.sourceFile(),
+                    "brokerSettings",
+                    "driver " + driver.name() + " (" + driver.file()
+                            + ") uses no broker, so broker settings do not apply");
         }
         return false;
     }
@@ -54,11 +61,15 @@ final class CapabilityCheck {
             return Optional.empty();
         }
         try {
-            return Optional.of((DriverCapabilities) type.getDeclaredConstructor().newInstance());
+            return Optional.of(
+                    (DriverCapabilities) type.getDeclaredConstructor().newInstance());
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            throw new ConfigException(driver.file().toString(), "driverClass", "cannot create "
-                    + driver.driverClass() + ": it needs a public no-argument constructor ("
-                    + e.getClass().getSimpleName() + ")");
+            throw new ConfigException(
+                    driver.file().toString(),
+                    "driverClass",
+                    "cannot create "
+                            + driver.driverClass() + ": it needs a public no-argument constructor ("
+                            + e.getClass().getSimpleName() + ")");
         }
     }
 }

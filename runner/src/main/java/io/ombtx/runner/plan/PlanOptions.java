@@ -20,29 +20,78 @@ import java.util.Map;
  *        the broker's default)
  * @param faultCommand how faults reach an external cluster ({@code --fault-command}), or null
  */
-public record PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
-        Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers, int teardownTimeoutSeconds,
-        String brokerVersion, Integer transactionVersion, String faultCommand) {
+public record PlanOptions(
+        Integer brokers,
+        BrokerProfile brokerProfile,
+        Map<String, String> brokerSettings,
+        Integer reportingIntervalSeconds,
+        List<String> workerUrls,
+        boolean extraConsumers,
+        int teardownTimeoutSeconds,
+        String brokerVersion,
+        Integer transactionVersion,
+        String faultCommand) {
 
-    public PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
-            Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers,
+    public PlanOptions(
+            Integer brokers,
+            BrokerProfile brokerProfile,
+            Map<String, String> brokerSettings,
+            Integer reportingIntervalSeconds,
+            List<String> workerUrls,
+            boolean extraConsumers,
             int teardownTimeoutSeconds) {
-        this(brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerUrls, extraConsumers,
-                teardownTimeoutSeconds, null, null, null);
+        this(
+                brokers,
+                brokerProfile,
+                brokerSettings,
+                reportingIntervalSeconds,
+                workerUrls,
+                extraConsumers,
+                teardownTimeoutSeconds,
+                null,
+                null,
+                null);
     }
 
-    public PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
-            Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers,
-            int teardownTimeoutSeconds, String brokerVersion, Integer transactionVersion) {
-        this(brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerUrls, extraConsumers,
-                teardownTimeoutSeconds, brokerVersion, transactionVersion, null);
+    public PlanOptions(
+            Integer brokers,
+            BrokerProfile brokerProfile,
+            Map<String, String> brokerSettings,
+            Integer reportingIntervalSeconds,
+            List<String> workerUrls,
+            boolean extraConsumers,
+            int teardownTimeoutSeconds,
+            String brokerVersion,
+            Integer transactionVersion) {
+        this(
+                brokers,
+                brokerProfile,
+                brokerSettings,
+                reportingIntervalSeconds,
+                workerUrls,
+                extraConsumers,
+                teardownTimeoutSeconds,
+                brokerVersion,
+                transactionVersion,
+                null);
     }
 
     public static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
 
-    public PlanOptions(Integer brokers, BrokerProfile brokerProfile, Map<String, String> brokerSettings,
-            Integer reportingIntervalSeconds, List<String> workerUrls, boolean extraConsumers) {
-        this(brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerUrls, extraConsumers,
+    public PlanOptions(
+            Integer brokers,
+            BrokerProfile brokerProfile,
+            Map<String, String> brokerSettings,
+            Integer reportingIntervalSeconds,
+            List<String> workerUrls,
+            boolean extraConsumers) {
+        this(
+                brokers,
+                brokerProfile,
+                brokerSettings,
+                reportingIntervalSeconds,
+                workerUrls,
+                extraConsumers,
                 DEFAULT_TEARDOWN_TIMEOUT_SECONDS);
     }
 

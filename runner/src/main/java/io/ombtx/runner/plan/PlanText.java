@@ -1,10 +1,10 @@
 package io.ombtx.runner.plan;
 
 import io.ombtx.broker.BrokerLibrary;
-import io.ombtx.driver.api.AwaitAcks;
-import io.ombtx.driver.api.Phase;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
+import io.ombtx.driver.api.AwaitAcks;
+import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.LoopMode;
@@ -20,60 +20,114 @@ import java.util.stream.Collectors;
  */
 public final class PlanText {
 
-    private PlanText() {
-    }
+    private PlanText() {}
 
     public static String describe(List<RunSpec> runs) {
         StringBuilder text = new StringBuilder();
         Repetition first = runs.isEmpty() ? null : runs.get(0).repetition();
-        line(text, "Plan: %d run(s)%s", runs.size(), first == null || first.count() == 1 ? ""
-                : String.format(Locale.ROOT, ", each (driver, workload) %d times%s", first.count(),
-                        first.interleaved() ? ", interleaved" : ""));
+        line(
+                text,
+                "Plan: %d run(s)%s",
+                runs.size(),
+                first == null || first.count() == 1
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                ", each (driver, workload) %d times%s",
+                                first.count(),
+                                first.interleaved() ? ", interleaved" : ""));
         for (RunSpec run : runs) {
             Workload w = run.workload();
             BrokerPlan b = run.broker();
             line(text, "%3d. %s × %s", run.number(), w.name(), run.driver().name());
-            line(text, "     driver      %s (%s)%s", run.driver().file(), run.driver().driverClass(),
+            line(
+                    text,
+                    "     driver      %s (%s)%s",
+                    run.driver().file(),
+                    run.driver().driverClass(),
                     run.driverChecked() ? ", checked" : ", not checked here");
             String settings = effectiveSettings(run);
             if (!settings.isEmpty()) {
                 line(text, "     settings    %s", settings);
             }
-            line(text, "     broker      %s", b.noBroker() ? "none (the driver brings its own transport)" : b.embedded()
-                    ? "embedded Kafka, " + b.brokers() + " broker(s), profile " + b.profile().displayName()
-                            + (b.settings().isEmpty() ? "" : ", settings " + b.settings())
-                    : "external " + b.bootstrapServers() + " (needs " + b.brokers() + " broker(s))");
+            line(
+                    text,
+                    "     broker      %s",
+                    b.noBroker()
+                            ? "none (the driver brings its own transport)"
+                            : b.embedded()
+                                    ? "embedded Kafka, " + b.brokers() + " broker(s), profile "
+                                            + b.profile().displayName()
+                                            + (b.settings().isEmpty() ? "" : ", settings " + b.settings())
+                                    : "external " + b.bootstrapServers() + " (needs " + b.brokers() + " broker(s))");
             if (b.embedded()) {
                 line(text, "     kafka       %s", versionText(b));
             }
-            line(text, "     operation   %s%s, %d message(s) over %d partition(s)%s%s", w.operation().kind(),
-                    w.operation().transactional() ? " (transactional)" : "", w.messagesPerOperation(),
-                    w.operation().partitionsPerOperation(), w.operation().sendOffsets() ? ", with sendOffsets" : "",
+            line(
+                    text,
+                    "     operation   %s%s, %d message(s) over %d partition(s)%s%s",
+                    w.operation().kind(),
+                    w.operation().transactional() ? " (transactional)" : "",
+                    w.messagesPerOperation(),
+                    w.operation().partitionsPerOperation(),
+                    w.operation().sendOffsets() ? ", with sendOffsets" : "",
                     w.verifyExactlyOnce() ? ", exactly-once check" : "");
             if (w.operation().awaitAcks() != null) {
-                line(text, "     order       awaitAcks %s: %s", w.operation().awaitAcks().key(),
-                        AwaitAcks.phasesOf(w.operation()).stream().map(Phase::key).collect(Collectors.joining(", ")));
+                line(
+                        text,
+                        "     order       awaitAcks %s: %s",
+                        w.operation().awaitAcks().key(),
+                        AwaitAcks.phasesOf(w.operation()).stream()
+                                .map(Phase::key)
+                                .collect(Collectors.joining(", ")));
             }
-            line(text, "     topology    %d topic(s) × %d partition(s), %d producer(s), %d consumer(s), %d-byte messages",
-                    w.topics(), w.partitionsPerTopic(), w.producerCount(), w.consumerCount(), w.messageSize());
+            line(
+                    text,
+                    "     topology    %d topic(s) × %d partition(s), %d producer(s), %d consumer(s), %d-byte messages",
+                    w.topics(),
+                    w.partitionsPerTopic(),
+                    w.producerCount(),
+                    w.consumerCount(),
+                    w.messageSize());
             String length = w.countBased()
                     ? "warm-up " + w.warmupOperations() + " op(s), measure " + w.measureOperations() + " op(s)"
-                    : "warm-up " + w.warmupDuration().toSeconds() + " s, measure " + w.testDuration().toSeconds() + " s";
-            String rate = w.loop() == LoopMode.CLOSED ? "closed loop"
-                    : run.findMaximumRate() ? "open loop, maximum sustainable rate (searched before the warm-up:"
-                            + " x2 from " + (long) run.initialRate() + " msg/s, then bisection, then held)"
-                    : run.initialRate() > 0 ? "open loop at " + (long) run.initialRate() + " msg/s" : "prefilled source";
-            line(text, "     load        %s; %s; report every %d s; teardown time-out %d s", rate, length,
-                    run.reportingIntervalSeconds(), run.teardownTimeoutSeconds());
+                    : "warm-up " + w.warmupDuration().toSeconds() + " s, measure "
+                            + w.testDuration().toSeconds() + " s";
+            String rate = w.loop() == LoopMode.CLOSED
+                    ? "closed loop"
+                    : run.findMaximumRate()
+                            ? "open loop, maximum sustainable rate (searched before the warm-up:" + " x2 from "
+                                    + (long) run.initialRate() + " msg/s, then bisection, then held)"
+                            : run.initialRate() > 0
+                                    ? "open loop at " + (long) run.initialRate() + " msg/s"
+                                    : "prefilled source";
+            line(
+                    text,
+                    "     load        %s; %s; report every %d s; teardown time-out %d s",
+                    rate,
+                    length,
+                    run.reportingIntervalSeconds(),
+                    run.teardownTimeoutSeconds());
             for (WorkerAssignment a : run.workers()) {
-                line(text, "     worker      %s: %d producer(s), %d consumer(s)%s%s%s", a.worker(), a.producers(),
-                        a.consumers(), a.publishRate() > 0 ? String.format(Locale.ROOT, ", %.0f msg/s", a.publishRate()) : "",
-                        w.countBased() ? ", warm-up " + a.warmupOperations() + " / measure " + a.measureOperations() + " op(s)" : "",
+                line(
+                        text,
+                        "     worker      %s: %d producer(s), %d consumer(s)%s%s%s",
+                        a.worker(),
+                        a.producers(),
+                        a.consumers(),
+                        a.publishRate() > 0 ? String.format(Locale.ROOT, ", %.0f msg/s", a.publishRate()) : "",
+                        w.countBased()
+                                ? ", warm-up " + a.warmupOperations() + " / measure " + a.measureOperations() + " op(s)"
+                                : "",
                         a.prefillMessages() > 0 ? ", prefill " + a.prefillMessages() : "");
             }
             for (Fault fault : w.faults()) {
-                line(text, "     fault       %s: %s%s", fault.key(), fault.describe(), b.embedded()
-                        ? " (embedded broker, by the runner)" : " (through --fault-command)");
+                line(
+                        text,
+                        "     fault       %s: %s%s",
+                        fault.key(),
+                        fault.describe(),
+                        b.embedded() ? " (embedded broker, by the runner)" : " (through --fault-command)");
             }
             if (run.faultCommand() != null) {
                 line(text, "     fault hook  %s", run.faultCommand());
@@ -82,16 +136,29 @@ public final class PlanText {
                 line(text, "     note        %s", run.workerNote());
             }
             if (!w.driverOverrides().isEmpty()) {
-                line(text, "     overrides   %s", w.driverOverrides().describe().toString().replace("\n", "; "));
+                line(
+                        text,
+                        "     overrides   %s",
+                        w.driverOverrides().describe().toString().replace("\n", "; "));
             }
             if (run.repetition() != null) {
                 Repetition r = run.repetition();
-                line(text, "     repetition  %d of %d, group %s%s%s", r.index(), r.count(), r.group(),
+                line(
+                        text,
+                        "     repetition  %d of %d, group %s%s%s",
+                        r.index(),
+                        r.count(),
+                        r.group(),
                         r.comparison() == null ? "" : ", comparison " + r.comparison(),
                         r.interleaved() ? " (interleaved with the other runs of the comparison)" : "");
             }
             if (w.sweep() != null) {
-                line(text, "     sweep       %s: %s = %s", w.sweep().sweepName(), w.sweep().parameter(), w.sweep().value());
+                line(
+                        text,
+                        "     sweep       %s: %s = %s",
+                        w.sweep().sweepName(),
+                        w.sweep().parameter(),
+                        w.sweep().value());
             }
         }
         return text.toString();
@@ -102,13 +169,16 @@ public final class PlanText {
      * clients will see it (workload overrides applied, the last of repeated keys winning, secrets redacted).
      */
     private static String effectiveSettings(RunSpec run) {
-        StringBuilder settings = new StringBuilder("replicationFactor " + run.driver().replicationFactor());
+        StringBuilder settings =
+                new StringBuilder("replicationFactor " + run.driver().replicationFactor());
         for (String block : DriverOverrides.BLOCKS) {
             Map<String, String> effective = run.driver().effectiveRedacted(block);
             if (!effective.isEmpty()) {
                 StringBuilder pairs = new StringBuilder();
-                effective.forEach((key, value) -> pairs.append(pairs.length() == 0 ? "" : ", ").append(key)
-                        .append('=').append(value));
+                effective.forEach((key, value) -> pairs.append(pairs.length() == 0 ? "" : ", ")
+                        .append(key)
+                        .append('=')
+                        .append(value));
                 settings.append("; ").append(block).append(": ").append(pairs);
             }
         }
@@ -121,11 +191,16 @@ public final class PlanText {
         KafkaVersion kafka = KafkaVersion.parse(version);
         return version + " (" + (kafka.zooKeeper() ? "ZooKeeper" : "KRaft")
                 + (b.brokerVersion() == null ? ", default" : "")
-                + (b.transactionVersion() != null ? ", transaction.version " + b.transactionVersion()
-                        : kafka.hasTransactionVersion() ? ", the broker's default transaction.version"
-                        : ", no transaction.version: pre-KIP-890 transactions")
-                + ")" + (BrokerLibrary.available(kafka) ? "" : "; not cached yet: fetched from Maven Central into "
-                        + BrokerLibrary.cacheRoot() + " when the run starts");
+                + (b.transactionVersion() != null
+                        ? ", transaction.version " + b.transactionVersion()
+                        : kafka.hasTransactionVersion()
+                                ? ", the broker's default transaction.version"
+                                : ", no transaction.version: pre-KIP-890 transactions")
+                + ")"
+                + (BrokerLibrary.available(kafka)
+                        ? ""
+                        : "; not cached yet: fetched from Maven Central into " + BrokerLibrary.cacheRoot()
+                                + " when the run starts");
     }
 
     private static void line(StringBuilder text, String format, Object... args) {

@@ -1,13 +1,13 @@
 package io.ombtx.runner.plan;
 
-import io.ombtx.driver.api.CheckedConfiguration;
-import io.ombtx.driver.api.KeySuggestions;
-import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.broker.BrokerConfigDefinitions;
 import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.BrokerStartException;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
+import io.ombtx.driver.api.CheckedConfiguration;
+import io.ombtx.driver.api.KeySuggestions;
+import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Fault;
@@ -32,8 +32,7 @@ public final class Planner {
     /** OMB's first target when searching for the maximum rate. */
     public static final double MAX_RATE_SEARCH_START = 10_000;
 
-    private Planner() {
-    }
+    private Planner() {}
 
     public static List<RunSpec> plan(List<DriverFile> drivers, List<Workload> workloads, PlanOptions options) {
         List<RunSpec> runs = new ArrayList<>();
@@ -52,33 +51,53 @@ public final class Planner {
         boolean checked = checkDriver(driver, w, !options.workerUrls().isEmpty());
         boolean streaming = w.streaming();
         boolean open = w.loop() == LoopMode.OPEN;
-        double initialRate = !open || (streaming && w.producerRate() == 0) ? 0
+        double initialRate = !open || (streaming && w.producerRate() == 0)
+                ? 0
                 : w.producerRate() > 0 ? w.producerRate() : MAX_RATE_SEARCH_START;
         boolean findMax = open && w.producerRate() == 0 && !streaming;
         if (findMax && w.countBased()) {
             // The search runs before the warm-up, and count-based workers would count its operations as measured.
-            throw new ConfigException(w.sourceFile(), "producerRate", "0 (search for the maximum sustainable rate)"
-                    + " needs a time-based run: give testDurationSeconds (or testDurationMinutes) instead of counts,"
-                    + " or set a producerRate");
+            throw new ConfigException(
+                    w.sourceFile(),
+                    "producerRate",
+                    "0 (search for the maximum sustainable rate)"
+                            + " needs a time-based run: give testDurationSeconds (or testDurationMinutes) instead of counts,"
+                            + " or set a producerRate");
         }
         List<String> urls = options.workerUrls().isEmpty() ? List.of(WorkerAssignment.LOCAL) : options.workerUrls();
         String note = null;
         if (w.waitForConsume() && urls.size() > 1) {
-            note = "waitForConsume: producer and consumer both run on the first worker; the other "
-                    + (urls.size() - 1) + " stay idle";
+            note = "waitForConsume: producer and consumer both run on the first worker; the other " + (urls.size() - 1)
+                    + " stay idle";
             urls = List.of(urls.get(0));
         }
-        int interval = options.reportingIntervalSeconds() != null ? options.reportingIntervalSeconds()
+        int interval = options.reportingIntervalSeconds() != null
+                ? options.reportingIntervalSeconds()
                 : w.reportingIntervalSeconds();
         List<WorkerAssignment> workers = assign(w, urls, options.extraConsumers(), initialRate);
         if (workers.isEmpty()) {
-            throw new ConfigException(w.sourceFile(), "producersPerTopic", "nothing to run: the workload has no"
-                    + " producers and no consumers (producersPerTopic and subscriptionsPerTopic are both 0)");
+            throw new ConfigException(
+                    w.sourceFile(),
+                    "producersPerTopic",
+                    "nothing to run: the workload has no"
+                            + " producers and no consumers (producersPerTopic and subscriptionsPerTopic are both 0)");
         }
         checkFaults(w, broker, options);
         String faultCommand = w.faults().isEmpty() || broker.embedded() ? null : options.faultCommand();
-        return new RunSpec(number, w, driver, checked, broker, workers, note, initialRate, findMax, interval,
-                options.teardownTimeoutSeconds(), null, faultCommand);
+        return new RunSpec(
+                number,
+                w,
+                driver,
+                checked,
+                broker,
+                workers,
+                note,
+                initialRate,
+                findMax,
+                interval,
+                options.teardownTimeoutSeconds(),
+                null,
+                faultCommand);
     }
 
     /**
@@ -90,21 +109,33 @@ public final class Planner {
             return;
         }
         if (!broker.embedded() && options.faultCommand() == null) {
-            throw new ConfigException(w.sourceFile(), "faults", "the run uses the external cluster at "
-                    + broker.bootstrapServers() + " (" + broker.serversSource() + "), whose brokers omb-tx cannot"
-                    + " kill by itself: give --fault-command, e.g. --fault-command 'ssh {host} sudo"
-                    + " /usr/local/bin/omb-tx-fault {action}' (the deploy playbook installs omb-tx-fault)");
+            throw new ConfigException(
+                    w.sourceFile(),
+                    "faults",
+                    "the run uses the external cluster at "
+                            + broker.bootstrapServers() + " (" + broker.serversSource()
+                            + "), whose brokers omb-tx cannot"
+                            + " kill by itself: give --fault-command, e.g. --fault-command 'ssh {host} sudo"
+                            + " /usr/local/bin/omb-tx-fault {action}' (the deploy playbook installs omb-tx-fault)");
         }
         for (Fault fault : w.faults()) {
             if (fault.target() == FaultTarget.BROKER && broker.embedded() && fault.brokerIndex() >= broker.brokers()) {
-                throw new ConfigException(w.sourceFile(), fault.key() + ".target", "broker index "
-                        + fault.brokerIndex() + " but the run has " + broker.brokers() + " broker(s), indexes 0 to "
-                        + (broker.brokers() - 1));
+                throw new ConfigException(
+                        w.sourceFile(),
+                        fault.key() + ".target",
+                        "broker index "
+                                + fault.brokerIndex() + " but the run has " + broker.brokers()
+                                + " broker(s), indexes 0 to "
+                                + (broker.brokers() - 1));
             }
             if (!fault.recovers() && broker.embedded() && broker.brokers() < 2) {
-                throw new ConfigException(w.sourceFile(), fault.key(), fault.action().key() + " takes away the"
-                        + " only broker of the run and never brings it back: add " + fault.action().recoveryKey()
-                        + ", or run on at least 2 brokers (brokers: 3)");
+                throw new ConfigException(
+                        w.sourceFile(),
+                        fault.key(),
+                        fault.action().key() + " takes away the"
+                                + " only broker of the run and never brings it back: add "
+                                + fault.action().recoveryKey()
+                                + ", or run on at least 2 brokers (brokers: 3)");
             }
         }
     }
@@ -158,12 +189,15 @@ public final class Planner {
             List<Integer> sharing = operating.contains(i) ? operating : consuming;
             int index = sharing.indexOf(i);
             long warmup = index < 0 ? 0 : WorkerAssignment.share(w.warmupOperations(), sharing.size(), index);
-            long measure = operating.contains(i) ? WorkerAssignment.share(w.measureOperations(), sharing.size(), index) : 0;
+            long measure =
+                    operating.contains(i) ? WorkerAssignment.share(w.measureOperations(), sharing.size(), index) : 0;
             int producerIndex = producing.indexOf(i);
             double rate = producerIndex < 0 ? 0 : initialRate / producing.size();
-            long prefill = producerIndex < 0 || !w.streaming() ? 0
+            long prefill = producerIndex < 0 || !w.streaming()
+                    ? 0
                     : WorkerAssignment.share(w.prefillMessages(), producing.size(), producerIndex);
-            assignments.add(new WorkerAssignment(urls.get(i), producers[i], consumers[i], rate, warmup, measure, prefill));
+            assignments.add(
+                    new WorkerAssignment(urls.get(i), producers[i], consumers[i], rate, warmup, measure, prefill));
         }
         return assignments;
     }
@@ -181,12 +215,18 @@ public final class Planner {
             if (distributed) {
                 return false;
             }
-            throw new ConfigException(file, "driverClass", "class " + driver.driverClass() + " is not on the class"
-                    + " path (is the driver's jar built, or named in OMBTX_CLASSPATH?)");
+            throw new ConfigException(
+                    file,
+                    "driverClass",
+                    "class " + driver.driverClass() + " is not on the class"
+                            + " path (is the driver's jar built, or named in OMBTX_CLASSPATH?)");
         }
         if (!BenchmarkDriver.class.isAssignableFrom(type)) {
-            throw new ConfigException(file, "driverClass", driver.driverClass() + " is not an OMB driver: it does not"
-                    + " implement " + BenchmarkDriver.class.getName());
+            throw new ConfigException(
+                    file,
+                    "driverClass",
+                    driver.driverClass() + " is not an OMB driver: it does not" + " implement "
+                            + BenchmarkDriver.class.getName());
         }
         if (!CheckedConfiguration.class.isAssignableFrom(type)) {
             return false;
@@ -195,8 +235,11 @@ public final class Planner {
         try {
             check = (CheckedConfiguration) type.getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            throw new ConfigException(file, "driverClass", "cannot create " + driver.driverClass() + ": it needs a"
-                    + " public no-argument constructor (" + e.getClass().getSimpleName() + ")");
+            throw new ConfigException(
+                    file,
+                    "driverClass",
+                    "cannot create " + driver.driverClass() + ": it needs a" + " public no-argument constructor ("
+                            + e.getClass().getSimpleName() + ")");
         }
         try {
             check.checkConfiguration(file, driver.toYaml());
@@ -213,9 +256,14 @@ public final class Planner {
         int needed = brokersNeeded(driver, w, options.brokers());
         if (driver.wantsEmbeddedBroker()) {
             if (needed > EmbeddedKafkaCluster.MAX_BROKERS) {
-                throw new ConfigException(driver.file().toString(), "replicationFactor", "replication factor "
-                        + driver.replicationFactor() + " needs " + needed + " brokers; the embedded cluster starts at most "
-                        + EmbeddedKafkaCluster.MAX_BROKERS + " (name a cluster in commonConfig's bootstrap.servers instead)");
+                throw new ConfigException(
+                        driver.file().toString(),
+                        "replicationFactor",
+                        "replication factor "
+                                + driver.replicationFactor() + " needs " + needed
+                                + " brokers; the embedded cluster starts at most "
+                                + EmbeddedKafkaCluster.MAX_BROKERS
+                                + " (name a cluster in commonConfig's bootstrap.servers instead)");
             }
             BrokerProfile profile = options.brokerProfile() != null ? options.brokerProfile() : w.brokerProfile();
             String version = options.brokerVersion() != null ? options.brokerVersion() : w.brokerVersion();
@@ -229,12 +277,14 @@ public final class Planner {
         List<BrokerPlan.Demand> demands = List.of(
                 overrideRf != null
                         ? new BrokerPlan.Demand(overrideRf, w.sourceFile(), "driverOverrides.replicationFactor")
-                        : new BrokerPlan.Demand(driver.replicationFactor(), driver.file().toString(), "replicationFactor"),
+                        : new BrokerPlan.Demand(
+                                driver.replicationFactor(), driver.file().toString(), "replicationFactor"),
                 new BrokerPlan.Demand(w.brokers(), w.sourceFile(), "brokers"),
                 new BrokerPlan.Demand(options.brokers() == null ? 0 : options.brokers(), null, "--brokers"));
         String overriddenCommon = w.driverOverrides().propertyBlocks().get("commonConfig");
         String serversSource = overriddenCommon != null && overriddenCommon.contains("bootstrap.servers")
-                ? w.sourceFile() + "'s driverOverrides.commonConfig" : driver.file() + "'s commonConfig";
+                ? w.sourceFile() + "'s driverOverrides.commonConfig"
+                : driver.file() + "'s commonConfig";
         return BrokerPlan.external(needed, driver.bootstrapServers(), serversSource, demands);
     }
 
@@ -252,7 +302,8 @@ public final class Planner {
         KafkaVersion kafka = KafkaVersion.parse(version != null ? version : EmbeddedKafkaCluster.DEFAULT_VERSION);
         String problem = kafka.transactionVersionProblem(chosen);
         if (problem != null) {
-            String versionSource = options.brokerVersion() != null ? " (--broker-version)"
+            String versionSource = options.brokerVersion() != null
+                    ? " (--broker-version)"
                     : w.brokerVersion() != null ? " (" + w.sourceFile() + "'s brokerVersion)" : " (the default broker)";
             if (fromFlag) {
                 throw new UsageException("--transaction-version " + chosen + ": " + problem + versionSource);
@@ -275,9 +326,10 @@ public final class Planner {
         if (definitions == null) {
             return;
         }
-        w.brokerSettings().forEach((key, value) -> brokerSettingProblem(definitions, key, value).ifPresent(problem -> {
-            throw new ConfigException(w.sourceFile(), "brokerSettings." + key, problem);
-        }));
+        w.brokerSettings().forEach((key, value) -> brokerSettingProblem(definitions, key, value)
+                .ifPresent(problem -> {
+                    throw new ConfigException(w.sourceFile(), "brokerSettings." + key, problem);
+                }));
         options.brokerSettings().forEach((key, value) -> brokerSettingProblem(definitions, key, value)
                 .ifPresent(problem -> {
                     throw new UsageException("--broker-config " + key + ": " + problem);
@@ -287,17 +339,20 @@ public final class Planner {
     /** The definitions of {@code version} (null: the built-in broker); null when its jars cannot be had. */
     private static BrokerConfigDefinitions definitions(String version) {
         try {
-            return version == null ? BrokerConfigDefinitions.find().orElse(null)
+            return version == null
+                    ? BrokerConfigDefinitions.find().orElse(null)
                     : BrokerConfigDefinitions.find(KafkaVersion.parse(version)).orElse(null);
         } catch (BrokerStartException e) {
             return null; // starting the broker will say why
         }
     }
 
-    private static Optional<String> brokerSettingProblem(BrokerConfigDefinitions definitions, String key, String value) {
+    private static Optional<String> brokerSettingProblem(
+            BrokerConfigDefinitions definitions, String key, String value) {
         if (!definitions.knows(key)) {
             return Optional.of("Kafka " + definitions.kafkaVersion() + " has no broker setting '" + key + "'"
-                    + KeySuggestions.closest(key, definitions.names()).map(s -> " (did you mean '" + s + "'?)")
+                    + KeySuggestions.closest(key, definitions.names())
+                            .map(s -> " (did you mean '" + s + "'?)")
                             .orElse(""));
         }
         return definitions.problem(key, value);
@@ -311,13 +366,19 @@ public final class Planner {
         Integer overrideRf = workload.driverOverrides().replicationFactor();
         int replication = effective.replicationFactor();
         if (overrideRf != null && overrideRf > workload.brokers()) {
-            throw new ConfigException(workload.sourceFile(), "driverOverrides.replicationFactor", "replication factor "
-                    + overrideRf + " is above the broker count " + workload.brokers() + "; set brokers: " + overrideRf);
+            throw new ConfigException(
+                    workload.sourceFile(),
+                    "driverOverrides.replicationFactor",
+                    "replication factor " + overrideRf + " is above the broker count " + workload.brokers()
+                            + "; set brokers: " + overrideRf);
         }
         if (brokersFlag != null) {
             if (replication > brokersFlag) {
-                throw new ConfigException(effective.file().toString(), "replicationFactor", "replication factor "
-                        + replication + " is above the broker count " + brokersFlag + " given by --brokers");
+                throw new ConfigException(
+                        effective.file().toString(),
+                        "replicationFactor",
+                        "replication factor " + replication + " is above the broker count " + brokersFlag
+                                + " given by --brokers");
             }
             return Math.max(brokersFlag, workload.brokers());
         }

@@ -14,8 +14,7 @@ public final class Repetitions {
     /** Upper bound of --repeat and a suite's repeat. */
     public static final int MAX = 1000;
 
-    private Repetitions() {
-    }
+    private Repetitions() {}
 
     /**
      * @param runs the planned runs, numbered from 1, each once
@@ -25,8 +24,8 @@ public final class Repetitions {
      * @param groupId the invocation's id: the group of a (driver, workload) is {@code groupId-<run number>}, or
      *     {@code groupId} itself when interleaved
      */
-    public static List<RunSpec> expand(List<RunSpec> runs, int count, boolean interleave, String comparison,
-            String groupId) {
+    public static List<RunSpec> expand(
+            List<RunSpec> runs, int count, boolean interleave, String comparison, String groupId) {
         String id = comparison == null ? groupId : comparison + "-" + groupId;
         if (count < 1 || count > MAX) {
             throw new IllegalArgumentException("repetitions: " + count);
@@ -42,7 +41,8 @@ public final class Repetitions {
             for (RunSpec run : runs) {
                 String group = runs.size() == 1 ? id : id + "-" + run.number();
                 for (int index = 1; index <= count; index++) {
-                    repeated.add(copy(run, repeated.size() + 1, new Repetition(index, count, group, false, comparison)));
+                    repeated.add(
+                            copy(run, repeated.size() + 1, new Repetition(index, count, group, false, comparison)));
                 }
             }
         }
@@ -52,13 +52,27 @@ public final class Repetitions {
     /** A group id for one invocation: its UTC start time and a random tag, so two invocations never share one. */
     public static String newGroupId(java.time.Instant now) {
         String stamp = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
-                .withZone(java.time.ZoneOffset.UTC).format(now);
-        return stamp + "-" + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+                .withZone(java.time.ZoneOffset.UTC)
+                .format(now);
+        return stamp + "-"
+                + Integer.toHexString(
+                        java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
     }
 
     private static RunSpec copy(RunSpec run, int number, Repetition repetition) {
-        return new RunSpec(number, run.workload(), run.driver(), run.driverChecked(), run.broker(), run.workers(),
-                run.workerNote(), run.initialRate(), run.findMaximumRate(), run.reportingIntervalSeconds(),
-                run.teardownTimeoutSeconds(), repetition, run.faultCommand());
+        return new RunSpec(
+                number,
+                run.workload(),
+                run.driver(),
+                run.driverChecked(),
+                run.broker(),
+                run.workers(),
+                run.workerNote(),
+                run.initialRate(),
+                run.findMaximumRate(),
+                run.reportingIntervalSeconds(),
+                run.teardownTimeoutSeconds(),
+                repetition,
+                run.faultCommand());
     }
 }

@@ -41,11 +41,32 @@ public record RunSpec(
         String faultCommand) {
 
     /** A run planned once: repetition 1 of 1, in a group of its own. */
-    public RunSpec(int number, Workload workload, DriverFile driver, boolean driverChecked, BrokerPlan broker,
-            List<WorkerAssignment> workers, String workerNote, double initialRate, boolean findMaximumRate,
-            int reportingIntervalSeconds, int teardownTimeoutSeconds) {
-        this(number, workload, driver, driverChecked, broker, workers, workerNote, initialRate, findMaximumRate,
-                reportingIntervalSeconds, teardownTimeoutSeconds, null, null);
+    public RunSpec(
+            int number,
+            Workload workload,
+            DriverFile driver,
+            boolean driverChecked,
+            BrokerPlan broker,
+            List<WorkerAssignment> workers,
+            String workerNote,
+            double initialRate,
+            boolean findMaximumRate,
+            int reportingIntervalSeconds,
+            int teardownTimeoutSeconds) {
+        this(
+                number,
+                workload,
+                driver,
+                driverChecked,
+                broker,
+                workers,
+                workerNote,
+                initialRate,
+                findMaximumRate,
+                reportingIntervalSeconds,
+                teardownTimeoutSeconds,
+                null,
+                null);
     }
 
     public RunSpec {

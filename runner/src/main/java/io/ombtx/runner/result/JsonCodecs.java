@@ -21,8 +21,7 @@ import java.util.function.Function;
  */
 final class JsonCodecs {
 
-    private JsonCodecs() {
-    }
+    private JsonCodecs() {}
 
     /** Writes a value as the text a function gives. */
     abstract static class TextWriter<T> extends JsonSerializer<T> {

@@ -15,8 +15,22 @@ import org.HdrHistogram.Histogram;
  * written, and the other members are null.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"unit", "count", "min", "avg", "p25", "p50", "p75", "p90", "p95", "p99", "p999", "p9999", "max",
-        "totalMillis"})
+@JsonPropertyOrder({
+    "unit",
+    "count",
+    "min",
+    "avg",
+    "p25",
+    "p50",
+    "p75",
+    "p90",
+    "p95",
+    "p99",
+    "p999",
+    "p9999",
+    "max",
+    "totalMillis"
+})
 @JsonIgnoreProperties(value = "unit", allowGetters = true)
 public record LatencySummary(
         long count,
@@ -39,10 +53,19 @@ public record LatencySummary(
         if (count == 0) {
             return new LatencySummary(0, null, null, null, null, null, null, null, null, null, null, null, null);
         }
-        return new LatencySummary(count, millis(h.getMinValue()), millis(h.getMean()),
-                millis(h.getValueAtPercentile(25)), millis(h.getValueAtPercentile(50)), millis(h.getValueAtPercentile(75)),
-                millis(h.getValueAtPercentile(90)), millis(h.getValueAtPercentile(95)), millis(h.getValueAtPercentile(99)),
-                millis(h.getValueAtPercentile(99.9)), millis(h.getValueAtPercentile(99.99)), millis(h.getMaxValue()),
+        return new LatencySummary(
+                count,
+                millis(h.getMinValue()),
+                millis(h.getMean()),
+                millis(h.getValueAtPercentile(25)),
+                millis(h.getValueAtPercentile(50)),
+                millis(h.getValueAtPercentile(75)),
+                millis(h.getValueAtPercentile(90)),
+                millis(h.getValueAtPercentile(95)),
+                millis(h.getValueAtPercentile(99)),
+                millis(h.getValueAtPercentile(99.9)),
+                millis(h.getValueAtPercentile(99.99)),
+                millis(h.getMaxValue()),
                 millis(h.getMean() * count));
     }
 

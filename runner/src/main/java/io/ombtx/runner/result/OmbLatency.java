@@ -37,9 +37,15 @@ public record OmbLatency<A, V>(
      */
     public static OmbLatency<Double, Long> micros(Histogram h) {
         boolean empty = h.getTotalCount() == 0;
-        return new OmbLatency<>(empty ? 0.0 : h.getMean(), h.getValueAtPercentile(50), h.getValueAtPercentile(75),
-                h.getValueAtPercentile(95), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9),
-                h.getValueAtPercentile(99.99), empty ? 0L : h.getMaxValue());
+        return new OmbLatency<>(
+                empty ? 0.0 : h.getMean(),
+                h.getValueAtPercentile(50),
+                h.getValueAtPercentile(75),
+                h.getValueAtPercentile(95),
+                h.getValueAtPercentile(99),
+                h.getValueAtPercentile(99.9),
+                h.getValueAtPercentile(99.99),
+                empty ? 0L : h.getMaxValue());
     }
 
     /** In milliseconds, every statistic a double, as OMB writes publish and end-to-end latency. */
@@ -49,15 +55,29 @@ public record OmbLatency<A, V>(
 
     /** OMB's per-period arrays from per-period statistics: one list per statistic, one element per period. */
     public static <A, V> OmbLatency<List<A>, List<V>> series(List<OmbLatency<A, V>> periods) {
-        return new OmbLatency<>(column(periods, OmbLatency::avg), column(periods, OmbLatency::p50),
-                column(periods, OmbLatency::p75), column(periods, OmbLatency::p95), column(periods, OmbLatency::p99),
-                column(periods, OmbLatency::p999), column(periods, OmbLatency::p9999), column(periods, OmbLatency::max));
+        return new OmbLatency<>(
+                column(periods, OmbLatency::avg),
+                column(periods, OmbLatency::p50),
+                column(periods, OmbLatency::p75),
+                column(periods, OmbLatency::p95),
+                column(periods, OmbLatency::p99),
+                column(periods, OmbLatency::p999),
+                column(periods, OmbLatency::p9999),
+                column(periods, OmbLatency::max));
     }
 
     /** The same statistics, the average converted by {@code average} and the others by {@code value}. */
-    public <B, W> OmbLatency<B, W> map(Function<? super A, ? extends B> average, Function<? super V, ? extends W> value) {
-        return new OmbLatency<>(average.apply(avg), value.apply(p50), value.apply(p75), value.apply(p95),
-                value.apply(p99), value.apply(p999), value.apply(p9999), value.apply(max));
+    public <B, W> OmbLatency<B, W> map(
+            Function<? super A, ? extends B> average, Function<? super V, ? extends W> value) {
+        return new OmbLatency<>(
+                average.apply(avg),
+                value.apply(p50),
+                value.apply(p75),
+                value.apply(p95),
+                value.apply(p99),
+                value.apply(p999),
+                value.apply(p9999),
+                value.apply(max));
     }
 
     private static <A, V, T> List<T> column(List<OmbLatency<A, V>> periods, Function<OmbLatency<A, V>, T> statistic) {

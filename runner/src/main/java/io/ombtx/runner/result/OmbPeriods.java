@@ -17,12 +17,12 @@ public final class OmbPeriods {
     /** OMB's reporting period (its WorkloadGenerator's fixed 10 s). */
     public static final int OMB_SECONDS = 10;
 
-    private OmbPeriods() {
-    }
+    private OmbPeriods() {}
 
     /** The length of the OMB lists' periods for a run reporting every {@code reportingIntervalSeconds}. */
     public static int seconds(int reportingIntervalSeconds) {
-        return reportingIntervalSeconds < OMB_SECONDS && OMB_SECONDS % reportingIntervalSeconds == 0 ? OMB_SECONDS
+        return reportingIntervalSeconds < OMB_SECONDS && OMB_SECONDS % reportingIntervalSeconds == 0
+                ? OMB_SECONDS
                 : reportingIntervalSeconds;
     }
 

@@ -35,8 +35,10 @@ public record OutputTarget(Path folder, Path file) {
             existing = existing.getParent();
         }
         if (existing != null && !Files.isDirectory(existing)) {
-            throw problem(existing, "is a file, but the results need a folder there" + (existing.equals(
-                    folder.toAbsolutePath()) ? "" : " (for " + folder + ")"));
+            throw problem(
+                    existing,
+                    "is a file, but the results need a folder there"
+                            + (existing.equals(folder.toAbsolutePath()) ? "" : " (for " + folder + ")"));
         }
         if (!create) {
             if (Files.isDirectory(folder) && !Files.isWritable(folder)) {

@@ -14,8 +14,7 @@ public final class PhaseSequences {
     /** The environment key drivers report under. */
     public static final String KEY = "phaseSequences";
 
-    private PhaseSequences() {
-    }
+    private PhaseSequences() {}
 
     /** The sequence most operations ran, as phase names; null when the environment has none. */
     public static List<String> dominant(Map<String, Object> environment) {
@@ -32,7 +31,9 @@ public final class PhaseSequences {
         Map<String, Long> counts = new LinkedHashMap<>();
         if (environment != null && environment.get(KEY) instanceof Map<?, ?> map) {
             map.forEach((sequence, count) -> {
-                if (count instanceof Number n && sequence != null && !sequence.toString().isEmpty()) {
+                if (count instanceof Number n
+                        && sequence != null
+                        && !sequence.toString().isEmpty()) {
                     counts.merge(sequence.toString(), n.longValue(), Long::sum);
                 }
             });

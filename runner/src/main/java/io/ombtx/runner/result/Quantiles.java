@@ -31,6 +31,7 @@ public final class Quantiles {
 
     /** Always written, whatever the count: the tail questions everyone asks. */
     private static final Set<Double> ALWAYS = Set.of(99.9, 99.99, 99.999, 100.0);
+
     private static final double[] ALWAYS_ASCENDING = {99.9, 99.99, 99.999, 100.0};
     /**
      * The ladder is worked out in whole units of 10<sup>-16</sup> percent, in {@code long}s: exact for every step it
@@ -39,6 +40,7 @@ public final class Quantiles {
      * {@code BigDecimal} three of them cost a fresh JVM 0.2–0.4 s of CPU, most of it compiling that arithmetic.
      */
     private static final int SCALE = 16;
+
     private static final long HUNDRED = 100 * pow10(SCALE);
     /**
      * How many times the tail may be halved: the step at that depth is still a whole number of units. The ladder
@@ -48,11 +50,12 @@ public final class Quantiles {
     private static final int DEEPEST = 48;
     /** The step, in units, where the tail has been halved k times (100 / 2<sup>k+1</sup> to 100 / 2<sup>k</sup>). */
     private static final long[] STEP = steps();
-    private static final long[] POW10 = java.util.stream.IntStream.rangeClosed(0, SCALE).mapToLong(Quantiles::pow10)
+
+    private static final long[] POW10 = java.util.stream.IntStream.rangeClosed(0, SCALE)
+            .mapToLong(Quantiles::pow10)
             .toArray();
 
-    private Quantiles() {
-    }
+    private Quantiles() {}
 
     /** The percentiles written for a histogram of {@code count} values, ascending (none for an empty one). */
     public static List<Double> percentiles(long count) {
@@ -62,8 +65,12 @@ public final class Quantiles {
         // The ladder ends where less than one recorded value lies beyond it: a tail under 100 / count percent,
         // that quotient rounded half-up to 20 decimals (the units are coarser, so the bound is its ceiling in
         // units); and at the deepest step.
-        long smallestTail = Math.max(BigDecimal.valueOf(100).divide(BigDecimal.valueOf(count), 20,
-                RoundingMode.HALF_UP).movePointRight(SCALE).setScale(0, RoundingMode.CEILING).longValueExact(),
+        long smallestTail = Math.max(
+                BigDecimal.valueOf(100)
+                        .divide(BigDecimal.valueOf(count), 20, RoundingMode.HALF_UP)
+                        .movePointRight(SCALE)
+                        .setScale(0, RoundingMode.CEILING)
+                        .longValueExact(),
                 (HUNDRED >>> (DEEPEST + 1)) + 1);
         List<Double> levels = new ArrayList<>();
         long p = 0;
@@ -119,7 +126,8 @@ public final class Quantiles {
             scale--;
         }
         // Both operands exact (digits below 2^52, a power of ten up to 10^16), so the quotient is correctly rounded.
-        return digits < 1L << 52 ? digits / (double) POW10[scale]
+        return digits < 1L << 52
+                ? digits / (double) POW10[scale]
                 : BigDecimal.valueOf(digits, scale).doubleValue();
     }
 
@@ -143,7 +151,8 @@ public final class Quantiles {
         Map<Double, Long> q = new LinkedHashMap<>();
         for (int i = 0; i < values.length; i++) {
             double p = levels.get(i);
-            boolean insideRun = i > 0 && i < values.length - 1 && values[i - 1] == values[i] && values[i + 1] == values[i];
+            boolean insideRun =
+                    i > 0 && i < values.length - 1 && values[i - 1] == values[i] && values[i + 1] == values[i];
             if (!insideRun || p == Math.rint(p) || ALWAYS.contains(p)) {
                 q.put(p, values[i]);
             }
@@ -175,7 +184,8 @@ public final class Quantiles {
                 countSoFar = v.getTotalCountToThisValue();
                 valueAtCount = v.getValueIteratedTo();
             }
-            values[i] = countSoFar < countAtPercentile ? 0
+            values[i] = countSoFar < countAtPercentile
+                    ? 0
                     : percentile == 0.0 ? h.lowestEquivalentValue(valueAtCount) : valueAtCount;
         }
         return values;

@@ -14,8 +14,8 @@ import java.util.List;
  * @param completed false when the run ended (or a worker failed) before the search converged
  */
 @JsonPropertyOrder({"criterion", "foundRate", "seconds", "completed", "steps"})
-public record RateSearchRecord(String criterion, double foundRate, double seconds, boolean completed,
-        List<Probe> steps) {
+public record RateSearchRecord(
+        String criterion, double foundRate, double seconds, boolean completed, List<Probe> steps) {
 
     /**
      * One probe window.
@@ -30,10 +30,27 @@ public record RateSearchRecord(String criterion, double foundRate, double second
      * @param publishDelayP99Millis the publish delay's 99th percentile over the window; absent when none was recorded
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @JsonPropertyOrder({"stage", "targetRate", "seconds", "issuedRate", "ackedRate", "receivedRate", "sustained",
-        "inFlightGrowth", "backlogGrowth", "publishDelayP99Millis"})
-    public record Probe(String stage, double targetRate, double seconds, double issuedRate, Double ackedRate,
-            Double receivedRate, boolean sustained, Double inFlightGrowth, Double backlogGrowth,
-            Double publishDelayP99Millis) {
-    }
+    @JsonPropertyOrder({
+        "stage",
+        "targetRate",
+        "seconds",
+        "issuedRate",
+        "ackedRate",
+        "receivedRate",
+        "sustained",
+        "inFlightGrowth",
+        "backlogGrowth",
+        "publishDelayP99Millis"
+    })
+    public record Probe(
+            String stage,
+            double targetRate,
+            double seconds,
+            double issuedRate,
+            Double ackedRate,
+            Double receivedRate,
+            boolean sustained,
+            Double inFlightGrowth,
+            Double backlogGrowth,
+            Double publishDelayP99Millis) {}
 }

@@ -13,9 +13,9 @@ import io.ombtx.runner.result.RunResult.Status;
 import io.ombtx.runner.result.RunResult.Summary;
 import io.ombtx.runner.result.RunResult.Sweep;
 import io.ombtx.runner.result.RunResult.Versions;
-import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Histograms;
+import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
@@ -57,34 +57,98 @@ public final class ResultBuilder {
             RunResult.Drain drain) {
 
         /** Facts of a run that did not wait for its consumers at the end. */
-        public RunFacts(Workload workload, String driverName, Instant startTime, Instant endTime,
-                String partialReason, RunMode runMode, Versions versions, Broker broker,
-                Map<String, Object> driverConfig, Map<String, Object> environment, ExactlyOnceReport exactlyOnce,
-                RunResult.Repetition repetition, List<RunResult.FaultEvent> faults) {
-            this(workload, driverName, startTime, endTime, partialReason, runMode, versions, broker, driverConfig,
-                    environment, exactlyOnce, repetition, faults, null);
+        public RunFacts(
+                Workload workload,
+                String driverName,
+                Instant startTime,
+                Instant endTime,
+                String partialReason,
+                RunMode runMode,
+                Versions versions,
+                Broker broker,
+                Map<String, Object> driverConfig,
+                Map<String, Object> environment,
+                ExactlyOnceReport exactlyOnce,
+                RunResult.Repetition repetition,
+                List<RunResult.FaultEvent> faults) {
+            this(
+                    workload,
+                    driverName,
+                    startTime,
+                    endTime,
+                    partialReason,
+                    runMode,
+                    versions,
+                    broker,
+                    driverConfig,
+                    environment,
+                    exactlyOnce,
+                    repetition,
+                    faults,
+                    null);
         }
 
         /** Facts without a repetition or faults (a result read back or built in a test). */
-        public RunFacts(Workload workload, String driverName, Instant startTime, Instant endTime,
-                String partialReason, RunMode runMode, Versions versions, Broker broker,
-                Map<String, Object> driverConfig, Map<String, Object> environment, ExactlyOnceReport exactlyOnce) {
-            this(workload, driverName, startTime, endTime, partialReason, runMode, versions, broker, driverConfig,
-                    environment, exactlyOnce, null, null);
+        public RunFacts(
+                Workload workload,
+                String driverName,
+                Instant startTime,
+                Instant endTime,
+                String partialReason,
+                RunMode runMode,
+                Versions versions,
+                Broker broker,
+                Map<String, Object> driverConfig,
+                Map<String, Object> environment,
+                ExactlyOnceReport exactlyOnce) {
+            this(
+                    workload,
+                    driverName,
+                    startTime,
+                    endTime,
+                    partialReason,
+                    runMode,
+                    versions,
+                    broker,
+                    driverConfig,
+                    environment,
+                    exactlyOnce,
+                    null,
+                    null);
         }
 
         /** Facts of a run that declared no faults. */
-        public RunFacts(Workload workload, String driverName, Instant startTime, Instant endTime,
-                String partialReason, RunMode runMode, Versions versions, Broker broker,
-                Map<String, Object> driverConfig, Map<String, Object> environment, ExactlyOnceReport exactlyOnce,
+        public RunFacts(
+                Workload workload,
+                String driverName,
+                Instant startTime,
+                Instant endTime,
+                String partialReason,
+                RunMode runMode,
+                Versions versions,
+                Broker broker,
+                Map<String, Object> driverConfig,
+                Map<String, Object> environment,
+                ExactlyOnceReport exactlyOnce,
                 RunResult.Repetition repetition) {
-            this(workload, driverName, startTime, endTime, partialReason, runMode, versions, broker, driverConfig,
-                    environment, exactlyOnce, repetition, null);
+            this(
+                    workload,
+                    driverName,
+                    startTime,
+                    endTime,
+                    partialReason,
+                    runMode,
+                    versions,
+                    broker,
+                    driverConfig,
+                    environment,
+                    exactlyOnce,
+                    repetition,
+                    null);
         }
     }
 
-    private ResultBuilder() {
-    }
+    private ResultBuilder() {}
 
     public static RunResult build(RunFacts facts, StatsSnapshot measured, List<Period> periods) {
         Workload w = facts.workload();
@@ -93,7 +157,8 @@ public final class ResultBuilder {
         Histogram endToEnd = measured.histogram(Latency.END_TO_END);
         Counts counts = Counts.of(measured);
         String failureReason = failureReason(counts);
-        Status status = failureReason != null ? Status.FAILED
+        Status status = failureReason != null
+                ? Status.FAILED
                 : facts.partialReason() != null ? Status.PARTIAL : Status.COMPLETE;
         // OMB's lists on OMB's period (see OmbPeriods); omb-tx's own `periods` below keep the reporting interval.
         List<Period> omb = OmbPeriods.regroup(periods, facts.runMode().reportingIntervalSeconds());
@@ -145,8 +210,11 @@ public final class ResultBuilder {
                         perPeriod(periods, p -> rate(p, Counter.OPERATIONS)),
                         perPeriod(periods, p -> operationLatencyMillis(p, 50)),
                         perPeriod(periods, p -> operationLatencyMillis(p, 99)),
-                        perPeriod(periods, p -> Histograms.millis(
-                                p.stats().histogram(Latency.OPERATION_LATENCY).getMaxValue()))),
+                        perPeriod(
+                                periods,
+                                p -> Histograms.millis(p.stats()
+                                        .histogram(Latency.OPERATION_LATENCY)
+                                        .getMaxValue()))),
                 facts.repetition(),
                 facts.drain());
     }
@@ -156,8 +224,8 @@ public final class ResultBuilder {
         if (!counts.nothingSucceeded()) {
             return null;
         }
-        return "every measured operation failed: " + counts.failed() + " failed operation(s), "
-                + counts.publishErrors() + " publish error(s), no transaction committed, no message acknowledged";
+        return "every measured operation failed: " + counts.failed() + " failed operation(s), " + counts.publishErrors()
+                + " publish error(s), no transaction committed, no message acknowledged";
     }
 
     /** The phases that occurred; the whole of a non-transactional operation is operationLatency, not a transaction. */
@@ -190,19 +258,22 @@ public final class ResultBuilder {
     private static Summary summary(StatsSnapshot s, RunFacts facts) {
         double seconds = s.counter(Counter.MEASURED_SPAN_NANOS) > 0
                 ? s.counter(Counter.MEASURED_SPAN_NANOS) / 1e9
-                : Math.max(1e-9, (facts.endTime().toEpochMilli() - facts.startTime().toEpochMilli()) / 1000.0);
+                : Math.max(
+                        1e-9,
+                        (facts.endTime().toEpochMilli() - facts.startTime().toEpochMilli()) / 1000.0);
         // A STREAM run's messages are the records its operations consumed and wrote on; otherwise those produced.
-        long messages = facts.workload().streaming() ? s.counter(Counter.MESSAGES_PROCESSED)
-                : s.counter(Counter.MESSAGES_SENT);
+        long messages =
+                facts.workload().streaming() ? s.counter(Counter.MESSAGES_PROCESSED) : s.counter(Counter.MESSAGES_SENT);
         long operations = s.counter(Counter.OPERATIONS);
-        return new Summary(seconds, messages / seconds, operations / seconds,
-                messages == 0 ? null : seconds * 1000.0 / messages);
+        return new Summary(
+                seconds, messages / seconds, operations / seconds, messages == 0 ? null : seconds * 1000.0 / messages);
     }
 
     /** OMB's per-period arrays of one histogram's statistics. */
-    private static <A, V> OmbLatency<List<A>, List<V>> perPeriodLatency(List<Period> periods, Latency histogram,
-            Function<Histogram, OmbLatency<A, V>> statistics) {
-        return OmbLatency.series(perPeriod(periods, p -> statistics.apply(p.stats().histogram(histogram))));
+    private static <A, V> OmbLatency<List<A>, List<V>> perPeriodLatency(
+            List<Period> periods, Latency histogram, Function<Histogram, OmbLatency<A, V>> statistics) {
+        return OmbLatency.series(
+                perPeriod(periods, p -> statistics.apply(p.stats().histogram(histogram))));
     }
 
     private static double operationLatencyMillis(Period p, double percentile) {

@@ -10,8 +10,7 @@ import java.nio.file.Path;
  */
 public final class ResultReader {
 
-    private ResultReader() {
-    }
+    private ResultReader() {}
 
     public static RunResult read(Path file) throws IOException {
         return ResultWriter.json().readValue(file.toFile(), RunResult.class);

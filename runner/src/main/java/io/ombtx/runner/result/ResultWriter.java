@@ -19,8 +19,7 @@ public final class ResultWriter {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
-    private ResultWriter() {
-    }
+    private ResultWriter() {}
 
     public static ObjectMapper json() {
         return JSON;
@@ -28,7 +27,8 @@ public final class ResultWriter {
 
     /** {@code <workload>-<driver>-<stamp>[-N].json} in {@code dir}, the first name not already taken. */
     public static Path defaultPath(Path dir, String workload, String driver, ZonedDateTime when) {
-        String base = safe(workload) + "-" + safe(driver) + "-" + STAMP.format(when.withZoneSameInstant(ZoneOffset.UTC));
+        String base =
+                safe(workload) + "-" + safe(driver) + "-" + STAMP.format(when.withZoneSameInstant(ZoneOffset.UTC));
         Path candidate = dir.resolve(base + ".json");
         for (int n = 2; Files.exists(candidate); n++) {
             candidate = dir.resolve(base + "-" + n + ".json");
@@ -46,7 +46,8 @@ public final class ResultWriter {
         String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
         for (int n = 2; ; n++) {
             try {
-                Files.write(path, JSON.writeValueAsBytes(result), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                Files.write(
+                        path, JSON.writeValueAsBytes(result), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 return path;
             } catch (java.nio.file.FileAlreadyExistsException taken) {
                 path = target.resolveSibling(stem + "-" + n + ".json");

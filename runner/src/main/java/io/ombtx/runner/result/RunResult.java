@@ -34,14 +34,53 @@ import org.apache.kafka.common.utils.AppInfoParser;
  * {@code failureReason} (runs that did not fail), {@code sweep}
  * (not a sweep point), {@code exactlyOnce} (not checked), {@code faults} (none declared).
  */
-@JsonPropertyOrder({"workload", "driver", "messageSize", "topics", "partitions", "producersPerTopic",
-        "consumersPerTopic", "publishRate", "publishErrorRate", "consumeRate", "backlog", "publishLatency",
-        "publishDelayLatency", "endToEndLatency", "aggregatedPublishLatency", "aggregatedPublishDelayLatency",
-        "aggregatedEndToEndLatency", "aggregatedPublishLatencyQuantiles", "aggregatedPublishDelayLatencyQuantiles",
-        "aggregatedEndToEndLatencyQuantiles", "schemaVersion", "startTime", "endTime", "status", "partialReason",
-        "failureReason", "description", "runMode", "scenario", "sweep", "versions", "broker", "driverConfig", "environment", "counts",
-        "summary", "operationLatency", "intendedPublishLatency", "transactionPhases", "exactlyOnce", "faults",
-        "histograms", "periods", "repetition", "drain"})
+@JsonPropertyOrder({
+    "workload",
+    "driver",
+    "messageSize",
+    "topics",
+    "partitions",
+    "producersPerTopic",
+    "consumersPerTopic",
+    "publishRate",
+    "publishErrorRate",
+    "consumeRate",
+    "backlog",
+    "publishLatency",
+    "publishDelayLatency",
+    "endToEndLatency",
+    "aggregatedPublishLatency",
+    "aggregatedPublishDelayLatency",
+    "aggregatedEndToEndLatency",
+    "aggregatedPublishLatencyQuantiles",
+    "aggregatedPublishDelayLatencyQuantiles",
+    "aggregatedEndToEndLatencyQuantiles",
+    "schemaVersion",
+    "startTime",
+    "endTime",
+    "status",
+    "partialReason",
+    "failureReason",
+    "description",
+    "runMode",
+    "scenario",
+    "sweep",
+    "versions",
+    "broker",
+    "driverConfig",
+    "environment",
+    "counts",
+    "summary",
+    "operationLatency",
+    "intendedPublishLatency",
+    "transactionPhases",
+    "exactlyOnce",
+    "faults",
+    "histograms",
+    "periods",
+    "repetition",
+    "drain"
+})
 public record RunResult(
         // OMB's fields
         String workload,
@@ -79,9 +118,9 @@ public record RunResult(
         // omb-tx's fields
         int schemaVersion,
         @JsonSerialize(using = JsonCodecs.InstantWriter.class) @JsonDeserialize(using = JsonCodecs.InstantReader.class)
-        Instant startTime,
+                Instant startTime,
         @JsonSerialize(using = JsonCodecs.InstantWriter.class) @JsonDeserialize(using = JsonCodecs.InstantReader.class)
-        Instant endTime,
+                Instant endTime,
         Status status,
         @JsonInclude(JsonInclude.Include.NON_NULL) String partialReason,
         // Why the run failed, when status is "failed".
@@ -102,8 +141,8 @@ public record RunResult(
         LatencySummary intendedPublishLatency,
         // The phases that occurred, in Phase order; no 'transaction' for non-transactional runs.
         @JsonSerialize(keyUsing = JsonCodecs.PhaseKeyWriter.class)
-        @JsonDeserialize(keyUsing = JsonCodecs.PhaseKeyReader.class)
-        Map<Phase, LatencySummary> transactionPhases,
+                @JsonDeserialize(keyUsing = JsonCodecs.PhaseKeyReader.class)
+                Map<Phase, LatencySummary> transactionPhases,
         @JsonInclude(JsonInclude.Include.NON_NULL) ExactlyOnce exactlyOnce,
         // The faults the workload declared and what became of each; absent when it declared none.
         @JsonInclude(JsonInclude.Include.NON_NULL) List<FaultEvent> faults,
@@ -150,8 +189,16 @@ public record RunResult(
     }
 
     /** How the load was driven and for how long. */
-    @JsonPropertyOrder({"loop", "targetRate", "findMaximumRate", "warmup", "measure", "reportingIntervalSeconds",
-        "maxRateSearch", "ombPeriodSeconds"})
+    @JsonPropertyOrder({
+        "loop",
+        "targetRate",
+        "findMaximumRate",
+        "warmup",
+        "measure",
+        "reportingIntervalSeconds",
+        "maxRateSearch",
+        "ombPeriodSeconds"
+    })
     public record RunMode(
             LoopMode loop,
             // msg/s; null in closed loop and when the maximum rate is searched for.
@@ -168,23 +215,47 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer ombPeriodSeconds) {
 
         @JsonCreator
-        public RunMode {
-        }
+        public RunMode {}
 
-        public RunMode(LoopMode loop, Long targetRate, boolean findMaximumRate, RunLength warmup, RunLength measure,
+        public RunMode(
+                LoopMode loop,
+                Long targetRate,
+                boolean findMaximumRate,
+                RunLength warmup,
+                RunLength measure,
                 int reportingIntervalSeconds) {
             this(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, null);
         }
 
-        public RunMode(LoopMode loop, Long targetRate, boolean findMaximumRate, RunLength warmup, RunLength measure,
-                int reportingIntervalSeconds, RateSearchRecord maxRateSearch) {
-            this(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, maxRateSearch,
+        public RunMode(
+                LoopMode loop,
+                Long targetRate,
+                boolean findMaximumRate,
+                RunLength warmup,
+                RunLength measure,
+                int reportingIntervalSeconds,
+                RateSearchRecord maxRateSearch) {
+            this(
+                    loop,
+                    targetRate,
+                    findMaximumRate,
+                    warmup,
+                    measure,
+                    reportingIntervalSeconds,
+                    maxRateSearch,
                     OmbPeriods.seconds(reportingIntervalSeconds));
         }
 
         /** This run mode with the search that found its rate. */
         public RunMode withSearch(RateSearchRecord search) {
-            return new RunMode(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, search,
+            return new RunMode(
+                    loop,
+                    targetRate,
+                    findMaximumRate,
+                    warmup,
+                    measure,
+                    reportingIntervalSeconds,
+                    search,
                     ombPeriodSeconds);
         }
 
@@ -197,8 +268,13 @@ public record RunResult(
             RunLength measure = w.countBased()
                     ? RunLength.operations(w.measureOperations(), w.measureOperations() * w.messagesPerOperation())
                     : RunLength.seconds(w.testDuration().toSeconds());
-            return new RunMode(w.loop(), open && w.producerRate() > 0 ? w.producerRate() : null,
-                    open && w.producerRate() == 0 && !w.streaming(), warmup, measure, reportingIntervalSeconds);
+            return new RunMode(
+                    w.loop(),
+                    open && w.producerRate() > 0 ? w.producerRate() : null,
+                    open && w.producerRate() == 0 && !w.streaming(),
+                    warmup,
+                    measure,
+                    reportingIntervalSeconds);
         }
     }
 
@@ -222,8 +298,18 @@ public record RunResult(
      * ran them (null when the driver does not report it; every sequence with its count is in
      * {@code environment.phaseSequences}).
      */
-    @JsonPropertyOrder({"kind", "transactional", "messagesPerOperation", "partitionsPerOperation", "sendOffsets",
-            "readCommitted", "waitForConsume", "prefillMessages", "awaitAcks", "phaseSequence"})
+    @JsonPropertyOrder({
+        "kind",
+        "transactional",
+        "messagesPerOperation",
+        "partitionsPerOperation",
+        "sendOffsets",
+        "readCommitted",
+        "waitForConsume",
+        "prefillMessages",
+        "awaitAcks",
+        "phaseSequence"
+    })
     public record Scenario(
             OperationKind kind,
             boolean transactional,
@@ -243,18 +329,24 @@ public record RunResult(
         /** @param phaseSequence the phases as the driver ran them (null: not reported) */
         public static Scenario of(Workload w, List<String> phaseSequence) {
             OperationSpec op = w.operation();
-            return new Scenario(op.kind(), op.transactional(), op.messagesPerOperation(),
-                    op.partitionsPerOperation(), op.sendOffsets(), op.readCommitted(), w.waitForConsume(),
-                    w.prefillMessages(), op.awaitAcks() == null ? null : op.awaitAcks().key(), phaseSequence);
+            return new Scenario(
+                    op.kind(),
+                    op.transactional(),
+                    op.messagesPerOperation(),
+                    op.partitionsPerOperation(),
+                    op.sendOffsets(),
+                    op.readCommitted(),
+                    w.waitForConsume(),
+                    w.prefillMessages(),
+                    op.awaitAcks() == null ? null : op.awaitAcks().key(),
+                    phaseSequence);
         }
     }
 
     /** Which point of a sweep this run is; the value is written as a number when it is a whole number. */
     @JsonPropertyOrder({"name", "parameter", "value"})
     public record Sweep(
-            String name,
-            String parameter,
-            @JsonSerialize(using = JsonCodecs.NumberOrTextWriter.class) String value) {
+            String name, String parameter, @JsonSerialize(using = JsonCodecs.NumberOrTextWriter.class) String value) {
 
         public static Sweep of(SweepPoint point) {
             return new Sweep(point.sweepName(), point.parameter(), point.value());
@@ -268,8 +360,11 @@ public record RunResult(
         /** This runner's versions with {@code broker}'s; an external cluster's version is not guessed here. */
         public static Versions of(Broker broker) {
             String ombTx = RunResult.class.getPackage().getImplementationVersion();
-            return new Versions(ombTx == null ? "0.1.0-SNAPSHOT" : ombTx, System.getProperty("java.version"),
-                    AppInfoParser.getVersion(), broker.version());
+            return new Versions(
+                    ombTx == null ? "0.1.0-SNAPSHOT" : ombTx,
+                    System.getProperty("java.version"),
+                    AppInfoParser.getVersion(),
+                    broker.version());
         }
     }
 
@@ -283,8 +378,18 @@ public record RunResult(
      * {@code zookeeper} or {@code kraft} and {@code requestedTransactionVersion} the level the embedded storage was
      * formatted with (absent: the broker's default).
      */
-    @JsonPropertyOrder({"embedded", "brokers", "version", "profile", "settings", "bootstrapServers", "coordination",
-            "transactionVersion", "transactionProtocol", "requestedTransactionVersion"})
+    @JsonPropertyOrder({
+        "embedded",
+        "brokers",
+        "version",
+        "profile",
+        "settings",
+        "bootstrapServers",
+        "coordination",
+        "transactionVersion",
+        "transactionProtocol",
+        "requestedTransactionVersion"
+    })
     public record Broker(
             boolean embedded,
             int brokers,
@@ -301,22 +406,57 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) String system,
             @JsonInclude(JsonInclude.Include.NON_NULL) String clusterId) {
 
-        public Broker(boolean embedded, int brokers, String version, String profile, Map<String, String> settings,
+        public Broker(
+                boolean embedded,
+                int brokers,
+                String version,
+                String profile,
+                Map<String, String> settings,
                 String bootstrapServers) {
             this(embedded, brokers, version, profile, settings, bootstrapServers, null, null, null, null, null, null);
         }
 
-        public Broker(boolean embedded, int brokers, String version, String profile, Map<String, String> settings,
-                String bootstrapServers, String coordination, Integer transactionVersion, String transactionProtocol,
+        public Broker(
+                boolean embedded,
+                int brokers,
+                String version,
+                String profile,
+                Map<String, String> settings,
+                String bootstrapServers,
+                String coordination,
+                Integer transactionVersion,
+                String transactionProtocol,
                 Integer requestedTransactionVersion) {
-            this(embedded, brokers, version, profile, settings, bootstrapServers, coordination, transactionVersion,
-                    transactionProtocol, requestedTransactionVersion, null, null);
+            this(
+                    embedded,
+                    brokers,
+                    version,
+                    profile,
+                    settings,
+                    bootstrapServers,
+                    coordination,
+                    transactionVersion,
+                    transactionProtocol,
+                    requestedTransactionVersion,
+                    null,
+                    null);
         }
 
         /** This broker with the system and cluster id read back from the cluster. */
         public Broker withSystem(String system, String clusterId) {
-            return new Broker(embedded, brokers, version, profile, settings, bootstrapServers, coordination,
-                    transactionVersion, transactionProtocol, requestedTransactionVersion, system, clusterId);
+            return new Broker(
+                    embedded,
+                    brokers,
+                    version,
+                    profile,
+                    settings,
+                    bootstrapServers,
+                    coordination,
+                    transactionVersion,
+                    transactionProtocol,
+                    requestedTransactionVersion,
+                    system,
+                    clusterId);
         }
 
         public static Broker embedded(int brokers, String version, String profile, Map<String, String> settings) {
@@ -337,10 +477,24 @@ public record RunResult(
          * null when it could not be read) and, for an embedded cluster, how it is coordinated and what transaction
          * version its storage was formatted with.
          */
-        public Broker withReadBack(String coordination, Integer transactionVersion, String transactionProtocol,
+        public Broker withReadBack(
+                String coordination,
+                Integer transactionVersion,
+                String transactionProtocol,
                 Integer requestedTransactionVersion) {
-            return new Broker(embedded, brokers, version, profile, settings, bootstrapServers, coordination,
-                    transactionVersion, transactionProtocol, requestedTransactionVersion, system, clusterId);
+            return new Broker(
+                    embedded,
+                    brokers,
+                    version,
+                    profile,
+                    settings,
+                    bootstrapServers,
+                    coordination,
+                    transactionVersion,
+                    transactionProtocol,
+                    requestedTransactionVersion,
+                    system,
+                    clusterId);
         }
     }
 
@@ -348,8 +502,21 @@ public record RunResult(
      * Counters over the measured phase. The recovery counts ({@code retries}, {@code fenced},
      * {@code producersReplaced}, {@code clientRetries}) are absent from files written before they existed.
      */
-    @JsonPropertyOrder({"messagesSent", "messagesReceived", "publishErrors", "operations", "messagesProcessed",
-            "committed", "aborted", "failed", "fatalErrors", "retries", "fenced", "producersReplaced", "clientRetries"})
+    @JsonPropertyOrder({
+        "messagesSent",
+        "messagesReceived",
+        "publishErrors",
+        "operations",
+        "messagesProcessed",
+        "committed",
+        "aborted",
+        "failed",
+        "fatalErrors",
+        "retries",
+        "fenced",
+        "producersReplaced",
+        "clientRetries"
+    })
     public record Counts(
             long messagesSent,
             long messagesReceived,
@@ -371,12 +538,20 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) Long clientRetries) {
 
         public static Counts of(StatsSnapshot s) {
-            return new Counts(s.counter(Counter.MESSAGES_SENT), s.counter(Counter.MESSAGES_RECEIVED),
-                    s.counter(Counter.PUBLISH_ERRORS), s.counter(Counter.OPERATIONS),
-                    s.counter(Counter.MESSAGES_PROCESSED), s.counter(Counter.COMMITTED),
-                    s.counter(Counter.ABORTED), s.counter(Counter.FAILED),
-                    s.counter(Counter.FATAL_ERRORS), s.counter(Counter.RETRIES), s.counter(Counter.FENCED),
-                    s.counter(Counter.PRODUCERS_REPLACED), s.counter(Counter.CLIENT_RETRIES));
+            return new Counts(
+                    s.counter(Counter.MESSAGES_SENT),
+                    s.counter(Counter.MESSAGES_RECEIVED),
+                    s.counter(Counter.PUBLISH_ERRORS),
+                    s.counter(Counter.OPERATIONS),
+                    s.counter(Counter.MESSAGES_PROCESSED),
+                    s.counter(Counter.COMMITTED),
+                    s.counter(Counter.ABORTED),
+                    s.counter(Counter.FAILED),
+                    s.counter(Counter.FATAL_ERRORS),
+                    s.counter(Counter.RETRIES),
+                    s.counter(Counter.FENCED),
+                    s.counter(Counter.PRODUCERS_REPLACED),
+                    s.counter(Counter.CLIENT_RETRIES));
         }
 
         /**
@@ -397,13 +572,15 @@ public record RunResult(
      * <p>Files of schema version 1 carry the same value under its first name, {@code averageLatencyMillisPerMessage},
      * too (deprecated, see docs/result-format.md); reading takes the new name and falls back to the old.
      */
-    @JsonPropertyOrder({"durationSeconds", "messagesPerSecond", "operationsPerSecond", "millisPerMessage",
-            "averageLatencyMillisPerMessage"})
+    @JsonPropertyOrder({
+        "durationSeconds",
+        "messagesPerSecond",
+        "operationsPerSecond",
+        "millisPerMessage",
+        "averageLatencyMillisPerMessage"
+    })
     public record Summary(
-            double durationSeconds,
-            double messagesPerSecond,
-            double operationsPerSecond,
-            Double millisPerMessage) {
+            double durationSeconds, double messagesPerSecond, double operationsPerSecond, Double millisPerMessage) {
 
         @JsonCreator
         static Summary read(
@@ -412,7 +589,10 @@ public record RunResult(
                 @JsonProperty("operationsPerSecond") double operationsPerSecond,
                 @JsonProperty("millisPerMessage") Double millisPerMessage,
                 @JsonProperty("averageLatencyMillisPerMessage") Double averageLatencyMillisPerMessage) {
-            return new Summary(durationSeconds, messagesPerSecond, operationsPerSecond,
+            return new Summary(
+                    durationSeconds,
+                    messagesPerSecond,
+                    operationsPerSecond,
                     millisPerMessage != null ? millisPerMessage : averageLatencyMillisPerMessage);
         }
 
@@ -429,8 +609,8 @@ public record RunResult(
     public record ExactlyOnce(long checked, long duplicated, long missing, long unexpected, boolean passed) {
 
         public static ExactlyOnce of(ExactlyOnceReport report) {
-            return new ExactlyOnce(report.checked(), report.duplicated(), report.missing(), report.unexpected(),
-                    report.passed());
+            return new ExactlyOnce(
+                    report.checked(), report.duplicated(), report.missing(), report.unexpected(), report.passed());
         }
     }
 
@@ -440,13 +620,22 @@ public record RunResult(
      * of the comparison, which then alternated (A B A B …); {@code comparison} names it (a suite entry's).
      */
     @JsonPropertyOrder({"index", "count", "group", "interleaved", "comparison"})
-    public record Repetition(int index, int count, String group, boolean interleaved,
+    public record Repetition(
+            int index,
+            int count,
+            String group,
+            boolean interleaved,
             @JsonInclude(JsonInclude.Include.NON_NULL) String comparison) {
 
         /** The plan's repetition; a run planned once is repetition 1 of 1 in a group of its own. */
         public static Repetition of(io.ombtx.runner.plan.Repetition planned, String ownGroup) {
-            return planned == null ? new Repetition(1, 1, ownGroup, false, null)
-                    : new Repetition(planned.index(), planned.count(), planned.group(), planned.interleaved(),
+            return planned == null
+                    ? new Repetition(1, 1, ownGroup, false, null)
+                    : new Repetition(
+                            planned.index(),
+                            planned.count(),
+                            planned.group(),
+                            planned.interleaved(),
                             planned.comparison());
         }
     }
@@ -456,8 +645,13 @@ public record RunResult(
      * completed in, so a stall shows as periods with (almost) no operations followed by one with a high maximum.
      * {@code operationLatencyMaxMillis} is absent from files written before it existed.
      */
-    @JsonPropertyOrder({"elapsedSeconds", "operationRate", "operationLatency50pctMillis", "operationLatency99pctMillis",
-            "operationLatencyMaxMillis"})
+    @JsonPropertyOrder({
+        "elapsedSeconds",
+        "operationRate",
+        "operationLatency50pctMillis",
+        "operationLatency99pctMillis",
+        "operationLatencyMaxMillis"
+    })
     public record PeriodSeries(
             // Seconds from the start of the measurement to the end of each period.
             List<Double> elapsedSeconds,
@@ -465,8 +659,7 @@ public record RunResult(
             List<Double> operationRate,
             List<Double> operationLatency50pctMillis,
             List<Double> operationLatency99pctMillis,
-            @JsonInclude(JsonInclude.Include.NON_NULL) List<Double> operationLatencyMaxMillis) {
-    }
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<Double> operationLatencyMaxMillis) {}
 
     /**
      * One fault the workload declared, as planned and as it happened. Times are given twice: as epoch milliseconds
@@ -487,10 +680,28 @@ public record RunResult(
      * @param note what else happened to the plan (not injected, recovery brought forward to the end of the run)
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @JsonPropertyOrder({"fault", "action", "target", "partition", "brokerIndex", "atSeconds", "afterOperations",
-            "recovery", "recoverAfterSeconds", "brokerId", "broker", "resolvedVia", "injectedEpochMillis",
-            "injectedAtSeconds", "recoveredEpochMillis", "recoveredAtSeconds", "rejoinedEpochMillis",
-            "rejoinedAtSeconds", "error", "note"})
+    @JsonPropertyOrder({
+        "fault",
+        "action",
+        "target",
+        "partition",
+        "brokerIndex",
+        "atSeconds",
+        "afterOperations",
+        "recovery",
+        "recoverAfterSeconds",
+        "brokerId",
+        "broker",
+        "resolvedVia",
+        "injectedEpochMillis",
+        "injectedAtSeconds",
+        "recoveredEpochMillis",
+        "recoveredAtSeconds",
+        "rejoinedEpochMillis",
+        "rejoinedAtSeconds",
+        "error",
+        "note"
+    })
     public record FaultEvent(
             String fault,
             String action,
@@ -531,6 +742,5 @@ public record RunResult(
      * @param completed whether every message sent was received
      */
     @JsonPropertyOrder({"inFlight", "notReceived", "seconds", "limitSeconds", "completed"})
-    public record Drain(long inFlight, long notReceived, double seconds, int limitSeconds, boolean completed) {
-    }
+    public record Drain(long inFlight, long notReceived, double seconds, int limitSeconds, boolean completed) {}
 }

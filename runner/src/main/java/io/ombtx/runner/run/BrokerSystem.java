@@ -12,8 +12,7 @@ public final class BrokerSystem {
     public static final String KAFKA = "kafka";
     public static final String REDPANDA = "redpanda";
 
-    private BrokerSystem() {
-    }
+    private BrokerSystem() {}
 
     /** The system a cluster id belongs to: redpanda for {@code redpanda.}-prefixed ids, kafka otherwise. */
     public static String ofClusterId(String clusterId) {

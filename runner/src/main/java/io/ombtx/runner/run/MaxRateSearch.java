@@ -48,9 +48,19 @@ public final class MaxRateSearch {
      *     kafka-clients' buffer, full after an overload, holds the producers up until it has); also the longest the
      *     phase drains, at half the target, after a failed probe
      */
-    public record Settings(double startRate, double maxRate, double probeSeconds, double settleSeconds,
-            double confirmSeconds, double keepUpRatio, double tolerance, int maxProbes, double maxGrowthSeconds,
-            double maxPublishDelayP99Millis, double sampleSeconds, double growthFloorMessages,
+    public record Settings(
+            double startRate,
+            double maxRate,
+            double probeSeconds,
+            double settleSeconds,
+            double confirmSeconds,
+            double keepUpRatio,
+            double tolerance,
+            int maxProbes,
+            double maxGrowthSeconds,
+            double maxPublishDelayP99Millis,
+            double sampleSeconds,
+            double growthFloorMessages,
             double maxSettleSeconds) {
 
         /**
@@ -64,19 +74,47 @@ public final class MaxRateSearch {
 
         /** The same settings with the given start and maximum rate. */
         public Settings withRates(double start, double max) {
-            return new Settings(start, max, probeSeconds, settleSeconds, confirmSeconds, keepUpRatio, tolerance,
-                    maxProbes, maxGrowthSeconds, maxPublishDelayP99Millis, sampleSeconds, growthFloorMessages,
+            return new Settings(
+                    start,
+                    max,
+                    probeSeconds,
+                    settleSeconds,
+                    confirmSeconds,
+                    keepUpRatio,
+                    tolerance,
+                    maxProbes,
+                    maxGrowthSeconds,
+                    maxPublishDelayP99Millis,
+                    sampleSeconds,
+                    growthFloorMessages,
                     maxSettleSeconds);
         }
 
         /** The same settings with the given {@link #growthFloorMessages}. */
         public Settings withGrowthFloor(double messages) {
-            return new Settings(startRate, maxRate, probeSeconds, settleSeconds, confirmSeconds, keepUpRatio, tolerance,
-                    maxProbes, maxGrowthSeconds, maxPublishDelayP99Millis, sampleSeconds, messages, maxSettleSeconds);
+            return new Settings(
+                    startRate,
+                    maxRate,
+                    probeSeconds,
+                    settleSeconds,
+                    confirmSeconds,
+                    keepUpRatio,
+                    tolerance,
+                    maxProbes,
+                    maxGrowthSeconds,
+                    maxPublishDelayP99Millis,
+                    sampleSeconds,
+                    messages,
+                    maxSettleSeconds);
         }
     }
 
-    public enum Stage { RAMP, BISECT, CONFIRM, DONE }
+    public enum Stage {
+        RAMP,
+        BISECT,
+        CONFIRM,
+        DONE
+    }
 
     /**
      * What one probe window achieved, in msg/s.
@@ -89,8 +127,14 @@ public final class MaxRateSearch {
      *     nothing consumes or it was not sampled
      * @param publishDelayP99Millis the publish delay's p99 over the window; NaN when not known
      */
-    public record Observation(double seconds, double issuedRate, double ackedRate, double receivedRate,
-            double inFlightGrowth, double backlogGrowth, double publishDelayP99Millis) {
+    public record Observation(
+            double seconds,
+            double issuedRate,
+            double ackedRate,
+            double receivedRate,
+            double inFlightGrowth,
+            double backlogGrowth,
+            double publishDelayP99Millis) {
 
         /** Rates only: nothing known about growth or delay. */
         public Observation(double seconds, double issuedRate, double ackedRate, double receivedRate) {
@@ -99,10 +143,17 @@ public final class MaxRateSearch {
     }
 
     /** One probe as the result records it; the growth and delay figures are null when not known. */
-    public record Step(Stage stage, double targetRate, double seconds, double issuedRate, double ackedRate,
-            Double receivedRate, boolean sustained, Double inFlightGrowth, Double backlogGrowth,
-            Double publishDelayP99Millis) {
-    }
+    public record Step(
+            Stage stage,
+            double targetRate,
+            double seconds,
+            double issuedRate,
+            double ackedRate,
+            Double receivedRate,
+            boolean sustained,
+            Double inFlightGrowth,
+            Double backlogGrowth,
+            Double publishDelayP99Millis) {}
 
     private final Settings settings;
     private final List<Step> steps = new ArrayList<>();
@@ -114,6 +165,7 @@ public final class MaxRateSearch {
     private double lowestFailed = Double.POSITIVE_INFINITY;
     /** The bisection's upper end is a cap from what an overloaded probe delivered, and no probe has tried it yet. */
     private boolean capUntried;
+
     private double found = Double.NaN;
     /** The target whose failed probe is being tried once more (NaN: none). */
     private double retrying = Double.NaN;
@@ -217,10 +269,22 @@ public final class MaxRateSearch {
             throw new IllegalStateException("the search is over");
         }
         boolean ok = sustained(target, o, settings);
-        steps.add(new Step(stage, target, o.seconds(), o.issuedRate(), o.ackedRate(), orNull(o.receivedRate()), ok,
-                orNull(o.inFlightGrowth()), orNull(o.backlogGrowth()), orNull(o.publishDelayP99Millis())));
-        if (!ok && (stage != Stage.CONFIRM || onlyGrew(target, o)) && retrying != target
-                && steps.size() < settings.maxProbes() && !blockedProducers(target, o)) {
+        steps.add(new Step(
+                stage,
+                target,
+                o.seconds(),
+                o.issuedRate(),
+                o.ackedRate(),
+                orNull(o.receivedRate()),
+                ok,
+                orNull(o.inFlightGrowth()),
+                orNull(o.backlogGrowth()),
+                orNull(o.publishDelayP99Millis())));
+        if (!ok
+                && (stage != Stage.CONFIRM || onlyGrew(target, o))
+                && retrying != target
+                && steps.size() < settings.maxProbes()
+                && !blockedProducers(target, o)) {
             // One failed window may be a hiccup (a GC pause, a busy neighbour delaying acknowledgements by a few
             // hundred ms): a rate is given up only when a second window at it fails too. A confirmation gets the
             // second chance only when it kept up and stayed punctual and merely grew: measured, a 5-s window at
@@ -310,8 +374,12 @@ public final class MaxRateSearch {
         lowestFailed = Math.min(lowestFailed, target);
         capUntried = false; // five seconds' delivery is a bound, not a guess
         lowestUnsustained = Math.min(target, achieved * (1 + 2 * settings.tolerance()));
-        highestSustained = steps.stream().filter(Step::sustained).mapToDouble(Step::targetRate)
-                .filter(rate -> rate <= achieved).max().orElse(0);
+        highestSustained = steps.stream()
+                .filter(Step::sustained)
+                .mapToDouble(Step::targetRate)
+                .filter(rate -> rate <= achieved)
+                .max()
+                .orElse(0);
         nextBisection();
     }
 

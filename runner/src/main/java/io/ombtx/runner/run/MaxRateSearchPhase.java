@@ -39,8 +39,8 @@ final class MaxRateSearchPhase {
     private final RunCoordinator.Interruption interruption;
     private final Consumer<String> log;
 
-    MaxRateSearchPhase(WorkerGroup group, Workload workload, RunCoordinator.Interruption interruption,
-            Consumer<String> log) {
+    MaxRateSearchPhase(
+            WorkerGroup group, Workload workload, RunCoordinator.Interruption interruption, Consumer<String> log) {
         this.group = group;
         this.workload = workload;
         this.interruption = interruption;
@@ -56,7 +56,8 @@ final class MaxRateSearchPhase {
                 double target = search.target();
                 MaxRateSearch.Settings s = search.settings();
                 List<MaxRateSearch.Step> steps = search.steps();
-                boolean afterFailure = !steps.isEmpty() && !steps.get(steps.size() - 1).sustained();
+                boolean afterFailure =
+                        !steps.isEmpty() && !steps.get(steps.size() - 1).sustained();
                 // After an overload kafka-clients' buffer may be full; at the next target it would drain only at the
                 // capacity minus that target, seconds near the capacity, holding the producers up meanwhile. At half
                 // the target it drains fast, and the next probe starts from an empty buffer.
@@ -99,14 +100,31 @@ final class MaxRateSearchPhase {
                 stopped = e.getMessage();
             }
         }
-        log.accept(String.format(Locale.ROOT, "Max-rate search %s: %.0f msg/s after %.1f s and %d probe(s)",
-                stopped == null ? "done" : "stopped (" + stopped + ")", found, seconds, search.steps().size()));
-        return new RateSearchRecord(criterion(search.settings()), found, seconds, search.done(), search.steps()
-                .stream().map(step -> new RateSearchRecord.Probe(step.stage().name().toLowerCase(Locale.ROOT),
-                        step.targetRate(), step.seconds(), step.issuedRate(),
-                        Double.isNaN(step.ackedRate()) ? null : step.ackedRate(), step.receivedRate(), step.sustained(),
-                        step.inFlightGrowth(), step.backlogGrowth(), step.publishDelayP99Millis()))
-                .toList());
+        log.accept(String.format(
+                Locale.ROOT,
+                "Max-rate search %s: %.0f msg/s after %.1f s and %d probe(s)",
+                stopped == null ? "done" : "stopped (" + stopped + ")",
+                found,
+                seconds,
+                search.steps().size()));
+        return new RateSearchRecord(
+                criterion(search.settings()),
+                found,
+                seconds,
+                search.done(),
+                search.steps().stream()
+                        .map(step -> new RateSearchRecord.Probe(
+                                step.stage().name().toLowerCase(Locale.ROOT),
+                                step.targetRate(),
+                                step.seconds(),
+                                step.issuedRate(),
+                                Double.isNaN(step.ackedRate()) ? null : step.ackedRate(),
+                                step.receivedRate(),
+                                step.sustained(),
+                                step.inFlightGrowth(),
+                                step.backlogGrowth(),
+                                step.publishDelayP99Millis()))
+                        .toList());
     }
 
     /**
@@ -120,19 +138,36 @@ final class MaxRateSearchPhase {
 
     /** The criterion in words, with the settings' figures, as the result records it. */
     static String criterion(MaxRateSearch.Settings s) {
-        return String.format(Locale.ROOT, CRITERION, s.settleSeconds(), s.maxSettleSeconds(), 100 * s.keepUpRatio(),
-                1000 * s.sampleSeconds(), 1000 * s.maxGrowthSeconds(), s.growthFloorMessages(),
-                s.maxPublishDelayP99Millis(), s.startRate(), 100 * s.tolerance(), s.confirmSeconds(),
+        return String.format(
+                Locale.ROOT,
+                CRITERION,
+                s.settleSeconds(),
+                s.maxSettleSeconds(),
+                100 * s.keepUpRatio(),
+                1000 * s.sampleSeconds(),
+                1000 * s.maxGrowthSeconds(),
+                s.growthFloorMessages(),
+                s.maxPublishDelayP99Millis(),
+                s.startRate(),
+                100 * s.tolerance(),
+                s.confirmSeconds(),
                 100 * s.tolerance());
     }
 
-    private static String describe(MaxRateSearch.Stage stage, double target, MaxRateSearch.Observation o,
-            boolean sustained) {
-        return String.format(Locale.ROOT, "Max-rate search %-7s %10.0f msg/s: issued %10.0f, acked %10.0f%s%s%s%s"
-                + " -> %s", stage.name().toLowerCase(Locale.ROOT), target, o.issuedRate(), o.ackedRate(),
-                figure(", received %10.0f", o.receivedRate()), figure("; in flight %+.1f%%/s", 100 * o.inFlightGrowth()
-                        / target), figure(", backlog %+.1f%%/s", 100 * o.backlogGrowth() / target),
-                figure(", delay p99 %.1f ms", o.publishDelayP99Millis()), sustained ? "sustained" : "not sustained");
+    private static String describe(
+            MaxRateSearch.Stage stage, double target, MaxRateSearch.Observation o, boolean sustained) {
+        return String.format(
+                Locale.ROOT,
+                "Max-rate search %-7s %10.0f msg/s: issued %10.0f, acked %10.0f%s%s%s%s" + " -> %s",
+                stage.name().toLowerCase(Locale.ROOT),
+                target,
+                o.issuedRate(),
+                o.ackedRate(),
+                figure(", received %10.0f", o.receivedRate()),
+                figure("; in flight %+.1f%%/s", 100 * o.inFlightGrowth() / target),
+                figure(", backlog %+.1f%%/s", 100 * o.backlogGrowth() / target),
+                figure(", delay p99 %.1f ms", o.publishDelayP99Millis()),
+                sustained ? "sustained" : "not sustained");
     }
 
     /** The figure in its format, or nothing when it was not measured (NaN). */
@@ -172,13 +207,13 @@ final class MaxRateSearchPhase {
     /** Messages acknowledged and not yet received, per subscription; 0 without consumers. */
     private double backlog(Progress p) {
         int subscriptions = workload.subscriptionsPerTopic();
-        return subscriptions == 0 || workload.messagesPerOperation() == 0 ? 0
+        return subscriptions == 0 || workload.messagesPerOperation() == 0
+                ? 0
                 : p.messagesSent() - p.messagesReceived() / (double) subscriptions;
     }
 
     /** What one window measured; {@code failure} is a worker's, or null. */
-    record Window(MaxRateSearch.Observation observation, String failure) {
-    }
+    record Window(MaxRateSearch.Observation observation, String failure) {}
 
     /**
      * One probe window: the workers' period statistics are drained at its start (the settling pause's are not the
@@ -217,10 +252,11 @@ final class MaxRateSearchPhase {
         int subscriptions = workload.subscriptionsPerTopic();
         Progress before = samples[0];
         Progress after = samples[last];
-        double issued = (after.operationsStarted() - before.operationsStarted()) * (double) Math.max(1, perOperation)
-                / seconds;
+        double issued =
+                (after.operationsStarted() - before.operationsStarted()) * (double) Math.max(1, perOperation) / seconds;
         double acked = perOperation == 0 ? Double.NaN : (after.messagesSent() - before.messagesSent()) / seconds;
-        double received = subscriptions == 0 ? Double.NaN
+        double received = subscriptions == 0
+                ? Double.NaN
                 : (after.messagesReceived() - before.messagesReceived()) / (double) subscriptions / seconds;
         double[] inFlight = new double[samples.length];
         double[] backlog = new double[samples.length];
@@ -229,15 +265,18 @@ final class MaxRateSearchPhase {
             backlog[i] = backlog(samples[i]);
         }
         double inFlightGrowth = perOperation == 0 ? Double.NaN : MaxRateSearch.slope(times, inFlight);
-        double backlogGrowth = subscriptions == 0 || perOperation == 0 ? Double.NaN
-                : MaxRateSearch.slope(times, backlog);
-        return new MaxRateSearch.Observation(seconds, issued, acked, received, inFlightGrowth, backlogGrowth,
-                publishDelayP99Millis);
+        double backlogGrowth =
+                subscriptions == 0 || perOperation == 0 ? Double.NaN : MaxRateSearch.slope(times, backlog);
+        return new MaxRateSearch.Observation(
+                seconds, issued, acked, received, inFlightGrowth, backlogGrowth, publishDelayP99Millis);
     }
 
     private static double bestSoFar(MaxRateSearch search) {
-        return search.steps().stream().filter(MaxRateSearch.Step::sustained)
-                .mapToDouble(MaxRateSearch.Step::targetRate).max().orElse(search.settings().startRate());
+        return search.steps().stream()
+                .filter(MaxRateSearch.Step::sustained)
+                .mapToDouble(MaxRateSearch.Step::targetRate)
+                .max()
+                .orElse(search.settings().startRate());
     }
 
     /** False if the run was interrupted meanwhile. */

@@ -49,23 +49,41 @@ final class MeasurementLoop {
     private Instant startTime = Instant.now();
     private String partialReason;
     /** OMB's backlog mode: build a backlog with consumers paused, then drain it, then measure the test duration. */
-    private enum Backlog { NONE, WAITING, BUILDING, DRAINING, DRAINED }
+    private enum Backlog {
+        NONE,
+        WAITING,
+        BUILDING,
+        DRAINING,
+        DRAINED
+    }
+
     private Backlog backlog = Backlog.NONE;
     private long drainedNanos;
     /** The wait for the consumers after the last measured operation: when it began (0: not begun), and its record. */
     private long drainStartNanos;
+
     private long drainInFlight;
     private long lastPollNanos;
     private RunResult.Drain drain;
 
-    MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds,
-            RunCoordinator.Interruption interruption, java.time.Duration teardownBudget, Consumer<String> log) {
+    MeasurementLoop(
+            Workload workload,
+            WorkerGroup group,
+            int intervalSeconds,
+            RunCoordinator.Interruption interruption,
+            java.time.Duration teardownBudget,
+            Consumer<String> log) {
         this(workload, group, intervalSeconds, interruption, teardownBudget, log, null);
     }
 
     /** @param faults injects the workload's faults once the measurement starts, or null */
-    MeasurementLoop(Workload workload, WorkerGroup group, int intervalSeconds,
-            RunCoordinator.Interruption interruption, java.time.Duration teardownBudget, Consumer<String> log,
+    MeasurementLoop(
+            Workload workload,
+            WorkerGroup group,
+            int intervalSeconds,
+            RunCoordinator.Interruption interruption,
+            java.time.Duration teardownBudget,
+            Consumer<String> log,
             FaultInjector faults) {
         this.faults = faults;
         this.teardownBudget = teardownBudget;
@@ -81,8 +99,12 @@ final class MeasurementLoop {
         long begin = System.nanoTime();
         // A count-based run is warming up until its first measured operation completes (the workers gate what
         // they record by count, so nothing is reset); a time-based one until its warm-up duration has passed.
-        warmingUp = workload.countBased() ? workload.warmupOperations() > 0 : !workload.warmupDuration().isZero();
-        measureStartNanos = !workload.countBased() && warmingUp ? begin + workload.warmupDuration().toNanos() : begin;
+        warmingUp = workload.countBased()
+                ? workload.warmupOperations() > 0
+                : !workload.warmupDuration().isZero();
+        measureStartNanos = !workload.countBased() && warmingUp
+                ? begin + workload.warmupDuration().toNanos()
+                : begin;
         lastPeriodNanos = begin;
         lastProgressNanos = begin;
         backlog = workload.consumerBacklogSizeGB() > 0 ? Backlog.WAITING : Backlog.NONE;
@@ -109,7 +131,8 @@ final class MeasurementLoop {
             try {
                 String who = " on worker " + member.assignment().worker();
                 teardown.run("stop-all" + who, () -> member.worker().run(Worker.Command.STOP_ALL));
-                StatsSnapshot tail = teardown.call("last stats" + who, () -> member.worker().periodStats());
+                StatsSnapshot tail =
+                        teardown.call("last stats" + who, () -> member.worker().periodStats());
                 if (countsAsMeasured()) {
                     measured.add(tail);
                 }
@@ -171,10 +194,14 @@ final class MeasurementLoop {
         if (!warmingUp && backlog != Backlog.NONE) {
             advanceBacklog(progress, now);
         }
-        boolean finished = workload.countBased() ? progress.measuredOperationsDone() >= workload.measureOperations()
-                : !warmingUp && now - measureStartNanos >= workload.testDuration().toNanos()
+        boolean finished = workload.countBased()
+                ? progress.measuredOperationsDone() >= workload.measureOperations()
+                : !warmingUp
+                        && now - measureStartNanos >= workload.testDuration().toNanos()
                         && (backlog == Backlog.NONE
-                                || backlog == Backlog.DRAINED && now - drainedNanos >= workload.testDuration().toNanos());
+                                || backlog == Backlog.DRAINED
+                                        && now - drainedNanos
+                                                >= workload.testDuration().toNanos());
         if (finished && drains()) {
             finished = drained(now, progress);
         }
@@ -191,7 +218,9 @@ final class MeasurementLoop {
      * or not, are not bounded by the count. Time-based runs keep OMB's meaning and end on the clock.
      */
     private boolean drains() {
-        return workload.countBased() && workload.subscriptionsPerTopic() > 0 && !workload.streaming()
+        return workload.countBased()
+                && workload.subscriptionsPerTopic() > 0
+                && !workload.streaming()
                 && workload.messagesPerOperation() > 0;
     }
 
@@ -227,8 +256,11 @@ final class MeasurementLoop {
         double seconds = (now - drainStartNanos) / 1e9;
         drain = new RunResult.Drain(drainInFlight, missing, seconds, workload.stallTimeoutSeconds(), missing == 0);
         if (missing > 0) {
-            log.accept(String.format(Locale.ROOT, "WARNING: the consumers did not receive %d of the messages sent"
-                    + " (nothing received for %d s); end-to-end latency leaves them out", missing,
+            log.accept(String.format(
+                    Locale.ROOT,
+                    "WARNING: the consumers did not receive %d of the messages sent"
+                            + " (nothing received for %d s); end-to-end latency leaves them out",
+                    missing,
                     workload.stallTimeoutSeconds()));
         } else if (drainInFlight > 0) {
             log.accept(String.format(Locale.ROOT, "Drained %d message(s) in %.1f s", drainInFlight, seconds));
@@ -251,12 +283,21 @@ final class MeasurementLoop {
         long backlog = Math.max(0, totalSent * workload.subscriptionsPerTopic() - totalReceived);
         // A period wholly after the last measured operation is the drain's; the one in which it began says so too.
         boolean draining = drainStartNanos != 0;
-        String counts = !workload.countBased() ? null
-                : warmingUp ? String.format(Locale.ROOT, "warm-up %d/%d ops",
-                        Math.min(progress.operationsStarted(), workload.warmupOperations()), workload.warmupOperations())
-                : String.format(Locale.ROOT, "%d/%d ops (%.0f%%)", progress.measuredOperationsDone(),
-                        workload.measureOperations(), 100.0 * progress.measuredOperationsDone() / workload.measureOperations())
-                        + (draining ? String.format(Locale.ROOT, ", %d in flight", notReceived(progress)) : "");
+        String counts = !workload.countBased()
+                ? null
+                : warmingUp
+                        ? String.format(
+                                Locale.ROOT,
+                                "warm-up %d/%d ops",
+                                Math.min(progress.operationsStarted(), workload.warmupOperations()),
+                                workload.warmupOperations())
+                        : String.format(
+                                        Locale.ROOT,
+                                        "%d/%d ops (%.0f%%)",
+                                        progress.measuredOperationsDone(),
+                                        workload.measureOperations(),
+                                        100.0 * progress.measuredOperationsDone() / workload.measureOperations())
+                                + (draining ? String.format(Locale.ROOT, ", %d in flight", notReceived(progress)) : "");
         String phase = warmingUp ? "Warm-up" : draining && lastPeriodNanos >= drainStartNanos ? "Drain" : "Measure";
         log.accept(ProgressLine.format(phase, seconds, period, backlog, counts));
         if (countsAsMeasured()) {
@@ -269,7 +310,8 @@ final class MeasurementLoop {
     }
 
     private void advanceBacklog(Progress progress, long now) throws Exception {
-        long capacityMessages = (long) (workload.consumerBacklogSizeGB() * 1024 * 1024 * 1024) / Math.max(1, workload.messageSize());
+        long capacityMessages =
+                (long) (workload.consumerBacklogSizeGB() * 1024 * 1024 * 1024) / Math.max(1, workload.messageSize());
         long current = workload.subscriptionsPerTopic() * progress.messagesSent() - progress.messagesReceived();
         switch (backlog) {
             case WAITING -> {
@@ -289,10 +331,11 @@ final class MeasurementLoop {
                 if (current <= emptyLevel) {
                     backlog = Backlog.DRAINED;
                     drainedNanos = now;
-                    log.accept("Backlog drained; measuring for " + workload.testDuration().toSeconds() + " s more");
+                    log.accept("Backlog drained; measuring for "
+                            + workload.testDuration().toSeconds() + " s more");
                 }
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -331,8 +374,12 @@ final class MeasurementLoop {
     RunResult.Drain drain() {
         if (drain == null && drainStartNanos != 0 && lastProgress != null) {
             long missing = notReceived(lastProgress);
-            return new RunResult.Drain(drainInFlight, missing, (lastPollNanos - drainStartNanos) / 1e9,
-                    workload.stallTimeoutSeconds(), missing == 0);
+            return new RunResult.Drain(
+                    drainInFlight,
+                    missing,
+                    (lastPollNanos - drainStartNanos) / 1e9,
+                    workload.stallTimeoutSeconds(),
+                    missing == 0);
         }
         return drain;
     }

@@ -1,8 +1,8 @@
 package io.ombtx.runner.run;
 
-import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Histograms;
+import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
@@ -10,8 +10,7 @@ import org.HdrHistogram.Histogram;
 /** OMB-style progress lines: rates, backlog and latency percentiles for one period. */
 final class ProgressLine {
 
-    private ProgressLine() {
-    }
+    private ProgressLine() {}
 
     static String format(String phase, double seconds, StatsSnapshot s, long backlog, String countProgress) {
         double pubRate = s.counter(Counter.MESSAGES_SENT) / seconds;
@@ -19,10 +18,17 @@ final class ProgressLine {
         double errRate = s.counter(Counter.PUBLISH_ERRORS) / seconds;
         double consRate = s.counter(Counter.MESSAGES_RECEIVED) / seconds;
         double consMb = s.counter(Counter.BYTES_RECEIVED) / seconds / (1024.0 * 1024.0);
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+        StringBuilder line = new StringBuilder(String.format(
+                Locale.ROOT,
                 "%-7s Pub rate %8.1f msg/s / %6.2f MB/s | Pub err %6.1f err/s | Cons rate %8.1f msg/s / %6.2f MB/s"
                         + " | Backlog %6.1f K",
-                phase, pubRate, pubMb, errRate, consRate, consMb, backlog / 1000.0));
+                phase,
+                pubRate,
+                pubMb,
+                errRate,
+                consRate,
+                consMb,
+                backlog / 1000.0));
         line.append(" | Pub Latency (ms) ").append(latencies(s.histogram(Latency.PUBLISH_LATENCY)));
         line.append(" | Pub Delay (us) ").append(delays(s.histogram(Latency.PUBLISH_DELAY)));
         Histogram ops = s.histogram(Latency.OPERATION_LATENCY);
@@ -44,9 +50,13 @@ final class ProgressLine {
         if (h.getTotalCount() == 0) {
             return "-";
         }
-        return String.format(Locale.ROOT, "avg %7.3f - 50%% %7.3f - 99%% %7.3f - 99.9%% %7.3f - Max %7.3f",
-                Histograms.millis(h.getMean()), Histograms.millis(h.getValueAtPercentile(50)),
-                Histograms.millis(h.getValueAtPercentile(99)), Histograms.millis(h.getValueAtPercentile(99.9)),
+        return String.format(
+                Locale.ROOT,
+                "avg %7.3f - 50%% %7.3f - 99%% %7.3f - 99.9%% %7.3f - Max %7.3f",
+                Histograms.millis(h.getMean()),
+                Histograms.millis(h.getValueAtPercentile(50)),
+                Histograms.millis(h.getValueAtPercentile(99)),
+                Histograms.millis(h.getValueAtPercentile(99.9)),
                 Histograms.millis(h.getMaxValue()));
     }
 
@@ -54,8 +64,13 @@ final class ProgressLine {
         if (h.getTotalCount() == 0) {
             return "-";
         }
-        return String.format(Locale.ROOT, "avg %7.1f - 50%% %7d - 99%% %7d - 99.9%% %7d - Max %7d",
-                h.getMean(), h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9),
+        return String.format(
+                Locale.ROOT,
+                "avg %7.1f - 50%% %7d - 99%% %7d - 99.9%% %7d - Max %7d",
+                h.getMean(),
+                h.getValueAtPercentile(50),
+                h.getValueAtPercentile(99),
+                h.getValueAtPercentile(99.9),
                 h.getMaxValue());
     }
 }

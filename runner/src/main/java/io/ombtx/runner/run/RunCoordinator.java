@@ -3,16 +3,13 @@ package io.ombtx.runner.run;
 import io.ombtx.broker.BrokerClassPath;
 import io.ombtx.broker.BrokerLibrary;
 import io.ombtx.broker.BrokerStartException;
+import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.broker.TransactionProtocol;
-import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.DriverFile;
-import io.ombtx.runner.plan.BrokerPlan;
-import io.ombtx.runner.plan.RunSpec;
-import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.config.Workload;
@@ -22,6 +19,9 @@ import io.ombtx.runner.fault.EmbeddedBrokerControl;
 import io.ombtx.runner.fault.FaultCommand;
 import io.ombtx.runner.fault.FaultInjector;
 import io.ombtx.runner.fault.FaultSummary;
+import io.ombtx.runner.plan.BrokerPlan;
+import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.result.LatencySummary;
 import io.ombtx.runner.result.RateSearchRecord;
 import io.ombtx.runner.result.ResultBuilder;
@@ -34,6 +34,7 @@ import io.ombtx.runner.worker.Worker;
 import io.ombtx.runner.worker.Worker.TopicSubscription;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -41,11 +42,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.time.Duration;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.KafkaException;
 
@@ -65,8 +65,7 @@ public final class RunCoordinator {
     /** How the run being written waited for its consumers at the end (null: it did not). */
     private RunResult.Drain drain;
 
-    public RunCoordinator(RunOptions options, PrintStream out, WorkerFactory workerFactory,
-            Interruption interruption) {
+    public RunCoordinator(RunOptions options, PrintStream out, WorkerFactory workerFactory, Interruption interruption) {
         this.options = options;
         this.out = out;
         this.workerFactory = workerFactory;
@@ -117,19 +116,28 @@ public final class RunCoordinator {
             DriverFile driver = spec.driver();
             if (plan.embedded()) {
                 // Finding the broker's class path first: when it is missing, the error says so before anything else.
-                String version = plan.brokerVersion() != null ? plan.brokerVersion()
+                String version = plan.brokerVersion() != null
+                        ? plan.brokerVersion()
                         : BrokerClassPath.locate().kafkaVersion();
                 if (plan.brokerVersion() != null && !BrokerLibrary.available(KafkaVersion.parse(version))) {
-                    say("Kafka %s is not cached yet: fetching it from Maven Central into %s (once)", version,
-                            BrokerLibrary.cacheRoot());
+                    say(
+                            "Kafka %s is not cached yet: fetching it from Maven Central into %s (once)",
+                            version, BrokerLibrary.cacheRoot());
                 }
-                say("Starting embedded Kafka %s: %d broker(s), profile %s%s%s", version,
-                        plan.brokers(), plan.profile().displayName(),
+                say(
+                        "Starting embedded Kafka %s: %d broker(s), profile %s%s%s",
+                        version,
+                        plan.brokers(),
+                        plan.profile().displayName(),
                         plan.transactionVersion() == null ? "" : ", transaction.version " + plan.transactionVersion(),
                         plan.settings().isEmpty() ? "" : ", overrides " + plan.settings());
-                cluster = EmbeddedKafkaCluster.builder().brokers(plan.brokers()).profile(plan.profile())
-                        .overrides(plan.settings()).version(plan.brokerVersion())
-                        .transactionVersion(plan.transactionVersion()).start();
+                cluster = EmbeddedKafkaCluster.builder()
+                        .brokers(plan.brokers())
+                        .profile(plan.profile())
+                        .overrides(plan.settings())
+                        .version(plan.brokerVersion())
+                        .transactionVersion(plan.transactionVersion())
+                        .start();
                 driver = driver.withBootstrapServers(cluster.bootstrapServers());
                 broker = embeddedBroker(plan, cluster);
                 if (!spec.workload().faults().isEmpty()) {
@@ -147,7 +155,8 @@ public final class RunCoordinator {
                 }
                 checkFaultIndexes(spec.workload(), live);
                 if (spec.faultCommand() != null) {
-                    faultControl = new CommandBrokerControl(new FaultCommand(spec.faultCommand()), FAULT_COMMAND_TIMEOUT);
+                    faultControl =
+                            new CommandBrokerControl(new FaultCommand(spec.faultCommand()), FAULT_COMMAND_TIMEOUT);
                 }
                 broker = RunResult.Broker.external(live, plan.bootstrapServers());
                 broker = withTransactionProtocol(broker, driver);
@@ -173,19 +182,25 @@ public final class RunCoordinator {
             throw new BrokerStartException("embedded Kafka " + running + " started but its transaction.version could"
                     + " not be read back: " + describe(e));
         }
-        say("Kafka %s running (%s); transaction protocol: %s", running, cluster.zooKeeper() ? "ZooKeeper" : "KRaft",
-                protocol.description());
+        say(
+                "Kafka %s running (%s); transaction protocol: %s",
+                running, cluster.zooKeeper() ? "ZooKeeper" : "KRaft", protocol.description());
         return RunResult.Broker.embedded(plan.brokers(), running, plan.profile().displayName(), cluster.settings())
-                .withReadBack(cluster.zooKeeper() ? "zookeeper" : "kraft", protocol.transactionVersion(),
-                        protocol.description(), cluster.requestedTransactionVersion())
+                .withReadBack(
+                        cluster.zooKeeper() ? "zookeeper" : "kraft",
+                        protocol.transactionVersion(),
+                        protocol.description(),
+                        cluster.requestedTransactionVersion())
                 .withSystem(BrokerSystem.KAFKA, null);
     }
 
     /** An external cluster's transaction protocol, when it answers (the version itself is not asked for). */
     private RunResult.Broker withTransactionProtocol(RunResult.Broker broker, DriverFile driver) {
         Properties props = driver.properties("commonConfig");
-        props.setProperty("request.timeout.ms", Integer.toString(lowest(props, "request.timeout.ms", REQUEST_TIMEOUT_MS)));
-        props.setProperty("default.api.timeout.ms", Integer.toString(lowest(props, "default.api.timeout.ms", API_TIMEOUT_MS)));
+        props.setProperty(
+                "request.timeout.ms", Integer.toString(lowest(props, "request.timeout.ms", REQUEST_TIMEOUT_MS)));
+        props.setProperty(
+                "default.api.timeout.ms", Integer.toString(lowest(props, "default.api.timeout.ms", API_TIMEOUT_MS)));
         try (Admin admin = Admin.create(props)) {
             broker = withSystem(broker, admin);
             TransactionProtocol protocol = TransactionProtocol.read(admin, API_TIMEOUT_MS / 1000 + 5);
@@ -219,26 +234,34 @@ public final class RunCoordinator {
     static void checkFaultIndexes(Workload w, int live) {
         for (Fault fault : w.faults()) {
             if (fault.target() == FaultTarget.BROKER && fault.brokerIndex() >= live) {
-                throw new ConfigException(w.sourceFile(), fault.key() + ".target", "broker index " + fault.brokerIndex()
-                        + " but the cluster has " + live + " broker(s), indexes 0 to " + (live - 1));
+                throw new ConfigException(
+                        w.sourceFile(),
+                        fault.key() + ".target",
+                        "broker index " + fault.brokerIndex() + " but the cluster has " + live
+                                + " broker(s), indexes 0 to " + (live - 1));
             }
         }
     }
 
     /** Timeouts of the cluster-size query (a driver's lower values are kept). */
     private static final int REQUEST_TIMEOUT_MS = 10_000;
+
     private static final int API_TIMEOUT_MS = 15_000;
 
     private static int externalBrokerCount(DriverFile driver, BrokerPlan plan) throws InterruptedException {
         Properties props = driver.properties("commonConfig");
-        props.setProperty("request.timeout.ms", Integer.toString(lowest(props, "request.timeout.ms", REQUEST_TIMEOUT_MS)));
+        props.setProperty(
+                "request.timeout.ms", Integer.toString(lowest(props, "request.timeout.ms", REQUEST_TIMEOUT_MS)));
         int apiTimeout = lowest(props, "default.api.timeout.ms", API_TIMEOUT_MS);
         props.setProperty("default.api.timeout.ms", Integer.toString(apiTimeout));
         String cause;
         Admin admin = null;
         try {
             admin = Admin.create(props);
-            return admin.describeCluster().nodes().get(apiTimeout + 5_000L, TimeUnit.MILLISECONDS).size();
+            return admin.describeCluster()
+                    .nodes()
+                    .get(apiTimeout + 5_000L, TimeUnit.MILLISECONDS)
+                    .size();
         } catch (ExecutionException e) {
             cause = describe(e.getCause());
         } catch (TimeoutException e) {
@@ -315,14 +338,15 @@ public final class RunCoordinator {
             } catch (SetupInterrupted e) {
                 return endedInSetUp(spec, driver, broker, group, "interrupted during set-up (" + e.step + ")", null);
             } catch (SetupFailed e) {
-                return endedInSetUp(spec, driver, broker, group, "set-up failed (" + e.step + "): " + e.getMessage(),
-                        e.getCause());
+                return endedInSetUp(
+                        spec, driver, broker, group, "set-up failed (" + e.step + "): " + e.getMessage(), e.getCause());
             }
         }
     }
 
-    private Outcome setUpAndMeasure(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group,
-            BrokerControl faultControl) throws Exception {
+    private Outcome setUpAndMeasure(
+            RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group, BrokerControl faultControl)
+            throws Exception {
         Workload w = spec.workload();
         setup("driver init", () -> {
             group.initializeDriver(driver.toYaml(), w.operation());
@@ -368,12 +392,27 @@ public final class RunCoordinator {
         }
         FaultInjector faults = null;
         if (faultControl != null && !w.faults().isEmpty()) {
-            List<String> groups = subscriptions.stream().map(TopicSubscription::subscription).distinct().toList();
-            faults = setup("faults", () -> FaultInjector.prepare(w.faults(), faultControl,
-                    driver.properties("commonConfig"), topics, groups, w.streaming(), line -> say("%s", line)));
-            say("%d fault(s) planned through the %s; brokers by node id: %s", w.faults().size(),
-                    faultControl.describe(), faults.brokersAtStart().stream()
-                            .map(b -> b.nodeId() + "=" + b.address()).toList());
+            List<String> groups = subscriptions.stream()
+                    .map(TopicSubscription::subscription)
+                    .distinct()
+                    .toList();
+            faults = setup(
+                    "faults",
+                    () -> FaultInjector.prepare(
+                            w.faults(),
+                            faultControl,
+                            driver.properties("commonConfig"),
+                            topics,
+                            groups,
+                            w.streaming(),
+                            line -> say("%s", line)));
+            say(
+                    "%d fault(s) planned through the %s; brokers by node id: %s",
+                    w.faults().size(),
+                    faultControl.describe(),
+                    faults.brokersAtStart().stream()
+                            .map(b -> b.nodeId() + "=" + b.address())
+                            .toList());
         }
         return measure(spec, driver, broker, group, payloads, topics, subscriptions, faults);
     }
@@ -409,8 +448,8 @@ public final class RunCoordinator {
             throw new SetupInterrupted(step);
         }
         try {
-            return WatchedCall.call("set-up: " + step, work, WatchedCall.NO_DEADLINE,
-                    () -> interruption.reason() != null, true);
+            return WatchedCall.call(
+                    "set-up: " + step, work, WatchedCall.NO_DEADLINE, () -> interruption.reason() != null, true);
         } catch (WatchedCall.GaveUp e) {
             throw new SetupInterrupted(step);
         } catch (SetupInterrupted | SetupFailed | InterruptedException e) {
@@ -433,9 +472,12 @@ public final class RunCoordinator {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new SetupFailed("consumer readiness", new io.ombtx.runner.worker.WorkerException("consumers"
-                        + " received " + received + " of " + expected + " probe messages within 120 s: they are not"
-                        + " subscribed (is the broker healthy?)"));
+                throw new SetupFailed(
+                        "consumer readiness",
+                        new io.ombtx.runner.worker.WorkerException("consumers"
+                                + " received " + received + " of " + expected
+                                + " probe messages within 120 s: they are not"
+                                + " subscribed (is the broker healthy?)"));
             }
             if (interruption.reason() != null) {
                 throw new SetupInterrupted("consumer readiness");
@@ -450,8 +492,14 @@ public final class RunCoordinator {
      * with nothing measured says why (an interrupted run still exits 130 through the interruption). Bad input found
      * only by a worker is rethrown once the workers are stopped: it is reported as bad input, not as a run.
      */
-    private Outcome endedInSetUp(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group,
-            String reason, Throwable failure) throws Exception {
+    private Outcome endedInSetUp(
+            RunSpec spec,
+            DriverFile driver,
+            RunResult.Broker broker,
+            WorkerGroup group,
+            String reason,
+            Throwable failure)
+            throws Exception {
         say("%s; stopping", Character.toUpperCase(reason.charAt(0)) + reason.substring(1));
         Teardown teardown = Teardown.within(Duration.ofSeconds(spec.teardownTimeoutSeconds()));
         if (group != null) {
@@ -466,8 +514,17 @@ public final class RunCoordinator {
             throw bad;
         }
         Instant now = Instant.now();
-        return writeResult(spec, driver, broker, now, now, withNote(reason, teardown), Map.of(), null,
-                new StatsSnapshot(), List.of());
+        return writeResult(
+                spec,
+                driver,
+                broker,
+                now,
+                now,
+                withNote(reason, teardown),
+                Map.of(),
+                null,
+                new StatsSnapshot(),
+                List.of());
     }
 
     private static void closeWorkers(Teardown teardown, WorkerGroup group) {
@@ -485,14 +542,28 @@ public final class RunCoordinator {
         return note == null ? reason : reason + "; " + note;
     }
 
-    private Outcome measure(RunSpec spec, DriverFile driver, RunResult.Broker broker, WorkerGroup group,
-            List<byte[]> payloads, List<String> topics, List<TopicSubscription> subscriptions, FaultInjector faults)
+    private Outcome measure(
+            RunSpec spec,
+            DriverFile driver,
+            RunResult.Broker broker,
+            WorkerGroup group,
+            List<byte[]> payloads,
+            List<String> topics,
+            List<TopicSubscription> subscriptions,
+            FaultInjector faults)
             throws Exception {
         Workload w = spec.workload();
         try {
             setup("load start", () -> {
-                group.startLoad(new LoadSpec(w.loop(), spec.initialRate(), payloads, w.keyDistributor(),
-                        w.warmupOperations(), w.measureOperations(), w.messagesPerOperation(), w.waitForConsume(),
+                group.startLoad(new LoadSpec(
+                        w.loop(),
+                        spec.initialRate(),
+                        payloads,
+                        w.keyDistributor(),
+                        w.warmupOperations(),
+                        w.measureOperations(),
+                        w.messagesPerOperation(),
+                        w.waitForConsume(),
                         w.subscriptionsPerTopic() > 0));
                 return null;
             });
@@ -504,14 +575,27 @@ public final class RunCoordinator {
         }
         int interval = spec.reportingIntervalSeconds();
         if (spec.repetition() != null && spec.repetition().count() > 1) {
-            say("%s: repetition %d of %d (group %s)", w.name(), spec.repetition().index(), spec.repetition().count(),
+            say(
+                    "%s: repetition %d of %d (group %s)",
+                    w.name(),
+                    spec.repetition().index(),
+                    spec.repetition().count(),
                     spec.repetition().group());
         }
-        say("%s: %s, %s loop%s", w.name(), w.countBased()
-                ? "warm-up " + w.warmupOperations() + " then " + w.measureOperations() + " operation(s)"
-                : "warm-up " + w.warmupDuration().toSeconds() + " s then " + w.testDuration().toSeconds() + " s",
-                w.loop().key(), spec.openLoop() ? " at " + (spec.findMaximumRate() ? "the maximum sustainable rate"
-                        : (long) spec.initialRate() + " msg/s") : "");
+        say(
+                "%s: %s, %s loop%s",
+                w.name(),
+                w.countBased()
+                        ? "warm-up " + w.warmupOperations() + " then " + w.measureOperations() + " operation(s)"
+                        : "warm-up " + w.warmupDuration().toSeconds() + " s then "
+                                + w.testDuration().toSeconds() + " s",
+                w.loop().key(),
+                spec.openLoop()
+                        ? " at "
+                                + (spec.findMaximumRate()
+                                        ? "the maximum sustainable rate"
+                                        : (long) spec.initialRate() + " msg/s")
+                        : "");
         if (spec.findMaximumRate()) {
             rateSearch = new MaxRateSearchPhase(group, w, interruption, line -> say("%s", line))
                     .run(new MaxRateSearch(MaxRateSearchPhase.settings(w, spec.initialRate())));
@@ -519,8 +603,14 @@ public final class RunCoordinator {
                 group.run(io.ombtx.runner.worker.Worker.Command.RESET_STATS); // the probes are not measured
             }
         }
-        MeasurementLoop loop = new MeasurementLoop(w, group, interval, interruption,
-                Duration.ofSeconds(spec.teardownTimeoutSeconds()), line -> say("%s", line), faults);
+        MeasurementLoop loop = new MeasurementLoop(
+                w,
+                group,
+                interval,
+                interruption,
+                Duration.ofSeconds(spec.teardownTimeoutSeconds()),
+                line -> say("%s", line),
+                faults);
         loop.run();
         drain = loop.drain();
         StatsSnapshot measured = loop.measured();
@@ -533,8 +623,8 @@ public final class RunCoordinator {
             // Before the exactly-once check: a restart still waiting is done now, so the check reads a whole cluster.
             // A run that ended early on the embedded cluster, which closes next, does without (an external one is
             // left as the workload meant to leave it).
-            faultEvents = faults.finish(teardown.remaining(FAULT_FINISH_TIMEOUT),
-                    !teardown.bounded() || !broker.embedded());
+            faultEvents =
+                    faults.finish(teardown.remaining(FAULT_FINISH_TIMEOUT), !teardown.bounded() || !broker.embedded());
         }
         ExactlyOnceReport exactlyOnce = null;
         if (w.verifyExactlyOnce() && partialReason == null) {
@@ -547,8 +637,12 @@ public final class RunCoordinator {
             }
         }
         if (exactlyOnce != null) {
-            say("Exactly-once: %d checked, %d duplicated, %d missing, %d unexpected: %s", exactlyOnce.checked(),
-                    exactlyOnce.duplicated(), exactlyOnce.missing(), exactlyOnce.unexpected(),
+            say(
+                    "Exactly-once: %d checked, %d duplicated, %d missing, %d unexpected: %s",
+                    exactlyOnce.checked(),
+                    exactlyOnce.duplicated(),
+                    exactlyOnce.missing(),
+                    exactlyOnce.unexpected(),
                     exactlyOnce.passed() ? "PASS" : "FAIL");
         }
         Map<String, Object> environment;
@@ -563,32 +657,83 @@ public final class RunCoordinator {
             closeWorkers(teardown, group);
             partialReason = withNote(partialReason, teardown);
         }
-        return writeResult(spec, driver, broker, startTime, endTime, partialReason, environment, exactlyOnce, measured,
-                loop.periods(), faultEvents);
+        return writeResult(
+                spec,
+                driver,
+                broker,
+                startTime,
+                endTime,
+                partialReason,
+                environment,
+                exactlyOnce,
+                measured,
+                loop.periods(),
+                faultEvents);
     }
 
-    private Outcome writeResult(RunSpec spec, DriverFile driver, RunResult.Broker broker, Instant startTime,
-            Instant endTime, String partialReason, Map<String, Object> environment, ExactlyOnceReport exactlyOnce,
-            StatsSnapshot measured, List<io.ombtx.runner.stats.Period> periods) throws Exception {
-        return writeResult(spec, driver, broker, startTime, endTime, partialReason, environment, exactlyOnce, measured,
-                periods, null);
+    private Outcome writeResult(
+            RunSpec spec,
+            DriverFile driver,
+            RunResult.Broker broker,
+            Instant startTime,
+            Instant endTime,
+            String partialReason,
+            Map<String, Object> environment,
+            ExactlyOnceReport exactlyOnce,
+            StatsSnapshot measured,
+            List<io.ombtx.runner.stats.Period> periods)
+            throws Exception {
+        return writeResult(
+                spec,
+                driver,
+                broker,
+                startTime,
+                endTime,
+                partialReason,
+                environment,
+                exactlyOnce,
+                measured,
+                periods,
+                null);
     }
 
-    private Outcome writeResult(RunSpec spec, DriverFile driver, RunResult.Broker broker, Instant startTime,
-            Instant endTime, String partialReason, Map<String, Object> environment, ExactlyOnceReport exactlyOnce,
-            StatsSnapshot measured, List<io.ombtx.runner.stats.Period> periods, List<RunResult.FaultEvent> faults)
+    private Outcome writeResult(
+            RunSpec spec,
+            DriverFile driver,
+            RunResult.Broker broker,
+            Instant startTime,
+            Instant endTime,
+            String partialReason,
+            Map<String, Object> environment,
+            ExactlyOnceReport exactlyOnce,
+            StatsSnapshot measured,
+            List<io.ombtx.runner.stats.Period> periods,
+            List<RunResult.FaultEvent> faults)
             throws Exception {
         Workload w = spec.workload();
         int interval = spec.reportingIntervalSeconds();
         // The broker facts come from the start of the run as a map of the result's "broker" fields.
-        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, driver.name(), startTime, endTime, partialReason,
-                RunResult.RunMode.of(w, interval).withSearch(rateSearch), RunResult.Versions.of(broker), broker, driver.redacted(),
-                environment, exactlyOnce, RunResult.Repetition.of(spec.repetition(),
-                        io.ombtx.runner.plan.Repetitions.newGroupId(startTime)), faults, drain);
+        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(
+                w,
+                driver.name(),
+                startTime,
+                endTime,
+                partialReason,
+                RunResult.RunMode.of(w, interval).withSearch(rateSearch),
+                RunResult.Versions.of(broker),
+                broker,
+                driver.redacted(),
+                environment,
+                exactlyOnce,
+                RunResult.Repetition.of(spec.repetition(), io.ombtx.runner.plan.Repetitions.newGroupId(startTime)),
+                faults,
+                drain);
         RunResult result = ResultBuilder.build(facts, measured, periods);
-        String fileStem = spec.repetition() == null || spec.repetition().count() == 1 ? w.name()
+        String fileStem = spec.repetition() == null || spec.repetition().count() == 1
+                ? w.name()
                 : w.name() + "-rep" + spec.repetition().index();
-        Path target = options.outputFile() != null ? options.outputFile()
+        Path target = options.outputFile() != null
+                ? options.outputFile()
                 : ResultWriter.defaultPath(options.outputDir(), fileStem, driver.name(), ZonedDateTime.now());
         Path written = ResultWriter.write(target, result);
         if (result.status() == RunResult.Status.FAILED) {
@@ -621,14 +766,17 @@ public final class RunCoordinator {
     private void printSummary(RunResult result) {
         if (result.status() == RunResult.Status.FAILED) {
             RunResult.Counts c = result.counts();
-            say("No measured operation succeeded: %d failed, %d publish error(s), %d committed; no rates or latencies"
-                    + " to report", c.failed(), c.publishErrors(), c.committed());
+            say(
+                    "No measured operation succeeded: %d failed, %d publish error(s), %d committed; no rates or latencies"
+                            + " to report",
+                    c.failed(), c.publishErrors(), c.committed());
             return;
         }
         LatencySummary ops = result.operationLatency();
         if (ops.count() > 0) {
-            say("Operations: %d in %.3f s | min %.3f ms | p50 %.3f ms | p99 %.3f ms | max %.3f ms", ops.count(),
-                    result.summary().durationSeconds(), ops.min(), ops.p50(), ops.p99(), ops.max());
+            say(
+                    "Operations: %d in %.3f s | min %.3f ms | p50 %.3f ms | p99 %.3f ms | max %.3f ms",
+                    ops.count(), result.summary().durationSeconds(), ops.min(), ops.p50(), ops.p99(), ops.max());
         }
         Map<Phase, LatencySummary> phases = result.transactionPhases();
         if (phases.size() > 1) {
@@ -636,17 +784,21 @@ public final class RunCoordinator {
             phases.forEach((phase, s) -> line.append(String.format(Locale.ROOT, " %s %.3f", phase.key(), s.p50())));
             say("%s", line);
             StringBuilder avg = new StringBuilder("Phases avg (ms):");
-            phases.forEach((phase, s) -> avg.append(String.format(Locale.ROOT, " %s %.3f", phase.key(), s.avg() == null ? Double.NaN : s.avg())));
+            phases.forEach((phase, s) -> avg.append(
+                    String.format(Locale.ROOT, " %s %.3f", phase.key(), s.avg() == null ? Double.NaN : s.avg())));
             say("%s", avg);
         }
         RunResult.Scenario scenario = result.scenario();
         if (scenario.awaitAcks() != null || scenario.phaseSequence() != null) {
-            say("Order: awaitAcks %s; phases ran %s", scenario.awaitAcks() == null ? "(driver's)" : scenario.awaitAcks(),
+            say(
+                    "Order: awaitAcks %s; phases ran %s",
+                    scenario.awaitAcks() == null ? "(driver's)" : scenario.awaitAcks(),
                     scenario.phaseSequence() == null ? "(not reported)" : String.join(" > ", scenario.phaseSequence()));
         }
         if (result.faults() != null) {
             RunResult.Counts c = result.counts();
-            say("Recovery: %d aborted, %d retried, %d fenced, %d producer(s) replaced, %d client resend(s), %d failed",
+            say(
+                    "Recovery: %d aborted, %d retried, %d fenced, %d producer(s) replaced, %d client resend(s), %d failed",
                     c.aborted(), c.retries(), c.fenced(), c.producersReplaced(), c.clientRetries(), c.failed());
             for (RunResult.FaultEvent f : result.faults()) {
                 say("%s", FaultSummary.line(f));
@@ -654,8 +806,10 @@ public final class RunCoordinator {
         }
         RunResult.Drain d = result.drain();
         if (d != null && !d.completed()) {
-            say("WARNING: %d message(s) sent were never received (%s): end-to-end latency leaves them out",
-                    d.notReceived(), result.status() == RunResult.Status.COMPLETE
+            say(
+                    "WARNING: %d message(s) sent were never received (%s): end-to-end latency leaves them out",
+                    d.notReceived(),
+                    result.status() == RunResult.Status.COMPLETE
                             ? "the drain gave up after " + d.limitSeconds() + " s without progress"
                             : "the run ended while draining");
         }

@@ -9,5 +9,4 @@ import java.nio.file.Path;
  * @param outputFile where to write the result (null: a fresh name in outputDir)
  * @param quiet print nothing but errors
  */
-public record RunOptions(Path outputDir, Path outputFile, boolean quiet) {
-}
+public record RunOptions(Path outputDir, Path outputFile, boolean quiet) {}

@@ -53,10 +53,13 @@ final class Teardown {
 
     /** As {@link #run}, but started even when no time is left (then not waited for): releasing is worth a try. */
     void runEvenLate(String step, Step work) throws Exception {
-        call(step, () -> {
-            work.run();
-            return null;
-        }, true);
+        call(
+                step,
+                () -> {
+                    work.run();
+                    return null;
+                },
+                true);
     }
 
     <T> T call(String step, Callable<T> work) throws Exception {
@@ -91,7 +94,8 @@ final class Teardown {
 
     /** What to add to the partial reason, or null when nothing was abandoned. */
     String note() {
-        return abandoned.isEmpty() ? null
+        return abandoned.isEmpty()
+                ? null
                 : "teardown time-out of " + budget.toSeconds() + " s: abandoned " + String.join(", ", abandoned);
     }
 }

@@ -25,8 +25,7 @@ final class WatchedCall {
         }
     }
 
-    private WatchedCall() {
-    }
+    private WatchedCall() {}
 
     /**
      * @param deadlineNanos a {@link System#nanoTime()} instant, or {@link #NO_DEADLINE}

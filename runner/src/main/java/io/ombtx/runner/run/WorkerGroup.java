@@ -23,8 +23,7 @@ import java.util.concurrent.Future;
 public final class WorkerGroup implements Worker {
 
     /** One worker and what the plan gave it. */
-    public record Member(Worker worker, WorkerAssignment assignment) {
-    }
+    public record Member(Worker worker, WorkerAssignment assignment) {}
 
     private interface Step {
         void run(Member member) throws Exception;
@@ -34,6 +33,7 @@ public final class WorkerGroup implements Worker {
     private final ExecutorService calls;
     /** Whether the members were sent {@code /initialize-driver}: then {@link #stopInitialized()} stops them. */
     private volatile boolean driverSent;
+
     private OperationSpec operation = OperationSpec.publish();
 
     public WorkerGroup(List<Member> members) {
@@ -41,11 +41,13 @@ public final class WorkerGroup implements Worker {
             throw new IllegalArgumentException("a run needs at least one worker");
         }
         this.members = List.copyOf(members);
-        this.calls = members.size() == 1 ? null : Executors.newCachedThreadPool(runnable -> {
-            Thread thread = new Thread(runnable, "worker-call");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.calls = members.size() == 1
+                ? null
+                : Executors.newCachedThreadPool(runnable -> {
+                    Thread thread = new Thread(runnable, "worker-call");
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
     public List<Member> members() {
@@ -142,8 +144,8 @@ public final class WorkerGroup implements Worker {
     }
 
     /** Round-robin, as the plan counted; a different count means the plan and the run disagree, a bug. */
-    private static <T> List<List<T>> deal(List<T> items, List<Member> targets,
-            java.util.function.ToIntFunction<WorkerAssignment> planned) {
+    private static <T> List<List<T>> deal(
+            List<T> items, List<Member> targets, java.util.function.ToIntFunction<WorkerAssignment> planned) {
         List<List<T>> dealt = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
             List<T> mine = new ArrayList<>();
@@ -151,7 +153,8 @@ public final class WorkerGroup implements Worker {
                 mine.add(items.get(j));
             }
             if (mine.size() != planned.applyAsInt(targets.get(i).assignment())) {
-                throw new IllegalStateException("worker " + targets.get(i).assignment().worker() + " was planned "
+                throw new IllegalStateException("worker "
+                        + targets.get(i).assignment().worker() + " was planned "
                         + planned.applyAsInt(targets.get(i).assignment()) + " item(s) but is dealt " + mine.size());
             }
             dealt.add(mine);
@@ -162,7 +165,9 @@ public final class WorkerGroup implements Worker {
     /** Each producing worker writes its planned share; {@code messages} is the total and must match the plan. */
     @Override
     public void prefill(long messages, byte[] payload) throws Exception {
-        long planned = producing().stream().mapToLong(m -> m.assignment().prefillMessages()).sum();
+        long planned = producing().stream()
+                .mapToLong(m -> m.assignment().prefillMessages())
+                .sum();
         if (planned != messages) {
             throw new IllegalStateException("prefill of " + messages + " message(s) but " + planned + " planned");
         }
@@ -180,7 +185,8 @@ public final class WorkerGroup implements Worker {
      */
     @Override
     public void startLoad(LoadSpec load) throws Exception {
-        List<Member> consumersOnly = members.stream().filter(m -> !m.assignment().producing()).toList();
+        List<Member> consumersOnly =
+                members.stream().filter(m -> !m.assignment().producing()).toList();
         each(consumersOnly, m -> {
             LoadSpec share = share(load, m);
             if (consumersNeedLoad(share)) {
@@ -193,24 +199,29 @@ public final class WorkerGroup implements Worker {
     }
 
     private static LoadSpec share(LoadSpec load, Member m) {
-        return load.share(m.assignment().publishRate(), m.assignment().warmupOperations(),
+        return load.share(
+                m.assignment().publishRate(),
+                m.assignment().warmupOperations(),
                 m.assignment().measureOperations());
     }
 
     /** Whether a worker's consumers must know the load: they perform or count the operations. */
     private boolean consumersNeedLoad(LoadSpec share) {
-        return operation.kind() == OperationKind.STREAM || share.warmupOperations() > 0
-                || share.measureOperations() > 0 || share.waitForConsume();
+        return operation.kind() == OperationKind.STREAM
+                || share.warmupOperations() > 0
+                || share.measureOperations() > 0
+                || share.waitForConsume();
     }
 
     /** To the workers a step concerns: probes to producers, pause and resume to consumers, the rest to all. */
     @Override
     public void run(Command command) throws Exception {
-        List<Member> targets = switch (command) {
-            case PROBE_PRODUCERS -> producing();
-            case PAUSE_CONSUMERS, RESUME_CONSUMERS -> consuming();
-            case RESET_STATS, STOP_ALL -> members;
-        };
+        List<Member> targets =
+                switch (command) {
+                    case PROBE_PRODUCERS -> producing();
+                    case PAUSE_CONSUMERS, RESUME_CONSUMERS -> consuming();
+                    case RESET_STATS, STOP_ALL -> members;
+                };
         each(targets, m -> m.worker().run(command));
     }
 

@@ -11,10 +11,10 @@ public final class Histograms {
 
     /** Largest latency kept exactly: 30 minutes in microseconds; larger values are clamped, never dropped. */
     public static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(30);
+
     public static final int SIGNIFICANT_DIGITS = 3;
 
-    private Histograms() {
-    }
+    private Histograms() {}
 
     public static Histogram create() {
         return new Histogram(HIGHEST_MICROS, SIGNIFICANT_DIGITS);
@@ -32,7 +32,8 @@ public final class Histograms {
 
     public static Histogram decode(String base64) {
         try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+            return Histogram.decodeFromCompressedByteBuffer(
+                    ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
         } catch (DataFormatException e) {
             throw new IllegalArgumentException("not a compressed HdrHistogram: " + e.getMessage(), e);
         }

@@ -22,6 +22,7 @@ final class PublishRecorder {
     private final List<Shard> shards = new CopyOnWriteArrayList<>();
     /** The first writing thread's shard (a plain field: each shard knows its owner, and it is set once). */
     private Shard lastUsed;
+
     private final ThreadLocal<Shard> shard = ThreadLocal.withInitial(() -> {
         Shard created = new Shard();
         shards.add(created);
@@ -95,8 +96,8 @@ final class PublishRecorder {
             into.put(Counter.MESSAGES_SENT, into.counter(Counter.MESSAGES_SENT) + done.messages);
             into.put(Counter.BYTES_SENT, into.counter(Counter.BYTES_SENT) + done.bytes);
             if (done.operations > 0) {
-                for (Histogram operations : List.of(into.histogram(Latency.OPERATION_LATENCY),
-                        into.histogram(Phase.TRANSACTION))) {
+                for (Histogram operations :
+                        List.of(into.histogram(Latency.OPERATION_LATENCY), into.histogram(Phase.TRANSACTION))) {
                     operations.add(done.operationLatency);
                     operations.add(done.separateOperationLatency);
                 }
@@ -109,8 +110,7 @@ final class PublishRecorder {
     }
 
     /** The first measured start and last measured end seen by one drain (MAX_VALUE / MIN_VALUE when none). */
-    record Span(long firstStartNanos, long lastEndNanos) {
-    }
+    record Span(long firstStartNanos, long lastEndNanos) {}
 
     private static final class Shard {
         private final Thread owner = Thread.currentThread();
@@ -142,6 +142,7 @@ final class PublishRecorder {
         final Histogram otherPublishLatency = newHistogram();
         /** Operations of several messages (their operation latency apart from the messages'). */
         final Histogram separateOperationLatency = newHistogram();
+
         final Histogram intendedLatency = newHistogram();
         final Histogram publishDelay = newHistogram();
         long messages;

@@ -78,8 +78,7 @@ public final class StatsSnapshot {
     }
 
     /** The wire form for the HTTP worker protocol: compressed base64 histograms and plain counters, by name. */
-    public record Wire(Map<String, String> histograms, Map<String, Long> counters) {
-    }
+    public record Wire(Map<String, String> histograms, Map<String, Long> counters) {}
 
     public Wire toWire() {
         Map<String, String> encoded = new LinkedHashMap<>();

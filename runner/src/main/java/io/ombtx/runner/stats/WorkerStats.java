@@ -27,6 +27,7 @@ public final class WorkerStats {
      * after the other could split them: a message counted in one period and its latency in the next.
      */
     private final WriterReaderPhaser receiving = new WriterReaderPhaser();
+
     private volatile Receipts receipts = new Receipts();
 
     private static final class Receipts {
@@ -84,7 +85,9 @@ public final class WorkerStats {
         long latencyMicros = (ackNanos - sendNanos) / 1000;
         long intendedMicros = (ackNanos - intendedNanos) / 1000;
         recorders.get(Latency.PUBLISH_LATENCY).recordValueWithCount(Histograms.clamp(latencyMicros), messages);
-        recorders.get(Latency.INTENDED_PUBLISH_LATENCY).recordValueWithCount(Histograms.clamp(intendedMicros), messages);
+        recorders
+                .get(Latency.INTENDED_PUBLISH_LATENCY)
+                .recordValueWithCount(Histograms.clamp(intendedMicros), messages);
         recorders.get(Latency.PUBLISH_DELAY).recordValue(Histograms.clamp((sendNanos - intendedNanos) / 1000));
         counters.get(Counter.MESSAGES_SENT).add(messages);
         counters.get(Counter.BYTES_SENT).add(bytes);
@@ -119,7 +122,7 @@ public final class WorkerStats {
         switch (timings.outcome()) {
             case COMMITTED -> counters.get(Counter.COMMITTED).increment();
             case FAILED -> counters.get(Counter.FAILED).increment();
-            default -> { }
+            default -> {}
         }
         markMeasured(startNanos, endNanos);
     }

@@ -37,7 +37,8 @@ public final class HttpWorkerClient implements Worker {
     public HttpWorkerClient(String url, Duration timeout) {
         this.baseUrl = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        this.http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     }
 
     public String url() {
@@ -51,7 +52,8 @@ public final class HttpWorkerClient implements Worker {
             Reply reply = send(WorkerProtocol.CONFIGURE_OPERATION, operation, timeout);
             if (reply.status() == NOT_FOUND) {
                 throw new WorkerException("worker " + baseUrl + " is a stock OMB worker: it can run plain publish"
-                        + " workloads only, not " + operation.kind() + (operation.transactional() ? " (transactional)" : ""));
+                        + " workloads only, not " + operation.kind()
+                        + (operation.transactional() ? " (transactional)" : ""));
             }
             reply.check(WorkerProtocol.CONFIGURE_OPERATION);
         }
@@ -82,8 +84,8 @@ public final class HttpWorkerClient implements Worker {
 
     @Override
     public void startLoad(LoadSpec load) throws Exception {
-        if (!speaksOmbTx && (load.loop() == LoopMode.CLOSED || load.measureOperations() > 0
-                || load.warmupOperations() > 0)) {
+        if (!speaksOmbTx
+                && (load.loop() == LoopMode.CLOSED || load.measureOperations() > 0 || load.warmupOperations() > 0)) {
             // A stock OMB worker would ignore these and run something else than the workload says.
             throw new WorkerException("worker " + baseUrl + " is a stock OMB worker: it runs open-loop, time-based"
                     + " workloads only, not closed loops or counted runs");
@@ -129,8 +131,8 @@ public final class HttpWorkerClient implements Worker {
     private static void putDecoded(StatsSnapshot s, Latency latency, String data) {
         if (data != null && !data.isEmpty()) {
             // OMB histograms have a different range and precision; re-record into ours so they merge.
-            Histograms.decode(data).recordedValues().forEach(v -> s.histogram(latency).recordValueWithCount(
-                    Histograms.clamp(v.getValueIteratedTo()), v.getCountAtValueIteratedTo()));
+            Histograms.decode(data).recordedValues().forEach(v -> s.histogram(latency)
+                    .recordValueWithCount(Histograms.clamp(v.getValueIteratedTo()), v.getCountAtValueIteratedTo()));
         }
     }
 
@@ -156,8 +158,11 @@ public final class HttpWorkerClient implements Worker {
 
     @Override
     public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) throws Exception {
-        return send(WorkerProtocol.VERIFY_EXACTLY_ONCE, new TopicSubscription(topic, subscription),
-                timeout.plusMinutes(5)).read(WorkerProtocol.VERIFY_EXACTLY_ONCE);
+        return send(
+                        WorkerProtocol.VERIFY_EXACTLY_ONCE,
+                        new TopicSubscription(topic, subscription),
+                        timeout.plusMinutes(5))
+                .read(WorkerProtocol.VERIFY_EXACTLY_ONCE);
     }
 
     @Override
@@ -196,12 +201,16 @@ public final class HttpWorkerClient implements Worker {
 
     private <Q> Reply send(Endpoint<Q, ?> endpoint, Q body, Duration requestTimeout) throws Exception {
         String path = endpoint.path();
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(requestTimeout);
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(requestTimeout);
         if (endpoint.get()) {
             request.GET();
         } else {
-            byte[] bytes = body == null ? new byte[0] : body instanceof String text
-                    ? text.getBytes(StandardCharsets.UTF_8) : WorkerProtocol.JSON.writeValueAsBytes(body);
+            byte[] bytes = body == null
+                    ? new byte[0]
+                    : body instanceof String text
+                            ? text.getBytes(StandardCharsets.UTF_8)
+                            : WorkerProtocol.JSON.writeValueAsBytes(body);
             request.POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).header("Content-Type", "application/json");
         }
         try {
@@ -210,8 +219,8 @@ public final class HttpWorkerClient implements Worker {
         } catch (ConnectException e) {
             throw new WorkerException("worker " + baseUrl + " is not reachable (" + path + "): connection refused");
         } catch (HttpTimeoutException e) {
-            throw new WorkerException("worker " + baseUrl + " did not answer " + path + " within "
-                    + requestTimeout.toSeconds() + " s");
+            throw new WorkerException(
+                    "worker " + baseUrl + " did not answer " + path + " within " + requestTimeout.toSeconds() + " s");
         } catch (IOException e) {
             throw new WorkerException("worker " + baseUrl + " failed " + path + ": " + e.getMessage());
         }

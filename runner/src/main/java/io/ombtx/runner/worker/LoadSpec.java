@@ -49,15 +49,30 @@ public record LoadSpec(
     }
 
     /** A load whose records someone consumes (end-to-end latency measured). */
-    public LoadSpec(LoopMode loop, double messagesPerSecond, List<byte[]> payloads, KeyDistributorType keyDistributor,
-            long warmupOperations, long measureOperations, Integer messagesPerOperation, boolean waitForConsume) {
-        this(loop, messagesPerSecond, payloads, keyDistributor, warmupOperations, measureOperations,
-                messagesPerOperation, waitForConsume, true);
+    public LoadSpec(
+            LoopMode loop,
+            double messagesPerSecond,
+            List<byte[]> payloads,
+            KeyDistributorType keyDistributor,
+            long warmupOperations,
+            long measureOperations,
+            Integer messagesPerOperation,
+            boolean waitForConsume) {
+        this(
+                loop,
+                messagesPerSecond,
+                payloads,
+                keyDistributor,
+                warmupOperations,
+                measureOperations,
+                messagesPerOperation,
+                waitForConsume,
+                true);
     }
 
     /** This load with another rate and other operation counts: one worker's share of it. */
     public LoadSpec share(double rate, long warmup, long measure) {
-        return new LoadSpec(loop, rate, payloads, keyDistributor, warmup, measure, messagesPerOperation, waitForConsume,
-                consumed);
+        return new LoadSpec(
+                loop, rate, payloads, keyDistributor, warmup, measure, messagesPerOperation, waitForConsume, consumed);
     }
 }

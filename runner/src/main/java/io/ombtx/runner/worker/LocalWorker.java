@@ -68,6 +68,7 @@ public final class LocalWorker implements Worker {
      * the client's I/O thread), where one in-flight counter moved its cache line between them twice a message.
      */
     private final AtomicLong fastIssued = new PaddedAtomicLong();
+
     private final AtomicLong fastCompleted = new PaddedAtomicLong();
     private final ReceiveCallback callback = new ReceiveCallback();
     private BenchmarkDriver driver;
@@ -87,7 +88,8 @@ public final class LocalWorker implements Worker {
     @Override
     public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
         String driverClass = io.ombtx.driver.api.config.YamlFiles.parse("the driver configuration", driverYaml)
-                .path("driverClass").asText();
+                .path("driverClass")
+                .asText();
         Object instance;
         try {
             instance = Class.forName(driverClass).getDeclaredConstructor().newInstance();
@@ -98,7 +100,8 @@ public final class LocalWorker implements Worker {
                     + " constructor (" + e.getClass().getSimpleName() + ")");
         }
         if (!(instance instanceof BenchmarkDriver)) {
-            throw new WorkerException(driverClass + " does not implement io.openmessaging.benchmark.driver.BenchmarkDriver");
+            throw new WorkerException(
+                    driverClass + " does not implement io.openmessaging.benchmark.driver.BenchmarkDriver");
         }
         driver = (BenchmarkDriver) instance;
         // The copy holds secrets: owner-only, and gone once the driver has read it.
@@ -113,8 +116,9 @@ public final class LocalWorker implements Worker {
             scenarioDriver = scenario;
             scenario.configureOperation(operation);
         } else if (operation.kind() != OperationKind.PUBLISH || operation.transactional()) {
-            throw new WorkerException(driverClass + " implements only the OMB SPI, so it can run plain PUBLISH"
-                    + " workloads only, not " + operation.kind() + (operation.transactional() ? " (transactional)" : ""));
+            throw new WorkerException(
+                    driverClass + " implements only the OMB SPI, so it can run plain PUBLISH" + " workloads only, not "
+                            + operation.kind() + (operation.transactional() ? " (transactional)" : ""));
         }
     }
 
@@ -139,7 +143,8 @@ public final class LocalWorker implements Worker {
     public void createProducers(List<String> topics) throws Exception {
         for (String topic : topics) {
             BenchmarkProducer producer = await(driver.createProducer(topic), "creating a producer");
-            if (operation.kind() != OperationKind.PUBLISH && operation.kind() != OperationKind.STREAM
+            if (operation.kind() != OperationKind.PUBLISH
+                    && operation.kind() != OperationKind.STREAM
                     && !(producer instanceof OperationProducer)) {
                 throw new WorkerException("the driver's producer cannot run " + operation.kind() + " operations");
             }
@@ -168,7 +173,9 @@ public final class LocalWorker implements Worker {
         List<Throwable> errors = new ArrayList<>();
         for (long i = 0; i < messages; i++) {
             inFlight.acquire();
-            producers.get((int) (i % producers.size())).sendAsync(Optional.empty(), payload)
+            producers
+                    .get((int) (i % producers.size()))
+                    .sendAsync(Optional.empty(), payload)
                     .whenComplete((ok, error) -> {
                         if (error != null) {
                             synchronized (errors) {
@@ -201,7 +208,11 @@ public final class LocalWorker implements Worker {
         }
         double perProducerMessages = spec.messagesPerSecond() / producers.size();
         double perProducerOperations = perProducerMessages / Math.max(1, streaming ? 1 : spec.messagesPerOperation());
-        int threads = SenderThreads.resolve(senderThreadsSetting, spec.loop(), operation, perProducerOperations,
+        int threads = SenderThreads.resolve(
+                senderThreadsSetting,
+                spec.loop(),
+                operation,
+                perProducerOperations,
                 Runtime.getRuntime().availableProcessors());
         senderThreadsPerProducer = threads;
         long start = System.nanoTime();
@@ -209,10 +220,13 @@ public final class LocalWorker implements Worker {
             BenchmarkProducer producer = producers.get(i);
             for (int t = 0; t < threads; t++) {
                 // Thread t of n sends operations t, t + n, ... of the producer's one schedule (see SenderThreads).
-                Pacer pacer = spec.loop() == LoopMode.OPEN ? new Pacer(perProducerOperations / threads,
-                        start + Math.round(t * 1e9 / perProducerOperations)) : null;
+                Pacer pacer = spec.loop() == LoopMode.OPEN
+                        ? new Pacer(
+                                perProducerOperations / threads, start + Math.round(t * 1e9 / perProducerOperations))
+                        : null;
                 pacers.add(pacer);
-                Thread thread = new Thread(() -> produceLoop(producer, pacer, spec, !streaming),
+                Thread thread = new Thread(
+                        () -> produceLoop(producer, pacer, spec, !streaming),
                         threads == 1 ? "producer-" + i : "producer-" + i + "-" + t);
                 thread.setDaemon(true);
                 producerThreads.add(thread);
@@ -240,15 +254,24 @@ public final class LocalWorker implements Worker {
                 if (now == Pacer.INTERRUPTED) {
                     break;
                 }
-                byte[] payload = spec.payloads().get(payloadIndex++ % spec.payloads().size());
-                if (pacer != null && producer instanceof CallbackProducer fast
+                byte[] payload =
+                        spec.payloads().get(payloadIndex++ % spec.payloads().size());
+                if (pacer != null
+                        && producer instanceof CallbackProducer fast
                         && (operation.kind() == OperationKind.PUBLISH || !countsOperations)) {
-                    issueFast(fast, keys.nextKeyOrNull(), payload, spec.consumed(), intended, now, measured,
+                    issueFast(
+                            fast,
+                            keys.nextKeyOrNull(),
+                            payload,
+                            spec.consumed(),
+                            intended,
+                            now,
+                            measured,
                             countsOperations);
                     continue;
                 }
-                CompletableFuture<?> done = issue(producer, keys.nextKey(), payload, intended, measured,
-                        countsOperations, !doneWhenConsumed);
+                CompletableFuture<?> done = issue(
+                        producer, keys.nextKey(), payload, intended, measured, countsOperations, !doneWhenConsumed);
                 if (pacer == null) {
                     done.handle((ok, error) -> null).join();
                     if (spec.waitForConsume() && awaitConsumed(messagesAcked.get()) && doneWhenConsumed && measured) {
@@ -265,11 +288,21 @@ public final class LocalWorker implements Worker {
      * An open-loop plain publish through the driver's call-back (no future per message): records what
      * {@link #issueTracked}'s PUBLISH branch records, through the same {@link Acknowledgement}.
      */
-    private void issueFast(CallbackProducer producer, String key, byte[] payload, boolean consumed, long intendedNanos,
-            long sendNanos, boolean measured, boolean countsOperations) {
+    private void issueFast(
+            CallbackProducer producer,
+            String key,
+            byte[] payload,
+            boolean consumed,
+            long intendedNanos,
+            long sendNanos,
+            boolean measured,
+            boolean countsOperations) {
         fastIssued.incrementAndGet();
-        producer.send(key, payload, consumed, new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
-                countsOperations, true));
+        producer.send(
+                key,
+                payload,
+                consumed,
+                new Acknowledgement(sendNanos, intendedNanos, payload.length, measured, countsOperations, true));
     }
 
     /**
@@ -288,7 +321,12 @@ public final class LocalWorker implements Worker {
         private final boolean countsOperations;
         private final boolean countsDone;
 
-        Acknowledgement(long sendNanos, long intendedNanos, int bytes, boolean measured, boolean countsOperations,
+        Acknowledgement(
+                long sendNanos,
+                long intendedNanos,
+                int bytes,
+                boolean measured,
+                boolean countsOperations,
                 boolean countsDone) {
             this.sendNanos = sendNanos;
             this.intendedNanos = intendedNanos;
@@ -334,13 +372,19 @@ public final class LocalWorker implements Worker {
         }
     }
 
-    private CompletableFuture<?> issue(BenchmarkProducer producer, Optional<String> key, byte[] payload,
-            long intendedNanos, boolean measured, boolean countsOperations, boolean countsDone) {
+    private CompletableFuture<?> issue(
+            BenchmarkProducer producer,
+            Optional<String> key,
+            byte[] payload,
+            long intendedNanos,
+            boolean measured,
+            boolean countsOperations,
+            boolean countsDone) {
         long sendNanos = System.nanoTime();
         inFlight.incrementAndGet();
         try {
-            return issueTracked(producer, key, payload, sendNanos, intendedNanos, measured, countsOperations,
-                    countsDone)
+            return issueTracked(
+                            producer, key, payload, sendNanos, intendedNanos, measured, countsOperations, countsDone)
                     .whenComplete((ignored, error) -> inFlight.decrementAndGet());
         } catch (RuntimeException thrownBySend) {
             inFlight.decrementAndGet();
@@ -348,11 +392,18 @@ public final class LocalWorker implements Worker {
         }
     }
 
-    private CompletableFuture<?> issueTracked(BenchmarkProducer producer, Optional<String> key, byte[] payload,
-            long sendNanos, long intendedNanos, boolean measured, boolean countsOperations, boolean countsDone) {
+    private CompletableFuture<?> issueTracked(
+            BenchmarkProducer producer,
+            Optional<String> key,
+            byte[] payload,
+            long sendNanos,
+            long intendedNanos,
+            boolean measured,
+            boolean countsOperations,
+            boolean countsDone) {
         if (operation.kind() == OperationKind.PUBLISH || !countsOperations) {
-            Acknowledgement ack = new Acknowledgement(sendNanos, intendedNanos, payload.length, measured,
-                    countsOperations, countsDone);
+            Acknowledgement ack = new Acknowledgement(
+                    sendNanos, intendedNanos, payload.length, measured, countsOperations, countsDone);
             return producer.sendAsync(key, payload).whenComplete((ok, error) -> ack.record(error));
         }
         return ((OperationProducer) producer).runOperation(key, payload).whenComplete((timings, error) -> {
@@ -417,7 +468,9 @@ public final class LocalWorker implements Worker {
         if (spec == null || producers.isEmpty()) {
             return;
         }
-        double perProducer = messagesPerSecond / producers.size() / Math.max(1, spec.messagesPerOperation())
+        double perProducer = messagesPerSecond
+                / producers.size()
+                / Math.max(1, spec.messagesPerOperation())
                 / senderThreadsPerProducer;
         // A new rate is a new schedule (see Pacer#restart): what the old rate left owing would otherwise burst out.
         int threads = senderThreadsPerProducer;
@@ -480,8 +533,11 @@ public final class LocalWorker implements Worker {
         // Producers that wait for their consumer were released by stopping: let the consumer's callbacks for
         // what was written finish too, so the last drain holds their end-to-end latency.
         LoadSpec spec = load;
-        while (spec != null && spec.waitForConsume() && !consumers.isEmpty()
-                && messagesReceived.get() < messagesAcked.get() && System.nanoTime() < deadline) {
+        while (spec != null
+                && spec.waitForConsume()
+                && !consumers.isEmpty()
+                && messagesReceived.get() < messagesAcked.get()
+                && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
     }
@@ -524,7 +580,9 @@ public final class LocalWorker implements Worker {
     static Path writeOwnerOnly(String text) throws IOException {
         Path file;
         if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            file = Files.createTempFile("omb-tx-driver-", ".yaml",
+            file = Files.createTempFile(
+                    "omb-tx-driver-",
+                    ".yaml",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         } else {
             file = Files.createTempFile("omb-tx-driver-", ".yaml");
@@ -593,8 +651,8 @@ public final class LocalWorker implements Worker {
             LoadSpec spec = load;
             long index = receivedIndex.incrementAndGet();
             try {
-                long warmupMessages = spec == null ? 0
-                        : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
+                long warmupMessages =
+                        spec == null ? 0 : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
                 if (index <= warmupMessages) {
                     return;
                 }
@@ -609,7 +667,8 @@ public final class LocalWorker implements Worker {
         public void operationCompleted(OperationTimings timings) {
             long index = streamOperationIndex.getAndIncrement();
             LoadSpec spec = load;
-            if (spec == null || index < spec.warmupOperations()
+            if (spec == null
+                    || index < spec.warmupOperations()
                     || (spec.measureOperations() > 0 && index >= spec.warmupOperations() + spec.measureOperations())) {
                 return;
             }

@@ -23,6 +23,7 @@ public final class Pacer {
     private long nextIntendedNanos;
     /** A new rate whose schedule starts afresh at the next operation ({@link Double#doubleToRawLongBits}; 0: none). */
     private final AtomicLong restartRateBits = new AtomicLong();
+
     private volatile long restartOffsetNanos;
 
     public Pacer(double operationsPerSecond, long startNanos) {

@@ -11,16 +11,17 @@ import java.util.Random;
 /** The payloads a workload sends, built as OMB does: from the payload file, or a randomized pool. */
 public final class Payloads {
 
-    private Payloads() {
-    }
+    private Payloads() {}
 
     public static List<byte[]> forWorkload(Workload workload) {
         if (workload.payloadFile() != null && !workload.useRandomizedPayloads()) {
             try {
                 return List.of(Files.readAllBytes(workload.payloadFile()));
             } catch (IOException e) {
-                throw new ConfigException(workload.sourceFile(), "payloadFile", "cannot read payload file "
-                        + workload.payloadFile() + ": " + e.getMessage());
+                throw new ConfigException(
+                        workload.sourceFile(),
+                        "payloadFile",
+                        "cannot read payload file " + workload.payloadFile() + ": " + e.getMessage());
             }
         }
         Random random = new Random(42);

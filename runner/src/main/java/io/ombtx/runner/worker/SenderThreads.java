@@ -30,8 +30,7 @@ public final class SenderThreads {
      */
     static final double AUTO_OPERATIONS_PER_THREAD = 200_000;
 
-    private SenderThreads() {
-    }
+    private SenderThreads() {}
 
     /**
      * The setting's value: {@code null} for {@code auto}.
@@ -66,8 +65,8 @@ public final class SenderThreads {
      * @param perProducerOperations the producer's operations a second (open loop)
      * @param cores processors available to the worker
      */
-    public static int resolve(Integer setting, LoopMode loop, OperationSpec operation, double perProducerOperations,
-            int cores) {
+    public static int resolve(
+            Integer setting, LoopMode loop, OperationSpec operation, double perProducerOperations, int cores) {
         if (loop != LoopMode.OPEN || operation.kind() != OperationKind.PUBLISH || operation.transactional()) {
             return 1;
         }

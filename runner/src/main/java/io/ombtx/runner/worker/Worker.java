@@ -59,17 +59,23 @@ public interface Worker extends AutoCloseable {
     }
 
     /** A subscription to create on a topic. */
-    record TopicSubscription(String topic, String subscription) {
-    }
+    record TopicSubscription(String topic, String subscription) {}
 
     /** Totals since the load started (probes excluded). {@code failure} is set when the load stopped on an error. */
-    record Progress(long operationsStarted, long measuredOperationsDone, long messagesSent, long messagesReceived,
+    record Progress(
+            long operationsStarted,
+            long measuredOperationsDone,
+            long messagesSent,
+            long messagesReceived,
             String failure) {
 
         public Progress plus(Progress other) {
-            return new Progress(operationsStarted + other.operationsStarted,
-                    measuredOperationsDone + other.measuredOperationsDone, messagesSent + other.messagesSent,
-                    messagesReceived + other.messagesReceived, failure != null ? failure : other.failure);
+            return new Progress(
+                    operationsStarted + other.operationsStarted,
+                    measuredOperationsDone + other.measuredOperationsDone,
+                    messagesSent + other.messagesSent,
+                    messagesReceived + other.messagesReceived,
+                    failure != null ? failure : other.failure);
         }
     }
 }

@@ -19,8 +19,8 @@ import java.util.Map;
 public final class WorkerProtocol {
 
     /** The JSON mapping both ends use. */
-    public static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    public static final ObjectMapper JSON =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     /**
      * One endpoint.
@@ -30,16 +30,16 @@ public final class WorkerProtocol {
      * @param request the request body's type (null: none; {@code String}: raw text)
      * @param reply the reply body's type (null: none)
      */
-    public record Endpoint<Q, R>(String path, boolean get, JavaType request, JavaType reply) {
-    }
+    public record Endpoint<Q, R>(String path, boolean get, JavaType request, JavaType reply) {}
 
     /** The driver YAML travels as plain text: a {@code String} request body is never JSON-encoded. */
     public static final Endpoint<String, Void> INITIALIZE_DRIVER =
             new Endpoint<>("/initialize-driver", false, type(String.class), null);
+
     public static final Endpoint<TopicsInfo, List<String>> CREATE_TOPICS =
-            post("/create-topics", type(TopicsInfo.class), type(new TypeReference<List<String>>() { }));
+            post("/create-topics", type(TopicsInfo.class), type(new TypeReference<List<String>>() {}));
     public static final Endpoint<List<String>, Void> CREATE_PRODUCERS =
-            post("/create-producers", type(new TypeReference<List<String>>() { }), null);
+            post("/create-producers", type(new TypeReference<List<String>>() {}), null);
     public static final Endpoint<Void, Void> PROBE_PRODUCERS = post("/probe-producers", null, null);
     public static final Endpoint<ConsumerAssignment, Void> CREATE_CONSUMERS =
             post("/create-consumers", type(ConsumerAssignment.class), null);
@@ -58,45 +58,50 @@ public final class WorkerProtocol {
     /** omb-tx: the operation to configure at the next {@code /initialize-driver}. */
     public static final Endpoint<OperationSpec, Void> CONFIGURE_OPERATION =
             post("/omb-tx/configure-operation", type(OperationSpec.class), null);
-    public static final Endpoint<PrefillRequest, Void> PREFILL = post("/omb-tx/prefill", type(PrefillRequest.class), null);
+
+    public static final Endpoint<PrefillRequest, Void> PREFILL =
+            post("/omb-tx/prefill", type(PrefillRequest.class), null);
     public static final Endpoint<Void, Worker.Progress> PROGRESS = get("/omb-tx/progress", Worker.Progress.class);
     public static final Endpoint<Void, Map<String, Object>> ENVIRONMENT =
-            new Endpoint<>("/omb-tx/environment", true, null, type(new TypeReference<Map<String, Object>>() { }));
+            new Endpoint<>("/omb-tx/environment", true, null, type(new TypeReference<Map<String, Object>>() {}));
     public static final Endpoint<Worker.TopicSubscription, ExactlyOnceReport> VERIFY_EXACTLY_ONCE =
             post("/omb-tx/verify-exactly-once", type(Worker.TopicSubscription.class), type(ExactlyOnceReport.class));
     public static final Endpoint<Void, Void> CLOSE = post("/omb-tx/close", null, null);
 
     /** OMB's {@code TopicsInfo}. */
-    public record TopicsInfo(int numberOfTopics, int numberOfPartitionsPerTopic) {
-    }
+    public record TopicsInfo(int numberOfTopics, int numberOfPartitionsPerTopic) {}
 
     /** OMB's {@code ConsumerAssignment}. */
-    public record ConsumerAssignment(List<Worker.TopicSubscription> topicsSubscriptions) {
-    }
+    public record ConsumerAssignment(List<Worker.TopicSubscription> topicsSubscriptions) {}
 
     /** omb-tx: fill a STREAM source. */
-    public record PrefillRequest(long messages, byte[] payload) {
-    }
+    public record PrefillRequest(long messages, byte[] payload) {}
 
     /**
      * OMB's {@code PeriodStats} (histograms as base64 compressed HdrHistograms), plus omb-tx's complete snapshot
      * under {@code ombTx}, absent from a stock OMB worker's reply.
      */
-    public record PeriodStats(long messagesSent, long messageSendErrors, long bytesSent, long messagesReceived,
-            long bytesReceived, long totalMessagesSent, long totalMessageSendErrors, long totalMessagesReceived,
-            String publishLatency, String publishDelayLatency, String endToEndLatency, StatsSnapshot.Wire ombTx) {
-    }
+    public record PeriodStats(
+            long messagesSent,
+            long messageSendErrors,
+            long bytesSent,
+            long messagesReceived,
+            long bytesReceived,
+            long totalMessagesSent,
+            long totalMessageSendErrors,
+            long totalMessagesReceived,
+            String publishLatency,
+            String publishDelayLatency,
+            String endToEndLatency,
+            StatsSnapshot.Wire ombTx) {}
 
     /** OMB's {@code CumulativeLatencies}. */
-    public record CumulativeLatencies(String publishLatency, String publishDelayLatency, String endToEndLatency) {
-    }
+    public record CumulativeLatencies(String publishLatency, String publishDelayLatency, String endToEndLatency) {}
 
     /** OMB's {@code CountersStats}. */
-    public record CountersStats(long messagesSent, long messagesReceived, long messageSendErrors) {
-    }
+    public record CountersStats(long messagesSent, long messagesReceived, long messageSendErrors) {}
 
-    private WorkerProtocol() {
-    }
+    private WorkerProtocol() {}
 
     /** The endpoint of a step that carries no data. */
     public static Endpoint<Void, Void> endpoint(Worker.Command command) {

@@ -36,8 +36,9 @@ public final class WorkerServer implements AutoCloseable {
             pendingOperation = OperationSpec.publish();
             return null;
         });
-        route(WorkerProtocol.CREATE_TOPICS, info ->
-                worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic()));
+        route(
+                WorkerProtocol.CREATE_TOPICS,
+                info -> worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic()));
         act(WorkerProtocol.CREATE_PRODUCERS, topics -> worker.createProducers(topics));
         act(WorkerProtocol.CREATE_CONSUMERS, assignment -> worker.createConsumers(assignment.topicsSubscriptions()));
         act(WorkerProtocol.PREFILL, prefill -> worker.prefill(prefill.messages(), prefill.payload()));
@@ -52,13 +53,16 @@ public final class WorkerServer implements AutoCloseable {
             });
         }
         route(WorkerProtocol.PERIOD_STATS, none -> periodStats());
-        route(WorkerProtocol.CUMULATIVE_LATENCIES, none -> new WorkerProtocol.CumulativeLatencies(
-                encoded(cumulative, Latency.PUBLISH_LATENCY), encoded(cumulative, Latency.PUBLISH_DELAY),
-                encoded(cumulative, Latency.END_TO_END)));
+        route(
+                WorkerProtocol.CUMULATIVE_LATENCIES,
+                none -> new WorkerProtocol.CumulativeLatencies(
+                        encoded(cumulative, Latency.PUBLISH_LATENCY),
+                        encoded(cumulative, Latency.PUBLISH_DELAY),
+                        encoded(cumulative, Latency.END_TO_END)));
         route(WorkerProtocol.COUNTERS_STATS, none -> {
             Worker.Progress p = worker.progress();
-            return new WorkerProtocol.CountersStats(p.messagesSent(), p.messagesReceived(),
-                    cumulative.counter(Counter.PUBLISH_ERRORS));
+            return new WorkerProtocol.CountersStats(
+                    p.messagesSent(), p.messagesReceived(), cumulative.counter(Counter.PUBLISH_ERRORS));
         });
         route(WorkerProtocol.PROGRESS, none -> worker.progress());
         route(WorkerProtocol.ENVIRONMENT, none -> worker.environment());
@@ -75,10 +79,18 @@ public final class WorkerServer implements AutoCloseable {
         StatsSnapshot s = worker.periodStats();
         cumulative.add(s);
         Worker.Progress totals = worker.progress();
-        return new WorkerProtocol.PeriodStats(s.counter(Counter.MESSAGES_SENT), s.counter(Counter.PUBLISH_ERRORS),
-                s.counter(Counter.BYTES_SENT), s.counter(Counter.MESSAGES_RECEIVED), s.counter(Counter.BYTES_RECEIVED),
-                totals.messagesSent(), cumulative.counter(Counter.PUBLISH_ERRORS), totals.messagesReceived(),
-                encoded(s, Latency.PUBLISH_LATENCY), encoded(s, Latency.PUBLISH_DELAY), encoded(s, Latency.END_TO_END),
+        return new WorkerProtocol.PeriodStats(
+                s.counter(Counter.MESSAGES_SENT),
+                s.counter(Counter.PUBLISH_ERRORS),
+                s.counter(Counter.BYTES_SENT),
+                s.counter(Counter.MESSAGES_RECEIVED),
+                s.counter(Counter.BYTES_RECEIVED),
+                totals.messagesSent(),
+                cumulative.counter(Counter.PUBLISH_ERRORS),
+                totals.messagesReceived(),
+                encoded(s, Latency.PUBLISH_LATENCY),
+                encoded(s, Latency.PUBLISH_DELAY),
+                encoded(s, Latency.END_TO_END),
                 s.toWire());
     }
 

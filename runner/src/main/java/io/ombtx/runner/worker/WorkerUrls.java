@@ -10,8 +10,7 @@ public final class WorkerUrls {
 
     public static final String EXPECTED = "expected http://host:port or https://host:port";
 
-    private WorkerUrls() {
-    }
+    private WorkerUrls() {}
 
     /** Why {@code url} is not a worker URL, or empty when it is one. */
     public static Optional<String> problem(String url) {
@@ -30,7 +29,8 @@ public final class WorkerUrls {
             return Optional.of("'" + url + "' has no valid host; " + EXPECTED);
         }
         String path = uri.getRawPath();
-        if ((path != null && !path.isEmpty() && !path.equals("/")) || uri.getRawQuery() != null
+        if ((path != null && !path.isEmpty() && !path.equals("/"))
+                || uri.getRawQuery() != null
                 || uri.getRawFragment() != null) {
             return Optional.of("'" + url + "' has more than a host and port; " + EXPECTED);
         }

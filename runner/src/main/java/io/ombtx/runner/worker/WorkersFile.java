@@ -11,8 +11,7 @@ import java.util.List;
 /** OMB's workers file: a YAML mapping with a {@code workers:} list of URLs. */
 public final class WorkersFile {
 
-    private WorkersFile() {
-    }
+    private WorkersFile() {}
 
     public static List<String> read(Path file) {
         JsonNode root = YamlFiles.read(file);
@@ -25,8 +24,10 @@ public final class WorkersFile {
         List<String> urls = new ArrayList<>();
         for (JsonNode url : workers) {
             if (!url.isTextual()) {
-                throw new ConfigException(file.toString(), "workers", "expected a list of worker URLs (http://host:8080),"
-                        + " got " + url);
+                throw new ConfigException(
+                        file.toString(),
+                        "workers",
+                        "expected a list of worker URLs (http://host:8080)," + " got " + url);
             }
             String text = url.asText().trim();
             WorkerUrls.problem(text).ifPresent(problem -> {

@@ -1,12 +1,12 @@
 package io.ombtx.runner.config;
 
-import io.ombtx.driver.api.config.ConfigException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ombtx.driver.api.config.ConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -25,14 +25,17 @@ class DriverFileTest {
     @Test
     void noBootstrapOrEmbeddedMeansTheEmbeddedBroker() throws Exception {
         assertTrue(write("name: k\ndriverClass: a.B\n").wantsEmbeddedBroker());
-        assertTrue(write("name: k\ndriverClass: a.B\ncommonConfig: |\n  bootstrap.servers=embedded\n").wantsEmbeddedBroker());
-        DriverFile external = write("name: k\ndriverClass: a.B\ncommonConfig: |\n  bootstrap.servers=h1:9092,h2:9092\n");
+        assertTrue(write("name: k\ndriverClass: a.B\ncommonConfig: |\n  bootstrap.servers=embedded\n")
+                .wantsEmbeddedBroker());
+        DriverFile external =
+                write("name: k\ndriverClass: a.B\ncommonConfig: |\n  bootstrap.servers=h1:9092,h2:9092\n");
         assertEquals("h1:9092,h2:9092", external.bootstrapServers());
     }
 
     @Test
     void effectiveCopyCarriesOverridesAndTheRealBootstrap() throws Exception {
-        DriverFile base = write("""
+        DriverFile base = write(
+                """
                 name: k
                 driverClass: a.B
                 replicationFactor: 1
@@ -43,7 +46,8 @@ class DriverFileTest {
                   acks=1
                 """);
         DriverFile effective = base.effective(
-                new DriverOverrides(3, Map.of("producerConfig", "acks=all\n", "topicConfig", "min.insync.replicas=2\n")),
+                new DriverOverrides(
+                        3, Map.of("producerConfig", "acks=all\n", "topicConfig", "min.insync.replicas=2\n")),
                 "127.0.0.1:1234");
         assertEquals(3, effective.replicationFactor());
         assertEquals("all", effective.properties("producerConfig").getProperty("acks"), "the later line wins");
@@ -55,7 +59,8 @@ class DriverFileTest {
 
     @Test
     void secretsAreRedactedForResults() throws Exception {
-        DriverFile config = write("""
+        DriverFile config = write(
+                """
                 name: k
                 driverClass: a.B
                 commonConfig: |
@@ -82,15 +87,16 @@ class DriverFileTest {
 
     @Test
     void propertiesBlocksMustBeText() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> write("name: k\ndriverClass: a.B\nproducerConfig:\n  acks: all\n"));
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> write("name: k\ndriverClass: a.B\nproducerConfig:\n  acks: all\n"));
         assertEquals("producerConfig", e.key());
         assertNull(null);
     }
 
     @Test
     void secretsAreRedactedWhateverTheSeparator() throws Exception {
-        DriverFile config = write("""
+        DriverFile config = write(
+                """
                 name: k
                 driverClass: a.B
                 commonConfig: |
@@ -109,14 +115,19 @@ class DriverFileTest {
                   linger.ms=5
                 """);
         String text = config.redacted().toString();
-        for (String secret : new String[] {"SuperSecret", "ColonSecret", "EqualsSecret", "ContinuedSecret", "TabSecret",
-                "CommentSecret", "username"}) {
+        for (String secret : new String[] {
+            "SuperSecret", "ColonSecret", "EqualsSecret", "ContinuedSecret", "TabSecret", "CommentSecret", "username"
+        }) {
             assertFalse(text.contains(secret), secret + " in " + text);
         }
         String common = (String) config.redacted().get("commonConfig");
-        assertEquals("bootstrap.servers=h:9092\nssl.keystore.password=<redacted>\nssl.key.password=<redacted>\n"
-                + "ssl.truststore.password=<redacted>\nsasl.jaas.config=<redacted>\nclient.id=my client\n", common);
-        assertEquals("acks=all\nssl.keystore.password=<redacted>\nlinger.ms=5\n", config.redacted().get("producerConfig"));
+        assertEquals(
+                "bootstrap.servers=h:9092\nssl.keystore.password=<redacted>\nssl.key.password=<redacted>\n"
+                        + "ssl.truststore.password=<redacted>\nsasl.jaas.config=<redacted>\nclient.id=my client\n",
+                common);
+        assertEquals(
+                "acks=all\nssl.keystore.password=<redacted>\nlinger.ms=5\n",
+                config.redacted().get("producerConfig"));
     }
 
     @Test
@@ -132,7 +143,9 @@ class DriverFileTest {
 
     @Test
     void aYamlSyntaxErrorNamesLineAndColumnButNotTheLine() throws Exception {
-        Files.writeString(dir.resolve("driver.yaml"), """
+        Files.writeString(
+                dir.resolve("driver.yaml"),
+                """
                 name: k
                 driverClass: a.B
                 commonConfig: |
@@ -143,7 +156,8 @@ class DriverFileTest {
         ConfigException e = assertThrows(ConfigException.class, () -> DriverFile.load(dir.resolve("driver.yaml")));
         assertFalse(e.getMessage().contains("Sup3rSecret"), e.getMessage());
         assertFalse(e.getMessage().contains("adminPassword"), e.getMessage());
-        assertTrue(e.getMessage().matches("(?s).*driver\\.yaml: not valid YAML at line \\d+, column \\d+: \\S.*"),
+        assertTrue(
+                e.getMessage().matches("(?s).*driver\\.yaml: not valid YAML at line \\d+, column \\d+: \\S.*"),
                 e.getMessage());
 
         Files.writeString(dir.resolve("driver.yaml"), "name: k\ndriverClass: a.B\npassword: hunter2: x\n");

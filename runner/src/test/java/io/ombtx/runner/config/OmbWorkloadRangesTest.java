@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class OmbWorkloadRangesTest {
 
     /** A workload as OMB writes them, every field set to an everyday value. */
-    private static final String OMB_WORKLOAD = """
+    private static final String OMB_WORKLOAD =
+            """
             name: omb-like
             topics: 1
             partitionsPerTopic: 16
@@ -81,9 +82,20 @@ class OmbWorkloadRangesTest {
     void theTableCoversEveryNumericFieldOmbsWorkloadsSet() throws IOException {
         List<String> fields = new ArrayList<>();
         ranges().fieldNames().forEachRemaining(fields::add);
-        assertEquals(List.of("topics", "partitionsPerTopic", "messageSize", "subscriptionsPerTopic",
-                "consumerPerSubscription", "producersPerTopic", "producerRate", "consumerBacklogSizeGB",
-                "testDurationMinutes", "randomBytesRatio", "randomizedPayloadPoolSize"), fields);
+        assertEquals(
+                List.of(
+                        "topics",
+                        "partitionsPerTopic",
+                        "messageSize",
+                        "subscriptionsPerTopic",
+                        "consumerPerSubscription",
+                        "producersPerTopic",
+                        "producerRate",
+                        "consumerBacklogSizeGB",
+                        "testDurationMinutes",
+                        "randomBytesRatio",
+                        "randomizedPayloadPoolSize"),
+                fields);
         for (String field : fields) {
             JsonNode range = ranges().get(field);
             assertTrue(range.get("min").asDouble() <= range.get("max").asDouble(), field);
@@ -94,7 +106,8 @@ class OmbWorkloadRangesTest {
     @Test
     void allOfOmbsMaximaAtOnceValidateWithWarningsNamingTheKeys() throws IOException {
         Map<String, JsonNode> maxima = new java.util.LinkedHashMap<>();
-        ranges().fields().forEachRemaining(e -> maxima.put(e.getKey(), e.getValue().get("max")));
+        ranges().fields()
+                .forEachRemaining(e -> maxima.put(e.getKey(), e.getValue().get("max")));
         Workload w = load(maxima);
         assertEquals(1_000_000, w.topics());
         assertEquals(10_000_000, w.producerRate());
@@ -116,12 +129,20 @@ class OmbWorkloadRangesTest {
     void whatCannotRunIsStillRefused() {
         ConfigException zero = assertThrows(ConfigException.class, () -> load(Map.of("topics", number(0))));
         assertEquals("topics", zero.key());
-        ConfigException tooMany = assertThrows(ConfigException.class,
+        ConfigException tooMany = assertThrows(
+                ConfigException.class,
                 () -> load(Map.of("topics", number(10_000_000), "producersPerTopic", number(1000))));
         assertEquals("producersPerTopic", tooMany.key());
         assertTrue(tooMany.getMessage().contains("10000000000 producers"), tooMany.getMessage());
-        ConfigException consumers = assertThrows(ConfigException.class, () -> load(Map.of("topics", number(5_000_000),
-                "subscriptionsPerTopic", number(10), "consumerPerSubscription", number(100))));
+        ConfigException consumers = assertThrows(
+                ConfigException.class,
+                () -> load(Map.of(
+                        "topics",
+                        number(5_000_000),
+                        "subscriptionsPerTopic",
+                        number(10),
+                        "consumerPerSubscription",
+                        number(100))));
         assertEquals("consumerPerSubscription", consumers.key());
         assertThrows(ConfigException.class, () -> load(Map.of("topics", number(10_000_001))));
     }
@@ -132,10 +153,13 @@ class OmbWorkloadRangesTest {
         java.nio.file.Files.createDirectories(omb.resolve("workloads"));
         java.nio.file.Files.createDirectories(omb.resolve("payload"));
         java.nio.file.Files.write(omb.resolve("payload/payload-1Kb.data"), new byte[1024]);
-        Path file = java.nio.file.Files.writeString(omb.resolve("workloads/1kb.yaml"),
+        Path file = java.nio.file.Files.writeString(
+                omb.resolve("workloads/1kb.yaml"),
                 "name: 1kb\nmessageSize: 1024\npayloadFile: \"payload/payload-1Kb.data\"\ntestDurationMinutes: 15\n");
         Workload w = WorkloadLoader.read(file, null).runs().get(0);
-        assertEquals(omb.resolve("payload/payload-1Kb.data").toRealPath(), w.payloadFile().toRealPath());
+        assertEquals(
+                omb.resolve("payload/payload-1Kb.data").toRealPath(),
+                w.payloadFile().toRealPath());
     }
 
     private static JsonNode number(long value) {

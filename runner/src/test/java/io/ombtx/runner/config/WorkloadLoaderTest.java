@@ -1,7 +1,5 @@
 package io.ombtx.runner.config;
 
-import io.ombtx.driver.api.config.ConfigException;
-import io.ombtx.driver.api.config.YamlFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.driver.api.config.YamlFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +32,8 @@ class WorkloadLoaderTest {
 
     @Test
     void readsAnOmbWorkloadWithOmbDefaults() {
-        Workload w = load("""
+        Workload w =
+                load("""
                 name: omb
                 topics: 1
                 partitionsPerTopic: 16
@@ -42,7 +43,8 @@ class WorkloadLoaderTest {
                 consumerPerSubscription: 1
                 producerRate: 50000
                 testDurationMinutes: 15
-                """).get(0);
+                """)
+                        .get(0);
         assertEquals(16, w.partitionsPerTopic());
         assertEquals(50_000, w.producerRate());
         assertEquals(Duration.ofMinutes(15), w.testDuration());
@@ -62,7 +64,8 @@ class WorkloadLoaderTest {
 
     @Test
     void unknownNestedKeyIsNamedWithItsPath() {
-        ConfigException e = error("name: x\nmessageSize: 10\ntestDurationMinutes: 1\noperation: {kind: WRITE, transactionl: true}\n");
+        ConfigException e = error(
+                "name: x\nmessageSize: 10\ntestDurationMinutes: 1\noperation: {kind: WRITE, transactionl: true}\n");
         assertEquals("operation.transactionl", e.key());
         assertTrue(e.getMessage().contains("did you mean 'transactional'"), e.getMessage());
     }
@@ -87,19 +90,22 @@ class WorkloadLoaderTest {
         ConfigException e = error("name: x\nmessageSize: 1024\ntestDurationMinutes: 1\npayloadFile: " + payload + "\n");
         assertEquals("payloadFile", e.key());
         assertTrue(e.getMessage().contains("is 100 bytes but messageSize is 1024"), e.getMessage());
-        Workload ok = load("name: x\nmessageSize: 100\ntestDurationMinutes: 1\npayloadFile: " + payload + "\n").get(0);
+        Workload ok = load("name: x\nmessageSize: 100\ntestDurationMinutes: 1\npayloadFile: " + payload + "\n")
+                .get(0);
         assertEquals(payload, ok.payloadFile());
     }
 
     @Test
     void aListExpandsIntoOneRunPerValueNamedAfterIt() {
-        List<Workload> runs = load("""
+        List<Workload> runs = load(
+                """
                 name: rps-sweep
                 messageSize: 78
                 producerRate: [1000, 5000, 10000]
                 measureMessages: 100
                 """);
-        assertEquals(List.of("rps-sweep-1000", "rps-sweep-5000", "rps-sweep-10000"),
+        assertEquals(
+                List.of("rps-sweep-1000", "rps-sweep-5000", "rps-sweep-10000"),
                 runs.stream().map(Workload::name).toList());
         assertEquals(5000, runs.get(1).producerRate());
         assertEquals("rps-sweep", runs.get(1).sweep().sweepName());
@@ -115,7 +121,8 @@ class WorkloadLoaderTest {
 
     @Test
     void aProfileOverridesCountsAndMergesBlocks() {
-        String yaml = """
+        String yaml =
+                """
                 name: tx
                 messageSize: 10
                 loop: closed
@@ -135,17 +142,20 @@ class WorkloadLoaderTest {
 
     @Test
     void measureMessagesBecomesOperations() {
-        Workload w = load("""
+        Workload w =
+                load("""
                 name: bulk
                 messageSize: 10
                 loop: closed
                 operation: {kind: WRITE, messagesPerOperation: 100}
                 warmupMessages: 1000
                 measureMessages: 10000
-                """).get(0);
+                """)
+                        .get(0);
         assertEquals(10, w.warmupOperations());
         assertEquals(100, w.measureOperations());
-        ConfigException e = error("name: b\nmessageSize: 10\nloop: closed\noperation: {kind: WRITE, messagesPerOperation: 3}\nmeasureMessages: 10\n");
+        ConfigException e = error(
+                "name: b\nmessageSize: 10\nloop: closed\noperation: {kind: WRITE, messagesPerOperation: 3}\nmeasureMessages: 10\n");
         assertEquals("measureMessages", e.key());
     }
 
@@ -158,12 +168,16 @@ class WorkloadLoaderTest {
     @Test
     void aRunLengthIsRequiredAndOnlyOneKind() {
         assertEquals("testDurationMinutes", error("name: x\nmessageSize: 10\n").key());
-        assertEquals("testDurationSeconds", error("name: x\nmessageSize: 10\ntestDurationSeconds: 5\nmeasureOperations: 5\n").key());
+        assertEquals(
+                "testDurationSeconds",
+                error("name: x\nmessageSize: 10\ntestDurationSeconds: 5\nmeasureOperations: 5\n")
+                        .key());
     }
 
     @Test
     void streamingNeedsEnoughPrefilledInput() {
-        ConfigException e = error("""
+        ConfigException e = error(
+                """
                 name: s
                 messageSize: 10
                 loop: closed
@@ -177,7 +191,8 @@ class WorkloadLoaderTest {
 
     @Test
     void sendOffsetsOnlyExistsInATransaction() {
-        ConfigException e = error("name: x\nmessageSize: 0\nloop: closed\noperation: {kind: SEND_OFFSETS}\nmeasureOperations: 5\n");
+        ConfigException e =
+                error("name: x\nmessageSize: 0\nloop: closed\noperation: {kind: SEND_OFFSETS}\nmeasureOperations: 5\n");
         assertEquals("operation.transactional", e.key());
     }
 
@@ -185,15 +200,22 @@ class WorkloadLoaderTest {
 
     @Test
     void theOrderOfTheAckWaitIsReadIntoTheOperationSpec() {
-        Workload w = load(WRITE + "operation: {kind: WRITE, transactional: true, awaitAcks: before-commit}\n").get(0);
+        Workload w = load(WRITE + "operation: {kind: WRITE, transactional: true, awaitAcks: before-commit}\n")
+                .get(0);
         assertEquals(AwaitAcks.BEFORE_COMMIT, w.operation().awaitAcks());
     }
 
     @Test
     void aTransactionalOperationWithoutAnOrderGetsTheSeedsOrderAndAPlainOneNone() {
-        assertEquals(AwaitAcks.AFTER_COMMIT,
-                load(WRITE + "operation: {kind: WRITE, transactional: true}\n").get(0).operation().awaitAcks());
-        assertEquals(null, load(WRITE + "operation: {kind: WRITE}\n").get(0).operation().awaitAcks());
+        assertEquals(
+                AwaitAcks.AFTER_COMMIT,
+                load(WRITE + "operation: {kind: WRITE, transactional: true}\n")
+                        .get(0)
+                        .operation()
+                        .awaitAcks());
+        assertEquals(
+                null,
+                load(WRITE + "operation: {kind: WRITE}\n").get(0).operation().awaitAcks());
     }
 
     @Test
@@ -214,7 +236,8 @@ class WorkloadLoaderTest {
 
     @Test
     void aNaiveStreamHasNoSendOffsetsToWaitBefore() {
-        ConfigException e = error("""
+        ConfigException e = error(
+                """
                 name: x
                 messageSize: 10
                 loop: closed
@@ -229,19 +252,24 @@ class WorkloadLoaderTest {
     void zeroByteMessagesOnlyForSendOffsets() {
         ConfigException e = error("name: x\nmessageSize: 0\nmeasureOperations: 5\n");
         assertEquals("messageSize", e.key());
-        assertEquals(1, load("name: x\nmessageSize: 0\nloop: closed\n"
-                + "operation: {kind: SEND_OFFSETS, transactional: true}\nmeasureOperations: 5\n").size());
+        assertEquals(
+                1,
+                load("name: x\nmessageSize: 0\nloop: closed\n"
+                                + "operation: {kind: SEND_OFFSETS, transactional: true}\nmeasureOperations: 5\n")
+                        .size());
     }
 
     @Test
     void notYamlIsReportedWithTheLine() {
-        ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.parse("bad.yaml", "name: [unclosed\n  topics: 1\n"));
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> YamlFiles.parse("bad.yaml", "name: [unclosed\n  topics: 1\n"));
         assertTrue(e.getMessage().startsWith("bad.yaml: not valid YAML at line"), e.getMessage());
     }
 
     @Test
     void missingFileIsReportedByName() {
-        ConfigException e = assertThrows(ConfigException.class, () -> WorkloadLoader.load(Path.of("no/such.yaml"), null));
+        ConfigException e =
+                assertThrows(ConfigException.class, () -> WorkloadLoader.load(Path.of("no/such.yaml"), null));
         assertEquals("no/such.yaml: file not found", e.getMessage());
     }
 
@@ -261,7 +289,8 @@ class WorkloadLoaderTest {
 
     @Test
     void faultsAreReadWithTheirTimesTargetsAndRecoveries() {
-        Workload w = load("""
+        Workload w =
+                load("""
                 name: f
                 messageSize: 10
                 brokers: 3
@@ -276,12 +305,23 @@ class WorkloadLoaderTest {
                     restartAfter: 10s
                   - {action: pause, target: 2, at: 1500ms, resumeAfter: 0.5m}
                   - {action: stop, target: transaction-coordinator, at: 45}
-                """).get(0);
+                """)
+                        .get(0);
         assertEquals(3, w.faults().size());
         Fault kill = w.faults().get(0);
-        assertEquals(new Fault(0, FaultAction.KILL, FaultTarget.PARTITION_LEADER, null, 1, Duration.ofSeconds(20), null,
-                Duration.ofSeconds(10)), kill);
-        assertEquals("kill partition-leader (partition 1 of the first topic) at 20 s, restart after 10 s", kill.describe());
+        assertEquals(
+                new Fault(
+                        0,
+                        FaultAction.KILL,
+                        FaultTarget.PARTITION_LEADER,
+                        null,
+                        1,
+                        Duration.ofSeconds(20),
+                        null,
+                        Duration.ofSeconds(10)),
+                kill);
+        assertEquals(
+                "kill partition-leader (partition 1 of the first topic) at 20 s, restart after 10 s", kill.describe());
         Fault pause = w.faults().get(1);
         assertEquals(FaultTarget.BROKER, pause.target());
         assertEquals(2, pause.brokerIndex());
@@ -297,7 +337,8 @@ class WorkloadLoaderTest {
 
     @Test
     void countBasedFaultsCountMeasuredOperationsAndProfilesReplaceTheList() {
-        String yaml = """
+        String yaml =
+                """
                 name: f
                 messageSize: 10
                 measureOperations: 100
@@ -321,7 +362,8 @@ class WorkloadLoaderTest {
         assertTrue(typo.getMessage().contains("did you mean 'restartAfter'"), typo.getMessage());
         ConfigException role = error(base + "faults: [{action: kill, target: leader, at: 1s}]\n");
         assertEquals("faults[0].target", role.key());
-        ConfigException second = error(base + "faults: [{action: kill, target: 0, at: 1s}, {action: kill, target: 0}]\n");
+        ConfigException second =
+                error(base + "faults: [{action: kill, target: 0, at: 1s}, {action: kill, target: 0}]\n");
         assertEquals("faults[1].at", second.key());
         ConfigException duration = error(base + "faults: [{action: kill, target: 0, at: 1h}]\n");
         assertTrue(duration.getMessage().contains("20s, 500ms or 2m"), duration.getMessage());

@@ -27,7 +27,7 @@ class FaultCommandTest {
 
     @Test
     void aHostThatIsNotAPlainNameIsRefused() {
-        assertThrows(IllegalArgumentException.class,
-                () -> new FaultCommand("ssh {host} {action}").render("kill", 1, "h; rm -rf /", 9092));
+        assertThrows(IllegalArgumentException.class, () -> new FaultCommand("ssh {host} {action}")
+                .render("kill", 1, "h; rm -rf /", 9092));
     }
 }

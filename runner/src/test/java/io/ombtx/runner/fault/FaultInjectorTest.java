@@ -19,8 +19,10 @@ import org.junit.jupiter.api.Test;
 /** The injector's timing and bookkeeping, with a fake cluster and a fake control. */
 class FaultInjectorTest {
 
-    private static final List<BrokerControl.Broker> BROKERS = List.of(new BrokerControl.Broker(1, "h1", 9092),
-            new BrokerControl.Broker(2, "h2", 9092), new BrokerControl.Broker(3, "h3", 9092));
+    private static final List<BrokerControl.Broker> BROKERS = List.of(
+            new BrokerControl.Broker(1, "h1", 9092),
+            new BrokerControl.Broker(2, "h2", 9092),
+            new BrokerControl.Broker(3, "h3", 9092));
 
     /** Every broker is there; a role resolves to broker 2. */
     private static final class FakeCluster implements FaultInjector.Cluster {
@@ -31,17 +33,16 @@ class FaultInjectorTest {
 
         @Override
         public FaultTargets.Resolved resolve(Fault fault, List<BrokerControl.Broker> atStart) {
-            return fault.target() == FaultTarget.BROKER ? new FaultTargets.Resolved(atStart.get(fault.brokerIndex()).nodeId(), null)
+            return fault.target() == FaultTarget.BROKER
+                    ? new FaultTargets.Resolved(atStart.get(fault.brokerIndex()).nodeId(), null)
                     : new FaultTargets.Resolved(2, "leader of t-0");
         }
 
         @Override
-        public void awaitServing(int nodeId) {
-        }
+        public void awaitServing(int nodeId) {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     /** Records what it was asked to do; fails the injection when told to. */
@@ -69,8 +70,15 @@ class FaultInjectorTest {
     }
 
     private static Fault at(int position, long atMillis, Long recoverMillis) {
-        return new Fault(position, FaultAction.KILL, FaultTarget.PARTITION_LEADER, null, 0, Duration.ofMillis(atMillis),
-                null, recoverMillis == null ? null : Duration.ofMillis(recoverMillis));
+        return new Fault(
+                position,
+                FaultAction.KILL,
+                FaultTarget.PARTITION_LEADER,
+                null,
+                0,
+                Duration.ofMillis(atMillis),
+                null,
+                recoverMillis == null ? null : Duration.ofMillis(recoverMillis));
     }
 
     /** Polls as the measurement loop does, every 10 ms, for {@code millis}. */
@@ -85,7 +93,7 @@ class FaultInjectorTest {
     @Test
     void aFaultIsInjectedWhenDueAndRecoveredAfterItsDelay() throws Exception {
         FakeControl control = new FakeControl();
-        FaultInjector injector = new FaultInjector(List.of(at(0, 100, 200L)), control, new FakeCluster(), line -> { });
+        FaultInjector injector = new FaultInjector(List.of(at(0, 100, 200L)), control, new FakeCluster(), line -> {});
         long start = System.nanoTime();
         injector.poll(start + TimeUnit.SECONDS.toNanos(5), 0);
         assertTrue(control.calls.isEmpty(), "nothing before the measurement starts");
@@ -110,7 +118,7 @@ class FaultInjectorTest {
     void aCountedFaultWaitsForItsOperations() throws Exception {
         FakeControl control = new FakeControl();
         Fault fault = new Fault(0, FaultAction.PAUSE, FaultTarget.BROKER, 2, null, null, 5L, null);
-        FaultInjector injector = new FaultInjector(List.of(fault), control, new FakeCluster(), line -> { });
+        FaultInjector injector = new FaultInjector(List.of(fault), control, new FakeCluster(), line -> {});
         long start = System.nanoTime();
         injector.measurementStarted(start);
         run(injector, start, 100, 4);
@@ -126,14 +134,16 @@ class FaultInjectorTest {
     @Test
     void theEndOfTheMeasurementBringsRestartsForwardAndDropsFaultsNotYetDue() throws Exception {
         FakeControl control = new FakeControl();
-        FaultInjector injector = new FaultInjector(List.of(at(0, 0, 60_000L), at(1, 60_000, null)), control,
-                new FakeCluster(), line -> { });
+        FaultInjector injector = new FaultInjector(
+                List.of(at(0, 0, 60_000L), at(1, 60_000, null)), control, new FakeCluster(), line -> {});
         long start = System.nanoTime();
         injector.measurementStarted(start);
         run(injector, start, 200, 0);
         List<RunResult.FaultEvent> events = injector.finish(Duration.ofSeconds(10));
         assertEquals(List.of("kill 2", "restart 2"), control.calls);
-        assertEquals("restart brought forward to the end of the measurement", events.get(0).note());
+        assertEquals(
+                "restart brought forward to the end of the measurement",
+                events.get(0).note());
         assertNotNull(events.get(0).rejoinedEpochMillis());
         assertEquals("not injected: the measurement ended first", events.get(1).note());
         assertNull(events.get(1).injectedEpochMillis());
@@ -158,11 +168,12 @@ class FaultInjectorTest {
     @Test
     void aRunEndedEarlyOnAClusterAboutToCloseRestartsNothing() throws Exception {
         FakeControl control = new FakeControl();
-        FaultInjector injector = new FaultInjector(List.of(at(0, 0, 60_000L)), control, new FakeCluster(), line -> { });
+        FaultInjector injector = new FaultInjector(List.of(at(0, 0, 60_000L)), control, new FakeCluster(), line -> {});
         long start = System.nanoTime();
         injector.measurementStarted(start);
         run(injector, start, 200, 0);
-        RunResult.FaultEvent event = injector.finish(Duration.ofSeconds(10), false).get(0);
+        RunResult.FaultEvent event =
+                injector.finish(Duration.ofSeconds(10), false).get(0);
         assertEquals(List.of("kill 2"), control.calls);
         assertEquals("no restart: the run ended early", event.note());
         assertNull(event.recoveredEpochMillis());

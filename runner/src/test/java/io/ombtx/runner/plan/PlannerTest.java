@@ -31,7 +31,8 @@ class PlannerTest {
 
     private Workload workload(String yaml) throws Exception {
         String base = "messageSize: 100\n" + (yaml.contains("Operations") ? "" : "testDurationMinutes: 1\n");
-        return WorkloadLoader.load(Files.writeString(dir.resolve("w.yaml"), base + yaml), null).get(0);
+        return WorkloadLoader.load(Files.writeString(dir.resolve("w.yaml"), base + yaml), null)
+                .get(0);
     }
 
     private static PlanOptions workers(boolean extra, String... urls) {
@@ -40,8 +41,11 @@ class PlannerTest {
 
     @Test
     void oneLocalWorkerDoesEverything() throws Exception {
-        RunSpec run = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
-                List.of(workload("name: w\ntopics: 2\nproducerRate: 3000\n")), PlanOptions.defaults()).get(0);
+        RunSpec run = Planner.plan(
+                        List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
+                        List.of(workload("name: w\ntopics: 2\nproducerRate: 3000\n")),
+                        PlanOptions.defaults())
+                .get(0);
         assertEquals(List.of(new WorkerAssignment(WorkerAssignment.LOCAL, 2, 2, 3000, 0, 0, 0)), run.workers());
         assertEquals(3000, run.initialRate());
         assertFalse(run.findMaximumRate());
@@ -53,12 +57,18 @@ class PlannerTest {
     @Test
     void severalWorkersSplitAsOmbDoesAndOnlyWorkersWithWorkShareTheRate() throws Exception {
         Workload w = workload("name: w\ntopics: 1\nproducersPerTopic: 1\nproducerRate: 1000\n");
-        List<WorkerAssignment> four = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
-                List.of(w), workers(false, "http://a", "http://b", "http://c", "http://d")).get(0).workers();
+        List<WorkerAssignment> four = Planner.plan(
+                        List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
+                        List.of(w),
+                        workers(false, "http://a", "http://b", "http://c", "http://d"))
+                .get(0)
+                .workers();
         // The first half produce, the rest consume; of two producing workers only one gets the single producer.
-        assertEquals(List.of(
-                new WorkerAssignment("http://a", 1, 0, 1000, 0, 0, 0),
-                new WorkerAssignment("http://c", 0, 1, 0, 0, 0, 0)), four);
+        assertEquals(
+                List.of(
+                        new WorkerAssignment("http://a", 1, 0, 1000, 0, 0, 0),
+                        new WorkerAssignment("http://c", 0, 1, 0, 0, 0, 0)),
+                four);
     }
 
     @Test
@@ -67,29 +77,53 @@ class PlannerTest {
         List<String> six = List.of("a", "b", "c", "d", "e", "f");
         List<WorkerAssignment> plain = Planner.assign(w, six, false, 600);
         List<WorkerAssignment> extra = Planner.assign(w, six, true, 600);
-        assertEquals(List.of(2, 2, 2, 0, 0, 0), plain.stream().map(WorkerAssignment::producers).toList());
-        assertEquals(List.of(0, 0, 0, 2, 2, 2), plain.stream().map(WorkerAssignment::consumers).toList());
-        assertEquals(List.of(3, 3, 0, 0, 0, 0), extra.stream().map(WorkerAssignment::producers).toList());
-        assertEquals(List.of(0, 0, 2, 2, 1, 1), extra.stream().map(WorkerAssignment::consumers).toList());
-        assertEquals(List.of(300.0, 300.0, 0.0, 0.0, 0.0, 0.0), extra.stream().map(WorkerAssignment::publishRate).toList());
+        assertEquals(
+                List.of(2, 2, 2, 0, 0, 0),
+                plain.stream().map(WorkerAssignment::producers).toList());
+        assertEquals(
+                List.of(0, 0, 0, 2, 2, 2),
+                plain.stream().map(WorkerAssignment::consumers).toList());
+        assertEquals(
+                List.of(3, 3, 0, 0, 0, 0),
+                extra.stream().map(WorkerAssignment::producers).toList());
+        assertEquals(
+                List.of(0, 0, 2, 2, 1, 1),
+                extra.stream().map(WorkerAssignment::consumers).toList());
+        assertEquals(
+                List.of(300.0, 300.0, 0.0, 0.0, 0.0, 0.0),
+                extra.stream().map(WorkerAssignment::publishRate).toList());
     }
 
     @Test
     void countsAreSplitOverTheWorkersThatOperate() throws Exception {
         Workload w = workload("name: w\ntopics: 2\nloop: closed\nwarmupOperations: 5\nmeasureOperations: 11\n");
-        List<WorkerAssignment> a = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
-                List.of(w), workers(false, "p1", "p2", "c1", "c2")).get(0).workers();
-        assertEquals(List.of(3L, 2L, 3L, 2L), a.stream().map(WorkerAssignment::warmupOperations).toList());
-        assertEquals(List.of(6L, 5L, 0L, 0L), a.stream().map(WorkerAssignment::measureOperations).toList());
-        assertEquals(List.of(0.0, 0.0, 0.0, 0.0), a.stream().map(WorkerAssignment::publishRate).toList(), "closed loop");
+        List<WorkerAssignment> a = Planner.plan(
+                        List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
+                        List.of(w),
+                        workers(false, "p1", "p2", "c1", "c2"))
+                .get(0)
+                .workers();
+        assertEquals(
+                List.of(3L, 2L, 3L, 2L),
+                a.stream().map(WorkerAssignment::warmupOperations).toList());
+        assertEquals(
+                List.of(6L, 5L, 0L, 0L),
+                a.stream().map(WorkerAssignment::measureOperations).toList());
+        assertEquals(
+                List.of(0.0, 0.0, 0.0, 0.0),
+                a.stream().map(WorkerAssignment::publishRate).toList(),
+                "closed loop");
     }
 
     @Test
     void waitForConsumeKeepsProducerAndConsumerOnTheFirstWorker() throws Exception {
         Workload w = workload("name: w\nloop: closed\nmeasureOperations: 10\noperation:\n  kind: WRITE\n"
                 + "  waitForConsume: true\n");
-        RunSpec run = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")), List.of(w),
-                workers(false, "a", "b")).get(0);
+        RunSpec run = Planner.plan(
+                        List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
+                        List.of(w),
+                        workers(false, "a", "b"))
+                .get(0);
         assertEquals(List.of(new WorkerAssignment("a", 1, 1, 0, 0, 10, 0)), run.workers());
         assertTrue(run.workerNote().contains("the other 1 stay idle"), run.workerNote());
     }
@@ -97,47 +131,75 @@ class PlannerTest {
     @Test
     void aDriverClassThatIsNotThereOrNotADriverFailsWhilePlanning() throws Exception {
         Workload w = workload("name: w\n");
-        ConfigException missing = assertThrows(ConfigException.class, () -> Planner.plan(
-                List.of(driver("name: d\ndriverClass: no.such.Driver\n")), List.of(w), PlanOptions.defaults()));
+        ConfigException missing = assertThrows(
+                ConfigException.class,
+                () -> Planner.plan(
+                        List.of(driver("name: d\ndriverClass: no.such.Driver\n")), List.of(w), PlanOptions.defaults()));
         assertEquals("driverClass", missing.key());
-        assertTrue(missing.getMessage().startsWith(dir.resolve("driver.yaml") + ": key 'driverClass': class"
-                + " no.such.Driver is not on the class path"), missing.getMessage());
-        ConfigException notDriver = assertThrows(ConfigException.class, () -> Planner.plan(
-                List.of(driver("name: d\ndriverClass: java.lang.String\n")), List.of(w), PlanOptions.defaults()));
+        assertTrue(
+                missing.getMessage()
+                        .startsWith(dir.resolve("driver.yaml") + ": key 'driverClass': class"
+                                + " no.such.Driver is not on the class path"),
+                missing.getMessage());
+        ConfigException notDriver = assertThrows(
+                ConfigException.class,
+                () -> Planner.plan(
+                        List.of(driver("name: d\ndriverClass: java.lang.String\n")),
+                        List.of(w),
+                        PlanOptions.defaults()));
         assertTrue(notDriver.getMessage().contains("java.lang.String is not an OMB driver"), notDriver.getMessage());
         // Remote workers load the driver themselves: a class this JVM lacks is theirs to find.
-        RunSpec remote = Planner.plan(List.of(driver("name: d\ndriverClass: no.such.Driver\n")), List.of(w),
-                workers(false, "http://a")).get(0);
+        RunSpec remote = Planner.plan(
+                        List.of(driver("name: d\ndriverClass: no.such.Driver\n")),
+                        List.of(w),
+                        workers(false, "http://a"))
+                .get(0);
         assertFalse(remote.driverChecked());
     }
 
     @Test
     void theMaximumRateIsSearchedForOnlyInATimeBasedRun() throws Exception {
         DriverFile d = driver("name: d\ndriverClass: " + SPI_DRIVER + "\n");
-        RunSpec timed = Planner.plan(List.of(d), List.of(workload("name: w\nproducerRate: 0\n")),
-                PlanOptions.defaults()).get(0);
+        RunSpec timed = Planner.plan(
+                        List.of(d), List.of(workload("name: w\nproducerRate: 0\n")), PlanOptions.defaults())
+                .get(0);
         assertTrue(timed.findMaximumRate());
         assertEquals(Planner.MAX_RATE_SEARCH_START, timed.initialRate());
         Workload counted = workload("name: w\nproducerRate: 0\nwarmupOperations: 10\nmeasureOperations: 100\n");
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> Planner.plan(List.of(d), List.of(counted), PlanOptions.defaults()));
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> Planner.plan(List.of(d), List.of(counted), PlanOptions.defaults()));
         assertEquals("producerRate", e.key());
-        assertTrue(e.getMessage().startsWith(dir.resolve("w.yaml") + ": key 'producerRate': 0 (search for the maximum"
-                + " sustainable rate) needs a time-based run"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith(dir.resolve("w.yaml") + ": key 'producerRate': 0 (search for the maximum"
+                                + " sustainable rate) needs a time-based run"),
+                e.getMessage());
     }
 
     @Test
     void replicationFactorsTheEmbeddedClusterCannotHostFailWhilePlanning() throws Exception {
         Workload w = workload("name: w\n");
-        assertEquals(3, Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: 3\n")),
-                List.of(w), PlanOptions.defaults()).get(0).broker().brokers());
-        ConfigException fifty = assertThrows(ConfigException.class, () -> Planner.plan(
-                List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: 50\n")), List.of(w),
-                PlanOptions.defaults()));
+        assertEquals(
+                3,
+                Planner.plan(
+                                List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: 3\n")),
+                                List.of(w),
+                                PlanOptions.defaults())
+                        .get(0)
+                        .broker()
+                        .brokers());
+        ConfigException fifty = assertThrows(
+                ConfigException.class,
+                () -> Planner.plan(
+                        List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: 50\n")),
+                        List.of(w),
+                        PlanOptions.defaults()));
         assertEquals("replicationFactor", fifty.key());
         for (String bad : new String[] {"0", "-1", "2.5", "three"}) {
-            ConfigException e = assertThrows(ConfigException.class,
-                    () -> driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: " + bad + "\n"), bad);
+            ConfigException e = assertThrows(
+                    ConfigException.class,
+                    () -> driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: " + bad + "\n"),
+                    bad);
             assertEquals("replicationFactor", e.key(), bad);
         }
     }
@@ -148,16 +210,21 @@ class PlannerTest {
                 + "  # a comment\n  linger.ms=5\ncommonConfig: |\n  sasl.jaas.config=x required password=\"p\";\n");
         Workload w = workload("name: w\ndriverOverrides:\n  producerConfig: |\n    acks=all\n");
         String text = PlanText.describe(Planner.plan(List.of(d), List.of(w), PlanOptions.defaults()));
-        assertTrue(text.contains("settings    replicationFactor 1; commonConfig: sasl.jaas.config=<redacted>;"
-                + " producerConfig: acks=all, linger.ms=5"), text);
+        assertTrue(
+                text.contains("settings    replicationFactor 1; commonConfig: sasl.jaas.config=<redacted>;"
+                        + " producerConfig: acks=all, linger.ms=5"),
+                text);
         assertFalse(text.contains("password"), text);
     }
 
     @Test
     void anExternalClusterIsNamedAndNothingIsStartedForIt() throws Exception {
-        RunSpec run = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER
-                + "\ncommonConfig: |\n  bootstrap.servers=h1:9092\n")), List.of(workload("name: w\n")),
-                PlanOptions.defaults()).get(0);
+        RunSpec run = Planner.plan(
+                        List.of(driver("name: d\ndriverClass: " + SPI_DRIVER
+                                + "\ncommonConfig: |\n  bootstrap.servers=h1:9092\n")),
+                        List.of(workload("name: w\n")),
+                        PlanOptions.defaults())
+                .get(0);
         assertFalse(run.broker().embedded());
         assertEquals("h1:9092", run.broker().bootstrapServers());
         assertNull(run.broker().profile());
@@ -165,11 +232,15 @@ class PlannerTest {
 
     @Test
     void theDryRunPrintsWhatEachWorkerWillDo() throws Exception {
-        List<RunSpec> plan = Planner.plan(List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
-                List.of(workload("name: w\ntopics: 2\nproducerRate: 1000\n")), workers(false, "http://a", "http://b"));
+        List<RunSpec> plan = Planner.plan(
+                List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
+                List.of(workload("name: w\ntopics: 2\nproducerRate: 1000\n")),
+                workers(false, "http://a", "http://b"));
         String text = PlanText.describe(plan);
         assertTrue(text.contains("worker      http://a: 2 producer(s), 0 consumer(s), 1000 msg/s"), text);
-        assertTrue(text.contains("settings    replicationFactor 1\n") || text.contains("settings    replicationFactor 1\r\n"),
+        assertTrue(
+                text.contains("settings    replicationFactor 1\n")
+                        || text.contains("settings    replicationFactor 1\r\n"),
                 text);
         assertTrue(text.contains("worker      http://b: 0 producer(s), 2 consumer(s)"), text);
     }
@@ -178,20 +249,23 @@ class PlannerTest {
     void theBrokerVersionAndTransactionVersionComeFromTheFlagElseTheWorkloadAndShowInTheDryRun() throws Exception {
         DriverFile d = driver("name: d\ndriverClass: " + SPI_DRIVER + "\n");
         Workload w = workload("name: w\nbrokerVersion: 3.9.1\n");
-        BrokerPlan fromWorkload = Planner.plan(List.of(d), List.of(w), PlanOptions.defaults()).get(0).broker();
+        BrokerPlan fromWorkload = Planner.plan(List.of(d), List.of(w), PlanOptions.defaults())
+                .get(0)
+                .broker();
         assertEquals("3.9.1", fromWorkload.brokerVersion());
         assertNull(fromWorkload.transactionVersion());
 
-        PlanOptions flags = new PlanOptions(null, null, Map.of(), null, List.of(), false,
-                PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS, "4.1.1", 1);
+        PlanOptions flags = new PlanOptions(
+                null, null, Map.of(), null, List.of(), false, PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS, "4.1.1", 1);
         List<RunSpec> plan = Planner.plan(List.of(d), List.of(w), flags);
         assertEquals("4.1.1", plan.get(0).broker().brokerVersion(), "--broker-version beats the workload's");
         assertEquals(1, plan.get(0).broker().transactionVersion());
-        assertTrue(PlanText.describe(plan).contains("kafka       4.1.1 (KRaft, transaction.version 1)"),
+        assertTrue(
+                PlanText.describe(plan).contains("kafka       4.1.1 (KRaft, transaction.version 1)"),
                 PlanText.describe(plan));
 
-        String zk = PlanText.describe(Planner.plan(List.of(d), List.of(workload("name: w\nbrokerVersion: 2.8.2\n")),
-                PlanOptions.defaults()));
+        String zk = PlanText.describe(
+                Planner.plan(List.of(d), List.of(workload("name: w\nbrokerVersion: 2.8.2\n")), PlanOptions.defaults()));
         assertTrue(zk.contains("kafka       2.8.2 (ZooKeeper, no transaction.version: pre-KIP-890 transactions)"), zk);
         assertTrue(PlanText.describe(Planner.plan(List.of(d), List.of(workload("name: w\n")), PlanOptions.defaults()))
                 .contains("(KRaft, default, the broker's default transaction.version)"));
@@ -200,18 +274,26 @@ class PlannerTest {
     @Test
     void aTransactionVersionOnAReleaseWithoutItIsBlamedOnWhereItWasChosen() throws Exception {
         DriverFile d = driver("name: d\ndriverClass: " + SPI_DRIVER + "\n");
-        ConfigException inWorkload = assertThrows(ConfigException.class, () -> Planner.plan(List.of(d),
-                List.of(workload("name: w\nbrokerVersion: 2.8.2\ntransactionVersion: 2\n")), PlanOptions.defaults()));
+        ConfigException inWorkload = assertThrows(
+                ConfigException.class,
+                () -> Planner.plan(
+                        List.of(d),
+                        List.of(workload("name: w\nbrokerVersion: 2.8.2\ntransactionVersion: 2\n")),
+                        PlanOptions.defaults()));
         assertEquals("transactionVersion", inWorkload.key());
-        assertTrue(inWorkload.getMessage().contains("Kafka 2.8.2 has no transaction.version feature"),
+        assertTrue(
+                inWorkload.getMessage().contains("Kafka 2.8.2 has no transaction.version feature"),
                 inWorkload.getMessage());
-        PlanOptions flag = new PlanOptions(null, null, Map.of(), null, List.of(), false,
-                PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS, null, 2);
-        io.ombtx.runner.cli.UsageException onFlag = assertThrows(io.ombtx.runner.cli.UsageException.class,
+        PlanOptions flag = new PlanOptions(
+                null, null, Map.of(), null, List.of(), false, PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS, null, 2);
+        io.ombtx.runner.cli.UsageException onFlag = assertThrows(
+                io.ombtx.runner.cli.UsageException.class,
                 () -> Planner.plan(List.of(d), List.of(workload("name: w\nbrokerVersion: 3.9.1\n")), flag));
-        assertTrue(onFlag.getMessage().startsWith("--transaction-version 2: Kafka 3.9.1 has no transaction.version"),
+        assertTrue(
+                onFlag.getMessage().startsWith("--transaction-version 2: Kafka 3.9.1 has no transaction.version"),
                 onFlag.getMessage());
-        ConfigException badVersion = assertThrows(ConfigException.class, () -> workload("name: w\nbrokerVersion: 2.8\n"));
+        ConfigException badVersion =
+                assertThrows(ConfigException.class, () -> workload("name: w\nbrokerVersion: 2.8\n"));
         assertEquals("brokerVersion", badVersion.key());
         assertThrows(ConfigException.class, () -> workload("name: w\nbrokerVersion: 1.1.0\n"));
         assertThrows(ConfigException.class, () -> workload("name: w\ntransactionVersion: 3\n"));
@@ -224,31 +306,45 @@ class PlannerTest {
         RunSpec fine = Planner.plan(List.of(embedded), List.of(workload(kill.formatted("2"))), PlanOptions.defaults())
                 .get(0);
         assertNull(fine.faultCommand(), "embedded brokers need no hook");
-        ConfigException beyond = assertThrows(ConfigException.class, () -> Planner.plan(List.of(embedded),
-                List.of(workload(kill.formatted("3"))), PlanOptions.defaults()));
+        ConfigException beyond = assertThrows(
+                ConfigException.class,
+                () -> Planner.plan(List.of(embedded), List.of(workload(kill.formatted("3"))), PlanOptions.defaults()));
         assertEquals("faults[0].target", beyond.key());
         assertTrue(beyond.getMessage().contains("3 broker(s), indexes 0 to 2"), beyond.getMessage());
 
-        ConfigException only = assertThrows(ConfigException.class, () -> Planner.plan(List.of(embedded),
-                List.of(workload("name: w\nfaults: [{action: stop, target: 0, at: 1s}]\n")), PlanOptions.defaults()));
+        ConfigException only = assertThrows(
+                ConfigException.class,
+                () -> Planner.plan(
+                        List.of(embedded),
+                        List.of(workload("name: w\nfaults: [{action: stop, target: 0, at: 1s}]\n")),
+                        PlanOptions.defaults()));
         assertEquals("faults[0]", only.key());
         assertTrue(only.getMessage().contains("add restartAfter"), only.getMessage());
-        Planner.plan(List.of(embedded), List.of(workload("name: w\nfaults: [{action: stop, target: 0, at: 1s,"
-                + " restartAfter: 2s}]\n")), PlanOptions.defaults());
+        Planner.plan(
+                List.of(embedded),
+                List.of(workload("name: w\nfaults: [{action: stop, target: 0, at: 1s," + " restartAfter: 2s}]\n")),
+                PlanOptions.defaults());
 
-        DriverFile external = driver("name: d\ndriverClass: " + SPI_DRIVER + "\ncommonConfig: |\n"
-                + "  bootstrap.servers=h1:9092\n");
-        ConfigException noHook = assertThrows(ConfigException.class, () -> Planner.plan(List.of(external),
-                List.of(workload(kill.formatted("partition-leader"))), PlanOptions.defaults()));
+        DriverFile external =
+                driver("name: d\ndriverClass: " + SPI_DRIVER + "\ncommonConfig: |\n" + "  bootstrap.servers=h1:9092\n");
+        ConfigException noHook = assertThrows(
+                ConfigException.class,
+                () -> Planner.plan(
+                        List.of(external),
+                        List.of(workload(kill.formatted("partition-leader"))),
+                        PlanOptions.defaults()));
         assertEquals("faults", noHook.key());
         assertTrue(noHook.getMessage().contains("--fault-command"), noHook.getMessage());
-        PlanOptions hook = new PlanOptions(null, null, Map.of(), null, List.of(), false, 30, null, null,
-                "ssh {host} f {action}");
+        PlanOptions hook =
+                new PlanOptions(null, null, Map.of(), null, List.of(), false, 30, null, null, "ssh {host} f {action}");
         RunSpec reached = Planner.plan(List.of(external), List.of(workload(kill.formatted("partition-leader"))), hook)
                 .get(0);
         assertEquals("ssh {host} f {action}", reached.faultCommand());
-        assertTrue(PlanText.describe(List.of(reached)).contains(
-                "fault       faults[0]: kill partition-leader (partition 0 of the first topic) at 1 s, no restart during"
-                        + " the run (through --fault-command)"), PlanText.describe(List.of(reached)));
+        assertTrue(
+                PlanText.describe(List.of(reached))
+                        .contains(
+                                "fault       faults[0]: kill partition-leader (partition 0 of the first topic) at 1 s, no restart during"
+                                        + " the run (through --fault-command)"),
+                PlanText.describe(List.of(reached)));
     }
 }

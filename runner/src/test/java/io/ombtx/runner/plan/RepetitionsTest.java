@@ -19,18 +19,25 @@ class RepetitionsTest {
 
     /** Two planned runs, A and B. */
     private List<RunSpec> twoRuns() throws Exception {
-        DriverFile driver = DriverFile.load(Files.writeString(dir.resolve("d.yaml"),
-                "name: d\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"));
+        DriverFile driver = DriverFile.load(Files.writeString(
+                dir.resolve("d.yaml"), "name: d\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"));
         Path a = Files.writeString(dir.resolve("a.yaml"), "name: a\nmessageSize: 10\ntestDurationMinutes: 1\n");
         Path b = Files.writeString(dir.resolve("b.yaml"), "name: b\nmessageSize: 10\ntestDurationMinutes: 1\n");
-        return Planner.plan(List.of(driver), List.of(WorkloadLoader.load(a, null).get(0),
-                WorkloadLoader.load(b, null).get(0)), PlanOptions.defaults());
+        return Planner.plan(
+                List.of(driver),
+                List.of(
+                        WorkloadLoader.load(a, null).get(0),
+                        WorkloadLoader.load(b, null).get(0)),
+                PlanOptions.defaults());
     }
 
     private static String order(List<RunSpec> runs) {
         StringBuilder text = new StringBuilder();
         for (RunSpec run : runs) {
-            text.append(run.number()).append(':').append(run.workload().name()).append(run.repetition().index())
+            text.append(run.number())
+                    .append(':')
+                    .append(run.workload().name())
+                    .append(run.repetition().index())
                     .append(' ');
         }
         return text.toString().trim();
@@ -40,17 +47,21 @@ class RepetitionsTest {
     void withoutInterleavingEachRunRepeatsInARowInAGroupOfItsOwn() throws Exception {
         List<RunSpec> runs = Repetitions.expand(twoRuns(), 3, false, null, "g");
         assertEquals("1:a1 2:a2 3:a3 4:b1 5:b2 6:b3", order(runs));
-        assertEquals(List.of("g-1", "g-1", "g-1", "g-2", "g-2", "g-2"),
+        assertEquals(
+                List.of("g-1", "g-1", "g-1", "g-2", "g-2", "g-2"),
                 runs.stream().map(r -> r.repetition().group()).toList());
-        assertTrue(runs.stream().allMatch(r -> r.repetition().count() == 3 && !r.repetition().interleaved()));
+        assertTrue(runs.stream()
+                .allMatch(r -> r.repetition().count() == 3 && !r.repetition().interleaved()));
     }
 
     @Test
     void interleavingAlternatesTheComparisonAndSharesOneGroup() throws Exception {
         List<RunSpec> runs = Repetitions.expand(twoRuns(), 3, true, "writes", "g");
         assertEquals("1:a1 2:b1 3:a2 4:b2 5:a3 6:b3", order(runs));
-        assertTrue(runs.stream().allMatch(r -> r.repetition().group().equals("writes-g")
-                && r.repetition().interleaved() && "writes".equals(r.repetition().comparison())));
+        assertTrue(runs.stream()
+                .allMatch(r -> r.repetition().group().equals("writes-g")
+                        && r.repetition().interleaved()
+                        && "writes".equals(r.repetition().comparison())));
     }
 
     @Test

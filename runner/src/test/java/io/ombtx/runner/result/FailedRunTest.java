@@ -34,14 +34,24 @@ class FailedRunTest {
     private static Workload workload(boolean transactional) {
         String yaml = "name: big\nmessageSize: 1000\nloop: closed\noperation: {kind: WRITE, transactional: "
                 + transactional + ", messagesPerOperation: 1}\nwarmupOperations: 0\nmeasureOperations: 30\n";
-        return WorkloadLoader.expand("w.yaml", Path.of("."), (ObjectNode) YamlFiles.parse("w.yaml", yaml), null).get(0);
+        return WorkloadLoader.expand("w.yaml", Path.of("."), (ObjectNode) YamlFiles.parse("w.yaml", yaml), null)
+                .get(0);
     }
 
     private static RunResult build(Workload w, String partialReason, StatsSnapshot measured) {
         RunResult.Broker broker = RunResult.Broker.external(1, "localhost:9092");
-        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, "kafka-tx", START, START.plusSeconds(3),
-                partialReason, RunResult.RunMode.of(w, 1), RunResult.Versions.of(broker), broker, Map.of(),
-                Map.of(), null);
+        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(
+                w,
+                "kafka-tx",
+                START,
+                START.plusSeconds(3),
+                partialReason,
+                RunResult.RunMode.of(w, 1),
+                RunResult.Versions.of(broker),
+                broker,
+                Map.of(),
+                Map.of(),
+                null);
         return ResultBuilder.build(facts, measured, List.of(new Period(3, 3, measured, 0)));
     }
 
@@ -51,7 +61,9 @@ class FailedRunTest {
         for (int i = 0; i < 30; i++) {
             s.histogram(Latency.OPERATION_LATENCY).recordValue(5_000);
         }
-        return s.put(Counter.OPERATIONS, 30).put(Counter.FAILED, 30).put(Counter.PUBLISH_ERRORS, 30)
+        return s.put(Counter.OPERATIONS, 30)
+                .put(Counter.FAILED, 30)
+                .put(Counter.PUBLISH_ERRORS, 30)
                 .put(Counter.MEASURED_SPAN_NANOS, 3_000_000_000L);
     }
 
@@ -89,13 +101,17 @@ class FailedRunTest {
         assertTrue(new RunCoordinator.Outcome(dir, tx).complete());
 
         StatsSnapshot acknowledged = allFailed().put(Counter.MESSAGES_SENT, 1);
-        assertEquals(RunResult.Status.COMPLETE, build(workload(false), null, acknowledged).status());
+        assertEquals(
+                RunResult.Status.COMPLETE,
+                build(workload(false), null, acknowledged).status());
         assertFalse(JsonHas.field(build(workload(false), null, acknowledged), "failureReason"));
     }
 
     @Test
     void nothingAttemptedIsNotAFailure() {
-        assertEquals(RunResult.Status.COMPLETE, build(workload(true), null, new StatsSnapshot()).status());
+        assertEquals(
+                RunResult.Status.COMPLETE,
+                build(workload(true), null, new StatsSnapshot()).status());
     }
 
     @Test

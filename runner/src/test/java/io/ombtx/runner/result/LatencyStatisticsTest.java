@@ -37,8 +37,23 @@ class LatencyStatisticsTest {
         assertEquals(5050.0, s.totalMillis(), 5);
         JsonNode json = JSON.readTree(JSON.writeValueAsString(s));
         assertEquals("ms", json.get("unit").asText());
-        assertEquals(List.of("unit", "count", "min", "avg", "p25", "p50", "p75", "p90", "p95", "p99", "p999", "p9999",
-                "max", "totalMillis"), fieldNames(json));
+        assertEquals(
+                List.of(
+                        "unit",
+                        "count",
+                        "min",
+                        "avg",
+                        "p25",
+                        "p50",
+                        "p75",
+                        "p90",
+                        "p95",
+                        "p99",
+                        "p999",
+                        "p9999",
+                        "max",
+                        "totalMillis"),
+                fieldNames(json));
         assertEquals(s, JSON.readValue(JSON.writeValueAsString(s), LatencySummary.class));
     }
 
@@ -65,7 +80,9 @@ class LatencyStatisticsTest {
         assertEquals(h.getValueAtPercentile(99.99) / 1000.0, millis.p9999());
         JsonNode json = JSON.readTree(JSON.writeValueAsString(micros));
         assertEquals(List.of("Avg", "50pct", "75pct", "95pct", "99pct", "999pct", "9999pct", "Max"), fieldNames(json));
-        assertTrue(json.get("Avg").isDouble() && json.get("50pct").isIntegralNumber() && json.get("Max").isIntegralNumber());
+        assertTrue(json.get("Avg").isDouble()
+                && json.get("50pct").isIntegralNumber()
+                && json.get("Max").isIntegralNumber());
 
         OmbLatency<Double, Long> empty = OmbLatency.micros(Histograms.create());
         assertEquals(new OmbLatency<>(0.0, 0L, 0L, 0L, 0L, 0L, 0L, 0L), empty);
@@ -82,7 +99,9 @@ class LatencyStatisticsTest {
                 OmbLatency.series(List.of(OmbLatency.millis(first), OmbLatency.millis(second)));
         assertEquals(List.of(first.getMean() / 1000, second.getMean() / 1000), series.avg());
         assertEquals(List.of(first.getMaxValue() / 1000.0, second.getMaxValue() / 1000.0), series.max());
-        assertEquals(List.of(), OmbLatency.series(List.<OmbLatency<Double, Long>>of()).p50());
+        assertEquals(
+                List.of(),
+                OmbLatency.series(List.<OmbLatency<Double, Long>>of()).p50());
     }
 
     @Test
@@ -98,7 +117,9 @@ class LatencyStatisticsTest {
         for (int p = 0; p <= 99; p++) {
             assertTrue(keys.contains(p + ".0"), "whole percentile " + p);
         }
-        assertEquals(List.of("99.9", "99.99", "99.999", "100.0"), keys.subList(keys.size() - 4, keys.size()),
+        assertEquals(
+                List.of("99.9", "99.99", "99.999", "100.0"),
+                keys.subList(keys.size() - 4, keys.size()),
                 "a short run still answers the usual tail questions");
         assertTrue(Quantiles.micros(Histograms.create()).isEmpty());
     }
@@ -119,12 +140,15 @@ class LatencyStatisticsTest {
                 while (halfDistance / 2 >= tail) {
                     halfDistance /= 2;
                 }
-                assertTrue(levels.get(i) - levels.get(i - 1) <= halfDistance / 200 + 1e-12,
-                        count + " values: step after p" + levels.get(i - 1) + " is " + (levels.get(i) - levels.get(i - 1)));
+                assertTrue(
+                        levels.get(i) - levels.get(i - 1) <= halfDistance / 200 + 1e-12,
+                        count + " values: step after p" + levels.get(i - 1) + " is "
+                                + (levels.get(i) - levels.get(i - 1)));
             }
             double halvings = Math.log(count) / Math.log(2);
-            assertTrue(levels.size() >= 100 * halvings, count + " values: " + levels.size() + " points, OMB has about "
-                    + Math.round(100 * halvings));
+            assertTrue(
+                    levels.size() >= 100 * halvings,
+                    count + " values: " + levels.size() + " points, OMB has about " + Math.round(100 * halvings));
             assertTrue(levels.size() <= 200 * halvings, "not needlessly denser: " + levels.size());
         }
     }

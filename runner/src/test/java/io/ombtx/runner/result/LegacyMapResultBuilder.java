@@ -5,9 +5,9 @@ import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.run.RunCoordinator;
-import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Histograms;
+import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
@@ -41,13 +41,11 @@ final class LegacyMapResultBuilder {
             Map<String, Object> broker,
             Map<String, Object> driverConfig,
             Map<String, Object> environment,
-            ExactlyOnceReport exactlyOnce) {
-    }
+            ExactlyOnceReport exactlyOnce) {}
 
     private static final String[] OMB_STATS = {"Avg", "50pct", "75pct", "95pct", "99pct", "999pct", "9999pct", "Max"};
 
-    private LegacyMapResultBuilder() {
-    }
+    private LegacyMapResultBuilder() {}
 
     public static Map<String, Object> build(RunFacts facts, StatsSnapshot measured, List<Period> periods) {
         Workload w = facts.workload();
@@ -129,8 +127,10 @@ final class LegacyMapResultBuilder {
         Map<String, String> histograms = new LinkedHashMap<>();
         String wholePhase = StatsSnapshot.PHASE_PREFIX + Phase.TRANSACTION.key();
         measured.histogramsByName().forEach((name, h) -> {
-            if (h.getTotalCount() > 0 && !(name.equals(wholePhase) && !w.operation().transactional())) {
-                histograms.put(name.startsWith(StatsSnapshot.PHASE_PREFIX) ? name : name + "Micros", Histograms.encode(h));
+            if (h.getTotalCount() > 0
+                    && !(name.equals(wholePhase) && !w.operation().transactional())) {
+                histograms.put(
+                        name.startsWith(StatsSnapshot.PHASE_PREFIX) ? name : name + "Micros", Histograms.encode(h));
             }
         });
         r.put("histograms", histograms);
@@ -156,9 +156,17 @@ final class LegacyMapResultBuilder {
 
     private static Map<String, Object> counts(StatsSnapshot s) {
         Map<String, Object> c = new LinkedHashMap<>();
-        for (Counter key : new Counter[] {Counter.MESSAGES_SENT, Counter.MESSAGES_RECEIVED,
-                Counter.PUBLISH_ERRORS, Counter.OPERATIONS, Counter.MESSAGES_PROCESSED, Counter.COMMITTED,
-                Counter.ABORTED, Counter.FAILED, Counter.FATAL_ERRORS}) {
+        for (Counter key : new Counter[] {
+            Counter.MESSAGES_SENT,
+            Counter.MESSAGES_RECEIVED,
+            Counter.PUBLISH_ERRORS,
+            Counter.OPERATIONS,
+            Counter.MESSAGES_PROCESSED,
+            Counter.COMMITTED,
+            Counter.ABORTED,
+            Counter.FAILED,
+            Counter.FATAL_ERRORS
+        }) {
             c.put(key.key(), s.counter(key));
         }
         return c;
@@ -167,10 +175,12 @@ final class LegacyMapResultBuilder {
     private static Map<String, Object> summary(StatsSnapshot s, RunFacts facts) {
         double seconds = s.counter(Counter.MEASURED_SPAN_NANOS) > 0
                 ? s.counter(Counter.MEASURED_SPAN_NANOS) / 1e9
-                : Math.max(1e-9, (facts.endTime().toEpochMilli() - facts.startTime().toEpochMilli()) / 1000.0);
+                : Math.max(
+                        1e-9,
+                        (facts.endTime().toEpochMilli() - facts.startTime().toEpochMilli()) / 1000.0);
         // A STREAM run's messages are the records its operations consumed and wrote on; otherwise those produced.
-        long messages = facts.workload().streaming() ? s.counter(Counter.MESSAGES_PROCESSED)
-                : s.counter(Counter.MESSAGES_SENT);
+        long messages =
+                facts.workload().streaming() ? s.counter(Counter.MESSAGES_PROCESSED) : s.counter(Counter.MESSAGES_SENT);
         long operations = s.counter(Counter.OPERATIONS);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("durationSeconds", seconds);
@@ -184,10 +194,18 @@ final class LegacyMapResultBuilder {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("elapsedSeconds", perPeriod(periods, Period::elapsedSeconds));
         m.put("operationRate", perPeriod(periods, p -> rate(p, Counter.OPERATIONS)));
-        m.put("operationLatency50pctMillis", perPeriod(periods,
-                p -> Histograms.millis(p.stats().histogram(Latency.OPERATION_LATENCY).getValueAtPercentile(50))));
-        m.put("operationLatency99pctMillis", perPeriod(periods,
-                p -> Histograms.millis(p.stats().histogram(Latency.OPERATION_LATENCY).getValueAtPercentile(99))));
+        m.put(
+                "operationLatency50pctMillis",
+                perPeriod(
+                        periods,
+                        p -> Histograms.millis(
+                                p.stats().histogram(Latency.OPERATION_LATENCY).getValueAtPercentile(50))));
+        m.put(
+                "operationLatency99pctMillis",
+                perPeriod(
+                        periods,
+                        p -> Histograms.millis(
+                                p.stats().histogram(Latency.OPERATION_LATENCY).getValueAtPercentile(99))));
         return m;
     }
 
@@ -201,8 +219,8 @@ final class LegacyMapResultBuilder {
         return values;
     }
 
-    private static void putPeriodLatencies(Map<String, Object> r, String prefix, List<Period> periods, Latency histogram,
-            boolean millis) {
+    private static void putPeriodLatencies(
+            Map<String, Object> r, String prefix, List<Period> periods, Latency histogram, boolean millis) {
         for (String stat : OMB_STATS) {
             r.put(prefix + stat, perPeriod(periods, p -> statValue(p.stats().histogram(histogram), stat, millis)));
         }
@@ -217,11 +235,12 @@ final class LegacyMapResultBuilder {
     /** OMB's statistic names: Avg, 50pct … 9999pct, Max. In ms as doubles; in µs (publish delay) OMB writes the
      * average as a double and the percentiles and maximum as longs. */
     private static Number statValue(Histogram h, String stat, boolean millis) {
-        double micros = switch (stat) {
-            case "Avg" -> h.getTotalCount() == 0 ? 0 : h.getMean();
-            case "Max" -> h.getTotalCount() == 0 ? 0 : h.getMaxValue();
-            default -> h.getValueAtPercentile(percentile(stat));
-        };
+        double micros =
+                switch (stat) {
+                    case "Avg" -> h.getTotalCount() == 0 ? 0 : h.getMean();
+                    case "Max" -> h.getTotalCount() == 0 ? 0 : h.getMaxValue();
+                    default -> h.getValueAtPercentile(percentile(stat));
+                };
         if (millis) {
             return Histograms.millis(micros);
         }
@@ -293,10 +312,20 @@ final class LegacyMapResultBuilder {
         mode.put("targetRate", w.loop() == LoopMode.OPEN && w.producerRate() > 0 ? w.producerRate() : null);
         mode.put("findMaximumRate", w.loop() == LoopMode.OPEN && w.producerRate() == 0 && !w.streaming());
         if (w.countBased()) {
-            mode.put("warmup", ordered("operations", w.warmupOperations(),
-                    "messages", w.warmupOperations() * w.messagesPerOperation()));
-            mode.put("measure", ordered("operations", w.measureOperations(),
-                    "messages", w.measureOperations() * w.messagesPerOperation()));
+            mode.put(
+                    "warmup",
+                    ordered(
+                            "operations",
+                            w.warmupOperations(),
+                            "messages",
+                            w.warmupOperations() * w.messagesPerOperation()));
+            mode.put(
+                    "measure",
+                    ordered(
+                            "operations",
+                            w.measureOperations(),
+                            "messages",
+                            w.measureOperations() * w.messagesPerOperation()));
         } else {
             mode.put("warmup", ordered("seconds", w.warmupDuration().toSeconds()));
             mode.put("measure", ordered("seconds", w.testDuration().toSeconds()));
@@ -308,8 +337,11 @@ final class LegacyMapResultBuilder {
 
     static Map<String, Object> versions(Map<String, Object> broker) {
         Map<String, Object> v = new LinkedHashMap<>();
-        v.put("ombTx", RunCoordinator.class.getPackage().getImplementationVersion() == null
-                ? "0.1.0-SNAPSHOT" : RunCoordinator.class.getPackage().getImplementationVersion());
+        v.put(
+                "ombTx",
+                RunCoordinator.class.getPackage().getImplementationVersion() == null
+                        ? "0.1.0-SNAPSHOT"
+                        : RunCoordinator.class.getPackage().getImplementationVersion());
         v.put("java", System.getProperty("java.version"));
         v.put("kafkaClients", AppInfoParser.getVersion());
         v.put("broker", broker.get("version"));

@@ -51,10 +51,10 @@ class OmbPeriodsTest {
         Histogram publish = first.stats().histogram(Latency.PUBLISH_LATENCY);
         assertEquals(140, publish.getTotalCount());
         // 100 of 140 samples at 1 ms: the median is 1 ms, the 99th percentile 50 ms (histograms added, not averaged)
-        assertEquals(publish.lowestEquivalentValue(1_000),
-                publish.lowestEquivalentValue(publish.getValueAtPercentile(50)));
-        assertEquals(publish.lowestEquivalentValue(50_000),
-                publish.lowestEquivalentValue(publish.getValueAtPercentile(99)));
+        assertEquals(
+                publish.lowestEquivalentValue(1_000), publish.lowestEquivalentValue(publish.getValueAtPercentile(50)));
+        assertEquals(
+                publish.lowestEquivalentValue(50_000), publish.lowestEquivalentValue(publish.getValueAtPercentile(99)));
         Period last = merged.get(2);
         assertEquals(4.0, last.seconds());
         assertEquals(24.0, last.elapsedSeconds());

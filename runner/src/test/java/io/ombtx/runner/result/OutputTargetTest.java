@@ -37,7 +37,8 @@ class OutputTargetTest {
     @Test
     void aFileWhereAFolderIsNeededIsNamed() throws Exception {
         Path file = Files.writeString(dir.resolve("f"), "x");
-        UsageException e = assertThrows(UsageException.class, () -> OutputTarget.of(file.resolve("a/b")).check(false));
+        UsageException e = assertThrows(
+                UsageException.class, () -> OutputTarget.of(file.resolve("a/b")).check(false));
         assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("is a file"), e.getMessage());
         assertThrows(UsageException.class, () -> OutputTarget.of(file).check(true));
     }
@@ -47,9 +48,11 @@ class OutputTargetTest {
     void aFolderNobodyCanWriteIsFoundBeforeTheRun() {
         Path proc = Path.of("/proc");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(proc.resolve("self")), "Linux /proc");
-        UsageException e = assertThrows(UsageException.class, () -> OutputTarget.of(proc).check(true));
+        UsageException e =
+                assertThrows(UsageException.class, () -> OutputTarget.of(proc).check(true));
         assertTrue(e.getMessage().startsWith("output /proc: the output folder is not writable ("), e.getMessage());
-        e = assertThrows(UsageException.class, () -> OutputTarget.of(proc.resolve("omb-tx/r.json")).check(true));
+        e = assertThrows(UsageException.class, () -> OutputTarget.of(proc.resolve("omb-tx/r.json"))
+                .check(true));
         assertTrue(e.getMessage().startsWith("output /proc/omb-tx: cannot create the output folder ("), e.getMessage());
     }
 }

@@ -13,10 +13,15 @@ class PhaseSequencesTest {
 
     @Test
     void theSequenceMostOperationsRanIsTheScenarios() {
-        Map<String, Object> environment = Map.of("phaseSequences", Map.of(
-                "begin,send,sendOffsets,commit,resolve", 398L,
-                "begin,send,sendOffsets,abort,begin,send,sendOffsets,commit,resolve", 2));
-        assertEquals(List.of("begin", "send", "sendOffsets", "commit", "resolve"), PhaseSequences.dominant(environment));
+        Map<String, Object> environment = Map.of(
+                "phaseSequences",
+                Map.of(
+                        "begin,send,sendOffsets,commit,resolve",
+                        398L,
+                        "begin,send,sendOffsets,abort,begin,send,sendOffsets,commit,resolve",
+                        2));
+        assertEquals(
+                List.of("begin", "send", "sendOffsets", "commit", "resolve"), PhaseSequences.dominant(environment));
     }
 
     @Test
@@ -30,7 +35,8 @@ class PhaseSequencesTest {
     void workersSequencesAddUpAndTheFirstWorkersFactsStay() {
         Map<String, Object> producer = Map.of("clusterId", "c", "phaseSequences", Map.of());
         Map<String, Object> consumer = Map.of("clusterId", "c", "phaseSequences", Map.of("send,commit,resolve", 5));
-        Map<String, Object> other = Map.of("phaseSequences", Map.of("send,commit,resolve", 7, "send,resolve,commit", 1));
+        Map<String, Object> other =
+                Map.of("phaseSequences", Map.of("send,commit,resolve", 7, "send,resolve,commit", 1));
         Map<String, Object> merged = PhaseSequences.merged(producer, List.of(producer, consumer, other));
         assertEquals("c", merged.get("clusterId"));
         assertEquals(Map.of("send,commit,resolve", 12L, "send,resolve,commit", 1L), merged.get("phaseSequences"));

@@ -23,18 +23,22 @@ class QuantilesTest {
             for (int shape = 0; shape < 4; shape++) {
                 Histogram h = Histograms.create();
                 for (long i = 0; i < count; i++) {
-                    long value = switch (shape) {
-                        case 0 -> 1 + random.nextInt(100); // narrow
-                        case 1 -> (long) Math.exp(random.nextDouble() * 16); // wide, log-spread
-                        case 2 -> 42; // one value
-                        default -> random.nextInt(10) == 0 ? 1_000_000 + random.nextInt(1_000_000) : random.nextInt(3);
-                    };
+                    long value =
+                            switch (shape) {
+                                case 0 -> 1 + random.nextInt(100); // narrow
+                                case 1 -> (long) Math.exp(random.nextDouble() * 16); // wide, log-spread
+                                case 2 -> 42; // one value
+                                default ->
+                                    random.nextInt(10) == 0 ? 1_000_000 + random.nextInt(1_000_000) : random.nextInt(3);
+                            };
                     h.recordValue(Histograms.clamp(value));
                 }
                 List<Double> levels = new ArrayList<>(Quantiles.percentiles(Math.max(1, count)));
                 levels.add(0, 0.0); // percentile 0 takes the lowest equivalent value
-                long[] expected = levels.stream().mapToLong(h::getValueAtPercentile).toArray();
-                assertArrayEquals(expected, Quantiles.valuesAtPercentiles(h, levels), count + " values, shape " + shape);
+                long[] expected =
+                        levels.stream().mapToLong(h::getValueAtPercentile).toArray();
+                assertArrayEquals(
+                        expected, Quantiles.valuesAtPercentiles(h, levels), count + " values, shape " + shape);
             }
         }
     }
@@ -87,8 +91,8 @@ class QuantilesTest {
         private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
         private static final BigDecimal TWO = BigDecimal.valueOf(2);
         private static final BigDecimal STEPS_PER_HALF_DISTANCE = BigDecimal.valueOf(200);
-        private static final List<BigDecimal> MULTIPLES = List.of(BigDecimal.valueOf(5), new BigDecimal("2.5"),
-                BigDecimal.ONE);
+        private static final List<BigDecimal> MULTIPLES =
+                List.of(BigDecimal.valueOf(5), new BigDecimal("2.5"), BigDecimal.ONE);
 
         static List<Double> percentiles(long count) {
             java.util.TreeSet<Double> levels = new java.util.TreeSet<>();
@@ -97,7 +101,10 @@ class QuantilesTest {
             while (p.compareTo(HUNDRED) < 0 && HUNDRED.subtract(p).compareTo(smallestTail) >= 0) {
                 levels.add(p.doubleValue());
                 BigDecimal step = stepAt(HUNDRED.subtract(p));
-                p = p.divide(step, 0, RoundingMode.FLOOR).add(BigDecimal.ONE).multiply(step).stripTrailingZeros();
+                p = p.divide(step, 0, RoundingMode.FLOOR)
+                        .add(BigDecimal.ONE)
+                        .multiply(step)
+                        .stripTrailingZeros();
             }
             levels.addAll(List.of(99.9, 99.99, 99.999, 100.0));
             return new ArrayList<>(levels);

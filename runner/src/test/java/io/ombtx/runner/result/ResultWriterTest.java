@@ -18,17 +18,25 @@ class ResultWriterTest {
 
     private static RunResult fixture(String prefix) throws Exception {
         try (var files = Files.list(RunResultFixturesTest.REAL_RESULTS)) {
-            return ResultReader.read(files.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst().orElseThrow());
+            return ResultReader.read(
+                    files.filter(p -> p.getFileName().toString().startsWith(prefix))
+                            .findFirst()
+                            .orElseThrow());
         }
     }
 
     @Test
     void defaultNamesCarryWorkloadDriverAndTimeAndNeverCollide() throws Exception {
         ZonedDateTime when = ZonedDateTime.of(2026, 11, 22, 3, 4, 5, 0, ZoneOffset.UTC);
-        Path first = ResultWriter.write(ResultWriter.defaultPath(dir, "tx writes", "kafka-tx", when), fixture("base-writes"));
-        Path second = ResultWriter.write(ResultWriter.defaultPath(dir, "tx writes", "kafka-tx", when), fixture("tx-streaming"));
-        assertEquals("tx_writes-kafka-tx-20261122-030405.json", first.getFileName().toString());
-        assertEquals("tx_writes-kafka-tx-20261122-030405-2.json", second.getFileName().toString());
+        Path first = ResultWriter.write(
+                ResultWriter.defaultPath(dir, "tx writes", "kafka-tx", when), fixture("base-writes"));
+        Path second = ResultWriter.write(
+                ResultWriter.defaultPath(dir, "tx writes", "kafka-tx", when), fixture("tx-streaming"));
+        assertEquals(
+                "tx_writes-kafka-tx-20261122-030405.json", first.getFileName().toString());
+        assertEquals(
+                "tx_writes-kafka-tx-20261122-030405-2.json",
+                second.getFileName().toString());
         assertTrue(Files.readString(first).contains("\"workload\" : \"base-writes\""));
         assertEquals("tx-streaming", ResultReader.read(second).workload());
     }

@@ -55,7 +55,8 @@ class RunResultFixturesTest {
 
     private static Path realFile(String prefix) throws Exception {
         List<Path> matches = jsonFiles(REAL_RESULTS).stream()
-                .filter(p -> p.getFileName().toString().startsWith(prefix)).toList();
+                .filter(p -> p.getFileName().toString().startsWith(prefix))
+                .toList();
         assertEquals(1, matches.size(), prefix + ": " + matches);
         return matches.get(0);
     }
@@ -102,7 +103,9 @@ class RunResultFixturesTest {
             String rewritten = JSON.writeValueAsString(result);
             JsonNode expected = asTheModelWritesIt(originalTree);
             assertEquals(expected, JSON.readTree(rewritten), file + ": same JSON tree");
-            assertEquals(JSON.writeValueAsString(expected), rewritten,
+            assertEquals(
+                    JSON.writeValueAsString(expected),
+                    rewritten,
                     file + ": same bytes once Map.of's varying key order is put in the documented order");
         }
     }
@@ -113,30 +116,50 @@ class RunResultFixturesTest {
         RunResult stream = ResultReader.read(realFile("tx-streaming"));
         assertEquals(OperationKind.STREAM, stream.scenario().kind());
         assertTrue(stream.scenario().transactional());
-        assertEquals(List.of(Phase.BEGIN, Phase.SEND, Phase.RESOLVE, Phase.SEND_OFFSETS, Phase.COMMIT, Phase.TRANSACTION),
+        assertEquals(
+                List.of(Phase.BEGIN, Phase.SEND, Phase.RESOLVE, Phase.SEND_OFFSETS, Phase.COMMIT, Phase.TRANSACTION),
                 List.copyOf(stream.transactionPhases().keySet()));
-        assertEquals(raw.at("/transactionPhases/commit/p99").asDouble(), stream.transactionPhases().get(Phase.COMMIT).p99());
-        assertEquals(raw.at("/exactlyOnce/checked").asLong(), stream.exactlyOnce().checked());
+        assertEquals(
+                raw.at("/transactionPhases/commit/p99").asDouble(),
+                stream.transactionPhases().get(Phase.COMMIT).p99());
+        assertEquals(
+                raw.at("/exactlyOnce/checked").asLong(), stream.exactlyOnce().checked());
         assertTrue(stream.exactlyOnce().passed());
-        assertEquals(raw.at("/counts/messagesProcessed").asLong(), stream.counts().messagesProcessed());
-        assertEquals(raw.at("/operationLatency/totalMillis").asDouble(), stream.operationLatency().totalMillis());
-        assertEquals(raw.at("/summary/averageLatencyMillisPerMessage").asDouble(), stream.summary().millisPerMessage());
-        assertEquals(RunResult.RunLength.operations(raw.at("/runMode/measure/operations").asLong(),
-                raw.at("/runMode/measure/messages").asLong()), stream.runMode().measure());
+        assertEquals(
+                raw.at("/counts/messagesProcessed").asLong(), stream.counts().messagesProcessed());
+        assertEquals(
+                raw.at("/operationLatency/totalMillis").asDouble(),
+                stream.operationLatency().totalMillis());
+        assertEquals(
+                raw.at("/summary/averageLatencyMillisPerMessage").asDouble(),
+                stream.summary().millisPerMessage());
+        assertEquals(
+                RunResult.RunLength.operations(
+                        raw.at("/runMode/measure/operations").asLong(),
+                        raw.at("/runMode/measure/messages").asLong()),
+                stream.runMode().measure());
         assertEquals(raw.at("/startTime").asText(), stream.startTime().toString());
-        assertEquals(stream.operationLatency().count(),
-                Histograms.decode(stream.histograms().get("operationLatencyMicros")).getTotalCount());
+        assertEquals(
+                stream.operationLatency().count(),
+                Histograms.decode(stream.histograms().get("operationLatencyMicros"))
+                        .getTotalCount());
 
         JsonNode rawSweep = JSON.readTree(realFile("rps-sweep-1000").toFile());
         RunResult sweep = ResultReader.read(realFile("rps-sweep-1000"));
         assertEquals(new RunResult.Sweep("rps-sweep", "producerRate", "1000"), sweep.sweep());
         assertEquals(LoopMode.OPEN, sweep.runMode().loop());
         assertEquals(1000L, sweep.runMode().targetRate());
-        assertEquals(rawSweep.at("/aggregatedPublishDelayLatency99pct").asLong(), sweep.aggregatedPublishDelayLatency().p99());
-        assertEquals(rawSweep.at("/aggregatedPublishDelayLatencyAvg").asDouble(), sweep.aggregatedPublishDelayLatency().avg());
-        assertEquals(rawSweep.at("/aggregatedEndToEndLatencyQuantiles/99.9").asDouble(),
+        assertEquals(
+                rawSweep.at("/aggregatedPublishDelayLatency99pct").asLong(),
+                sweep.aggregatedPublishDelayLatency().p99());
+        assertEquals(
+                rawSweep.at("/aggregatedPublishDelayLatencyAvg").asDouble(),
+                sweep.aggregatedPublishDelayLatency().avg());
+        assertEquals(
+                rawSweep.at("/aggregatedEndToEndLatencyQuantiles/99.9").asDouble(),
                 sweep.aggregatedEndToEndLatencyQuantiles().get(99.9));
-        assertEquals(rawSweep.at("/aggregatedPublishDelayLatencyQuantiles/25.0").asLong(),
+        assertEquals(
+                rawSweep.at("/aggregatedPublishDelayLatencyQuantiles/25.0").asLong(),
                 sweep.aggregatedPublishDelayLatencyQuantiles().get(25.0));
         List<Double> rawP50 = new ArrayList<>();
         rawSweep.get("publishLatency50pct").forEach(v -> rawP50.add(v.asDouble()));
@@ -144,7 +167,9 @@ class RunResultFixturesTest {
         assertTrue(sweep.transactionPhases().isEmpty());
 
         RunResult plain = ResultReader.read(realFile("base-writes"));
-        assertEquals(List.of(Phase.SEND, Phase.RESOLVE), List.copyOf(plain.transactionPhases().keySet()),
+        assertEquals(
+                List.of(Phase.SEND, Phase.RESOLVE),
+                List.copyOf(plain.transactionPhases().keySet()),
                 "no 'transaction' for a non-transactional write");
         assertNull(plain.exactlyOnce());
         assertNull(plain.sweep());
@@ -152,7 +177,8 @@ class RunResultFixturesTest {
         RunResult timed = ResultReader.read(realFile("time-based-open"));
         assertEquals(RunResult.RunLength.seconds(2), timed.runMode().warmup());
         assertEquals(RunResult.RunLength.seconds(6), timed.runMode().measure());
-        assertEquals(timed.periods().elapsedSeconds().size(), timed.publishRate().size());
+        assertEquals(
+                timed.periods().elapsedSeconds().size(), timed.publishRate().size());
 
         RunResult partial = ResultReader.read(realFile("interrupted-tx-writes"));
         assertEquals(RunResult.Status.PARTIAL, partial.status());
@@ -174,10 +200,18 @@ class RunResultFixturesTest {
                 + " \"millisPerMessage\": 2.0}";
         RunResult.Summary summary = JSON.readValue(newOnly, RunResult.Summary.class);
         assertEquals(new RunResult.Summary(2.0, 500.0, 250.0, 2.0), summary);
-        assertEquals(List.of("durationSeconds", "messagesPerSecond", "operationsPerSecond", "millisPerMessage",
-                "averageLatencyMillisPerMessage"), fieldNames(JSON.readTree(JSON.writeValueAsString(summary))));
-        assertNull(JSON.readValue("{\"durationSeconds\": 2.0, \"messagesPerSecond\": 0.0, \"operationsPerSecond\": 0.0,"
-                + " \"millisPerMessage\": null, \"averageLatencyMillisPerMessage\": null}", RunResult.Summary.class)
+        assertEquals(
+                List.of(
+                        "durationSeconds",
+                        "messagesPerSecond",
+                        "operationsPerSecond",
+                        "millisPerMessage",
+                        "averageLatencyMillisPerMessage"),
+                fieldNames(JSON.readTree(JSON.writeValueAsString(summary))));
+        assertNull(JSON.readValue(
+                        "{\"durationSeconds\": 2.0, \"messagesPerSecond\": 0.0, \"operationsPerSecond\": 0.0,"
+                                + " \"millisPerMessage\": null, \"averageLatencyMillisPerMessage\": null}",
+                        RunResult.Summary.class)
                 .millisPerMessage());
     }
 
@@ -188,8 +222,8 @@ class RunResultFixturesTest {
     }
 
     /** Equal, numbers compared by value: the older runner wrote publish delay's average as a whole number. */
-    private static final Comparator<JsonNode> NUMERIC = (a, b) -> a.isNumber() && b.isNumber()
-            ? Double.compare(a.doubleValue(), b.doubleValue()) : a.equals(b) ? 0 : 1;
+    private static final Comparator<JsonNode> NUMERIC = (a, b) ->
+            a.isNumber() && b.isNumber() ? Double.compare(a.doubleValue(), b.doubleValue()) : a.equals(b) ? 0 : 1;
 
     @Test
     void olderRunnerFilesReadWithoutLosingAField() throws Exception {
@@ -207,14 +241,24 @@ class RunResultFixturesTest {
             ObjectNode rewritten = (ObjectNode) JSON.readTree(JSON.writeValueAsString(result));
             // Fields that runner did not write yet: messagesProcessed reads as 0, millisPerMessage from its old name.
             assertFalse(original.at("/counts").has("messagesProcessed"), file.toString());
-            assertEquals(0, ((ObjectNode) rewritten.get("counts")).remove("messagesProcessed").asLong());
+            assertEquals(
+                    0,
+                    ((ObjectNode) rewritten.get("counts"))
+                            .remove("messagesProcessed")
+                            .asLong());
             assertFalse(original.at("/summary").has("millisPerMessage"), file.toString());
-            assertEquals(original.at("/summary/averageLatencyMillisPerMessage"),
+            assertEquals(
+                    original.at("/summary/averageLatencyMillisPerMessage"),
                     ((ObjectNode) rewritten.get("summary")).remove("millisPerMessage"));
             assertTrue(original.equals(NUMERIC, rewritten), file + ":\n" + original + "\n" + rewritten);
-            assertEquals(original.at("/operationLatency/p50").asDouble(Double.NaN),
-                    result.operationLatency().count() == 0 ? Double.NaN : result.operationLatency().p50());
-            assertEquals(original.get("aggregatedPublishLatency99pct").asDouble(), result.aggregatedPublishLatency().p99());
+            assertEquals(
+                    original.at("/operationLatency/p50").asDouble(Double.NaN),
+                    result.operationLatency().count() == 0
+                            ? Double.NaN
+                            : result.operationLatency().p50());
+            assertEquals(
+                    original.get("aggregatedPublishLatency99pct").asDouble(),
+                    result.aggregatedPublishLatency().p99());
             Iterator<String> phases = original.get("transactionPhases").fieldNames();
             for (Phase phase : result.transactionPhases().keySet()) {
                 assertEquals(phases.next(), phase.key(), file + ": phases in the file's order");

@@ -9,12 +9,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.Phase;
+import io.ombtx.driver.api.config.YamlFiles;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
-import io.ombtx.driver.api.config.YamlFiles;
-import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Histograms;
+import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.nio.file.Path;
@@ -39,15 +39,14 @@ class TypedResultMatchesMapResultTest {
     private static final Instant END = Instant.parse("2026-11-22T03:29:31.002Z");
 
     /** The recorded statistics of one imagined run; {@link #record} gives identical copies for each builder. */
-    private record Recorded(StatsSnapshot measured, List<Period> periods) {
-    }
+    private record Recorded(StatsSnapshot measured, List<Period> periods) {}
 
     /**
      * {@code periods} reporting periods of latencies drawn from a seeded log-normal distribution (median
      * {@code medianMicros}) into every histogram in {@code histograms}, with counters to match.
      */
-    private static Recorded record(long seed, int periods, int perPeriod, double medianMicros, List<String> histograms,
-            boolean measuredSpan) {
+    private static Recorded record(
+            long seed, int periods, int perPeriod, double medianMicros, List<String> histograms, boolean measuredSpan) {
         Random random = new Random(seed);
         StatsSnapshot measured = new StatsSnapshot();
         List<Period> list = new ArrayList<>();
@@ -129,21 +128,47 @@ class TypedResultMatchesMapResultTest {
     }
 
     /** Both builders over identical inputs; returns the typed result after checking that its JSON is the map's. */
-    private static RunResult assertSameJson(Workload w, int interval, Map<String, Object> broker, String partialReason,
-            ExactlyOnceReport exactlyOnce, java.util.function.Supplier<Recorded> recorded) throws Exception {
+    private static RunResult assertSameJson(
+            Workload w,
+            int interval,
+            Map<String, Object> broker,
+            String partialReason,
+            ExactlyOnceReport exactlyOnce,
+            java.util.function.Supplier<Recorded> recorded)
+            throws Exception {
         Map<String, Object> environment = Map.of("clusterId", "INgNjKEsQ2q4XlQhlvYSCQ", "brokerCount", 1);
         Recorded forMap = recorded.get();
-        LegacyMapResultBuilder.RunFacts mapFacts = new LegacyMapResultBuilder.RunFacts(w, "kafka-tx", START, END,
-                partialReason == null ? "complete" : "partial", partialReason, LegacyMapResultBuilder.runMode(w, interval),
-                LegacyMapResultBuilder.versions(broker), broker, driverConfig(), environment, exactlyOnce);
-        String expected = JSON.writeValueAsString(LegacyMapResultBuilder.build(mapFacts, forMap.measured(), forMap.periods()));
+        LegacyMapResultBuilder.RunFacts mapFacts = new LegacyMapResultBuilder.RunFacts(
+                w,
+                "kafka-tx",
+                START,
+                END,
+                partialReason == null ? "complete" : "partial",
+                partialReason,
+                LegacyMapResultBuilder.runMode(w, interval),
+                LegacyMapResultBuilder.versions(broker),
+                broker,
+                driverConfig(),
+                environment,
+                exactlyOnce);
+        String expected =
+                JSON.writeValueAsString(LegacyMapResultBuilder.build(mapFacts, forMap.measured(), forMap.periods()));
 
         Recorded forTyped = recorded.get();
         // As RunCoordinator does: the broker facts arrive as a map from the start of the run.
         RunResult.Broker typedBroker = JSON.convertValue(broker, RunResult.Broker.class);
-        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(w, "kafka-tx", START, END, partialReason,
-                RunResult.RunMode.of(w, interval), RunResult.Versions.of(typedBroker), typedBroker, driverConfig(),
-                environment, exactlyOnce);
+        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(
+                w,
+                "kafka-tx",
+                START,
+                END,
+                partialReason,
+                RunResult.RunMode.of(w, interval),
+                RunResult.Versions.of(typedBroker),
+                typedBroker,
+                driverConfig(),
+                environment,
+                exactlyOnce);
         RunResult result = ResultBuilder.build(facts, forTyped.measured(), forTyped.periods());
         String written = JSON.writeValueAsString(result);
 
@@ -153,10 +178,13 @@ class TypedResultMatchesMapResultTest {
         for (String count : new String[] {"retries", "fenced", "producersReplaced", "clientRetries"}) {
             assertTrue(tree.get("counts").has(count), count);
         }
-        assertEquals(tree.at("/periods/elapsedSeconds").size(), tree.at("/periods/operationLatencyMaxMillis").size());
-        String actual = written
-                .replaceFirst(",\n {4}\"retries\" : \\d+,\n {4}\"fenced\" : \\d+,\n {4}\"producersReplaced\" : \\d+,"
-                        + "\n {4}\"clientRetries\" : \\d+(?=\n {2}})", "")
+        assertEquals(
+                tree.at("/periods/elapsedSeconds").size(),
+                tree.at("/periods/operationLatencyMaxMillis").size());
+        String actual = written.replaceFirst(
+                        ",\n {4}\"retries\" : \\d+,\n {4}\"fenced\" : \\d+,\n {4}\"producersReplaced\" : \\d+,"
+                                + "\n {4}\"clientRetries\" : \\d+(?=\n {2}})",
+                        "")
                 .replaceFirst(",\n {4}\"operationLatencyMaxMillis\" : \\[[^\\]]*\\](?=\n {2}})", "");
 
         // The one addition: summary.millisPerMessage, just before the deprecated name that holds the same value.
@@ -164,8 +192,12 @@ class TypedResultMatchesMapResultTest {
         assertEquals(summary.get("averageLatencyMillisPerMessage"), summary.get("millisPerMessage"));
         String withoutAddition = actual.replaceFirst(
                 "\n {4}\"millisPerMessage\" : [^\n]*,(?=\n {4}\"averageLatencyMillisPerMessage\" : )", "");
-        assertEquals(actual.length() - "\n    \"millisPerMessage\" : ,".length()
-                - summary.get("millisPerMessage").toString().length(), withoutAddition.length(), "one line less");
+        assertEquals(
+                actual.length()
+                        - "\n    \"millisPerMessage\" : ,".length()
+                        - summary.get("millisPerMessage").toString().length(),
+                withoutAddition.length(),
+                "one line less");
 
         assertEquals(JSON.readTree(expected), JSON.readTree(withoutAddition), "same JSON tree");
         assertEquals(expected, withoutAddition, "same bytes, field order included");
@@ -175,7 +207,8 @@ class TypedResultMatchesMapResultTest {
 
     @Test
     void transactionalStreamWithExactlyOnceCheck() throws Exception {
-        Workload w = workload("""
+        Workload w = workload(
+                """
                 name: stream-tx
                 description: consume-transform-produce, two records per transaction
                 topics: 1
@@ -191,13 +224,22 @@ class TypedResultMatchesMapResultTest {
                   verifyExactlyOnce: true
                 warmupOperations: 50
                 measureOperations: 400
-                """, 0);
-        List<String> histograms = new ArrayList<>(List.of(Latency.OPERATION_LATENCY.key(), Latency.PUBLISH_LATENCY.key(),
-                Latency.INTENDED_PUBLISH_LATENCY.key(), Latency.END_TO_END.key()));
+                """,
+                0);
+        List<String> histograms = new ArrayList<>(List.of(
+                Latency.OPERATION_LATENCY.key(),
+                Latency.PUBLISH_LATENCY.key(),
+                Latency.INTENDED_PUBLISH_LATENCY.key(),
+                Latency.END_TO_END.key()));
         for (Phase phase : Phase.values()) {
             histograms.add(StatsSnapshot.PHASE_PREFIX + phase.key());
         }
-        RunResult r = assertSameJson(w, 5, embeddedBroker(), null, new ExactlyOnceReport(800, 1, 0, 0),
+        RunResult r = assertSameJson(
+                w,
+                5,
+                embeddedBroker(),
+                null,
+                new ExactlyOnceReport(800, 1, 0, 0),
                 () -> record(1, 4, 100, 12_000, histograms, true));
         // Values the JSON comparison cannot vouch for on its own: what the typed members hold.
         assertEquals(400, r.operationLatency().count());
@@ -222,7 +264,8 @@ class TypedResultMatchesMapResultTest {
 
     @Test
     void nonTransactionalWritesEndedEarlyOnAnExternalCluster() throws Exception {
-        Workload w = workload("""
+        Workload w = workload(
+                """
                 name: writes
                 topics: 2
                 partitionsPerTopic: 2
@@ -232,26 +275,44 @@ class TypedResultMatchesMapResultTest {
                 operation: {kind: WRITE, transactional: false, messagesPerOperation: 2, partitionsPerOperation: 2}
                 warmupDurationSeconds: 5
                 testDurationSeconds: 30
-                """, 0);
+                """,
+                0);
         // The driver times the whole of a plain write as a 'transaction' phase too; the result must not show it.
-        List<String> histograms = List.of(Latency.OPERATION_LATENCY.key(), Latency.PUBLISH_LATENCY.key(),
-                Latency.PUBLISH_DELAY.key(), Latency.END_TO_END.key(), "phase.send", "phase.resolve", "phase.transaction");
-        RunResult r = assertSameJson(w, 10, externalBroker(), "interrupted by SIGINT", null,
+        List<String> histograms = List.of(
+                Latency.OPERATION_LATENCY.key(),
+                Latency.PUBLISH_LATENCY.key(),
+                Latency.PUBLISH_DELAY.key(),
+                Latency.END_TO_END.key(),
+                "phase.send",
+                "phase.resolve",
+                "phase.transaction");
+        RunResult r = assertSameJson(
+                w,
+                10,
+                externalBroker(),
+                "interrupted by SIGINT",
+                null,
                 () -> record(2, 3, 250, 3_000, histograms, false));
-        assertEquals(List.of(Phase.SEND, Phase.RESOLVE), List.copyOf(r.transactionPhases().keySet()));
+        assertEquals(
+                List.of(Phase.SEND, Phase.RESOLVE),
+                List.copyOf(r.transactionPhases().keySet()));
         assertFalse(r.histograms().containsKey("phase.transaction"));
         assertTrue(r.histograms().containsKey("publishDelayMicros"));
         assertEquals(RunResult.Status.PARTIAL, r.status());
         assertEquals("10.0.0.1:9092,10.0.0.2:9092", r.broker().bootstrapServers());
         assertEquals(null, r.versions().broker());
         // Without a measured span the duration is the wall clock from start to end.
-        assertEquals((END.toEpochMilli() - START.toEpochMilli()) / 1000.0, r.summary().durationSeconds(), 1e-12);
+        assertEquals(
+                (END.toEpochMilli() - START.toEpochMilli()) / 1000.0,
+                r.summary().durationSeconds(),
+                1e-12);
         assertEquals(RunResult.RunLength.seconds(30), r.runMode().measure());
     }
 
     @Test
     void sweepPointsOpenLoop() throws Exception {
-        String yaml = """
+        String yaml =
+                """
                 name: rps
                 description: one sweep value, then two
                 messageSize: [78]
@@ -261,16 +322,25 @@ class TypedResultMatchesMapResultTest {
                 warmupMessages: 100
                 measureMessages: 2000
                 """;
-        List<String> histograms = List.of(Latency.OPERATION_LATENCY.key(), Latency.PUBLISH_LATENCY.key(),
-                Latency.PUBLISH_DELAY.key(), Latency.INTENDED_PUBLISH_LATENCY.key(), Latency.END_TO_END.key());
+        List<String> histograms = List.of(
+                Latency.OPERATION_LATENCY.key(),
+                Latency.PUBLISH_LATENCY.key(),
+                Latency.PUBLISH_DELAY.key(),
+                Latency.INTENDED_PUBLISH_LATENCY.key(),
+                Latency.END_TO_END.key());
         // Two swept fields: the value is "78,5000", written as text.
-        RunResult two = assertSameJson(workload(yaml, 1), 2, embeddedBroker(), null, null,
-                () -> record(3, 2, 1000, 9_000, histograms, true));
+        RunResult two = assertSameJson(
+                workload(yaml, 1), 2, embeddedBroker(), null, null, () -> record(3, 2, 1000, 9_000, histograms, true));
         assertEquals("78,5000", two.sweep().value());
         assertTrue(JSON.writeValueAsString(two.sweep()).contains("\"value\" : \"78,5000\""));
         // One swept field: the value is a number.
-        RunResult one = assertSameJson(workload(yaml.replace("messageSize: [78]", "messageSize: 78"), 1), 2,
-                embeddedBroker(), null, null, () -> record(4, 5, 400, 6_500, histograms, true));
+        RunResult one = assertSameJson(
+                workload(yaml.replace("messageSize: [78]", "messageSize: 78"), 1),
+                2,
+                embeddedBroker(),
+                null,
+                null,
+                () -> record(4, 5, 400, 6_500, histograms, true));
         assertEquals(new RunResult.Sweep("rps", "producerRate", "5000"), one.sweep());
         assertTrue(JSON.writeValueAsString(one.sweep()).contains("\"value\" : 5000"));
         assertEquals(5000L, one.runMode().targetRate());
@@ -279,15 +349,22 @@ class TypedResultMatchesMapResultTest {
 
     @Test
     void aRunThatMeasuredNothing() throws Exception {
-        Workload w = workload("""
+        Workload w = workload(
+                """
                 name: max-rate
                 messageSize: 1024
                 subscriptionsPerTopic: 1
                 loop: open
                 producerRate: 0
                 testDurationSeconds: 10
-                """, 0);
-        RunResult r = assertSameJson(w, 10, embeddedBroker(), "no progress for 60 s (broker fault?)", null,
+                """,
+                0);
+        RunResult r = assertSameJson(
+                w,
+                10,
+                embeddedBroker(),
+                "no progress for 60 s (broker fault?)",
+                null,
                 () -> record(5, 0, 0, 1, List.of(), false));
         assertTrue(r.runMode().findMaximumRate());
         assertEquals(null, r.runMode().targetRate());
@@ -299,6 +376,7 @@ class TypedResultMatchesMapResultTest {
         assertEquals(0L, r.aggregatedPublishDelayLatency().max());
         assertTrue(r.publishRate().isEmpty());
         JsonNode json = JSON.readTree(JSON.writeValueAsString(r));
-        assertEquals("{\"unit\":\"ms\",\"count\":0}", json.get("operationLatency").toString());
+        assertEquals(
+                "{\"unit\":\"ms\",\"count\":0}", json.get("operationLatency").toString());
     }
 }

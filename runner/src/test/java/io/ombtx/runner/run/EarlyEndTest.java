@@ -58,24 +58,22 @@ class EarlyEndTest {
         @Override
         public List<String> createTopics(int count, int partitions) throws Exception {
             maybeHang("topics");
-            return java.util.stream.IntStream.range(0, count).mapToObj(i -> "t-" + i).toList();
+            return java.util.stream.IntStream.range(0, count)
+                    .mapToObj(i -> "t-" + i)
+                    .toList();
         }
 
         @Override
-        public void createProducers(List<String> topics) {
-        }
+        public void createProducers(List<String> topics) {}
 
         @Override
-        public void createConsumers(List<TopicSubscription> subscriptions) {
-        }
+        public void createConsumers(List<TopicSubscription> subscriptions) {}
 
         @Override
-        public void prefill(long messages, byte[] payload) {
-        }
+        public void prefill(long messages, byte[] payload) {}
 
         @Override
-        public void startLoad(LoadSpec load) {
-        }
+        public void startLoad(LoadSpec load) {}
 
         @Override
         public void run(Command command) throws Exception {
@@ -83,8 +81,7 @@ class EarlyEndTest {
         }
 
         @Override
-        public void adjustRate(double messagesPerSecond) {
-        }
+        public void adjustRate(double messagesPerSecond) {}
 
         @Override
         public StatsSnapshot periodStats() throws Exception {
@@ -123,16 +120,24 @@ class EarlyEndTest {
     }
 
     private RunSpec spec(int teardownSeconds) throws Exception {
-        Path driver = Files.writeString(dir.resolve("driver.yaml"), "name: d\ndriverClass: "
-                + "io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\ncommonConfig: |\n  bootstrap.servers=h1:9092\n");
+        Path driver = Files.writeString(
+                dir.resolve("driver.yaml"),
+                "name: d\ndriverClass: "
+                        + "io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\ncommonConfig: |\n  bootstrap.servers=h1:9092\n");
         Path workload = Files.writeString(dir.resolve("w.yaml"), "name: w\nmessageSize: 10\nmeasureOperations: 5\n");
-        return Planner.plan(List.of(DriverFile.load(driver)), WorkloadLoader.load(workload, null),
-                new PlanOptions(null, null, Map.of(), null, List.of(), false, teardownSeconds)).get(0);
+        return Planner.plan(
+                        List.of(DriverFile.load(driver)),
+                        WorkloadLoader.load(workload, null),
+                        new PlanOptions(null, null, Map.of(), null, List.of(), false, teardownSeconds))
+                .get(0);
     }
 
     private RunCoordinator coordinator(Worker worker, RunCoordinator.Interruption interruption) {
-        return new RunCoordinator(new RunOptions(dir.resolve("out"), null, false),
-                new PrintStream(new ByteArrayOutputStream()), name -> worker, interruption);
+        return new RunCoordinator(
+                new RunOptions(dir.resolve("out"), null, false),
+                new PrintStream(new ByteArrayOutputStream()),
+                name -> worker,
+                interruption);
     }
 
     @Test
@@ -143,8 +148,8 @@ class EarlyEndTest {
         AtomicReference<Object> ended = new AtomicReference<>();
         Thread run = new Thread(() -> {
             try {
-                ended.set(coordinator(worker, interruption).execute(spec, spec.driver(),
-                        RunResult.Broker.external(1, "h1:9092")));
+                ended.set(coordinator(worker, interruption)
+                        .execute(spec, spec.driver(), RunResult.Broker.external(1, "h1:9092")));
             } catch (Exception e) {
                 ended.set(e);
             }

@@ -22,17 +22,24 @@ class ExternalClusterTest {
     Path dir;
 
     private BrokerPlan plan(String driverExtra, String workloadExtra, Integer brokersFlag) throws Exception {
-        Path driver = Files.writeString(dir.resolve("driver.yaml"), "name: d\ndriverClass: "
-                + "io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n" + driverExtra
-                + "commonConfig: |\n  bootstrap.servers=h1:9092\n");
-        Path workload = Files.writeString(dir.resolve("w.yaml"), "name: w\nmessageSize: 10\nmeasureOperations: 5\n"
-                + workloadExtra);
-        return Planner.plan(List.of(DriverFile.load(driver)), WorkloadLoader.load(workload, null),
-                new PlanOptions(brokersFlag, null, Map.of(), null, List.of(), false)).get(0).broker();
+        Path driver = Files.writeString(
+                dir.resolve("driver.yaml"),
+                "name: d\ndriverClass: "
+                        + "io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n" + driverExtra
+                        + "commonConfig: |\n  bootstrap.servers=h1:9092\n");
+        Path workload = Files.writeString(
+                dir.resolve("w.yaml"), "name: w\nmessageSize: 10\nmeasureOperations: 5\n" + workloadExtra);
+        return Planner.plan(
+                        List.of(DriverFile.load(driver)),
+                        WorkloadLoader.load(workload, null),
+                        new PlanOptions(brokersFlag, null, Map.of(), null, List.of(), false))
+                .get(0)
+                .broker();
     }
 
     private static void assertBlames(ConfigException e, String file, String key) {
-        assertEquals(file, e.file() == null ? null : Path.of(e.file()).getFileName().toString(), e.getMessage());
+        assertEquals(
+                file, e.file() == null ? null : Path.of(e.file()).getFileName().toString(), e.getMessage());
         assertEquals(key, e.key(), e.getMessage());
     }
 
@@ -40,14 +47,16 @@ class ExternalClusterTest {
     void theDriversReplicationFactorIsBlamedWhenItNeedsMore() throws Exception {
         ConfigException e = RunCoordinator.tooSmall(plan("replicationFactor: 3\n", "", null), 1);
         assertBlames(e, "driver.yaml", "replicationFactor");
-        assertEquals(dir.resolve("driver.yaml") + ": key 'replicationFactor': replication factor 3 needs 3 broker(s)"
-                + " but the cluster at h1:9092 has 1 broker(s)", e.getMessage());
+        assertEquals(
+                dir.resolve("driver.yaml") + ": key 'replicationFactor': replication factor 3 needs 3 broker(s)"
+                        + " but the cluster at h1:9092 has 1 broker(s)",
+                e.getMessage());
     }
 
     @Test
     void theOverridesReplicationFactorIsBlamedWhenItSetIt() throws Exception {
-        ConfigException e = RunCoordinator.tooSmall(plan("", "brokers: 3\ndriverOverrides: {replicationFactor: 3}\n",
-                null), 2);
+        ConfigException e =
+                RunCoordinator.tooSmall(plan("", "brokers: 3\ndriverOverrides: {replicationFactor: 3}\n", null), 2);
         assertBlames(e, "w.yaml", "driverOverrides.replicationFactor");
     }
 

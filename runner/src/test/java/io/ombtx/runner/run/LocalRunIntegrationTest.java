@@ -30,7 +30,9 @@ class LocalRunIntegrationTest {
     void anOmbOnlyWorkloadRunsUnchangedAndWritesOmbFieldsAndOurs() throws Exception {
         Path payload = Files.write(dir.resolve("payload-100b.data"), new byte[100]);
         // Only OMB's fields, as OMB's own workload files have them (a 10 s run instead of minutes).
-        Path workload = Files.writeString(dir.resolve("omb-1-topic.yaml"), """
+        Path workload = Files.writeString(
+                dir.resolve("omb-1-topic.yaml"),
+                """
                 name: 1 topic / 1 partition / 100b
                 topics: 1
                 partitionsPerTopic: 1
@@ -43,15 +45,21 @@ class LocalRunIntegrationTest {
                 consumerBacklogSizeGB: 0
                 testDurationMinutes: 1
                 warmupDurationMinutes: 0
-                """.formatted(payload));
-        Path driver = Files.writeString(dir.resolve("driver.yaml"),
+                """
+                        .formatted(payload));
+        Path driver = Files.writeString(
+                dir.resolve("driver.yaml"),
                 "name: spi-only\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
         // testDurationMinutes is OMB's smallest unit; shorten it through the profile mechanism is not OMB's,
         // so run it as written but with a short reporting interval.
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Path results = dir.resolve("results");
-        int code = Main.run(new String[] {"-d", driver.toString(), "-o", results.toString(), "--report-interval", "5",
-                workload.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        int code = Main.run(
+                new String[] {
+                    "-d", driver.toString(), "-o", results.toString(), "--report-interval", "5", workload.toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
         String log = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, log);
         assertTrue(log.contains("Pub rate"), log);
@@ -61,14 +69,42 @@ class LocalRunIntegrationTest {
         }
         assertEquals(1, files.size());
         JsonNode r = new ObjectMapper().readTree(files.get(0).toFile());
-        for (String field : new String[] {"workload", "driver", "messageSize", "topics", "partitions", "producersPerTopic",
-                "consumersPerTopic", "publishRate", "publishErrorRate", "consumeRate", "backlog", "publishLatencyAvg",
-                "publishLatency50pct", "publishLatency9999pct", "publishLatencyMax", "publishDelayLatencyAvg",
-                "endToEndLatency99pct", "aggregatedPublishLatencyAvg", "aggregatedPublishLatency999pct",
-                "aggregatedPublishDelayLatency50pct", "aggregatedEndToEndLatencyMax",
-                "aggregatedPublishLatencyQuantiles", "aggregatedPublishDelayLatencyQuantiles",
-                "aggregatedEndToEndLatencyQuantiles", "startTime", "endTime", "status", "runMode", "versions", "broker",
-                "driverConfig", "counts", "summary", "histograms"}) {
+        for (String field : new String[] {
+            "workload",
+            "driver",
+            "messageSize",
+            "topics",
+            "partitions",
+            "producersPerTopic",
+            "consumersPerTopic",
+            "publishRate",
+            "publishErrorRate",
+            "consumeRate",
+            "backlog",
+            "publishLatencyAvg",
+            "publishLatency50pct",
+            "publishLatency9999pct",
+            "publishLatencyMax",
+            "publishDelayLatencyAvg",
+            "endToEndLatency99pct",
+            "aggregatedPublishLatencyAvg",
+            "aggregatedPublishLatency999pct",
+            "aggregatedPublishDelayLatency50pct",
+            "aggregatedEndToEndLatencyMax",
+            "aggregatedPublishLatencyQuantiles",
+            "aggregatedPublishDelayLatencyQuantiles",
+            "aggregatedEndToEndLatencyQuantiles",
+            "startTime",
+            "endTime",
+            "status",
+            "runMode",
+            "versions",
+            "broker",
+            "driverConfig",
+            "counts",
+            "summary",
+            "histograms"
+        }) {
             assertTrue(r.has(field), "result has " + field);
         }
         assertEquals("complete", r.get("status").asText());
@@ -76,7 +112,8 @@ class LocalRunIntegrationTest {
         assertEquals(10000, r.at("/runMode/targetRate").asInt());
         assertTrue(r.at("/broker/embedded").asBoolean());
         assertEquals("kafka", r.at("/broker/system").asText());
-        assertEquals("5", r.at("/broker/settings/group.coordinator.append.linger.ms").asText());
+        assertEquals(
+                "5", r.at("/broker/settings/group.coordinator.append.linger.ms").asText());
         long sent = r.at("/counts/messagesSent").asLong();
         // 60 s at 10K msg/s: the rate must essentially be met; the run's edges (the stop is noticed within a
         // poll, in-flight sends are acknowledged after it) may add a few hundred messages.
@@ -92,15 +129,19 @@ class LocalRunIntegrationTest {
         assertEquals(10, r.at("/runMode/ombPeriodSeconds").asInt());
         int periods = r.at("/periods/elapsedSeconds").size();
         assertEquals((periods + 1) / 2, r.get("publishRate").size(), "periods " + r.at("/periods/elapsedSeconds"));
-        Histogram publish = Histograms.decode(r.at("/histograms/publishLatencyMicros").asText());
+        Histogram publish =
+                Histograms.decode(r.at("/histograms/publishLatencyMicros").asText());
         assertEquals(sent, publish.getTotalCount(), "the full histogram holds every measured message");
-        assertEquals(r.get("aggregatedPublishLatency50pct").asDouble(), publish.getValueAtPercentile(50) / 1000.0, 1e-9);
+        assertEquals(
+                r.get("aggregatedPublishLatency50pct").asDouble(), publish.getValueAtPercentile(50) / 1000.0, 1e-9);
         assertTrue(r.get("aggregatedEndToEndLatency50pct").asDouble() > 0);
     }
 
     @Test
     void ombBacklogModeBuildsABacklogWithConsumersPausedThenDrainsIt() throws Exception {
-        Path workload = Files.writeString(dir.resolve("backlog.yaml"), """
+        Path workload = Files.writeString(
+                dir.resolve("backlog.yaml"),
+                """
                 name: backlog
                 messageSize: 100
                 subscriptionsPerTopic: 1
@@ -110,12 +151,17 @@ class LocalRunIntegrationTest {
                 warmupDurationSeconds: 0
                 testDurationSeconds: 3
                 """);
-        Path driver = Files.writeString(dir.resolve("driver.yaml"),
+        Path driver = Files.writeString(
+                dir.resolve("driver.yaml"),
                 "name: spi-only\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Path result = dir.resolve("backlog.json");
-        int code = Main.run(new String[] {"-d", driver.toString(), "-o", result.toString(), "--report-interval", "1",
-                workload.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        int code = Main.run(
+                new String[] {
+                    "-d", driver.toString(), "-o", result.toString(), "--report-interval", "1", workload.toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
         String log = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, log);
         int paused = log.indexOf("Consumers paused");
@@ -123,11 +169,14 @@ class LocalRunIntegrationTest {
         int drained = log.indexOf("Backlog drained");
         assertTrue(paused >= 0 && built > paused && drained > built, log);
         // 1 MiB of 100-byte messages is 10,737 messages: the consumers stayed paused until at least that many waited.
-        java.util.regex.Matcher builtLine = java.util.regex.Pattern.compile("Backlog of (\\d+) messages built").matcher(log);
+        java.util.regex.Matcher builtLine = java.util.regex.Pattern.compile("Backlog of (\\d+) messages built")
+                .matcher(log);
         assertTrue(builtLine.find(), log);
         assertTrue(Long.parseLong(builtLine.group(1)) >= 10_737, builtLine.group());
         JsonNode r = new ObjectMapper().readTree(result.toFile());
-        assertTrue(r.at("/counts/messagesReceived").asLong() >= r.at("/counts/messagesSent").asLong() - 1000,
+        assertTrue(
+                r.at("/counts/messagesReceived").asLong()
+                        >= r.at("/counts/messagesSent").asLong() - 1000,
                 "the backlog was drained: " + r.at("/counts"));
     }
 
@@ -138,20 +187,28 @@ class LocalRunIntegrationTest {
 
         @Test
         void aClusterWithTooFewBrokersIsRefusedAtOnce(@BootstrapServers String external) throws Exception {
-            Path driver = Files.writeString(dir.resolve("external.yaml"), "name: spi-only\n"
-                    + "driverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"
-                    + "commonConfig: |\n  bootstrap.servers=" + external + "\n");
-            Path workload = Files.writeString(dir.resolve("three.yaml"),
+            Path driver = Files.writeString(
+                    dir.resolve("external.yaml"),
+                    "name: spi-only\n"
+                            + "driverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"
+                            + "commonConfig: |\n  bootstrap.servers=" + external + "\n");
+            Path workload = Files.writeString(
+                    dir.resolve("three.yaml"),
                     "name: needs-three\nbrokers: 3\nmessageSize: 10\nproducerRate: 100\ntestDurationSeconds: 5\n");
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             long start = System.nanoTime();
-            int code = Main.run(new String[] {"-d", driver.toString(), "-o", dir.resolve("none").toString(), workload.toString()},
+            int code = Main.run(
+                    new String[] {
+                        "-d", driver.toString(), "-o", dir.resolve("none").toString(), workload.toString()
+                    },
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                     new PrintStream(err, true, StandardCharsets.UTF_8));
             String message = err.toString(StandardCharsets.UTF_8);
             assertEquals(2, code, message);
-            assertTrue(message.contains("three.yaml: key 'brokers': 3 broker(s) asked for but the cluster at "
-                    + external + " has 1 broker(s)"), message);
+            assertTrue(
+                    message.contains("three.yaml: key 'brokers': 3 broker(s) asked for but the cluster at " + external
+                            + " has 1 broker(s)"),
+                    message);
             assertTrue(System.nanoTime() - start < 30_000_000_000L, "refused before any load");
             // The output folder is made (and checked) before anything starts; no result lands in it.
             try (var written = Files.list(dir.resolve("none"))) {

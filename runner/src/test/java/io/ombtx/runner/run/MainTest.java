@@ -19,13 +19,15 @@ class MainTest {
     @TempDir
     Path dir;
 
-    record Outcome(int code, String out, String err) {
-    }
+    record Outcome(int code, String out, String err) {}
 
     private Outcome run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -50,15 +52,27 @@ class MainTest {
     void helpExplainsEveryFlag() {
         Outcome o = run("--help");
         assertEquals(0, o.code());
-        for (String flag : new String[] {"--drivers", "--workers", "--workers-file", "--output", "--extra", "--profile",
-                "--dry-run", "--brokers", "--broker-profile", "--broker-config", "--report-interval"}) {
+        for (String flag : new String[] {
+            "--drivers",
+            "--workers",
+            "--workers-file",
+            "--output",
+            "--extra",
+            "--profile",
+            "--dry-run",
+            "--brokers",
+            "--broker-profile",
+            "--broker-config",
+            "--report-interval"
+        }) {
             assertTrue(o.out().contains(flag), flag);
         }
     }
 
     @Test
     void dryRunPrintsTheExpandedSweepWithoutABroker() throws Exception {
-        Path workload = file("sweep.yaml", "name: rps\nmessageSize: 78\nproducerRate: [1000, 25000]\nmeasureMessages: 100\n");
+        Path workload =
+                file("sweep.yaml", "name: rps\nmessageSize: 78\nproducerRate: [1000, 25000]\nmeasureMessages: 100\n");
         Outcome o = run("-d", driver().toString(), "--dry-run", workload.toString());
         assertEquals(0, o.code(), o.err());
         assertTrue(o.out().contains("Plan: 2 run(s)"), o.out());
@@ -72,11 +86,21 @@ class MainTest {
 
     @Test
     void dryRunShowsTheRepetitionsAndTheOrderOfTheAckWait() throws Exception {
-        Path tx = file("tx.yaml", "name: tx\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
-                + "operation: {kind: WRITE, transactional: true, awaitAcks: before-commit}\n");
-        Path plain = file("plain.yaml", "name: plain\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
-                + "operation: {kind: WRITE}\n");
-        Outcome o = run("-d", driver().toString(), "--dry-run", "--repeat", "3", "--interleave", tx.toString(),
+        Path tx = file(
+                "tx.yaml",
+                "name: tx\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
+                        + "operation: {kind: WRITE, transactional: true, awaitAcks: before-commit}\n");
+        Path plain = file(
+                "plain.yaml",
+                "name: plain\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n" + "operation: {kind: WRITE}\n");
+        Outcome o = run(
+                "-d",
+                driver().toString(),
+                "--dry-run",
+                "--repeat",
+                "3",
+                "--interleave",
+                tx.toString(),
                 plain.toString());
         assertEquals(0, o.code(), o.err());
         assertTrue(o.out().contains("Plan: 6 run(s), each (driver, workload) 3 times, interleaved"), o.out());
@@ -89,39 +113,73 @@ class MainTest {
     @Test
     void oneOutputFileForSeveralRepetitionsExitsTwo() throws Exception {
         Path w = file("w.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\n");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", "--repeat", "2", "-o",
-                dir.resolve("r.json").toString(), w.toString()), "-o", "r.json", "2 runs (--repeat 2)",
+        assertBadInput(
+                run(
+                        "-d",
+                        driver().toString(),
+                        "--dry-run",
+                        "--repeat",
+                        "2",
+                        "-o",
+                        dir.resolve("r.json").toString(),
+                        w.toString()),
+                "-o",
+                "r.json",
+                "2 runs (--repeat 2)",
                 "give a folder");
         assertBadInput(run("-d", driver().toString(), "--repeat", "0", w.toString()), "--repeat");
     }
 
     @Test
     void anOrderOnAPlainWriteExitsTwoNamingFileAndKey() throws Exception {
-        Path w = file("w.yaml", "name: x\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
-                + "operation: {kind: WRITE, awaitAcks: after-commit}\n");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", w.toString()), "w.yaml",
-                "'operation.awaitAcks'", "only a transactional operation");
-        Path typo = file("t.yaml", "name: x\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
-                + "operation: {kind: STREAM, transactional: true, prefillMessages: 5, awaitAcks: befor-commit}\n");
-        assertBadInput(run("-d", driver().toString(), typo.toString()), "t.yaml", "'operation.awaitAcks'",
+        Path w = file(
+                "w.yaml",
+                "name: x\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
+                        + "operation: {kind: WRITE, awaitAcks: after-commit}\n");
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", w.toString()),
+                "w.yaml",
+                "'operation.awaitAcks'",
+                "only a transactional operation");
+        Path typo = file(
+                "t.yaml",
+                "name: x\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n"
+                        + "operation: {kind: STREAM, transactional: true, prefillMessages: 5, awaitAcks: befor-commit}\n");
+        assertBadInput(
+                run("-d", driver().toString(), typo.toString()),
+                "t.yaml",
+                "'operation.awaitAcks'",
                 "did you mean 'before-commit'");
     }
 
     @Test
     void unknownWorkloadKeyExitsTwoNamingFileAndKey() throws Exception {
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\nproducerRates: 5\n");
-        assertBadInput(run("-d", driver().toString(), workload.toString()), "w.yaml", "'producerRates'",
+        assertBadInput(
+                run("-d", driver().toString(), workload.toString()),
+                "w.yaml",
+                "'producerRates'",
                 "did you mean 'producerRate'");
     }
 
     @Test
     void replicationFactorAboveTheBrokerCountExitsTwo() throws Exception {
-        Path workload = file("w.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\ndriverOverrides: {replicationFactor: 3}\n");
-        assertBadInput(run("-d", driver().toString(), workload.toString()), "w.yaml",
-                "driverOverrides.replicationFactor", "above the broker count 1");
-        Path rf3 = file("rf3.yaml", "name: t\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\nreplicationFactor: 3\n");
+        Path workload = file(
+                "w.yaml",
+                "name: x\nmessageSize: 10\ntestDurationMinutes: 1\ndriverOverrides: {replicationFactor: 3}\n");
+        assertBadInput(
+                run("-d", driver().toString(), workload.toString()),
+                "w.yaml",
+                "driverOverrides.replicationFactor",
+                "above the broker count 1");
+        Path rf3 = file(
+                "rf3.yaml",
+                "name: t\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\nreplicationFactor: 3\n");
         Path plain = file("p.yaml", "name: x\nmessageSize: 10\ntestDurationMinutes: 1\n");
-        assertBadInput(run("-d", rf3.toString(), "--brokers", "1", plain.toString()), "rf3.yaml", "replicationFactor",
+        assertBadInput(
+                run("-d", rf3.toString(), "--brokers", "1", plain.toString()),
+                "rf3.yaml",
+                "replicationFactor",
                 "above the broker count 1");
     }
 
@@ -129,7 +187,8 @@ class MainTest {
     void badCommandLinesExitTwo() throws Exception {
         assertBadInput(run("w.yaml"), "missing -d/--drivers");
         assertBadInput(run("-d", driver().toString()), "missing workload");
-        assertBadInput(run("-d", driver().toString(), "--brokers", "many", "w.yaml"), "--brokers expects a whole number");
+        assertBadInput(
+                run("-d", driver().toString(), "--brokers", "many", "w.yaml"), "--brokers expects a whole number");
         assertBadInput(run("-d", driver().toString(), "--frobnicate", "w.yaml"), "unknown option --frobnicate");
         assertBadInput(run("-d", "nope.yaml", "w.yaml"), "nope.yaml: file not found");
     }
@@ -137,20 +196,32 @@ class MainTest {
     @Test
     void aPayloadFileOfTheWrongSizeExitsTwo() throws Exception {
         Path payload = Files.write(dir.resolve("p.data"), new byte[10]);
-        Path workload = file("w.yaml", "name: x\nmessageSize: 100\ntestDurationMinutes: 1\npayloadFile: " + payload + "\n");
-        assertBadInput(run("-d", driver().toString(), workload.toString()), "payloadFile", "10 bytes but messageSize is 100");
+        Path workload =
+                file("w.yaml", "name: x\nmessageSize: 100\ntestDurationMinutes: 1\npayloadFile: " + payload + "\n");
+        assertBadInput(
+                run("-d", driver().toString(), workload.toString()), "payloadFile", "10 bytes but messageSize is 100");
     }
 
     @Test
     void aPayloadFileThatIsAFolderExitsTwo() throws Exception {
         Path folder = Files.createDirectories(dir.resolve("payloads"));
-        Path workload = file("w.yaml", "name: x\nmessageSize: 100\nmeasureOperations: 5\npayloadFile: " + folder + "\n");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", workload.toString()), "w.yaml", "'payloadFile'",
+        Path workload =
+                file("w.yaml", "name: x\nmessageSize: 100\nmeasureOperations: 5\npayloadFile: " + folder + "\n");
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", workload.toString()),
+                "w.yaml",
+                "'payloadFile'",
                 "not a regular file");
-        assertBadInput(run("-d", driver().toString(), "-o", dir.resolve("r").toString(), workload.toString()),
-                "w.yaml", "'payloadFile'", "not a regular file");
+        assertBadInput(
+                run("-d", driver().toString(), "-o", dir.resolve("r").toString(), workload.toString()),
+                "w.yaml",
+                "'payloadFile'",
+                "not a regular file");
         Path missing = file("m.yaml", "name: x\nmessageSize: 100\nmeasureOperations: 5\npayloadFile: nope.data\n");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", missing.toString()), "m.yaml", "'payloadFile'",
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", missing.toString()),
+                "m.yaml",
+                "'payloadFile'",
                 "not found");
     }
 
@@ -158,33 +229,65 @@ class MainTest {
     void aMissingOrMalformedWorkersFileExitsTwoInADryRunToo() throws Exception {
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
         String missing = dir.resolve("nope-workers.yaml").toString();
-        assertBadInput(run("-d", driver().toString(), "--dry-run", "-wf", missing, workload.toString()),
-                "nope-workers.yaml", "file not found");
-        assertBadInput(run("-d", driver().toString(), "-o", dir.resolve("r").toString(), "-wf", missing,
-                workload.toString()), "nope-workers.yaml", "file not found");
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", "-wf", missing, workload.toString()),
+                "nope-workers.yaml",
+                "file not found");
+        assertBadInput(
+                run("-d", driver().toString(), "-o", dir.resolve("r").toString(), "-wf", missing, workload.toString()),
+                "nope-workers.yaml",
+                "file not found");
         Path broken = file("broken-workers.yaml", "workers: [http://a:8080\n");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", "-wf", broken.toString(), workload.toString()),
-                "broken-workers.yaml", "not valid YAML");
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", "-wf", broken.toString(), workload.toString()),
+                "broken-workers.yaml",
+                "not valid YAML");
         Path wrongKey = file("key-workers.yaml", "worker: [http://a:8080]\n");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", "-wf", wrongKey.toString(), workload.toString()),
-                "key-workers.yaml", "'workers'");
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", "-wf", wrongKey.toString(), workload.toString()),
+                "key-workers.yaml",
+                "'workers'");
         Path notText = file("map-workers.yaml", "workers: [{url: http://a:8080}]\n");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", "-wf", notText.toString(), workload.toString()),
-                "map-workers.yaml", "'workers'", "list of worker URLs");
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", "-wf", notText.toString(), workload.toString()),
+                "map-workers.yaml",
+                "'workers'",
+                "list of worker URLs");
     }
 
     @Test
     void badWorkerUrlsExitTwoNamingTheFlagOrFileAndTheUrl() throws Exception {
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
-        for (String bad : new String[] {"notaurl", "ftp://host:8080", "http://", "http://host:8080/api",
-                "http://host:8080?x=1", "http://user@host:8080", "http://host:port"}) {
-            assertBadInput(run("-d", driver().toString(), "--dry-run", "-w", bad, workload.toString()),
-                    "-w/--workers", "'" + bad + "'");
-            assertBadInput(run("-d", driver().toString(), "-o", dir.resolve("r").toString(), "-w",
-                    "http://ok:8080," + bad, workload.toString()), "-w/--workers", "'" + bad + "'");
+        for (String bad : new String[] {
+            "notaurl",
+            "ftp://host:8080",
+            "http://",
+            "http://host:8080/api",
+            "http://host:8080?x=1",
+            "http://user@host:8080",
+            "http://host:port"
+        }) {
+            assertBadInput(
+                    run("-d", driver().toString(), "--dry-run", "-w", bad, workload.toString()),
+                    "-w/--workers",
+                    "'" + bad + "'");
+            assertBadInput(
+                    run(
+                            "-d",
+                            driver().toString(),
+                            "-o",
+                            dir.resolve("r").toString(),
+                            "-w",
+                            "http://ok:8080," + bad,
+                            workload.toString()),
+                    "-w/--workers",
+                    "'" + bad + "'");
             Path workers = file("workers.yaml", "workers:\n  - http://ok:8080\n  - \"" + bad + "\"\n");
-            assertBadInput(run("-d", driver().toString(), "--dry-run", "-wf", workers.toString(), workload.toString()),
-                    "workers.yaml", "'workers'", "'" + bad + "'");
+            assertBadInput(
+                    run("-d", driver().toString(), "--dry-run", "-wf", workers.toString(), workload.toString()),
+                    "workers.yaml",
+                    "'workers'",
+                    "'" + bad + "'");
         }
         for (String good : new String[] {"http://host:8080", "https://10.0.0.1", "http://[::1]:8080/", "HTTP://Host"}) {
             Outcome o = run("-d", driver().toString(), "--dry-run", "-w", good, workload.toString());
@@ -194,10 +297,16 @@ class MainTest {
 
     @Test
     void aProfileNoWorkloadDefinesIsATypoNotAFullRun() throws Exception {
-        Path workload = file("p.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\nprofiles: {quick: {measureOperations: 1}}\n");
-        assertBadInput(run("-d", driver().toString(), "--profile", "quik", "--dry-run", workload.toString()),
+        Path workload = file(
+                "p.yaml",
+                "name: x\nmessageSize: 10\nmeasureOperations: 5\nprofiles: {quick: {measureOperations: 1}}\n");
+        assertBadInput(
+                run("-d", driver().toString(), "--profile", "quik", "--dry-run", workload.toString()),
                 "--profile quik: no workload defines it");
-        assertEquals(0, run("-d", driver().toString(), "--profile", "quick", "--dry-run", workload.toString()).code());
+        assertEquals(
+                0,
+                run("-d", driver().toString(), "--profile", "quick", "--dry-run", workload.toString())
+                        .code());
     }
 
     @Test
@@ -206,15 +315,20 @@ class MainTest {
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             port = socket.getLocalPort(); // closed again: nothing listens there
         }
-        Path external = file("external.yaml", "name: ext\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"
-                + "commonConfig: |\n  bootstrap.servers=127.0.0.1:" + port + "\n  request.timeout.ms=500\n"
-                + "  default.api.timeout.ms=1000\n");
+        Path external = file(
+                "external.yaml",
+                "name: ext\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"
+                        + "commonConfig: |\n  bootstrap.servers=127.0.0.1:" + port + "\n  request.timeout.ms=500\n"
+                        + "  default.api.timeout.ms=1000\n");
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
         long start = System.nanoTime();
         Outcome o = run("-d", external.toString(), "-o", dir.resolve("r").toString(), workload.toString());
         assertEquals(1, o.code(), o.err());
-        assertTrue(o.err().startsWith("error: cannot reach the cluster at 127.0.0.1:" + port + " named in " + external
-                + "'s commonConfig: "), o.err());
+        assertTrue(
+                o.err()
+                        .startsWith("error: cannot reach the cluster at 127.0.0.1:" + port + " named in " + external
+                                + "'s commonConfig: "),
+                o.err());
         assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
         assertFalse(o.err().contains("Exception"), "no exception class names: " + o.err());
         assertTrue(System.nanoTime() - start < 12_000_000_000L, "bounded by the driver's lower timeouts");
@@ -222,32 +336,60 @@ class MainTest {
 
     @Test
     void badBrokerSettingsExitTwoBeforeAnyBrokerStarts() throws Exception {
-        Path bad = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
-                + "brokerSettings: {num.network.threads: 0}\n");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", bad.toString()), "w.yaml",
-                "'brokerSettings.num.network.threads'", "at least 1");
+        Path bad = file(
+                "w.yaml",
+                "name: x\nmessageSize: 10\nmeasureOperations: 5\n" + "brokerSettings: {num.network.threads: 0}\n");
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", bad.toString()),
+                "w.yaml",
+                "'brokerSettings.num.network.threads'",
+                "at least 1");
         Outcome real = run("-d", driver().toString(), "-o", dir.resolve("r").toString(), bad.toString());
         assertBadInput(real, "w.yaml", "'brokerSettings.num.network.threads'");
         assertFalse(real.out().contains("Starting embedded Kafka"), real.out());
-        Path typo = file("t.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
-                + "brokerSettings: {log.flush.interval.mesages: 1}\n");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", typo.toString()), "t.yaml",
-                "'brokerSettings.log.flush.interval.mesages'", "did you mean 'log.flush.interval.messages'");
-        Path good = file("g.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
-                + "brokerSettings: {num.network.threads: 4, log.cleanup.policy: compact}\n");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", "--broker-config", "num.io.threads=lots",
-                good.toString()), "--broker-config num.io.threads", "lots", "expects int");
-        assertBadInput(run("-d", driver().toString(), "--dry-run", "--broker-config", "auto.create.topic.enable=false",
-                good.toString()), "--broker-config auto.create.topic.enable", "did you mean 'auto.create.topics.enable'");
-        Outcome ok = run("-d", driver().toString(), "--dry-run", "--broker-config",
-                "group.coordinator.append.linger.ms=0", good.toString());
+        Path typo = file(
+                "t.yaml",
+                "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
+                        + "brokerSettings: {log.flush.interval.mesages: 1}\n");
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", typo.toString()),
+                "t.yaml",
+                "'brokerSettings.log.flush.interval.mesages'",
+                "did you mean 'log.flush.interval.messages'");
+        Path good = file(
+                "g.yaml",
+                "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
+                        + "brokerSettings: {num.network.threads: 4, log.cleanup.policy: compact}\n");
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", "--broker-config", "num.io.threads=lots", good.toString()),
+                "--broker-config num.io.threads",
+                "lots",
+                "expects int");
+        assertBadInput(
+                run(
+                        "-d",
+                        driver().toString(),
+                        "--dry-run",
+                        "--broker-config",
+                        "auto.create.topic.enable=false",
+                        good.toString()),
+                "--broker-config auto.create.topic.enable",
+                "did you mean 'auto.create.topics.enable'");
+        Outcome ok = run(
+                "-d",
+                driver().toString(),
+                "--dry-run",
+                "--broker-config",
+                "group.coordinator.append.linger.ms=0",
+                good.toString());
         assertEquals(0, ok.code(), ok.err());
     }
 
     @Test
     void withoutABrokerClassPathBrokerSettingsAreLeftToTheRun() throws Exception {
-        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
-                + "brokerSettings: {num.network.threads: 0}\n");
+        Path workload = file(
+                "w.yaml",
+                "name: x\nmessageSize: 10\nmeasureOperations: 5\n" + "brokerSettings: {num.network.threads: 0}\n");
         withBrokerLib(dir.resolve("no-broker-lib").toString(), () -> {
             Outcome o = run("-d", driver().toString(), "--dry-run", workload.toString());
             assertEquals(0, o.code(), o.err());
@@ -259,10 +401,14 @@ class MainTest {
         Path missing = dir.resolve("no-broker-lib");
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
         withBrokerLib(missing.toString(), () -> {
-            Outcome o = run("-d", driver().toString(), "-o", dir.resolve("results").toString(), workload.toString());
+            Outcome o =
+                    run("-d", driver().toString(), "-o", dir.resolve("results").toString(), workload.toString());
             assertEquals(1, o.code(), o.err());
-            assertTrue(o.err().startsWith("error: the Kafka broker's class path was not found. Tried:\n  " + missing
-                    + " (-Dombtx.broker.lib=" + missing + "): no such folder\n"), o.err());
+            assertTrue(
+                    o.err()
+                            .startsWith("error: the Kafka broker's class path was not found. Tried:\n  " + missing
+                                    + " (-Dombtx.broker.lib=" + missing + "): no such folder\n"),
+                    o.err());
             assertTrue(o.err().contains("-Dombtx.broker.lib=DIR or OMBTX_BROKER_LIB=DIR"), o.err());
             assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
             assertFalse(o.err().contains("Exception"), "no exception class names: " + o.err());
@@ -278,24 +424,48 @@ class MainTest {
             Outcome o = run("-d", driver().toString(), dry, "-o", blocker.toString(), workload.toString());
             assertBadInput(o, blocker.toString(), "is a file");
             assertFalse(o.out().contains("Starting embedded Kafka"), o.out());
-            assertBadInput(run("-d", driver().toString(), dry, "-o", blocker.resolve("sub").toString(),
-                    workload.toString()), blocker.toString(), "is a file");
-            assertBadInput(run("-d", driver().toString(), dry, "-o", blocker.resolve("r.json").toString(),
-                    workload.toString()), blocker.toString(), "is a file");
+            assertBadInput(
+                    run(
+                            "-d",
+                            driver().toString(),
+                            dry,
+                            "-o",
+                            blocker.resolve("sub").toString(),
+                            workload.toString()),
+                    blocker.toString(),
+                    "is a file");
+            assertBadInput(
+                    run(
+                            "-d",
+                            driver().toString(),
+                            dry,
+                            "-o",
+                            blocker.resolve("r.json").toString(),
+                            workload.toString()),
+                    blocker.toString(),
+                    "is a file");
         }
         Path folderNamedJson = Files.createDirectory(dir.resolve("taken.json"));
-        assertBadInput(run("-d", driver().toString(), "--dry-run", "-o", folderNamedJson.toString(),
-                workload.toString()), folderNamedJson.toString(), "is a folder");
+        assertBadInput(
+                run("-d", driver().toString(), "--dry-run", "-o", folderNamedJson.toString(), workload.toString()),
+                folderNamedJson.toString(),
+                "is a folder");
     }
 
     @Test
     void aDryRunCreatesNoOutputFolderButARealRunDoesFirst() throws Exception {
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
         Path out = dir.resolve("a").resolve("b");
-        assertEquals(0, run("-d", driver().toString(), "--dry-run", "-o", out.toString(), workload.toString()).code());
+        assertEquals(
+                0,
+                run("-d", driver().toString(), "--dry-run", "-o", out.toString(), workload.toString())
+                        .code());
         assertFalse(Files.exists(dir.resolve("a")), "the dry run has no side effects");
         withBrokerLib(dir.resolve("no-broker-lib").toString(), () -> {
-            assertEquals(1, run("-d", driver().toString(), "-o", out.toString(), workload.toString()).code());
+            assertEquals(
+                    1,
+                    run("-d", driver().toString(), "-o", out.toString(), workload.toString())
+                            .code());
             assertTrue(Files.isDirectory(out), "created before the run");
             try (var left = Files.list(out)) {
                 assertEquals(0, left.count(), "the probe file is removed");
@@ -307,19 +477,31 @@ class MainTest {
     void anUnwritableOutputFolderExitsTwo() throws Exception {
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
         Path locked = Files.createDirectory(dir.resolve("locked"));
-        org.junit.jupiter.api.Assumptions.assumeTrue(locked.getFileSystem().supportedFileAttributeViews()
-                .contains("posix"), "POSIX permissions");
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                locked.getFileSystem().supportedFileAttributeViews().contains("posix"), "POSIX permissions");
         Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("r-x------"));
         try {
             org.junit.jupiter.api.Assumptions.assumeFalse(Files.isWritable(locked), "not root");
             for (String dry : new String[] {"--dry-run", "--quiet"}) {
-                assertBadInput(run("-d", driver().toString(), dry, "-o", locked.toString(), workload.toString()),
-                        locked.toString(), "not writable");
-                assertBadInput(run("-d", driver().toString(), dry, "-o", locked.resolve("r.json").toString(),
-                        workload.toString()), locked.toString(), "not writable");
+                assertBadInput(
+                        run("-d", driver().toString(), dry, "-o", locked.toString(), workload.toString()),
+                        locked.toString(),
+                        "not writable");
+                assertBadInput(
+                        run(
+                                "-d",
+                                driver().toString(),
+                                dry,
+                                "-o",
+                                locked.resolve("r.json").toString(),
+                                workload.toString()),
+                        locked.toString(),
+                        "not writable");
             }
-            assertBadInput(run("-d", driver().toString(), "-o", locked.resolve("new").toString(), workload.toString()),
-                    locked.resolve("new").toString(), "cannot create the output folder");
+            assertBadInput(
+                    run("-d", driver().toString(), "-o", locked.resolve("new").toString(), workload.toString()),
+                    locked.resolve("new").toString(),
+                    "cannot create the output folder");
         } finally {
             Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
         }

@@ -22,7 +22,9 @@ class MaxRateSearchIntegrationTest {
 
     @Test
     void theSearchCompletesAndTheRunIsMeasuredAtTheRateItFound() throws Exception {
-        Path workload = Files.writeString(dir.resolve("max-rate.yaml"), """
+        Path workload = Files.writeString(
+                dir.resolve("max-rate.yaml"),
+                """
                 name: max-rate
                 messageSize: 100
                 subscriptionsPerTopic: 1
@@ -30,12 +32,17 @@ class MaxRateSearchIntegrationTest {
                 warmupDurationSeconds: 0
                 testDurationSeconds: 3
                 """);
-        Path driver = Files.writeString(dir.resolve("driver.yaml"),
+        Path driver = Files.writeString(
+                dir.resolve("driver.yaml"),
                 "name: spi-only\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Path result = dir.resolve("max-rate.json");
-        int code = Main.run(new String[] {"-d", driver.toString(), "-o", result.toString(), "--report-interval", "1",
-                workload.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        int code = Main.run(
+                new String[] {
+                    "-d", driver.toString(), "-o", result.toString(), "--report-interval", "1", workload.toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
         String log = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, log);
         assertTrue(log.contains("Max-rate search done"), log);
@@ -52,19 +59,27 @@ class MaxRateSearchIntegrationTest {
         assertTrue(last.get("sustained").asBoolean());
         double found = search.get("foundRate").asDouble();
         assertEquals(last.get("targetRate").asDouble(), found);
-        assertTrue(steps.get(0).has("receivedRate"), "with a subscription the consumers' pace is part of the criterion");
+        assertTrue(
+                steps.get(0).has("receivedRate"), "with a subscription the consumers' pace is part of the criterion");
         assertTrue(search.get("criterion").asText().contains("did not grow"), search.toString());
         for (JsonNode step : steps) {
             // Every window sampled what is in flight and the backlog, and read the publish delay.
-            assertTrue(step.get("inFlightGrowth").isNumber() && step.get("backlogGrowth").isNumber()
-                    && step.get("publishDelayP99Millis").asDouble() >= 0, step.toString());
+            assertTrue(
+                    step.get("inFlightGrowth").isNumber()
+                            && step.get("backlogGrowth").isNumber()
+                            && step.get("publishDelayP99Millis").asDouble() >= 0,
+                    step.toString());
         }
         assertTrue(last.get("seconds").asDouble() >= 4.5, "the confirmation window is 5 s: " + last);
-        assertTrue(last.get("inFlightGrowth").asDouble() <= 0.02 * found / last.get("seconds").asDouble()
-                && last.get("publishDelayP99Millis").asDouble() <= 50, "the rate found was seen to hold: " + last);
+        assertTrue(
+                last.get("inFlightGrowth").asDouble()
+                                <= 0.02 * found / last.get("seconds").asDouble()
+                        && last.get("publishDelayP99Millis").asDouble() <= 50,
+                "the rate found was seen to hold: " + last);
         // The measured phase is paced at the rate found: it can fall short of it, never exceed it (open loop).
         JsonNode r = new ObjectMapper().readTree(result.toFile());
-        double measuredRate = r.at("/counts/messagesSent").asLong() / r.at("/summary/durationSeconds").asDouble();
+        double measuredRate = r.at("/counts/messagesSent").asLong()
+                / r.at("/summary/durationSeconds").asDouble();
         assertTrue(measuredRate > 0 && measuredRate <= found * 1.05, measuredRate + " msg/s measured, found " + found);
         // And it holds it: the pacer catches up after a stall, so the run falls short only if the system's capacity
         // is below the rate found for much of its 3 s. 0.8, not the bench's 0.98: the rate found is the capacity of

@@ -104,8 +104,7 @@ class StockOmbWorkersTest {
             }
         }
 
-        private static final class NotFound extends RuntimeException {
-        }
+        private static final class NotFound extends RuntimeException {}
 
         private String answer(String method, String path, String body) throws IOException {
             boolean get = method.equals("GET");
@@ -115,7 +114,8 @@ class StockOmbWorkersTest {
             switch (path) {
                 case "/initialize-driver" -> {
                     if (driver) {
-                        throw new IllegalArgumentException(); // OMB: Preconditions.checkArgument(benchmarkDriver == null)
+                        throw new IllegalArgumentException(); // OMB: Preconditions.checkArgument(benchmarkDriver ==
+                        // null)
                     }
                     driver = true;
                     return "";
@@ -171,8 +171,8 @@ class StockOmbWorkersTest {
                 }
                 case "/counters-stats" -> {
                     deliver();
-                    return json.writeValueAsString(Map.of("messagesSent", sentTotal, "messagesReceived",
-                            receivedTotal, "messageSendErrors", 0));
+                    return json.writeValueAsString(Map.of(
+                            "messagesSent", sentTotal, "messagesReceived", receivedTotal, "messageSendErrors", 0));
                 }
                 case "/period-stats" -> {
                     return periodStats();
@@ -205,9 +205,14 @@ class StockOmbWorkersTest {
             deliver();
             long received = receivedInPeriod;
             receivedInPeriod = 0;
-            ObjectNode stats = json.createObjectNode().put("messagesSent", sent).put("messageSendErrors", 0)
-                    .put("bytesSent", sent * 100).put("messagesReceived", received).put("bytesReceived", received * 100)
-                    .put("totalMessagesSent", sentTotal).put("totalMessageSendErrors", 0)
+            ObjectNode stats = json.createObjectNode()
+                    .put("messagesSent", sent)
+                    .put("messageSendErrors", 0)
+                    .put("bytesSent", sent * 100)
+                    .put("messagesReceived", received)
+                    .put("bytesReceived", received * 100)
+                    .put("totalMessagesSent", sentTotal)
+                    .put("totalMessageSendErrors", 0)
                     .put("totalMessagesReceived", receivedTotal);
             stats.put("publishLatency", histogram(PUBLISH_MICROS, sent, 60));
             stats.put("publishDelayLatency", histogram(0, sent, 60));
@@ -244,20 +249,34 @@ class StockOmbWorkersTest {
     }
 
     private RunCoordinator.Outcome run(String workload) throws Exception {
-        Path driver = Files.writeString(dir.resolve("omb-kafka.yaml"), "name: Kafka\n"
-                + "driverClass: io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver\n"
-                + "commonConfig: |\n  bootstrap.servers=h1:9092\n");
+        Path driver = Files.writeString(
+                dir.resolve("omb-kafka.yaml"),
+                "name: Kafka\n"
+                        + "driverClass: io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver\n"
+                        + "commonConfig: |\n  bootstrap.servers=h1:9092\n");
         Path file = Files.writeString(dir.resolve("w.yaml"), workload);
-        RunSpec spec = Planner.plan(List.of(DriverFile.load(driver)), WorkloadLoader.load(file, null),
-                new PlanOptions(null, null, Map.of(), 1, workers.stream().map(FakeOmbWorker::url).toList(), false,
-                        10)).get(0);
-        RunCoordinator coordinator = new RunCoordinator(new RunOptions(dir.resolve("out"), null, false),
-                new PrintStream(new ByteArrayOutputStream()), url -> new HttpWorkerClient(url, Duration.ofSeconds(10)),
+        RunSpec spec = Planner.plan(
+                        List.of(DriverFile.load(driver)),
+                        WorkloadLoader.load(file, null),
+                        new PlanOptions(
+                                null,
+                                null,
+                                Map.of(),
+                                1,
+                                workers.stream().map(FakeOmbWorker::url).toList(),
+                                false,
+                                10))
+                .get(0);
+        RunCoordinator coordinator = new RunCoordinator(
+                new RunOptions(dir.resolve("out"), null, false),
+                new PrintStream(new ByteArrayOutputStream()),
+                url -> new HttpWorkerClient(url, Duration.ofSeconds(10)),
                 new RunCoordinator.Interruption());
         return coordinator.execute(spec, spec.driver(), RunResult.Broker.external(1, "h1:9092"));
     }
 
-    private static final String PLAIN = """
+    private static final String PLAIN =
+            """
             name: plain
             messageSize: 100
             producerRate: 1000
@@ -271,12 +290,20 @@ class StockOmbWorkersTest {
         RunCoordinator.Outcome outcome = run(PLAIN);
         FakeOmbWorker producer = pair.get(0);
         FakeOmbWorker consumer = pair.get(1);
-        assertTrue(outcome.complete(), outcome.result().partialReason() + "\n" + producer.calls + "\n" + consumer.calls);
+        assertTrue(
+                outcome.complete(), outcome.result().partialReason() + "\n" + producer.calls + "\n" + consumer.calls);
         assertFalse(consumer.paths().contains("/start-load"), "consumer-only: " + consumer.calls);
         assertEquals(1, producer.paths().stream().filter("/start-load"::equals).count());
-        String startLoad = producer.calls.stream().filter(c -> c.startsWith("POST /start-load")).findFirst().orElseThrow();
-        assertEquals(1000.0, new ObjectMapper().readTree(startLoad.substring("POST /start-load ".length()))
-                .get("publishRate").asDouble());
+        String startLoad = producer.calls.stream()
+                .filter(c -> c.startsWith("POST /start-load"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                1000.0,
+                new ObjectMapper()
+                        .readTree(startLoad.substring("POST /start-load ".length()))
+                        .get("publishRate")
+                        .asDouble());
         for (FakeOmbWorker worker : pair) {
             List<String> paths = worker.paths();
             assertTrue(paths.indexOf("/stop-all") > paths.indexOf("/initialize-driver"), worker.calls.toString());
@@ -298,12 +325,19 @@ class StockOmbWorkersTest {
         RunCoordinator.Outcome outcome = run(PLAIN);
         assertTrue(outcome.partial());
         String reason = outcome.result().partialReason();
-        assertTrue(reason.startsWith("set-up failed (load start): worker " + pair.get(0).url()
-                + " failed /start-load (HTTP 500): no producers were created"), reason);
+        assertTrue(
+                reason.startsWith("set-up failed (load start): worker "
+                        + pair.get(0).url() + " failed /start-load (HTTP 500): no producers were created"),
+                reason);
         assertTrue(Files.exists(outcome.resultFile()), "a result is written");
         for (FakeOmbWorker worker : pair) {
-            assertEquals("/stop-all", worker.paths().stream().filter(p -> !p.startsWith("/omb-tx/"))
-                    .reduce((a, b) -> b).orElseThrow(), "the last OMB call: " + worker.calls);
+            assertEquals(
+                    "/stop-all",
+                    worker.paths().stream()
+                            .filter(p -> !p.startsWith("/omb-tx/"))
+                            .reduce((a, b) -> b)
+                            .orElseThrow(),
+                    "the last OMB call: " + worker.calls);
         }
         pair.get(0).refuseStartLoad = null;
         assertTrue(run(PLAIN).complete(), "the workers are free for the next run");
@@ -315,8 +349,12 @@ class StockOmbWorkersTest {
         pair.get(1).driver = true; // a stock worker left initialized by an earlier coordinator that never stopped it
         RunCoordinator.Outcome outcome = run(PLAIN);
         assertTrue(outcome.partial());
-        assertTrue(outcome.result().partialReason().startsWith("set-up failed (driver init): worker "
-                + pair.get(1).url() + " failed /initialize-driver (HTTP 500)"), outcome.result().partialReason());
+        assertTrue(
+                outcome.result()
+                        .partialReason()
+                        .startsWith("set-up failed (driver init): worker "
+                                + pair.get(1).url() + " failed /initialize-driver (HTTP 500)"),
+                outcome.result().partialReason());
         for (FakeOmbWorker worker : pair) {
             assertTrue(worker.paths().contains("/stop-all"), worker.calls.toString());
         }

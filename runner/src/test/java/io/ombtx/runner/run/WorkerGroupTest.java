@@ -134,12 +134,15 @@ class WorkerGroupTest {
             group.initializeDriver("name: d\n", OperationSpec.publish()); // each waits for the others: parallel
             assertEquals(List.of("t0", "t1", "t2"), group.createTopics(3, 1));
             group.createProducers(List.of("t0", "t1", "t2"));
-            group.createConsumers(List.of(new Worker.TopicSubscription("t0", "s"), new Worker.TopicSubscription("t1", "s"),
-                    new Worker.TopicSubscription("t2", "s"), new Worker.TopicSubscription("t2", "s2")));
+            group.createConsumers(List.of(
+                    new Worker.TopicSubscription("t0", "s"),
+                    new Worker.TopicSubscription("t1", "s"),
+                    new Worker.TopicSubscription("t2", "s"),
+                    new Worker.TopicSubscription("t2", "s2")));
             group.run(Worker.Command.PROBE_PRODUCERS);
             group.run(Worker.Command.PAUSE_CONSUMERS);
-            group.startLoad(new LoadSpec(LoopMode.OPEN, 1000, List.of(new byte[1]), KeyDistributorType.NO_KEY, 10, 19, 1,
-                    false));
+            group.startLoad(new LoadSpec(
+                    LoopMode.OPEN, 1000, List.of(new byte[1]), KeyDistributorType.NO_KEY, 10, 19, 1, false));
             group.adjustRate(2000);
             StatsSnapshot merged = group.periodStats();
             assertEquals(12, merged.counter(Counter.MESSAGES_SENT));
@@ -163,7 +166,8 @@ class WorkerGroupTest {
     /** As OMB: nothing to tell a worker that only consumes in a plain timed run, unless its consumers do the work. */
     @Test
     void aConsumerOnlyWorkerIsSentALoadOnlyWhenItsConsumersCountOperations() throws Exception {
-        for (OperationSpec operation : List.of(OperationSpec.publish(),
+        for (OperationSpec operation : List.of(
+                OperationSpec.publish(),
                 new OperationSpec(io.ombtx.driver.api.OperationKind.STREAM, true, 1, 1, false, true))) {
             Recording producer = new Recording(new CountDownLatch(0), 0);
             Recording consumer = new Recording(new CountDownLatch(0), 0);
@@ -171,8 +175,8 @@ class WorkerGroupTest {
                     new WorkerGroup.Member(producer, new WorkerAssignment("p", 1, 0, 1000, 0, 0, 0)),
                     new WorkerGroup.Member(consumer, new WorkerAssignment("c", 0, 1, 0, 0, 0, 0))))) {
                 group.initializeDriver("name: d\n", operation);
-                group.startLoad(new LoadSpec(LoopMode.OPEN, 1000, List.of(new byte[1]), KeyDistributorType.NO_KEY, 0,
-                        0, 1, false));
+                group.startLoad(new LoadSpec(
+                        LoopMode.OPEN, 1000, List.of(new byte[1]), KeyDistributorType.NO_KEY, 0, 0, 1, false));
                 group.stopInitialized();
             }
             assertEquals(1000, producer.load.messagesPerSecond());
@@ -181,7 +185,9 @@ class WorkerGroupTest {
                 assertEquals(List.of("initialize", "STOP_ALL", "close"), consumer.calls);
             } else {
                 assertEquals(null, consumer.load, "no zero-rate load for a plain timed run");
-                assertEquals(List.of("initialize", "RESET_STATS", "STOP_ALL", "close"), consumer.calls,
+                assertEquals(
+                        List.of("initialize", "RESET_STATS", "STOP_ALL", "close"),
+                        consumer.calls,
                         "its probe receptions are dropped instead, and it is stopped like every other");
             }
             assertEquals(List.of("initialize", "STOP_ALL", "close"), producer.calls);
@@ -191,9 +197,10 @@ class WorkerGroupTest {
     @Test
     void aDealThatDisagreesWithThePlanIsABugNotASilentChange() {
         Recording a = new Recording(new CountDownLatch(0), 0);
-        try (WorkerGroup group = new WorkerGroup(List.of(new WorkerGroup.Member(a,
-                new WorkerAssignment("a", 2, 0, 0, 0, 0, 0))))) {
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> group.createProducers(List.of("t0")));
+        try (WorkerGroup group =
+                new WorkerGroup(List.of(new WorkerGroup.Member(a, new WorkerAssignment("a", 2, 0, 0, 0, 0, 0))))) {
+            IllegalStateException e =
+                    assertThrows(IllegalStateException.class, () -> group.createProducers(List.of("t0")));
             assertTrue(e.getMessage().contains("planned 2 item(s) but is dealt 1"), e.getMessage());
         }
     }
@@ -220,7 +227,8 @@ class WorkerGroupTest {
                 }
             };
             try (WorkerGroup mixed = new WorkerGroup(List.of(
-                    new WorkerGroup.Member(new Recording(new CountDownLatch(0), 4), new WorkerAssignment("a", 1, 0, 0, 0, 0, 0)),
+                    new WorkerGroup.Member(
+                            new Recording(new CountDownLatch(0), 4), new WorkerAssignment("a", 1, 0, 0, 0, 0, 0)),
                     new WorkerGroup.Member(silent, new WorkerAssignment("b", 1, 0, 0, 0, 0, 0))))) {
                 WorkerGroup.PartialStats partial = assertThrows(WorkerGroup.PartialStats.class, mixed::periodStats);
                 assertEquals(4, partial.reported().counter(Counter.MESSAGES_SENT));

@@ -26,8 +26,10 @@ class PublishRecorderTest {
             boolean asOperation = i % 3 != 0;
             slow.recordPublish(1, 100, send, intended, ack);
             if (asOperation) {
-                slow.recordOperation(new OperationTimings.Builder(send).build(ack, 1,
-                        OperationTimings.Outcome.ACKNOWLEDGED), send, ack);
+                slow.recordOperation(
+                        new OperationTimings.Builder(send).build(ack, 1, OperationTimings.Outcome.ACKNOWLEDGED),
+                        send,
+                        ack);
             }
             fast.recordAckedPublish(100, send, intended, ack, asOperation);
         }

@@ -27,8 +27,20 @@ class StatsTest {
     @Test
     void operationsRecordEveryPhaseAndTheOutcome() {
         WorkerStats stats = new WorkerStats();
-        OperationTimings t = new OperationTimings(Map.of(Phase.BEGIN, 10_000L, Phase.SEND, 200_000L,
-                Phase.COMMIT, 3_000_000L, Phase.TRANSACTION, 3_300_000L), 2, OperationTimings.Outcome.COMMITTED, 1, 0);
+        OperationTimings t = new OperationTimings(
+                Map.of(
+                        Phase.BEGIN,
+                        10_000L,
+                        Phase.SEND,
+                        200_000L,
+                        Phase.COMMIT,
+                        3_000_000L,
+                        Phase.TRANSACTION,
+                        3_300_000L),
+                2,
+                OperationTimings.Outcome.COMMITTED,
+                1,
+                0);
         stats.recordOperation(t, 0, 3_300_000L);
         StatsSnapshot s = stats.drainInterval();
         assertEquals(3300, s.histogram(Latency.OPERATION_LATENCY).getMaxValue(), 4);
@@ -77,12 +89,22 @@ class StatsTest {
         StatsSnapshot.Wire wire = s.toWire();
         assertEquals(java.util.Set.of("phase.commit"), wire.histograms().keySet());
         assertEquals(4000, StatsSnapshot.fromWire(wire).histogram(Phase.COMMIT).getMaxValue(), 4);
-        assertEquals("unknown histogram 'publishLatncy'", org.junit.jupiter.api.Assertions.assertThrows(
-                IllegalArgumentException.class, () -> StatsSnapshot.fromWire(new StatsSnapshot.Wire(
-                        Map.of("publishLatncy", wire.histograms().get("phase.commit")), Map.of()))).getMessage());
-        assertEquals("unknown counter 'sent'", org.junit.jupiter.api.Assertions.assertThrows(
-                IllegalArgumentException.class, () -> StatsSnapshot.fromWire(new StatsSnapshot.Wire(
-                        Map.of(), Map.of("sent", 1L)))).getMessage());
+        assertEquals(
+                "unknown histogram 'publishLatncy'",
+                org.junit.jupiter.api.Assertions.assertThrows(
+                                IllegalArgumentException.class,
+                                () -> StatsSnapshot.fromWire(new StatsSnapshot.Wire(
+                                        Map.of(
+                                                "publishLatncy",
+                                                wire.histograms().get("phase.commit")),
+                                        Map.of())))
+                        .getMessage());
+        assertEquals(
+                "unknown counter 'sent'",
+                org.junit.jupiter.api.Assertions.assertThrows(
+                                IllegalArgumentException.class,
+                                () -> StatsSnapshot.fromWire(new StatsSnapshot.Wire(Map.of(), Map.of("sent", 1L))))
+                        .getMessage());
     }
 
     @Test

@@ -25,7 +25,8 @@ public final class FileObservingDriver implements BenchmarkDriver {
         seenFile = configurationFile.toPath();
         seenText = Files.readString(seenFile);
         seenPermissions = seenFile.getFileSystem().supportedFileAttributeViews().contains("posix")
-                ? Files.getPosixFilePermissions(seenFile) : null;
+                ? Files.getPosixFilePermissions(seenFile)
+                : null;
         if (seenText.contains("fail: true")) {
             throw new IOException("asked to fail");
         }
@@ -47,12 +48,11 @@ public final class FileObservingDriver implements BenchmarkDriver {
     }
 
     @Override
-    public CompletableFuture<BenchmarkConsumer> createConsumer(String topic, String subscription,
-            ConsumerCallback callback) {
+    public CompletableFuture<BenchmarkConsumer> createConsumer(
+            String topic, String subscription, ConsumerCallback callback) {
         return CompletableFuture.failedFuture(new UnsupportedOperationException());
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -41,12 +41,10 @@ public final class HeldDeliveryDriver implements BenchmarkDriver, ScenarioDriver
     private long operations;
 
     @Override
-    public void initialize(File configurationFile, StatsLogger statsLogger) {
-    }
+    public void initialize(File configurationFile, StatsLogger statsLogger) {}
 
     @Override
-    public void configureOperation(OperationSpec spec) {
-    }
+    public void configureOperation(OperationSpec spec) {}
 
     @Override
     public String getTopicNamePrefix() {
@@ -64,10 +62,10 @@ public final class HeldDeliveryDriver implements BenchmarkDriver, ScenarioDriver
     }
 
     @Override
-    public CompletableFuture<BenchmarkConsumer> createConsumer(String topic, String subscription,
-            ConsumerCallback callback) {
+    public CompletableFuture<BenchmarkConsumer> createConsumer(
+            String topic, String subscription, ConsumerCallback callback) {
         consumer = callback;
-        return CompletableFuture.completedFuture(() -> { });
+        return CompletableFuture.completedFuture(() -> {});
     }
 
     private void deliver(int length, long operation) {
@@ -126,7 +124,6 @@ public final class HeldDeliveryDriver implements BenchmarkDriver, ScenarioDriver
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

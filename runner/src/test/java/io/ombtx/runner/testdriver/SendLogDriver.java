@@ -17,14 +17,12 @@ import org.apache.bookkeeper.stats.StatsLogger;
 public final class SendLogDriver implements BenchmarkDriver {
 
     /** One send: {@code System.nanoTime()} as it was called, and the calling thread's name. */
-    public record Send(long nanos, String thread) {
-    }
+    public record Send(long nanos, String thread) {}
 
     public static final ConcurrentLinkedQueue<Send> SENDS = new ConcurrentLinkedQueue<>();
 
     @Override
-    public void initialize(File configurationFile, StatsLogger statsLogger) {
-    }
+    public void initialize(File configurationFile, StatsLogger statsLogger) {}
 
     @Override
     public String getTopicNamePrefix() {
@@ -46,18 +44,16 @@ public final class SendLogDriver implements BenchmarkDriver {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         });
     }
 
     @Override
-    public CompletableFuture<BenchmarkConsumer> createConsumer(String topic, String subscription,
-            ConsumerCallback callback) {
-        return CompletableFuture.completedFuture(() -> { });
+    public CompletableFuture<BenchmarkConsumer> createConsumer(
+            String topic, String subscription, ConsumerCallback callback) {
+        return CompletableFuture.completedFuture(() -> {});
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

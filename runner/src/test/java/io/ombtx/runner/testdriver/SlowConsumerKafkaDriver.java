@@ -52,8 +52,8 @@ public final class SlowConsumerKafkaDriver implements BenchmarkDriver {
     }
 
     @Override
-    public CompletableFuture<BenchmarkConsumer> createConsumer(String topic, String subscription,
-            ConsumerCallback callback) {
+    public CompletableFuture<BenchmarkConsumer> createConsumer(
+            String topic, String subscription, ConsumerCallback callback) {
         CountDownLatch closed = new CountDownLatch(1);
         AtomicLong seen = new AtomicLong();
         ConsumerCallback slow = new ConsumerCallback() {

@@ -52,7 +52,9 @@ public final class SpiOnlyKafkaDriver implements BenchmarkDriver {
 
     @Override
     public CompletableFuture<Void> createTopic(String topic, int partitions) {
-        return admin.createTopics(Set.of(new NewTopic(topic, partitions, (short) 1))).all().toCompletionStage()
+        return admin.createTopics(Set.of(new NewTopic(topic, partitions, (short) 1)))
+                .all()
+                .toCompletionStage()
                 .toCompletableFuture();
     }
 
@@ -84,7 +86,8 @@ public final class SpiOnlyKafkaDriver implements BenchmarkDriver {
     }
 
     @Override
-    public CompletableFuture<BenchmarkConsumer> createConsumer(String topic, String subscription, ConsumerCallback callback) {
+    public CompletableFuture<BenchmarkConsumer> createConsumer(
+            String topic, String subscription, ConsumerCallback callback) {
         Properties props = new Properties();
         props.putAll(common);
         props.setProperty("group.id", subscription);
@@ -92,19 +95,22 @@ public final class SpiOnlyKafkaDriver implements BenchmarkDriver {
         KafkaConsumer<String, byte[]> consumer =
                 new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         consumer.subscribe(List.of(topic));
-        Thread poller = new Thread(() -> {
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                        callback.messageReceived(record.value(), record.timestamp());
+        Thread poller = new Thread(
+                () -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                                callback.messageReceived(record.value(), record.timestamp());
+                            }
+                        }
+                    } catch (org.apache.kafka.common.errors.InterruptException
+                            | org.apache.kafka.common.errors.WakeupException done) {
+                        // closing
+                    } finally {
+                        consumer.close(Duration.ofSeconds(5));
                     }
-                }
-            } catch (org.apache.kafka.common.errors.InterruptException | org.apache.kafka.common.errors.WakeupException done) {
-                // closing
-            } finally {
-                consumer.close(Duration.ofSeconds(5));
-            }
-        }, "spi-only-consumer");
+                },
+                "spi-only-consumer");
         poller.setDaemon(true);
         poller.start();
         return CompletableFuture.completedFuture(() -> {

@@ -37,7 +37,8 @@ class LocalWorkerDriverFileTest {
     void theCopyIsDeletedWhenInitializeFails() {
         LocalWorker worker = new LocalWorker();
         try {
-            assertThrows(IOException.class, () -> worker.initializeDriver(YAML + "fail: true\n", OperationSpec.publish()));
+            assertThrows(
+                    IOException.class, () -> worker.initializeDriver(YAML + "fail: true\n", OperationSpec.publish()));
             assertFalse(Files.exists(FileObservingDriver.seenFile));
         } finally {
             worker.close();

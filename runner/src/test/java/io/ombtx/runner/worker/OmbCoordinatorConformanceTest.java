@@ -67,10 +67,21 @@ class OmbCoordinatorConformanceTest {
         HttpResponse<String> topics = post(producing, "/create-topics", fixture("create-topics.json"));
         JsonNode topicList = reply(topics, "/create-topics");
         assertEquals(1, topicList.size());
-        Map<String, String> values = Map.of("topic", topicList.get(0).asText(), "subscription", "sub-000-abcdefg",
-                "payload", Base64.getEncoder().encodeToString(new byte[PAYLOAD_BYTES]));
-        assertEquals(200, post(consuming, "/create-consumers", fixture("create-consumers.json", values)).statusCode());
-        assertEquals(200, post(producing, "/create-producers", fixture("create-producers.json", values)).statusCode());
+        Map<String, String> values = Map.of(
+                "topic",
+                topicList.get(0).asText(),
+                "subscription",
+                "sub-000-abcdefg",
+                "payload",
+                Base64.getEncoder().encodeToString(new byte[PAYLOAD_BYTES]));
+        assertEquals(
+                200,
+                post(consuming, "/create-consumers", fixture("create-consumers.json", values))
+                        .statusCode());
+        assertEquals(
+                200,
+                post(producing, "/create-producers", fixture("create-producers.json", values))
+                        .statusCode());
         assertEquals(200, post(producing, "/probe-producers", "").statusCode());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         long received = 0;
@@ -81,7 +92,10 @@ class OmbCoordinatorConformanceTest {
         assertEquals(1, received, "the consumer-only worker counts the probe before any load was started");
 
         // The load goes to the producing worker only; the consumer-only worker records all the same.
-        assertEquals(200, post(producing, "/start-load", fixture("start-load.json", values)).statusCode());
+        assertEquals(
+                200,
+                post(producing, "/start-load", fixture("start-load.json", values))
+                        .statusCode());
         Thread.sleep(1_000);
         for (WorkerServer worker : new WorkerServer[] {producing, consuming}) {
             assertEquals(200, post(worker, "/reset-stats", "").statusCode()); // OMB's end of the warm-up
@@ -103,16 +117,22 @@ class OmbCoordinatorConformanceTest {
         assertEquals(messagesSent, publish.getTotalCount(), "one publish latency per message sent");
         assertEquals(messagesReceived, endToEnd.getTotalCount(), "one end-to-end latency per message received");
         // End-to-end latency is taken as OMB takes it: consumer wall clock minus the publish timestamp, in ms.
-        assertTrue(endToEnd.getMaxValue() < TimeUnit.SECONDS.toMicros(30), "from the publish time: " + endToEnd.getMaxValue());
+        assertTrue(
+                endToEnd.getMaxValue() < TimeUnit.SECONDS.toMicros(30),
+                "from the publish time: " + endToEnd.getMaxValue());
         assertTrue(sent.get("totalMessagesSent").asLong() >= messagesSent);
         assertTrue(got.get("totalMessagesReceived").asLong() >= messagesReceived);
 
         JsonNode cumulative = reply(get(consuming, "/cumulative-latencies"), "/cumulative-latencies");
-        assertTrue(decode(cumulative.get("endToEndLatency").asText()).getTotalCount() >= messagesReceived,
+        assertTrue(
+                decode(cumulative.get("endToEndLatency").asText()).getTotalCount() >= messagesReceived,
                 "the cumulative latencies hold every period since the reset");
         reply(get(producing, "/cumulative-latencies"), "/cumulative-latencies");
 
-        assertEquals(200, post(producing, "/adjust-publish-rate", fixture("adjust-publish-rate.json")).statusCode());
+        assertEquals(
+                200,
+                post(producing, "/adjust-publish-rate", fixture("adjust-publish-rate.json"))
+                        .statusCode());
         for (WorkerServer worker : new WorkerServer[] {producing, consuming}) {
             assertEquals(200, post(worker, "/stop-all", "").statusCode());
         }
@@ -134,7 +154,9 @@ class OmbCoordinatorConformanceTest {
     }
 
     private long received(WorkerServer worker) throws Exception {
-        return reply(get(worker, "/counters-stats"), "/counters-stats").get("messagesReceived").asLong();
+        return reply(get(worker, "/counters-stats"), "/counters-stats")
+                .get("messagesReceived")
+                .asLong();
     }
 
     /** OMB's merge: each worker's histogram decoded, then added into a fresh one of OMB's range. */
@@ -147,8 +169,8 @@ class OmbCoordinatorConformanceTest {
 
     private static Histogram decode(String base64) {
         try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)),
-                    Long.MIN_VALUE);
+            return Histogram.decodeFromCompressedByteBuffer(
+                    ByteBuffer.wrap(Base64.getDecoder().decode(base64)), Long.MIN_VALUE);
         } catch (java.util.zip.DataFormatException e) {
             throw new AssertionError("not a compressed HdrHistogram: " + base64, e);
         }
@@ -158,7 +180,8 @@ class OmbCoordinatorConformanceTest {
     private JsonNode reply(HttpResponse<String> response, String endpoint) throws IOException {
         assertEquals(200, response.statusCode(), endpoint + ": " + response.body());
         JsonNode body = json.readTree(response.body());
-        JsonNode shape = YamlFiles.parse("replies.yaml", fixture("replies.yaml")).get(endpoint);
+        JsonNode shape =
+                YamlFiles.parse("replies.yaml", fixture("replies.yaml")).get(endpoint);
         if (shape.isTextual()) {
             assertEquals("string list", shape.asText());
             assertTrue(body.isArray(), endpoint + ": " + body);
@@ -182,13 +205,20 @@ class OmbCoordinatorConformanceTest {
     }
 
     private HttpResponse<String> post(WorkerServer worker, String path, String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(uri(worker, path)).timeout(Duration.ofSeconds(60))
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
+        return http.send(
+                HttpRequest.newBuilder(uri(worker, path))
+                        .timeout(Duration.ofSeconds(60))
+                        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(WorkerServer worker, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(uri(worker, path)).timeout(Duration.ofSeconds(60)).GET().build(),
+        return http.send(
+                HttpRequest.newBuilder(uri(worker, path))
+                        .timeout(Duration.ofSeconds(60))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

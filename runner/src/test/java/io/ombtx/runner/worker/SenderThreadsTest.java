@@ -37,8 +37,8 @@ class SenderThreadsTest {
             worker.initializeDriver("driverClass: " + SendLogDriver.class.getName() + "\n", OperationSpec.publish());
             worker.createProducers(worker.createTopics(1, 1));
             before = System.nanoTime();
-            worker.startLoad(new LoadSpec(LoopMode.OPEN, RATE, List.of(new byte[10]), KeyDistributorType.NO_KEY,
-                    WARMUP, MEASURE, 1, false));
+            worker.startLoad(new LoadSpec(
+                    LoopMode.OPEN, RATE, List.of(new byte[10]), KeyDistributorType.NO_KEY, WARMUP, MEASURE, 1, false));
             assertEquals(3, worker.senderThreadsPerProducer());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (worker.progress().measuredOperationsDone() < MEASURE) {
@@ -58,10 +58,12 @@ class SenderThreadsTest {
         assertEquals(Set.of("producer-0-0", "producer-0-1", "producer-0-2"), threads);
         // Open loop never runs ahead: the k-th send (in time) is not before operation k's intended start,
         // which is at or after 'before' + k / rate whichever thread sends it.
-        long[] times = sends.stream().mapToLong(SendLogDriver.Send::nanos).sorted().toArray();
+        long[] times =
+                sends.stream().mapToLong(SendLogDriver.Send::nanos).sorted().toArray();
         double interval = 1e9 / RATE;
         for (int k = 0; k < times.length; k++) {
-            assertTrue(times[k] - before >= (long) (k * interval) - 1,
+            assertTrue(
+                    times[k] - before >= (long) (k * interval) - 1,
                     "send " + k + " at " + (times[k] - before) + " ns, intended no earlier than " + k * interval);
         }
         // Each thread owns every third slot of the schedule; a thread held up near the end may leave its last
@@ -81,28 +83,36 @@ class SenderThreadsTest {
         assertEquals(8, SenderThreads.resolve(null, LoopMode.OPEN, publish, 1e7, 16));
         assertEquals(4, SenderThreads.resolve(4, LoopMode.OPEN, publish, 10, 2), "an explicit setting holds");
         assertEquals(1, SenderThreads.resolve(4, LoopMode.CLOSED, publish, 0, 16));
-        assertEquals(1, SenderThreads.resolve(4, LoopMode.OPEN,
-                new OperationSpec(OperationKind.WRITE, true, 1, 1, false, false), 1e6, 16));
+        assertEquals(
+                1,
+                SenderThreads.resolve(
+                        4, LoopMode.OPEN, new OperationSpec(OperationKind.WRITE, true, 1, 1, false, false), 1e6, 16));
     }
 
     @Test
     void aBadSettingStopsTheBenchmarkBeforeAnythingStarts(@TempDir Path dir) throws Exception {
-        Path workload = Files.writeString(dir.resolve("w.yaml"), "name: w\nmessageSize: 100\nproducerRate: 1000\n"
-                + "testDurationSeconds: 1\n");
-        Path driver = Files.writeString(dir.resolve("d.yaml"),
-                "name: log\ndriverClass: " + SendLogDriver.class.getName() + "\n");
+        Path workload = Files.writeString(
+                dir.resolve("w.yaml"), "name: w\nmessageSize: 100\nproducerRate: 1000\n" + "testDurationSeconds: 1\n");
+        Path driver = Files.writeString(
+                dir.resolve("d.yaml"), "name: log\ndriverClass: " + SendLogDriver.class.getName() + "\n");
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
         System.setProperty(SenderThreads.PROPERTY, "lots");
         try {
-            int code = io.ombtx.runner.Main.run(new String[] {"-d", driver.toString(), workload.toString()},
-                    new java.io.PrintStream(new java.io.ByteArrayOutputStream()), new java.io.PrintStream(err, true));
+            int code = io.ombtx.runner.Main.run(
+                    new String[] {"-d", driver.toString(), workload.toString()},
+                    new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+                    new java.io.PrintStream(err, true));
             assertEquals(io.ombtx.runner.Main.BAD_INPUT, code);
         } finally {
             System.clearProperty(SenderThreads.PROPERTY);
         }
         String message = err.toString();
-        assertTrue(message.contains("ombtx.senderThreadsPerProducer") && message.contains("'lots'")
-                && message.contains("OMBTX_JAVA_OPTS") && !message.contains("\tat "), message);
+        assertTrue(
+                message.contains("ombtx.senderThreadsPerProducer")
+                        && message.contains("'lots'")
+                        && message.contains("OMBTX_JAVA_OPTS")
+                        && !message.contains("\tat "),
+                message);
     }
 
     @Test
@@ -111,7 +121,10 @@ class SenderThreadsTest {
         assertEquals(null, SenderThreads.parse("auto"));
         assertEquals(7, SenderThreads.parse(" 7 "));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SenderThreads.parse("0"));
-        assertTrue(e.getMessage().contains(SenderThreads.PROPERTY) && e.getMessage().contains("'0'"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains(SenderThreads.PROPERTY)
+                        && e.getMessage().contains("'0'"),
+                e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SenderThreads.parse("many"));
     }
 }

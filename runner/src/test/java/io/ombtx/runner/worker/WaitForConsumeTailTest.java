@@ -40,22 +40,25 @@ class WaitForConsumeTailTest {
         HeldDeliveryDriver.holdOperation = WARMUP + MEASURE - 1;
         StatsSnapshot measured = new StatsSnapshot();
         try (LocalWorker worker = new LocalWorker()) {
-            worker.initializeDriver("driverClass: " + HeldDeliveryDriver.class.getName() + "\n",
+            worker.initializeDriver(
+                    "driverClass: " + HeldDeliveryDriver.class.getName() + "\n",
                     new OperationSpec(OperationKind.WRITE, true, 1, 1, false, true));
             List<String> topics = worker.createTopics(1, 1);
             worker.createProducers(topics);
             worker.createConsumers(List.of(new Worker.TopicSubscription(topics.get(0), "sub")));
             worker.run(Worker.Command.PROBE_PRODUCERS);
             awaitProgress(worker, p -> p.messagesReceived() >= 1);
-            worker.startLoad(new LoadSpec(LoopMode.CLOSED, 0, List.of(new byte[6]), KeyDistributorType.NO_KEY,
-                    WARMUP, MEASURE, 1, true));
+            worker.startLoad(new LoadSpec(
+                    LoopMode.CLOSED, 0, List.of(new byte[6]), KeyDistributorType.NO_KEY, WARMUP, MEASURE, 1, true));
             awaitProgress(worker, p -> p.measuredOperationsDone() >= MEASURE);
             measured.add(worker.periodStats());
             worker.run(Worker.Command.STOP_ALL);
             measured.add(worker.periodStats());
             release.countDown();
         }
-        assertEquals(MEASURE, measured.histogram(Latency.END_TO_END).getTotalCount(),
+        assertEquals(
+                MEASURE,
+                measured.histogram(Latency.END_TO_END).getTotalCount(),
                 "every measured operation's end-to-end latency");
     }
 

@@ -126,7 +126,8 @@ public record ConfigFields(String file, JsonNode node, String prefix) {
         if (value != null && !value.isNull() && !value.isObject()) {
             throw error(key, "expected a mapping of keys to values, got " + show(value));
         }
-        return new ConfigFields(file, value == null || value.isNull() ? JsonNodeFactory.instance.objectNode() : value, path(key));
+        return new ConfigFields(
+                file, value == null || value.isNull() ? JsonNodeFactory.instance.objectNode() : value, path(key));
     }
 
     /** Fails on the first key not in {@code known}, with a did-you-mean when one is close. */
@@ -148,8 +149,10 @@ public record ConfigFields(String file, JsonNode node, String prefix) {
         }
         JsonNode value = node.get(key);
         if (!value.isTextual()) {
-            throw error(key, "expected Java-properties text (write '" + key + ": |' and one name=value a line), got "
-                    + show(value));
+            throw error(
+                    key,
+                    "expected Java-properties text (write '" + key + ": |' and one name=value a line), got "
+                            + show(value));
         }
         try {
             properties.load(new StringReader(value.asText()));

@@ -21,11 +21,10 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  */
 public final class YamlFiles {
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    private static final ObjectMapper YAML =
+            new ObjectMapper(new YAMLFactory()).enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
-    private YamlFiles() {
-    }
+    private YamlFiles() {}
 
     public static ObjectMapper mapper() {
         return YAML;
@@ -63,13 +62,16 @@ public final class YamlFiles {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof MarkedYAMLException marked) {
                 Mark mark = marked.getProblemMark() != null ? marked.getProblemMark() : marked.getContextMark();
-                String where = mark == null ? "" : " at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
+                String where =
+                        mark == null ? "" : " at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
                 String problem = marked.getProblem() == null ? "syntax error" : withoutQuotes(marked.getProblem());
                 return where + ": " + problem;
             }
         }
-        String where = e.getLocation() == null ? ""
-                : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+        String where = e.getLocation() == null
+                ? ""
+                : " at line " + e.getLocation().getLineNr() + ", column "
+                        + e.getLocation().getColumnNr();
         // Jackson's own messages (a duplicate key) name keys, not values.
         return where + ": " + (e instanceof JsonParseException ? e.getOriginalMessage() : "syntax error");
     }
