@@ -1,0 +1,454 @@
+package io.ombtx.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.KafkaVersion;
+import io.ombtx.runner.cli.Cli;
+import io.ombtx.runner.cli.UsageException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Whether omb-tx measures the loop it claims to reproduce: for each closed-loop scenario, omb-tx's own run of the
+ * workload ({@code bin/benchmark}, a fresh JVM) and {@link SeedLoop}'s bare kafka-clients loop (a fresh JVM too),
+ * alternated on one embedded broker for N rounds (the order flips every round, so neither side always runs on the
+ * warmer broker), compared on p50, p99, total time (the sum of the operations' latencies, seed 001's "N txes in T
+ * ms") and the number of operations of 50 ms or more, where the ~100 ms {@code retry.backoff.ms} collisions of
+ * back-to-back transactions show. Both sides' latencies go through the same HdrHistogram arithmetic.
+ */
+public final class Fidelity {
+
+    /** omb-tx ÷ bare within this band (median over the rounds) meets the target. */
+    static final double LOW = 0.95;
+
+    static final double HIGH = 1.05;
+    /** Operations of at least this many ms are counted: the tail where back-off collisions land. */
+    static final long SLOW_MICROS = 50_000;
+
+    @Command(
+            name = "bin/bench fidelity",
+            description = "omb-tx ÷ a bare kafka-clients loop (the seeds' calls in the seeds' order), per closed-loop"
+                    + " scenario, alternated on one embedded broker: median [min–max] over the rounds of the p50, p99"
+                    + " and total-time ratios, and the operations of 50 ms or more on each side.",
+            footer = {
+                "Targets: every ratio's median within [0.95, 1.05]; operations >= 50 ms within 10% of the bare loop's.",
+                "",
+                "Examples:",
+                "  bin/bench fidelity                                  # every scenario, 5 rounds of 1000 + 1000",
+                "  bin/bench fidelity --scenarios tx-streaming,tx-writes --rounds 3",
+                "  bin/bench fidelity --warmup 100 --measure 300 --broker-version 2.8.2"
+            })
+    static final class Options implements Cli.Validated {
+        @Option(
+                names = {"-n", "--rounds"},
+                paramLabel = "N",
+                description = "rounds, each running both sides of every scenario (default: ${DEFAULT-VALUE})")
+        int rounds = 5;
+
+        @Option(
+                names = "--scenarios",
+                split = ",",
+                paramLabel = "NAME",
+                description = "scenarios (default: all): base-writes, tx-writes, tx-writes-ack-first, base-streaming,"
+                        + " base-streaming-ack-first, tx-streaming, tx-streaming-ack-first, tx-send-offsets, tx-fetch,"
+                        + " bulk-tx, bulk-acks-all")
+        List<String> scenarios = new ArrayList<>(SeedLoop.SCENARIOS);
+
+        @Option(
+                names = "--warmup",
+                paramLabel = "OPS",
+                description = "warm-up operations of each run (default: ${DEFAULT-VALUE}; bulk: a fiftieth)")
+        int warmup = 1000;
+
+        @Option(
+                names = "--measure",
+                paramLabel = "OPS",
+                description = "measured operations of each run (default: ${DEFAULT-VALUE}; bulk: a tenth)")
+        int measure = 1000;
+
+        @Option(
+                names = "--broker-version",
+                paramLabel = "VERSION",
+                description = "embedded Kafka release (default: the built-in one)")
+        String brokerVersion;
+
+        @Option(
+                names = "--driver",
+                paramLabel = "FILE",
+                description = "omb-tx driver file whose client settings both sides use"
+                        + " (default: driver-kafka-tx/kafka-tx.yaml)")
+        Path driver;
+
+        @Override
+        public void validate() {
+            for (String scenario : scenarios) {
+                if (!SeedLoop.SCENARIOS.contains(scenario)) {
+                    throw new UsageException(
+                            "--scenarios: unknown scenario '" + scenario + "', expected one of " + SeedLoop.SCENARIOS);
+                }
+            }
+            if (rounds < 1 || rounds > 100) {
+                throw new UsageException("--rounds expects 1 to 100, got " + rounds);
+            }
+            if (warmup < 0 || measure < 10) {
+                throw new UsageException("--warmup expects 0 or more and --measure 10 or more operations");
+            }
+            if (brokerVersion != null) {
+                try {
+                    KafkaVersion.parse(brokerVersion);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--broker-version " + brokerVersion + ": " + e.getMessage());
+                }
+            }
+            if (driver != null && !Files.isRegularFile(driver)) {
+                throw new UsageException("--driver " + driver + ": file not found");
+            }
+        }
+    }
+
+    /** One side's figures of one run: latencies in ms, the count of slow operations and of all. */
+    record Figures(double p50, double p99, double total, long slow, long count, Map<String, Double> phaseMeans) {
+
+        static Figures of(Histogram operations, Map<String, Histogram> phases) {
+            Map<String, Double> means = new LinkedHashMap<>();
+            phases.forEach((name, h) -> means.put(name, h.getMean() / 1000));
+            return new Figures(
+                    operations.getValueAtPercentile(50) / 1000.0,
+                    operations.getValueAtPercentile(99) / 1000.0,
+                    operations.getMean() * operations.getTotalCount() / 1000.0,
+                    operations.getCountBetweenValues(SLOW_MICROS, operations.getMaxValue() + 1),
+                    operations.getTotalCount(),
+                    means);
+        }
+    }
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Fidelity() {}
+
+    public static void main(String[] args) throws Exception {
+        Cli.main(new Options(), args, Fidelity::run);
+    }
+
+    private static int run(Options options) throws Exception {
+        Bench bench = Bench.create();
+        PrintStream out = System.out;
+        Path driverFile =
+                options.driver != null ? options.driver : bench.home().resolve("driver-kafka-tx/kafka-tx.yaml");
+        ObjectNode driver = (ObjectNode) YAML.readTree(driverFile.toFile());
+        Map<String, List<Figures[]>> measured = new LinkedHashMap<>();
+        EmbeddedKafkaCluster.Builder builder = EmbeddedKafkaCluster.builder();
+        if (options.brokerVersion != null) {
+            builder.version(options.brokerVersion);
+        }
+        short replication = (short) driver.path("replicationFactor").asInt(1);
+        if (replication > 1) {
+            builder.brokers(replication);
+        }
+        try (EmbeddedKafkaCluster cluster = builder.start()) {
+            String bootstrap = cluster.bootstrapServers();
+            Path ombDriver = bench.work().resolve("driver.yaml");
+            ObjectNode withServers = driver.deepCopy();
+            withServers.put(
+                    "commonConfig", driver.path("commonConfig").asText("") + "\nbootstrap.servers=" + bootstrap + "\n");
+            YAML.writeValue(ombDriver.toFile(), withServers);
+            Path clientProperties = clientProperties(driver, bench.work());
+            out.printf(
+                    Locale.ROOT,
+                    "Fidelity: omb-tx ÷ bare kafka-clients loop, %d round(s) alternated on one embedded Kafka %s"
+                            + " (%d broker(s)), client settings of %s, %d warm-up + %d measured operations%n",
+                    options.rounds,
+                    cluster.runningVersion(),
+                    cluster.brokerCount(),
+                    bench.home().relativize(driverFile.toAbsolutePath()),
+                    options.warmup,
+                    options.measure);
+            int total = options.rounds * options.scenarios.size() * 2;
+            int done = 0;
+            for (int round = 1; round <= options.rounds; round++) {
+                for (String scenario : options.scenarios) {
+                    boolean bulk = scenario.startsWith("bulk");
+                    int warmup = bulk ? Math.max(1, options.warmup / 50) : options.warmup;
+                    int measure = bulk ? Math.max(10, options.measure / 10) : options.measure;
+                    Figures[] pair = new Figures[2];
+                    boolean ombFirst = round % 2 == 1;
+                    for (int side = 0; side < 2; side++) {
+                        boolean omb = (side == 0) == ombFirst;
+                        Path output = bench.work().resolve(scenario + "-" + round + (omb ? "-omb.json" : "-bare.csv"));
+                        pair[omb ? 0 : 1] = omb
+                                ? ombTx(bench, scenario, ombDriver, warmup, measure, output)
+                                : bare(scenario, bootstrap, clientProperties, replication, warmup, measure, output);
+                        done++;
+                    }
+                    out.printf(
+                            Locale.ROOT,
+                            "[%d/%d] round %d %-24s omb-tx p50 %8.3f ms, total %9.1f ms, >=50ms %4d | bare p50 %8.3f"
+                                    + " ms, total %9.1f ms, >=50ms %4d%n",
+                            done,
+                            total,
+                            round,
+                            scenario,
+                            pair[0].p50(),
+                            pair[0].total(),
+                            pair[0].slow(),
+                            pair[1].p50(),
+                            pair[1].total(),
+                            pair[1].slow());
+                    measured.computeIfAbsent(scenario, s -> new ArrayList<>()).add(pair);
+                }
+            }
+        }
+        return print(out, measured) ? Cli.OK : 1;
+    }
+
+    /** The driver file's client settings as the bare loop reads them: common ones bare, the rest prefixed. */
+    private static Path clientProperties(JsonNode driver, Path work) throws IOException {
+        Properties all = new Properties();
+        all.putAll(javaProperties(driver.path("commonConfig").asText("")));
+        javaProperties(driver.path("producerConfig").asText("")).forEach((k, v) -> all.put("producer." + k, v));
+        javaProperties(driver.path("consumerConfig").asText("")).forEach((k, v) -> all.put("consumer." + k, v));
+        Path file = work.resolve("client.properties");
+        try (Writer w = Files.newBufferedWriter(file)) {
+            all.store(w, "client settings of the driver file");
+        }
+        return file;
+    }
+
+    private static Properties javaProperties(String text) throws IOException {
+        Properties props = new Properties();
+        props.load(new java.io.StringReader(text));
+        return props;
+    }
+
+    /** {@code bin/benchmark} on the shipped workload with the round's counts, quietly; its result file read back. */
+    private static Figures ombTx(Bench bench, String scenario, Path driver, int warmup, int measure, Path output)
+            throws Exception {
+        ObjectNode workload = (ObjectNode) YAML.readTree(
+                bench.home().resolve("workloads/" + scenario + ".yaml").toFile());
+        workload.remove("profiles");
+        workload.put("warmupOperations", warmup);
+        workload.put("measureOperations", measure);
+        if (workload.path("operation").has("prefillMessages")) {
+            ((ObjectNode) workload.path("operation")).put("prefillMessages", warmup + measure);
+        }
+        Path workloadFile = bench.work().resolve(scenario + ".yaml");
+        YAML.writeValue(workloadFile.toFile(), workload);
+        Path log = bench.work().resolve(output.getFileName() + ".log");
+        Process process = new ProcessBuilder(
+                        bench.home().resolve("bin/benchmark").toString(),
+                        "-q",
+                        "-d",
+                        driver.toString(),
+                        "-o",
+                        output.toString(),
+                        workloadFile.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        int exit = waitFor(process, scenario);
+        if (exit != 0 || !Files.exists(output)) {
+            throw new IllegalStateException(
+                    "bin/benchmark " + scenario + " exited " + exit + "; see " + log + ":\n" + tail(log));
+        }
+        JsonNode result = JSON.readTree(output.toFile());
+        JsonNode histograms = result.path("histograms");
+        Map<String, Histogram> phases = new LinkedHashMap<>();
+        histograms.fields().forEachRemaining(e -> {
+            if (e.getKey().startsWith("phase.")) {
+                phases.put(e.getKey().substring(6), decode(e.getValue().asText()));
+            }
+        });
+        return Figures.of(decode(histograms.path("operationLatencyMicros").asText()), phases);
+    }
+
+    /** {@link SeedLoop} in a fresh JVM on this class path; its per-operation file read back. */
+    private static Figures bare(
+            String scenario,
+            String bootstrap,
+            Path clientProperties,
+            short replication,
+            int warmup,
+            int measure,
+            Path output)
+            throws Exception {
+        Path log = output.resolveSibling(output.getFileName() + ".log");
+        Process process = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xms512m",
+                        "-Xmx2g",
+                        "-XX:+UseG1GC",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        SeedLoop.class.getName(),
+                        scenario,
+                        bootstrap,
+                        clientProperties.toString(),
+                        Short.toString(replication),
+                        Integer.toString(warmup),
+                        Integer.toString(measure),
+                        output.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        int exit = waitFor(process, scenario);
+        if (exit != 0) {
+            throw new IllegalStateException(
+                    "the bare loop of " + scenario + " exited " + exit + "; see " + log + ":\n" + tail(log));
+        }
+        List<String> lines = Files.readAllLines(output);
+        String[] names = lines.get(0).split(",");
+        Histogram operations = new Histogram(3);
+        Map<String, Histogram> phases = new LinkedHashMap<>();
+        for (int i = 1; i < names.length; i++) {
+            phases.put(names[i], new Histogram(3));
+        }
+        for (String line : lines.subList(1, lines.size())) {
+            String[] values = line.split(",");
+            operations.recordValue(Long.parseLong(values[0]) / 1000);
+            for (int i = 1; i < values.length; i++) {
+                phases.get(names[i]).recordValue(Long.parseLong(values[i]) / 1000);
+            }
+        }
+        return Figures.of(operations, phases);
+    }
+
+    private static int waitFor(Process process, String scenario) throws InterruptedException {
+        if (!process.waitFor(30, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(scenario + " did not finish within 30 minutes");
+        }
+        return process.exitValue();
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    }
+
+    private static Histogram decode(String base64) {
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(
+                    ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+        } catch (DataFormatException e) {
+            throw new IllegalStateException("a result histogram could not be decoded", e);
+        }
+    }
+
+    /** The table; true when every target is met. */
+    static boolean print(PrintStream out, Map<String, List<Figures[]>> measured) {
+        out.printf(
+                Locale.ROOT,
+                "%nomb-tx ÷ bare loop, median [min–max] over the rounds (target %.2f–%.2f); operations >= %d ms,"
+                        + " median over the rounds (target: within 10%% of the bare loop's)%n",
+                LOW,
+                HIGH,
+                SLOW_MICROS / 1000);
+        out.printf(
+                Locale.ROOT,
+                "%-25s | %-19s | %-19s | %-19s | %-17s | %s%n",
+                "scenario",
+                "p50 ×",
+                "p99 ×",
+                "total ×",
+                ">=50ms omb / bare",
+                "verdict");
+        boolean allMet = true;
+        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
+            List<Figures[]> runs = e.getValue();
+            double[] p50 = ratios(runs, Figures::p50);
+            double[] p99 = ratios(runs, Figures::p99);
+            double[] total = ratios(runs, Figures::total);
+            double slowOmb =
+                    median(runs.stream().mapToDouble(r -> r[0].slow()).sorted().toArray());
+            double slowBare =
+                    median(runs.stream().mapToDouble(r -> r[1].slow()).sorted().toArray());
+            List<String> missed = new ArrayList<>();
+            check(missed, "p50", p50);
+            check(missed, "p99", p99);
+            check(missed, "total", total);
+            if (Math.abs(slowOmb - slowBare) > 0.10 * slowBare && !rare(slowOmb, slowBare, runs)) {
+                missed.add(">=50ms");
+            }
+            allMet &= missed.isEmpty();
+            out.printf(
+                    Locale.ROOT,
+                    "%-25s | %-19s | %-19s | %-19s | %7.1f / %-7.1f | %s%n",
+                    e.getKey(),
+                    spread(p50),
+                    spread(p99),
+                    spread(total),
+                    slowOmb,
+                    slowBare,
+                    missed.isEmpty() ? "MET" : "NOT MET (" + String.join(", ", missed) + ")");
+        }
+        out.printf(Locale.ROOT, "%nPhase means, ms, median over the rounds (omb-tx / bare)%n");
+        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-25s |", e.getKey()));
+            for (String phase : e.getValue().get(0)[1].phaseMeans().keySet()) {
+                double omb = median(e.getValue().stream()
+                        .mapToDouble(r -> r[0].phaseMeans().getOrDefault(phase, Double.NaN))
+                        .sorted()
+                        .toArray());
+                double bare = median(e.getValue().stream()
+                        .mapToDouble(r -> r[1].phaseMeans().get(phase))
+                        .sorted()
+                        .toArray());
+                line.append(String.format(Locale.ROOT, " %s %.3f / %.3f |", phase, omb, bare));
+            }
+            out.println(line);
+        }
+        out.println("(total = sum of the measured operations' latencies; both sides decoded through HdrHistogram"
+                + " at 3 significant digits; fewer than 1% of the operations on both sides counts as met)");
+        return allMet;
+    }
+
+    /** Both sides' slow operations under 1% of the operations: too few for a ±10% comparison to mean anything. */
+    private static boolean rare(double slowOmb, double slowBare, List<Figures[]> runs) {
+        double operations = runs.get(0)[1].count();
+        return slowOmb < 0.01 * operations && slowBare < 0.01 * operations;
+    }
+
+    private static void check(List<String> missed, String name, double[] sortedRatios) {
+        double median = median(sortedRatios);
+        if (median < LOW || median > HIGH) {
+            missed.add(name);
+        }
+    }
+
+    private static double[] ratios(List<Figures[]> runs, ToDoubleFunction<Figures> figure) {
+        return runs.stream()
+                .mapToDouble(r -> figure.applyAsDouble(r[0]) / figure.applyAsDouble(r[1]))
+                .sorted()
+                .toArray();
+    }
+
+    private static String spread(double[] sorted) {
+        return String.format(Locale.ROOT, "%.3f [%.3f–%.3f]", median(sorted), sorted[0], sorted[sorted.length - 1]);
+    }
+
+    static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+}
