@@ -114,21 +114,43 @@ public final class WorkerServer implements AutoCloseable {
         });
     }
 
+    /**
+     * Serves {@code endpoint}. A failure (an exception, or a linkage error such as a driver compiled against another
+     * client release) is answered with 500 and its message, printed on this worker's console, and the exchange is
+     * closed only after the answer is written: closing it first would leave the caller an empty reply.
+     */
     private <Q, R> void route(WorkerProtocol.Endpoint<Q, R> endpoint, Handler<Q, R> handler) {
         server.createContext(endpoint.path(), exchange -> {
-            try (exchange) {
-                byte[] body = exchange.getRequestBody().readAllBytes();
-                Q request = decode(endpoint, body);
-                Object reply;
-                synchronized (this) {
-                    reply = handler.handle(request);
+            try {
+                int status;
+                byte[] body;
+                try {
+                    Q request = decode(endpoint, exchange.getRequestBody().readAllBytes());
+                    Object reply;
+                    synchronized (this) {
+                        reply = handler.handle(request);
+                    }
+                    status = 200;
+                    body = reply == null ? new byte[0] : WorkerProtocol.JSON.writeValueAsBytes(reply);
+                } catch (Exception | LinkageError e) {
+                    status = 500;
+                    body = failure(endpoint, e).getBytes(StandardCharsets.UTF_8);
                 }
-                respond(exchange, 200, reply == null ? new byte[0] : WorkerProtocol.JSON.writeValueAsBytes(reply));
-            } catch (Exception e) {
-                String message = e.getMessage() == null ? e.toString() : e.getMessage();
-                respond(exchange, 500, message.getBytes(StandardCharsets.UTF_8));
+                respond(exchange, status, body);
+            } finally {
+                exchange.close();
             }
         });
+    }
+
+    /** What a failed request answers: the first cause's type and message. Also printed on the worker's console. */
+    static String failure(WorkerProtocol.Endpoint<?, ?> endpoint, Throwable error) {
+        String message = error.getMessage() == null ? error.toString() : error.getMessage();
+        if (error instanceof LinkageError) {
+            message = error.getClass().getSimpleName() + ": " + message;
+        }
+        System.err.println("worker: " + endpoint.path() + " failed: " + message);
+        return message;
     }
 
     @SuppressWarnings("unchecked")
