@@ -224,7 +224,9 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                         && d.partitions().stream()
                                 .allMatch(p -> p.leader() != null && !p.leader().isEmpty()),
                 "partitions of " + topic + " have no leader");
-        awaitEveryBroker(topic, description);
+        if (ClientCompat.DESCRIBE_PRODUCERS) {
+            awaitEveryBroker(topic, description);
+        }
         return null;
     }
 
@@ -234,7 +236,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
      * NOT_LEADER_OR_FOLLOWER until it has created its replica (or for good, when it holds none), then the partition's
      * producers. So a broker agrees once each partition answers as it should: with producers where the broker is one
      * of the partition's replicas, with NOT_LEADER_OR_FOLLOWER elsewhere. An answer that cannot tell (a broker too
-     * old for the request, one that may not describe the topic) is taken as agreement.
+     * old for the request, one that may not describe the topic) is taken as agreement. A client older than 3.0 has no
+     * DescribeProducers: with it, the leaders being known is all that is awaited.
      */
     private void awaitEveryBroker(String topic, TopicDescription description) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_SECONDS);
@@ -288,8 +291,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ADMIN_TIMEOUT_SECONDS);
         while (true) {
             try {
-                TopicDescription description = admin.describeTopics(List.of(topic))
-                        .allTopicNames()
+                TopicDescription description = ClientCompat.describeTopics(admin, List.of(topic))
                         .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)
                         .get(topic);
                 if (ready.test(description)) {
