@@ -93,7 +93,30 @@ public final class BrokerLibrary {
 
     /** {@code root/V/lib}, resolving it first when it is not complete; one process at a time per release. */
     static Path resolve(Path root, KafkaVersion version) throws BrokerStartException {
-        Path dir = root.resolve(version.toString());
+        return resolve(root.resolve(version.toString()), version, pom(version), "kafka_2.13-" + version + ".jar");
+    }
+
+    /**
+     * The jar of kafka-clients {@code version} (the built-in one when it is that release), from the cache, resolved
+     * from Maven Central on first use as broker releases are: {@code <cache>/clients-V/lib}. Only the client's own jar
+     * is returned: its compression libraries are the runner's, newer and compatible.
+     */
+    public static Path clientJar(KafkaVersion version) throws BrokerStartException {
+        Path lib = resolve(
+                cacheRoot().resolve("clients-" + version),
+                version,
+                clientPom(version),
+                "kafka-clients-" + version + ".jar");
+        return lib.resolve("kafka-clients-" + version + ".jar");
+    }
+
+    /** Whether kafka-clients {@code version} is in the cache (no fetching needed). */
+    public static boolean clientAvailable(KafkaVersion version) {
+        return Files.exists(cacheRoot().resolve("clients-" + version).resolve(COMPLETE));
+    }
+
+    private static Path resolve(Path dir, KafkaVersion version, String pom, String expectedJar)
+            throws BrokerStartException {
         Path lib = dir.resolve("lib");
         if (Files.exists(dir.resolve(COMPLETE))) {
             return lib;
@@ -106,7 +129,7 @@ public final class BrokerLibrary {
                 if (Files.exists(dir.resolve(COMPLETE))) {
                     return lib; // another process resolved it while this one waited
                 }
-                download(dir, version);
+                download(dir, version, pom, expectedJar);
                 return lib;
             }
         } catch (IOException e) {
@@ -115,9 +138,10 @@ public final class BrokerLibrary {
         }
     }
 
-    private static void download(Path dir, KafkaVersion version) throws IOException, BrokerStartException {
+    private static void download(Path dir, KafkaVersion version, String pomText, String expectedJar)
+            throws IOException, BrokerStartException {
         Path pom = dir.resolve("pom.xml");
-        Files.writeString(pom, pom(version), StandardCharsets.UTF_8);
+        Files.writeString(pom, pomText, StandardCharsets.UTF_8);
         Path staging = dir.resolve("lib.partial");
         deleteRecursively(staging);
         Path log = dir.resolve("resolve.log");
@@ -126,15 +150,15 @@ public final class BrokerLibrary {
             deleteRecursively(staging);
             if (!runMaven(pom, staging, log, false)) {
                 throw new BrokerStartException("Kafka " + version + "'s jars are not in " + dir.resolve("lib")
-                        + " and Maven could not fetch org.apache.kafka:kafka_2.13:" + version + " from Maven Central"
+                        + " and Maven could not fetch " + expectedJar + " from Maven Central"
                         + " (no network, or no such release?). Run once with network access (later runs need none),"
                         + " or copy a filled " + version + "/lib folder into " + dir.getParent() + ". Maven's output"
                         + " (" + log + ") ends with:\n" + tail(log, 15));
             }
         }
-        if (!Files.exists(staging.resolve("kafka_2.13-" + version + ".jar"))) {
-            throw new BrokerStartException("Maven resolved Kafka " + version + " but " + staging + " has no kafka_2.13-"
-                    + version + ".jar; see " + log);
+        if (!Files.exists(staging.resolve(expectedJar))) {
+            throw new BrokerStartException(
+                    "Maven resolved Kafka " + version + " but " + staging + " has no " + expectedJar + "; see " + log);
         }
         Path lib = dir.resolve("lib");
         deleteRecursively(lib);
@@ -194,13 +218,17 @@ public final class BrokerLibrary {
         } else {
             dependency(dependencies, "org.slf4j", "slf4j-log4j12", "1.7.30");
         }
+        return cachePom("the embedded Kafka " + version, "kafka-" + version, dependencies);
+    }
+
+    private static String cachePom(String what, String artifact, StringBuilder dependencies) {
         return """
                 <?xml version="1.0" encoding="UTF-8"?>
-                <!-- Written by omb-tx (BrokerLibrary): the class path of the embedded Kafka %s. -->
+                <!-- Written by omb-tx (BrokerLibrary): the class path of %s. -->
                 <project xmlns="http://maven.apache.org/POM/4.0.0">
                   <modelVersion>4.0.0</modelVersion>
                   <groupId>io.ombtx.kafka-cache</groupId>
-                  <artifactId>kafka-%s</artifactId>
+                  <artifactId>%s</artifactId>
                   <version>1</version>
                   <packaging>pom</packaging>
                   <dependencies>
@@ -216,7 +244,14 @@ public final class BrokerLibrary {
                   </build>
                 </project>
                 """
-                .formatted(version, version, dependencies);
+                .formatted(what, artifact, dependencies);
+    }
+
+    /** A pom whose runtime dependencies are kafka-clients {@code version} alone. */
+    static String clientPom(KafkaVersion version) {
+        StringBuilder dependencies = new StringBuilder();
+        dependency(dependencies, "org.apache.kafka", "kafka-clients", version.toString());
+        return cachePom("kafka-clients " + version, "kafka-clients-" + version, dependencies);
     }
 
     private static void dependency(StringBuilder out, String group, String artifact, String version) {
