@@ -15,4 +15,16 @@ public interface OperationProducer {
      * timings; completes exceptionally only when the operation could not be done at all.
      */
     CompletableFuture<OperationTimings> runOperation(Optional<String> key, byte[] payload);
+
+    /**
+     * Runs one operation on the calling thread and returns its timings: a closed loop's thread runs one operation
+     * after another with nothing between them, as the seeds' bare loops did (a hand-off to another thread and back
+     * between two transactions changes whether the next one meets the previous commit's markers). Not to be mixed
+     * with {@link #runOperation} calls still running. The default waits for {@link #runOperation}.
+     *
+     * @throws java.util.concurrent.CompletionException when the operation could not be done at all
+     */
+    default OperationTimings runOperationInline(Optional<String> key, byte[] payload) {
+        return runOperation(key, payload).join();
+    }
 }

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -42,6 +43,9 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
     private final TransactionFlow flow; // null when plain
     private final TransactionBatcher batcher; // null when plain
     private final Duration closeTimeout;
+    /** Held while an operation or the close uses the flow: inline operations run on the caller's thread. */
+    private final ReentrantLock flowLock = new ReentrantLock();
+
     private volatile boolean closed;
 
     private KafkaTxProducer(
@@ -182,13 +186,32 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             return publishOperation(key, payload); // STREAM's producers only feed the source topic
         }
         try {
-            return CompletableFuture.supplyAsync(
-                    () -> flow != null
-                            ? operations.runTransactional(flow, key, payload)
-                            : operations.runPlain(plain, key, payload),
-                    thread);
+            return CompletableFuture.supplyAsync(() -> runLocked(key, payload), thread);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new IllegalStateException("producer for " + topic + " is closed", e));
+        }
+    }
+
+    /** The closed loop's path: the operation on the caller's thread, nothing handed to the producer's thread. */
+    @Override
+    public OperationTimings runOperationInline(Optional<String> key, byte[] payload) {
+        if (!operations.runsWholeOperations()) {
+            return OperationProducer.super.runOperationInline(key, payload);
+        }
+        return runLocked(key, payload);
+    }
+
+    private OperationTimings runLocked(Optional<String> key, byte[] payload) {
+        flowLock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("producer for " + topic + " is closed");
+            }
+            return flow != null
+                    ? operations.runTransactional(flow, key, payload)
+                    : operations.runPlain(plain, key, payload);
+        } finally {
+            flowLock.unlock();
         }
     }
 
@@ -217,13 +240,18 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
         closed = true;
         CompletableFuture<Void> finished = CompletableFuture.runAsync(
                 () -> {
-                    if (batcher != null) {
-                        batcher.finishOnClose();
-                    }
-                    if (flow != null) {
-                        flow.close(closeTimeout);
-                    } else {
-                        plain.close(closeTimeout);
+                    flowLock.lock(); // an inline operation still running finishes first (or is forced to, below)
+                    try {
+                        if (batcher != null) {
+                            batcher.finishOnClose();
+                        }
+                        if (flow != null) {
+                            flow.close(closeTimeout);
+                        } else {
+                            plain.close(closeTimeout);
+                        }
+                    } finally {
+                        flowLock.unlock();
                     }
                 },
                 thread);

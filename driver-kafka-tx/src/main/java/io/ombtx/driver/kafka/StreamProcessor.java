@@ -47,6 +47,7 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     private final int recordsPerTransaction;
     private final BatchWriter writer;
     private final CallbackDispatch dispatch;
+    private final ReportQueue reports;
 
     private StreamProcessor(
             Consumer<String, byte[]> consumer,
@@ -55,8 +56,10 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
             int targetPartitions,
             int recordsPerTransaction,
             BatchWriter writer,
-            CallbackDispatch dispatch) {
+            CallbackDispatch dispatch,
+            ReportQueue reports) {
         super(consumer, "ombtx-stream-" + sourceTopic);
+        this.reports = reports;
         this.targetTopic = targetTopic;
         this.targetPartitions = targetPartitions;
         this.recordsPerTransaction = recordsPerTransaction;
@@ -75,6 +78,8 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
             int recordsPerTransaction,
             TransactionFlow flow,
             CallbackDispatch dispatch) {
+        ReportQueue reports = new ReportQueue("ombtx-stream-reports-" + sourceTopic);
+        flow.reportThrough(reports);
         return new StreamProcessor(
                 consumer,
                 sourceTopic,
@@ -82,7 +87,8 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
                 targetPartitions,
                 recordsPerTransaction,
                 new InTransaction(flow),
-                dispatch);
+                dispatch,
+                reports);
     }
 
     static StreamProcessor naive(
@@ -96,14 +102,16 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
             AckWait ackWait,
             CallbackDispatch dispatch,
             TxStatsReporter stats) {
+        ReportQueue reports = new ReportQueue("ombtx-stream-reports-" + sourceTopic);
         return new StreamProcessor(
                 consumer,
                 sourceTopic,
                 targetTopic,
                 targetPartitions,
                 recordsPerTransaction,
-                new Naive(producer, ackWait, settings.maxRetries(), stats),
-                dispatch);
+                new Naive(producer, ackWait, settings.maxRetries(), stats, reports),
+                dispatch,
+                reports);
     }
 
     @Override
@@ -120,20 +128,28 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
         }
     }
 
+    /**
+     * Writes one batch. Reporting it (the operation, then its records as received once committed) is queued on
+     * {@link #reports}, in order, so the next transaction starts as soon as this one ends, as in the seeds' loop.
+     */
     private boolean process(List<ConsumerRecord<String, byte[]>> batch) {
         OperationResult result = writer.write(transform(batch), nextOffsets(batch), consumer);
-        dispatch.operationCompleted(result.timings());
-        if (result.failure() != null) {
+        boolean committed = result.failure() == null;
+        reports.execute(() -> {
+            dispatch.operationCompleted(result.timings());
+            if (committed) {
+                for (ConsumerRecord<String, byte[]> record : batch) {
+                    dispatch.delivered(record);
+                }
+            }
+        });
+        if (!committed) {
             LOG.warn(
                     "stream batch of {} records failed after retries, re-reading from committed offsets: {}",
                     batch.size(),
                     ErrorClassifier.describe(result.failure()));
-            return false;
         }
-        for (ConsumerRecord<String, byte[]> record : batch) {
-            dispatch.delivered(record);
-        }
-        return true;
+        return committed;
     }
 
     /** The output for each input: same value and publish time, keyed by the input's identity. */
@@ -184,7 +200,11 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
 
     @Override
     protected void shutdown() {
-        writer.close(Duration.ofSeconds(30));
+        try {
+            writer.close(Duration.ofSeconds(30));
+        } finally {
+            reports.close(); // every batch written is reported before the consumer closes
+        }
     }
 
     /** Batches are processed between polls, so none is open here; aborting is a guard, not a normal path. */
@@ -236,7 +256,12 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
      * the acks [RESOLVE] before the commitSync, or after it when the acks are awaited after the commit. A failed
      * batch is sent again, up to maxRetries times.
      */
-    private record Naive(Producer<String, byte[]> producer, AckWait ackWait, int maxRetries, TxStatsReporter stats)
+    private record Naive(
+            Producer<String, byte[]> producer,
+            AckWait ackWait,
+            int maxRetries,
+            TxStatsReporter stats,
+            ReportQueue reports)
             implements BatchWriter {
         @Override
         public OperationResult write(
@@ -268,7 +293,7 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
             }
             OperationTimings timings =
                     timer.finish(outputs.size(), failure == null ? Outcome.ACKNOWLEDGED : Outcome.FAILED);
-            stats.report(timings);
+            reports.execute(() -> stats.report(timings));
             return new OperationResult(timings, failure);
         }
 

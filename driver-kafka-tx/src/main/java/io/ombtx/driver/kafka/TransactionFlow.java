@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
@@ -41,6 +42,7 @@ final class TransactionFlow {
     private final int maxRetries;
     private final TxStatsReporter stats;
     private final Supplier<PhaseTimer> timers;
+    private Executor reports = Runnable::run;
 
     /** @param timers a new timer per transaction, started when the transaction begins */
     TransactionFlow(
@@ -79,6 +81,14 @@ final class TransactionFlow {
 
     String transactionalId() {
         return session.transactionalId();
+    }
+
+    /**
+     * Where each finished transaction is reported to the driver's stats: by default on the calling thread; a closed
+     * loop hands it to a {@link ReportQueue} so that nothing but the loop runs between two transactions.
+     */
+    void reportThrough(Executor executor) {
+        this.reports = executor;
     }
 
     /**
@@ -122,8 +132,9 @@ final class TransactionFlow {
     /** One transaction over its attempts. Its timer starts at the first begin. */
     final class Transaction {
 
-        private final PhaseTimer timer = timers.get();
+        // Read before the timer starts: the timer covers what the seeds' loop timed, from just before the begin.
         private final long clientRetriesBefore = session.clientRetries();
+        private final PhaseTimer timer = timers.get();
         private final List<ProducerRecord<String, byte[]>> records;
         private final Supplier<OffsetsToCommit> offsets;
         private final boolean joinedOneByOne;
@@ -330,7 +341,7 @@ final class TransactionFlow {
         private OperationResult done(Throwable error) {
             timer.clientRetries(session.clientRetries() - clientRetriesBefore);
             OperationTimings timings = timer.finish(records.size(), error == null ? Outcome.COMMITTED : Outcome.FAILED);
-            stats.report(timings);
+            reports.execute(() -> stats.report(timings));
             return new OperationResult(timings, error);
         }
     }
