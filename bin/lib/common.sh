@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the bin/ scripts: where omb-tx lives, building it when needed, and its class path.
 OMBTX_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export OMBTX_HOME
@@ -114,7 +115,8 @@ ombtx_cds_flags() {
 ombtx_java() {
   local main="$1" cp; shift
   cp="$(ombtx_classpath)"
-  # shellcheck disable=SC2086
+  # Unquoted on purpose: the options and the CDS flags are lists of words.
+  # shellcheck disable=SC2086,SC2046
   exec java ${OMBTX_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseG1GC} $(ombtx_cds_flags "$cp") $OMBTX_JAVA_EXPORTS \
     -Dombtx.home="$OMBTX_HOME" -cp "$cp" "$main" "$@"
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hangs. close must still end within closeTimeoutMs (plus the forced close) and fail the sends it could not commit.
  * A broker of its own, since it is frozen.
  */
+@Tag("integration")
 class GroupCommitCloseBoundTest {
 
     @RegisterExtension

@@ -11,10 +11,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Transactions paced by the rate limiter (open loop) through the runner, on the embedded broker. */
+@Tag("integration")
 class OpenLoopTransactionsTest {
 
     @TempDir

@@ -37,11 +37,13 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The driver's producer side through the SPI, against one real embedded Kafka broker. */
+@Tag("integration")
 class ProducerOperationsTest {
 
     private static final long WAIT_SECONDS = 60;
