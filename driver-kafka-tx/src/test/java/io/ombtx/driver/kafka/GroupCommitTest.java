@@ -206,8 +206,13 @@ class GroupCommitTest {
             String topic = TestDrivers.topic("close");
             BenchmarkProducer producer = producerFor(driver, topic);
             List<CompletableFuture<Void>> sends = sendFromTwoThreads(producer, 50, 0, stats, new AtomicInteger());
-            Thread.sleep(200);
-            assertFalse(sends.stream().anyMatch(CompletableFuture::isDone), "the 10-minute transaction is still open");
+            assertEquals(
+                    100,
+                    TestDrivers.awaitWritten(kafka.bootstrapServers(), topic, 100)
+                            .size());
+            assertFalse(
+                    sends.stream().anyMatch(CompletableFuture::isDone),
+                    "written to the broker, but the 10-minute transaction is still open");
 
             long start = System.nanoTime();
             producer.close();
