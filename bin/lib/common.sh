@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the bin/ scripts: where omb-tx lives, building it when needed, and its class path.
 OMBTX_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export OMBTX_HOME
@@ -22,32 +23,62 @@ ombtx_broker_lib_present() {
   [ -d "$(dirname "$jar")/broker-lib" ]
 }
 
-# Builds the Java modules (tests skipped) when a jar or the broker's class path is missing, or any source is
-# newer than the last build.
-ombtx_ensure_built() {
+# Maven: mvn from PATH, else the project's wrapper (./mvnw, which fetches the pinned Maven once).
+ombtx_mvn() {
+  if command -v mvn >/dev/null 2>&1; then
+    mvn "$@"
+  elif [ -x "$OMBTX_HOME/mvnw" ]; then
+    "$OMBTX_HOME/mvnw" "$@"
+  else
+    echo "error: Maven is needed to build omb-tx: install it (apt-get install maven) or keep ./mvnw" >&2
+    return 2
+  fi
+}
+
+# Whether the Java build is missing or older than a source: a jar or the broker's class path is missing, or any
+# source is newer than the last build.
+ombtx_build_stale() {
   local stamp="$OMBTX_HOME/runner/target/.omb-tx-built"
-  local stale=""
+  if [ ! -f "$stamp" ] || ! ls "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/driver-kafka-tx/target/driver-kafka-tx-*.jar \
+      "$OMBTX_HOME"/driver-redpanda-tx/target/driver-redpanda-tx-*.jar \
+      "$OMBTX_HOME"/driver-aeron/target/driver-aeron-*.jar >/dev/null 2>&1 \
+      || ! ombtx_broker_jar >/dev/null || ! ombtx_broker_lib_present; then
+    return 0
+  fi
+  [ -n "$(find "$OMBTX_HOME" -path "$OMBTX_HOME/charts" -prune -o -path "$OMBTX_HOME/deploy" -prune -o \
+        \( -name pom.xml -o -path '*/src/main/*' \) -newer "$stamp" -print -quit 2>/dev/null)" ]
+}
+
+# Builds the Java modules (tests skipped) when the build is stale. Under a lock (flock on .omb-tx-build.lock), so
+# scripts started together build once: the others wait, then find the build fresh.
+ombtx_ensure_built() {
   # An unpacked distribution (deploy/'s worker tarball) has no sources to build from: it runs as it is, or says
   # what it lacks.
   if [ ! -f "$OMBTX_HOME/pom.xml" ]; then
     ombtx_check_distribution
     return 0
   fi
-  if [ ! -f "$stamp" ] || ! ls "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/driver-kafka-tx/target/driver-kafka-tx-*.jar \
-      "$OMBTX_HOME"/driver-redpanda-tx/target/driver-redpanda-tx-*.jar \
-      "$OMBTX_HOME"/driver-aeron/target/driver-aeron-*.jar >/dev/null 2>&1 \
-      || ! ombtx_broker_jar >/dev/null || ! ombtx_broker_lib_present; then
-    stale="yes"
-  elif [ -n "$(find "$OMBTX_HOME" -path "$OMBTX_HOME/charts" -prune -o -path "$OMBTX_HOME/deploy" -prune -o \
-        \( -name pom.xml -o -path '*/src/main/*' \) -newer "$stamp" -print -quit 2>/dev/null)" ]; then
-    stale="yes"
+  ombtx_build_stale || return 0
+  if ! command -v flock >/dev/null 2>&1; then
+    ombtx_build
+    return 0
   fi
-  if [ -n "$stale" ]; then
-    command -v mvn >/dev/null || { echo "error: Maven (mvn) is needed to build omb-tx; install it (apt-get install maven)" >&2; exit 2; }
-    echo "Building omb-tx (mvn package, tests skipped)..." >&2
-    (cd "$OMBTX_HOME" && mvn -q -B -DskipTests package) >&2 || { echo "error: the build failed" >&2; exit 1; }
-    touch "$stamp"
+  local code=0
+  (
+    flock 9 || exit 1
+    if ombtx_build_stale; then ombtx_build; fi
+  ) 9>"$OMBTX_HOME/.omb-tx-build.lock" || code=$?
+  [ "$code" -eq 0 ] || exit "$code"
+}
+
+ombtx_build() {
+  if ! command -v mvn >/dev/null 2>&1 && [ ! -x "$OMBTX_HOME/mvnw" ]; then
+    echo "error: Maven (mvn) is needed to build omb-tx; install it (apt-get install maven)" >&2
+    exit 2
   fi
+  echo "Building omb-tx (mvn package, tests skipped)..." >&2
+  (cd "$OMBTX_HOME" && ombtx_mvn -q -B -DskipTests package) >&2 || { echo "error: the build failed" >&2; exit 1; }
+  touch "$OMBTX_HOME/runner/target/.omb-tx-built"
 }
 
 # For a distribution without sources: the jars and the embedded broker's class path must be there.
@@ -114,7 +145,8 @@ ombtx_cds_flags() {
 ombtx_java() {
   local main="$1" cp; shift
   cp="$(ombtx_classpath)"
-  # shellcheck disable=SC2086
+  # Unquoted on purpose: the options and the CDS flags are lists of words.
+  # shellcheck disable=SC2086,SC2046
   exec java ${OMBTX_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseG1GC} $(ombtx_cds_flags "$cp") $OMBTX_JAVA_EXPORTS \
     -Dombtx.home="$OMBTX_HOME" -cp "$cp" "$main" "$@"
 }

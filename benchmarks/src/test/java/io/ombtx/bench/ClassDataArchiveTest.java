@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * maps it ({@code -Xshare:on} fails to start if it cannot), and a directory on the class path (where Java 17 would
  * end the JVM at the dump) is declined.
  */
+@Tag("integration")
 class ClassDataArchiveTest {
 
     private record Outcome(int code, String out) {}

@@ -13,10 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A broker does not outlive the process that started it, even one killed with SIGKILL (no shutdown hook runs). */
+@Tag("integration")
 class ChildBrokerLifetimeTest {
 
     @TempDir

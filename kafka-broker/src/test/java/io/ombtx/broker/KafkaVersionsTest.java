@@ -23,6 +23,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * protocol are read back from the broker, not taken from what was asked for. Releases other than the built-in one
  * are fetched from Maven Central on the first run (cached afterwards, see BrokerLibrary).
  */
+@Tag("integration")
 class KafkaVersionsTest {
 
     @Test

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -628,8 +629,9 @@ class CliTest {
         assertEquals(Map.of("a", "2"), options.broker.settings());
     }
 
-    /** The mains that exit the JVM, as a person runs them: exit codes and streams. */
+    /** The mains that exit the JVM, as a person runs them: exit codes and streams. Four JVMs of their own. */
     @Test
+    @Tag("integration")
     void mainsExitWithTheRightCodes() throws Exception {
         for (Class<?> main : List.of(WorkerMain.class, KafkaLocalMain.class)) {
             Outcome help = java(main, "--help");

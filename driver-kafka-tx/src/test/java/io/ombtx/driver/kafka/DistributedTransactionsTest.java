@@ -12,10 +12,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A transactional scenario through two HTTP workers on loopback, with the omb-tx extensions over the wire. */
+@Tag("integration")
 class DistributedTransactionsTest {
 
     @TempDir

@@ -11,6 +11,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Properties;
 import java.util.Set;
 import org.apache.bookkeeper.stats.NullStatsLogger;
 import org.junit.jupiter.api.Test;
@@ -194,7 +195,7 @@ class DriverConfigParserTest {
     void validClientSettingsThatOnlyMakeSenseWithTheDriversOwnAreAccepted() {
         // Each ran before the plan-time check existed: the driver adds the group, the transactional id, the
         // serializers; interceptor classes may exist on the workers only.
-        parser.parse(
+        DriverConfig config = parser.parse(
                 "k.yaml",
                 """
                 commonConfig: |
@@ -212,6 +213,17 @@ class DriverConfigParserTest {
                   enable.auto.commit=true
                   auto.offset.reset=earliest
                 """);
+        // Accepted, and passed on to the clients as written.
+        Properties producer = config.producerProperties();
+        assertEquals("h1:9092,h2:9092", producer.getProperty("bootstrap.servers"));
+        assertEquals("SASL_SSL", producer.getProperty("security.protocol"));
+        assertEquals("mine", producer.getProperty("transactional.id"));
+        assertEquals("false", producer.getProperty("enable.idempotence"));
+        assertEquals("com.example.OnlyOnTheWorkers", producer.getProperty("interceptor.classes"));
+        Properties consumer = config.consumerProperties();
+        assertEquals("true", consumer.getProperty("enable.auto.commit"));
+        assertEquals("earliest", consumer.getProperty("auto.offset.reset"));
+        assertEquals("secret", consumer.getProperty("ssl.truststore.password"));
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The result records the fault (which broker, when killed, restarted and serving again, on the periods' time scale),
  * carries the recovery counts and the per-period maximum, and the exactly-once check passes.
  */
+@Tag("integration")
 class FaultInjectionTest {
 
     @TempDir

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hangs. close must still end within closeTimeoutMs (plus the forced close) and fail the sends it could not commit.
  * A broker of its own, since it is frozen.
  */
+@Tag("integration")
 class GroupCommitCloseBoundTest {
 
     @RegisterExtension
@@ -62,8 +64,10 @@ class GroupCommitCloseBoundTest {
             } finally {
                 signal("CONT");
             }
-            // 2 s of closeTimeoutMs, then the forced close answers at once (5 s is its own last-resort bound).
-            assertTrue(closeMillis >= 2000 && closeMillis < 7000, "close took " + closeMillis + " ms");
+            // 2 s of closeTimeoutMs, then the forced close answers at once (5 s is its own last-resort bound). An
+            // unbounded close would wait for kafka-clients' max.block.ms, 60 s: half of it tells the two apart on
+            // any machine.
+            assertTrue(closeMillis >= 2000 && closeMillis < 30_000, "close took " + closeMillis + " ms");
             assertTrue(
                     sends.stream().allMatch(CompletableFuture::isCompletedExceptionally),
                     "no uncommitted send is reported as a success");

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Stock OMB's transactional mode (group commit), driven only through the OMB SPI as stock OMB calls it: initialize,
  * createTopic, createProducer, sendAsync from OMB's producer threads, close. Against one real embedded broker.
  */
+@Tag("integration")
 class GroupCommitTest {
 
     private static final long WAIT_SECONDS = 60;
@@ -204,8 +206,13 @@ class GroupCommitTest {
             String topic = TestDrivers.topic("close");
             BenchmarkProducer producer = producerFor(driver, topic);
             List<CompletableFuture<Void>> sends = sendFromTwoThreads(producer, 50, 0, stats, new AtomicInteger());
-            Thread.sleep(200);
-            assertFalse(sends.stream().anyMatch(CompletableFuture::isDone), "the 10-minute transaction is still open");
+            assertEquals(
+                    100,
+                    TestDrivers.awaitWritten(kafka.bootstrapServers(), topic, 100)
+                            .size());
+            assertFalse(
+                    sends.stream().anyMatch(CompletableFuture::isDone),
+                    "written to the broker, but the 10-minute transaction is still open");
 
             long start = System.nanoTime();
             producer.close();

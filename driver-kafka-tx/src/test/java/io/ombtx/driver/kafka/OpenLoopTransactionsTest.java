@@ -11,10 +11,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Transactions paced by the rate limiter (open loop) through the runner, on the embedded broker. */
+@Tag("integration")
 class OpenLoopTransactionsTest {
 
     @TempDir
@@ -50,11 +52,12 @@ class OpenLoopTransactionsTest {
         assertEquals(40, r.at("/runMode/targetRate").asInt());
         assertEquals(100, r.at("/counts/committed").asLong());
         assertEquals(200, r.at("/counts/messagesSent").asLong());
-        // 40 msg/s in transactions of 2 is 20 transactions a second, well within one producer's reach here:
-        // 100 take about 5 s (the last one's own latency on top).
+        // 40 msg/s in transactions of 2 is 20 transactions a second: the schedule spreads 100 over 4.95 s, and open
+        // loop never runs ahead of it. Only a late start of the measurement (a slow warm-up's last operation) can
+        // shorten that, by the operations then sent back to back; no upper bound: a busy machine may lag behind.
         double seconds = r.at("/summary/durationSeconds").asDouble();
-        assertTrue(seconds > 4.9 && seconds < 6.5, "duration " + seconds);
-        assertEquals(20, r.at("/summary/operationsPerSecond").asDouble(), 3);
+        assertTrue(seconds > 3.5, "duration " + seconds + " s: faster than the schedule allows");
+        assertEquals(100 / seconds, r.at("/summary/operationsPerSecond").asDouble(), 0.01);
         // Latency from the intended start can only be longer than from the actual start.
         assertTrue(r.at("/intendedPublishLatency/p50").asDouble()
                 >= r.get("aggregatedPublishLatency50pct").asDouble());

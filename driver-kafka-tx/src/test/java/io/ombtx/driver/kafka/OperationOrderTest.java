@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * decides the phase sequence each operation runs, on a real embedded broker; the driver reports the sequences it
  * ran in its environment.
  */
+@Tag("integration")
 class OperationOrderTest {
 
     private static final long WAIT_SECONDS = 120;

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Every workload in workloads/ runs, through the shipped Kafka suite in its quick profile on the embedded broker,
  * and its result carries the figures SCENARIOS.md lists for it. One suite run; one assertion group per scenario.
  */
+@Tag("integration")
 class ScenarioLibraryTest {
 
     @TempDir

@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * build's 4.1 client on an embedded Kafka 2.8.2 with ZooKeeper (fetched from Maven Central on first use), and the
  * result says what the broker reported: its version, ZooKeeper, and the pre-KIP-890 transaction protocol.
  */
+@Tag("integration")
 class SeedBrokerRunTest {
 
     @TempDir

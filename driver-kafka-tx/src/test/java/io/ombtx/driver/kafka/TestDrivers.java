@@ -80,9 +80,23 @@ final class TestDrivers {
 
     /** Every record of {@code topic} visible to a read_committed consumer, read until nothing more arrives. */
     static List<ConsumerRecord<String, byte[]>> readCommitted(String bootstrap, String topic, int expectedAtLeast) {
+        return read(bootstrap, topic, expectedAtLeast, "read_committed");
+    }
+
+    /**
+     * Waits until {@code expected} records of {@code topic} are in the broker's log, committed or not (a
+     * read_uncommitted consumer sees a transaction's records as soon as they are written), and returns them: a test
+     * that checks something is not done yet waits for this instead of sleeping.
+     */
+    static List<ConsumerRecord<String, byte[]>> awaitWritten(String bootstrap, String topic, int expected) {
+        return read(bootstrap, topic, expected, "read_uncommitted");
+    }
+
+    private static List<ConsumerRecord<String, byte[]>> read(
+            String bootstrap, String topic, int expectedAtLeast, String isolationLevel) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();

@@ -7,6 +7,7 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -23,13 +24,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }
  * }</pre>
  *
- * For a cluster held in a field instead, see {@link EmbeddedKafkaExtension}.
+ * For a cluster held in a field instead, see {@link EmbeddedKafkaExtension} (and tag the class
+ * {@code @Tag("integration")} yourself). The annotation tags its class {@code integration}: a broker-backed test,
+ * left out by {@code bin/test unit}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
 @ExtendWith(EmbeddedKafkaExtension.class)
+@Tag("integration")
 public @interface EmbeddedKafka {
 
     /** How many brokers (1..9). */

@@ -12,6 +12,7 @@ import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.Phase;
+import io.ombtx.runner.OmbTxVersion;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.SweepPoint;
 import io.ombtx.runner.config.Workload;
@@ -359,9 +360,8 @@ public record RunResult(
 
         /** This runner's versions with {@code broker}'s; an external cluster's version is not guessed here. */
         public static Versions of(Broker broker) {
-            String ombTx = RunResult.class.getPackage().getImplementationVersion();
             return new Versions(
-                    ombTx == null ? "0.1.0-SNAPSHOT" : ombTx,
+                    OmbTxVersion.VERSION,
                     System.getProperty("java.version"),
                     AppInfoParser.getVersion(),
                     broker.version());

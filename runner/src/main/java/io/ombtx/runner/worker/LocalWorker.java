@@ -85,25 +85,24 @@ public final class LocalWorker implements Worker {
     /** Threads each producer got in the last {@link #startLoad}. */
     private volatile int senderThreadsPerProducer = 1;
 
+    private final DriverFactory driverFactory;
+
+    /** A worker that creates its driver by class name, as OMB does. */
+    public LocalWorker() {
+        this(DriverFactory.byClassName());
+    }
+
+    /** A worker that creates its driver through {@code driverFactory}. */
+    public LocalWorker(DriverFactory driverFactory) {
+        this.driverFactory = driverFactory;
+    }
+
     @Override
     public void initializeDriver(String driverYaml, OperationSpec operation) throws Exception {
         String driverClass = io.ombtx.driver.api.config.YamlFiles.parse("the driver configuration", driverYaml)
                 .path("driverClass")
                 .asText();
-        Object instance;
-        try {
-            instance = Class.forName(driverClass).getDeclaredConstructor().newInstance();
-        } catch (ClassNotFoundException e) {
-            throw new WorkerException("driver class " + driverClass + " is not on the class path");
-        } catch (ReflectiveOperationException e) {
-            throw new WorkerException("cannot create driver " + driverClass + ": it needs a public no-argument"
-                    + " constructor (" + e.getClass().getSimpleName() + ")");
-        }
-        if (!(instance instanceof BenchmarkDriver)) {
-            throw new WorkerException(
-                    driverClass + " does not implement io.openmessaging.benchmark.driver.BenchmarkDriver");
-        }
-        driver = (BenchmarkDriver) instance;
+        driver = driverFactory.create(driverClass);
         // The copy holds secrets: owner-only, and gone once the driver has read it.
         driverFile = writeOwnerOnly(driverYaml);
         try {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The percentile ladder, and its one-pass values against HdrHistogram's {@code getValueAtPercentile}. */
@@ -45,9 +46,11 @@ class QuantilesTest {
 
     /**
      * The long-arithmetic ladder is the decimal one it replaced, point for point: that one is kept here, in
-     * {@code BigDecimal}, as the reference.
+     * {@code BigDecimal}, as the reference. Tagged slow (half a minute on a busy machine): bin/test unit leaves it
+     * out, bin/test runs it.
      */
     @Test
+    @Tag("slow")
     void theLadderIsTheDecimalLadderPointForPoint() {
         java.util.SortedSet<Long> counts = new java.util.TreeSet<>();
         for (long c = 1; c <= 1_000; c++) {

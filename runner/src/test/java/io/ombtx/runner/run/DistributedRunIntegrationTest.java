@@ -20,10 +20,12 @@ import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The coordinator with HTTP workers on loopback, against the embedded broker. */
+@Tag("integration")
 class DistributedRunIntegrationTest {
 
     @TempDir

@@ -37,8 +37,11 @@ class EarlyEndTest {
     static final class HeldWorker implements Worker {
         final java.util.Set<String> hang;
         final CountDownLatch initialized = new CountDownLatch(1);
+        /** Counted down when a held step has begun to wait. */
+        final CountDownLatch holding = new CountDownLatch(1);
+
         final CountDownLatch never = new CountDownLatch(1);
-        volatile boolean closeCalled;
+        final CountDownLatch closeCalled = new CountDownLatch(1);
 
         HeldWorker(String... hang) {
             this.hang = java.util.Set.of(hang);
@@ -46,6 +49,7 @@ class EarlyEndTest {
 
         private void maybeHang(String step) throws InterruptedException {
             if (hang.contains(step)) {
+                holding.countDown();
                 never.await();
             }
         }
@@ -108,7 +112,7 @@ class EarlyEndTest {
 
         @Override
         public void close() {
-            closeCalled = true;
+            closeCalled.countDown();
             if (hang.contains("close")) {
                 try {
                     never.await();
@@ -144,7 +148,7 @@ class EarlyEndTest {
     void ctrlCDuringSetUpEndsPromptlyWithAPartialResultNamingTheStep() throws Exception {
         HeldWorker worker = new HeldWorker("topics");
         RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
-        RunSpec spec = spec(30);
+        RunSpec spec = spec(600);
         AtomicReference<Object> ended = new AtomicReference<>();
         Thread run = new Thread(() -> {
             try {
@@ -155,19 +159,19 @@ class EarlyEndTest {
             }
         });
         run.start();
-        assertTrue(worker.initialized.await(10, TimeUnit.SECONDS));
-        Thread.sleep(300); // creating topics is held now
-        long start = System.nanoTime();
+        assertTrue(worker.initialized.await(60, TimeUnit.SECONDS));
+        assertTrue(worker.holding.await(60, TimeUnit.SECONDS), "creating topics is held now");
         interruption.interrupt("interrupted by SIGINT");
-        run.join(3_000);
+        // Creating topics never returns by itself and the teardown may take 10 minutes: a run that ends at all
+        // within a minute ended on the interruption, without waiting for either.
+        run.join(60_000);
         assertFalse(run.isAlive(), "the run still waits on set-up");
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2));
         RunCoordinator.Outcome outcome = (RunCoordinator.Outcome) ended.get();
         assertTrue(outcome.partial());
         assertEquals("interrupted during set-up (topics)", outcome.result().partialReason());
         assertEquals(0, outcome.result().counts().messagesSent());
         assertTrue(Files.exists(outcome.resultFile()));
-        assertTrue(worker.closeCalled, "workers are closed");
+        assertEquals(0, worker.closeCalled.getCount(), "workers are closed");
     }
 
     @Test
@@ -178,17 +182,16 @@ class EarlyEndTest {
         RunCoordinator.Outcome outcome = coordinator(worker, new RunCoordinator.Interruption())
                 .execute(spec, spec.driver(), RunResult.Broker.external(1, "h1:9092"));
         double seconds = (System.nanoTime() - start) / 1e9;
-        assertTrue(seconds < 2 + 1.5, "teardown took " + seconds + " s");
+        // Three steps hang: a deadline each would take 3 x 2 s; one shared deadline ends after 2 s, and names the
+        // step it never started (below).
+        assertTrue(seconds >= 2 && seconds < 3 * 2, "teardown took " + seconds + " s");
         assertTrue(outcome.partial());
         String reason = outcome.result().partialReason();
         assertTrue(reason.startsWith("the broker went away"), reason);
         assertTrue(reason.contains("teardown time-out of 2 s: abandoned stop-all on worker local"), reason);
         assertTrue(reason.contains("environment (not started)"), reason);
         assertTrue(reason.contains("worker close (left running in the background)"), reason);
-        for (int i = 0; i < 50 && !worker.closeCalled; i++) {
-            Thread.sleep(20);
-        }
-        assertTrue(worker.closeCalled, "closing was still tried");
+        assertTrue(worker.closeCalled.await(60, TimeUnit.SECONDS), "closing was still tried");
         assertTrue(Files.exists(outcome.resultFile()));
     }
 }

@@ -17,10 +17,12 @@ import java.nio.file.Path;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Whole runs through the CLI on the embedded broker with a driver that implements only OMB's SPI. */
+@Tag("integration")
 class LocalRunIntegrationTest {
 
     @TempDir

@@ -11,10 +11,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code producerRate: 0} on the embedded broker: the search converges, then the run holds the rate it found. */
+@Tag("integration")
 class MaxRateSearchIntegrationTest {
 
     @TempDir

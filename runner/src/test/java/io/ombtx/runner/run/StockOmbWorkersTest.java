@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 500, {@code opsPerSec must be greater then 0}) — and answers OMB's JSON. Messages "travel" through a counter the
  * two workers share; each published message is reported with a 2 ms publish latency and a 5 ms end-to-end latency.
  */
+@Tag("integration")
 class StockOmbWorkersTest {
 
     private static final long PUBLISH_MICROS = 2_000;

@@ -16,9 +16,9 @@ import org.apache.bookkeeper.stats.StatsLogger;
 /** Notes what the configuration file looked like while {@code initialize} ran; fails when the YAML says so. */
 public final class FileObservingDriver implements BenchmarkDriver {
 
-    public static volatile Path seenFile;
-    public static volatile String seenText;
-    public static volatile Set<PosixFilePermission> seenPermissions;
+    public volatile Path seenFile;
+    public volatile String seenText;
+    public volatile Set<PosixFilePermission> seenPermissions;
 
     @Override
     public void initialize(File configurationFile, StatsLogger statsLogger) throws IOException {

@@ -23,14 +23,25 @@ import org.apache.bookkeeper.stats.StatsLogger;
 
 /**
  * An in-memory broker: operations commit at once and reach the consumer on a delivery thread. The delivery of
- * operation {@link #holdOperation} (counting from 0) waits until {@link #release} is counted down or
- * {@link #holdMillis} pass, so a test can place a consumer callback after whatever the runner does next.
+ * operation {@code holdOperation} (counting from 0) waits until {@code release} is counted down or
+ * {@code holdMillis} pass, so a test can place a consumer callback after whatever the runner does next.
  */
 public final class HeldDeliveryDriver implements BenchmarkDriver, ScenarioDriver {
 
-    public static volatile long holdOperation = -1;
-    public static volatile long holdMillis;
-    public static volatile CountDownLatch release = new CountDownLatch(0);
+    private final long holdOperation;
+    private final long holdMillis;
+    private final CountDownLatch release;
+
+    /** Holds nothing back. */
+    public HeldDeliveryDriver() {
+        this(-1, 0, new CountDownLatch(0));
+    }
+
+    public HeldDeliveryDriver(long holdOperation, long holdMillis, CountDownLatch release) {
+        this.holdOperation = holdOperation;
+        this.holdMillis = holdMillis;
+        this.release = release;
+    }
 
     private final ExecutorService delivery = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "held-delivery");

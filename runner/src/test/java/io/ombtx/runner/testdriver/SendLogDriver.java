@@ -12,14 +12,14 @@ import org.apache.bookkeeper.stats.StatsLogger;
 
 /**
  * An OMB-SPI-only driver whose sends are acknowledged at once; each send is logged (when, on which thread) in
- * {@link #SENDS}, so a test can check the schedule the runner kept.
+ * {@link #sends}, so a test that hands this driver to a {@code LocalWorker} can check the schedule the runner kept.
  */
 public final class SendLogDriver implements BenchmarkDriver {
 
     /** One send: {@code System.nanoTime()} as it was called, and the calling thread's name. */
     public record Send(long nanos, String thread) {}
 
-    public static final ConcurrentLinkedQueue<Send> SENDS = new ConcurrentLinkedQueue<>();
+    public final ConcurrentLinkedQueue<Send> sends = new ConcurrentLinkedQueue<>();
 
     @Override
     public void initialize(File configurationFile, StatsLogger statsLogger) {}
@@ -39,7 +39,7 @@ public final class SendLogDriver implements BenchmarkDriver {
         return CompletableFuture.completedFuture(new BenchmarkProducer() {
             @Override
             public CompletableFuture<Void> sendAsync(Optional<String> key, byte[] payload) {
-                SENDS.add(new Send(System.nanoTime(), Thread.currentThread().getName()));
+                sends.add(new Send(System.nanoTime(), Thread.currentThread().getName()));
                 return CompletableFuture.completedFuture(null);
             }
 

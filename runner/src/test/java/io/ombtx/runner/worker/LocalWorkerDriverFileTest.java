@@ -20,13 +20,14 @@ class LocalWorkerDriverFileTest {
 
     @Test
     void theCopyIsOwnerOnlyAndDeletedAsSoonAsTheDriverHasReadIt() throws Exception {
-        LocalWorker worker = new LocalWorker();
+        FileObservingDriver driver = new FileObservingDriver();
+        LocalWorker worker = new LocalWorker(driverClass -> driver);
         try {
             worker.initializeDriver(YAML, OperationSpec.publish());
-            assertTrue(FileObservingDriver.seenText.contains("TopSecret"), "the driver read the configuration");
-            assertFalse(Files.exists(FileObservingDriver.seenFile), "deleted right after initialize");
-            if (FileObservingDriver.seenPermissions != null) {
-                assertEquals("rw-------", PosixFilePermissions.toString(FileObservingDriver.seenPermissions));
+            assertTrue(driver.seenText.contains("TopSecret"), "the driver read the configuration");
+            assertFalse(Files.exists(driver.seenFile), "deleted right after initialize");
+            if (driver.seenPermissions != null) {
+                assertEquals("rw-------", PosixFilePermissions.toString(driver.seenPermissions));
             }
         } finally {
             worker.close();
@@ -35,11 +36,13 @@ class LocalWorkerDriverFileTest {
 
     @Test
     void theCopyIsDeletedWhenInitializeFails() {
-        LocalWorker worker = new LocalWorker();
+        FileObservingDriver driver = new FileObservingDriver();
+        LocalWorker worker = new LocalWorker(driverClass -> driver);
         try {
             assertThrows(
                     IOException.class, () -> worker.initializeDriver(YAML + "fail: true\n", OperationSpec.publish()));
-            assertFalse(Files.exists(FileObservingDriver.seenFile));
+            assertEquals(YAML + "fail: true\n", driver.seenText, "the driver read the copy");
+            assertFalse(Files.exists(driver.seenFile));
         } finally {
             worker.close();
         }

@@ -29,10 +29,10 @@ class SenderThreadsTest {
 
     @Test
     void threeThreadsKeepOneProducersScheduleAndCountEveryOperationOnce() throws Exception {
-        SendLogDriver.SENDS.clear();
+        SendLogDriver driver = new SendLogDriver();
         StatsSnapshot measured = new StatsSnapshot();
         long before;
-        try (LocalWorker worker = new LocalWorker()) {
+        try (LocalWorker worker = new LocalWorker(driverClass -> driver)) {
             worker.senderThreadsPerProducer(3);
             worker.initializeDriver("driverClass: " + SendLogDriver.class.getName() + "\n", OperationSpec.publish());
             worker.createProducers(worker.createTopics(1, 1));
@@ -40,17 +40,18 @@ class SenderThreadsTest {
             worker.startLoad(new LoadSpec(
                     LoopMode.OPEN, RATE, List.of(new byte[10]), KeyDistributorType.NO_KEY, WARMUP, MEASURE, 1, false));
             assertEquals(3, worker.senderThreadsPerProducer());
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (worker.progress().measuredOperationsDone() < MEASURE) {
+            // Each sender thread stops once it has taken an operation index past the bound: when all three have, the
+            // count of operations started is the bound plus three, and no thread sends any more.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (worker.progress().operationsStarted() < WARMUP + MEASURE + 3) {
                 assertTrue(System.nanoTime() < deadline, "progress: " + worker.progress());
                 measured.add(worker.periodStats());
-                Thread.sleep(5);
+                Thread.sleep(5); // how often the period statistics are taken
             }
-            Thread.sleep(50); // the threads find the bound reached and stop issuing
             worker.run(Worker.Command.STOP_ALL);
             measured.add(worker.periodStats());
         }
-        List<SendLogDriver.Send> sends = List.copyOf(SendLogDriver.SENDS);
+        List<SendLogDriver.Send> sends = List.copyOf(driver.sends);
         assertEquals(WARMUP + MEASURE, sends.size(), "every operation sent once, none beyond the count");
         assertEquals(MEASURE, measured.histogram(Latency.PUBLISH_DELAY).getTotalCount(), "measured operations");
         Set<String> threads = new HashSet<>();

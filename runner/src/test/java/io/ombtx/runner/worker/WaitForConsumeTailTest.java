@@ -13,7 +13,6 @@ import io.ombtx.runner.testdriver.HeldDeliveryDriver;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,20 +25,12 @@ class WaitForConsumeTailTest {
     private static final long WARMUP = 5;
     private static final long MEASURE = 20;
 
-    @AfterEach
-    void reset() {
-        HeldDeliveryDriver.holdOperation = -1;
-        HeldDeliveryDriver.release.countDown();
-    }
-
     @Test
     void theLastMeasuredOperationIsSeenByTheConsumerBeforeTheLastDrain() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        HeldDeliveryDriver.release = release;
-        HeldDeliveryDriver.holdMillis = 1_000;
-        HeldDeliveryDriver.holdOperation = WARMUP + MEASURE - 1;
+        HeldDeliveryDriver driver = new HeldDeliveryDriver(WARMUP + MEASURE - 1, 1_000, release);
         StatsSnapshot measured = new StatsSnapshot();
-        try (LocalWorker worker = new LocalWorker()) {
+        try (LocalWorker worker = new LocalWorker(driverClass -> driver)) {
             worker.initializeDriver(
                     "driverClass: " + HeldDeliveryDriver.class.getName() + "\n",
                     new OperationSpec(OperationKind.WRITE, true, 1, 1, false, true));
