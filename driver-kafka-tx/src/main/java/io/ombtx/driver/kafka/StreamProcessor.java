@@ -3,6 +3,7 @@ package io.ombtx.driver.kafka;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
 import io.ombtx.driver.api.Phase;
+import io.ombtx.driver.api.ReportQueue;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.ombtx.driver.kafka;
+package io.ombtx.driver.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

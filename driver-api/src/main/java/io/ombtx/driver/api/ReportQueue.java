@@ -1,12 +1,10 @@
-package io.ombtx.driver.kafka;
+package io.ombtx.driver.api;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Bookkeeping taken off a closed loop's thread: what happens between two transactions decides whether the next one
@@ -16,17 +14,17 @@ import org.slf4j.LoggerFactory;
  * woken — and done in order on this queue's own thread, which looks for work every {@link #PERIOD}. Closing runs
  * what is still queued before it returns.
  */
-final class ReportQueue implements Executor, AutoCloseable {
+public final class ReportQueue implements Executor, AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ReportQueue.class);
-    static final Duration PERIOD = Duration.ofMillis(1);
+    private static final System.Logger LOG = System.getLogger(ReportQueue.class.getName());
+    public static final Duration PERIOD = Duration.ofMillis(1);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean closed;
 
-    ReportQueue(String name) {
+    public ReportQueue(String name) {
         thread = new Thread(this::loop, name);
         thread.setDaemon(true);
         thread.start();
@@ -67,7 +65,7 @@ final class ReportQueue implements Executor, AutoCloseable {
         try {
             task.run();
         } catch (RuntimeException e) {
-            LOG.error("reporting an operation failed", e);
+            LOG.log(System.Logger.Level.ERROR, "reporting an operation failed", e);
         }
     }
 
@@ -82,7 +80,10 @@ final class ReportQueue implements Executor, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (thread.isAlive()) {
-            LOG.warn("the report queue {} did not finish within {} s", thread.getName(), CLOSE_TIMEOUT.toSeconds());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "the report queue " + thread.getName() + " did not finish within " + CLOSE_TIMEOUT.toSeconds()
+                            + " s");
         } else {
             drain(); // anything offered between the thread's last look and the flag
         }
