@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence, Union
 
-from . import analysis, compare, findings, plots, repetitions, spread, tables, transports
+from . import analysis, compare, findings, harness, plots, repetitions, spread, tables, transports
 from .formatting import format_rate, provenance
 from .model import Result
 from .tables import Table
@@ -116,11 +116,12 @@ def _findings_section(results: Sequence[Result]) -> Section:
     rows = findings.findings(results)
     section = Section(
         "Findings",
-        "Each finding the seed benchmarks publish, against these results: the seed's figure, the measured "
-        "median over repetitions with its 95% interval, and a verdict. Kafka releases (with their transaction "
-        "protocol, tv) and orders of calls are separate rows, so what changed between them reads across.",
-        [findings.findings_table(rows), Paragraph(findings.RULE), findings.sources_table(rows),
-         findings.seed_figures_table()],
+        "Each finding the seed benchmarks publish, against these results: the seed's figure (widened by its own "
+        "spread), the measured median over repetitions with its 95% interval on the finding's own statistic, the "
+        "set-up measured beside the seed's, and a verdict. Kafka releases (with their transaction protocol, tv), "
+        "set-ups and orders of calls are separate rows, so what changed between them reads across.",
+        [Paragraph("Summary: " + findings.summary(rows)), findings.findings_table(rows), Paragraph(findings.RULE),
+         Paragraph(harness.RULE), findings.sources_table(rows), findings.seed_figures_table()],
     )
     return section
 
