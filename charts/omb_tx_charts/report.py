@@ -99,7 +99,16 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
         _acks_section(charted, out_dir, names, reps),
         _time_series_section(results, variants, out_dir, names),
     ]
-    return Report(tuple(sections), tuple(warnings))
+    # A section with nothing in it (time series of runs too short to show a trend) is left out, not printed empty.
+    return Report(tuple(s for s in sections if s.blocks), tuple(warnings))
+
+
+def _harness_note(results: Sequence[Result]) -> str:
+    behind = [r for r in results if harness.fell_behind(r)]
+    if not behind:
+        return ""
+    return (f" ⚠ {len(behind)} run(s) here had a load generator that fell behind (harness check; the findings do "
+            "not judge them): " + "; ".join(f"{r.path.name}{harness.flag(r)}" for r in behind) + ".")
 
 
 def _figure(title: str, description: str, results: Sequence[Result], rendered: plots.Rendered) -> Figure:
@@ -189,7 +198,8 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, variant
             continue
         runs = [r for pair in chosen for side in (pair.base, pair.tx) for r in reps.of(side)]
         rendered = plots.percentile_figure(
-            f"{family}: transactional vs base operation latency", panels, out_dir / names("overhead-curves", family)
+            f"{family}: transactional vs base operation latency", panels, out_dir / names("overhead-curves", family),
+            share_y=True,
         )
         section.blocks.append(
             _figure(f"{family}: tx vs base latency distribution",
@@ -397,7 +407,10 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
         section.blocks.append(
             _figure(f"{name}: latency against rate",
                     "Log-log; colour = percentile, line style and marker = driver; values from "
-                    "aggregatedEndToEndLatencyQuantiles (or the end-to-end histogram when the map lacks them)."
+                    "aggregatedEndToEndLatencyQuantiles (or the end-to-end histogram when the map lacks them). A line "
+                    "joins two rates only when no rate of seed 004's grid (1K, 5K, 10K, 25K, 50K, 100K) lies between "
+                    "them: a rate not run leaves a gap, not a guessed slope."
+                    + _harness_note(runs)
                     + _if_repeated(" A rate run n > 1 times: the line passes through the median of its repetitions, "
                                    "the whisker spans their min–max.", runs, reps),
                     runs, rendered)
@@ -496,10 +509,10 @@ def _time_series_section(results: Sequence[Result], variants: compare.Variants, 
         section.blocks.append(
             _figure(title, "Per-period publishRate/consumeRate and latency lists of the result.", [result], rendered)
         )
-    if short:
+    if short and section.blocks:
         section.blocks.append(Paragraph(
-            f"No time series for {len(short)} run(s) with fewer than {plots.MIN_TREND_PERIODS} reporting periods "
-            "(or none recorded): " + ", ".join(sorted({r.path.name for r in short})) + "."
+            f"No time series for {len(short)} other run(s) with fewer than {plots.MIN_TREND_PERIODS} reporting "
+            "periods (or none recorded)."
         ))
     return section
 
