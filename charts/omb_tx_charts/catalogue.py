@@ -8,8 +8,8 @@ figures, with the system each claim is about and the seed's set-up, are in ``see
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from . import analysis
 from .model import Result

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
 
 from . import analysis, harness, intervals, seeds, setup
 from .catalogue import DIFFERENCE, KNEE_FACTOR, SPECS, FindingSpec, Side

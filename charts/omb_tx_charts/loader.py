@@ -7,10 +7,12 @@ wrong shape is an error, because charting it silently would show something false
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .model import Drain, LatencySummary, Repetition, Result, RunMode, RunSummary, Sweep
 
@@ -290,10 +292,8 @@ def _sweep(document: Mapping[str, Any]) -> Sweep | None:
         return None
     name, parameter, value = raw.get("name"), raw.get("parameter"), raw.get("value")
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(ValueError):  # a swept value that is not a number stays text
             value = float(value)
-        except ValueError:
-            pass
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         value = float(value)
     else:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import matplotlib
 
@@ -542,14 +543,16 @@ def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint
                 if not present:
                     continue
                 over = [spreads(p, percentile) if spreads is not None else None for p in present]
-                xy = [(p.rate, f.median if f is not None else p.latencies_ms[percentile]) for p, f in zip(present, over)]
+                xy = [(p.rate, f.median if f is not None else p.latencies_ms[percentile])
+                      for p, f in zip(present, over)]
                 for segment in grid_segments(xy):
                     axes.plot(*zip(*segment), linestyle=style, marker=marker, color=colour, linewidth=1.6,
                               markersize=5)
                 repeated = [(x, f) for (x, _), f in zip(xy, over) if f is not None and f.n > 1]
                 if repeated:
                     axes.errorbar([x for x, _ in repeated], [f.median for _, f in repeated],
-                                  yerr=[[f.median - f.low for _, f in repeated], [f.high - f.median for _, f in repeated]],
+                                  yerr=[[f.median - f.low for _, f in repeated],
+                                        [f.high - f.median for _, f in repeated]],
                                   fmt="none", ecolor=colour, elinewidth=1.0, capsize=3)
                     values += [f.low for _, f in repeated] + [f.high for _, f in repeated]
                 values += [v for _, v in xy]  # type: ignore[misc]

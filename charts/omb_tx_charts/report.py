@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Sequence, Union
 
 from . import analysis, compare, findings, harness, plots, repetitions, spread, tables, transports
 from .formatting import format_rate, provenance
@@ -29,7 +30,7 @@ class Paragraph:
     text: str
 
 
-Block = Union[Table, Figure, Paragraph]
+Block = Table | Figure | Paragraph
 
 
 @dataclass
@@ -144,7 +145,8 @@ def _closed_loop_section(results: Sequence[Result], variants: compare.Variants,
         "min, median and max are per operation. " + spread.CONVENTION,
     )
     groups = analysis.closed_loop_groups(results)
-    section.blocks += [tables.closed_loop_table(workload, group, variants.label, reps) for workload, group in groups.items()]
+    section.blocks += [tables.closed_loop_table(workload, group, variants.label, reps)
+                       for workload, group in groups.items()]
     if not groups:
         section.blocks.append(Paragraph("No closed-loop results with an operation latency summary in the inputs."))
     fetched = compare.fetch_results(compare.newest_variants(results))
@@ -276,7 +278,7 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
         for key, bars in panels.items():
             title = f"{comparison.family}" + (f", {key}" if key else "")
             section.blocks.append(tables.phases_table(title, [bar.result for bar in bars],
-                                                      lambda r, many=len(drivers) > 1: _run_name(r, many), reps))
+                                                      partial(_run_name, with_driver=len(drivers) > 1), reps))
     others = analysis.per_workload(
         r for r in results
         if analysis.has_phase_breakdown(r) and not analysis.is_rate_sweep_point(r)
@@ -388,6 +390,10 @@ def _operation_is_publish(result: Result) -> bool:
     return result.scenario.get("kind") == "PUBLISH" and not analysis.is_transactional(result)
 
 
+def _end_to_end_ms(result: Result, percentile: float) -> float | None:
+    return analysis.percentile_value_ms(result, analysis.END_TO_END, percentile)
+
+
 def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames,
                    reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
@@ -401,7 +407,7 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
 
         def over(point: analysis.SweepPoint, percentile: float) -> spread.Spread | None:
             return spread.spread(reps.of(point.result),
-                                 lambda r: analysis.percentile_value_ms(r, analysis.END_TO_END, percentile))
+                                 partial(_end_to_end_ms, percentile=percentile))
 
         rendered = plots.sweep_figure(name, by_driver, out_dir / names("sweep", name), over)
         section.blocks.append(
@@ -522,7 +528,7 @@ def _time_series_section(results: Sequence[Result], variants: compare.Variants, 
 
 
 def write_markdown(report: Report, path: Path, generated: datetime | None = None) -> None:
-    stamp = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
+    stamp = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M:%S UTC")
     lines = ["# omb-tx results", "", f"Generated {stamp} by bin/charts.", ""]
     for warning in report.warnings:
         lines.append(f"> **Skipped:** {warning}")
@@ -565,7 +571,7 @@ table.wrap td { white-space: normal; }
 
 
 def write_html(report: Report, path: Path, generated: datetime | None = None) -> None:
-    stamp = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
+    stamp = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M:%S UTC")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>omb-tx results</title>',

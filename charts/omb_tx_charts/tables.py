@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 
 from . import analysis, harness, setup, spread
 from .formatting import format_count, format_ms, format_rate, format_ratio
@@ -44,7 +45,8 @@ def to_html(table: Table) -> str:
     aligns = table.align.ljust(len(table.header), "l")
     head = "".join(f'<th style="text-align:{css[a]}">{html.escape(h)}</th>' for h, a in zip(table.header, aligns))
     body = "".join(
-        "<tr>" + "".join(f'<td style="text-align:{css[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns)) + "</tr>"
+        "<tr>" + "".join(f'<td style="text-align:{css[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns))
+        + "</tr>"
         for row in table.rows
     )
     opening = '<table class="wrap">' if table.wrap else "<table>"
@@ -69,7 +71,7 @@ def closed_loop_table(workload: str, results: Sequence[Result], label: Callable[
         assert summary is not None
         runs = reps.of(result)
 
-        def over(key: str) -> str:
+        def over(key: str, runs: Sequence[Result] = runs) -> str:
             return spread.ms_spread(spread.spread(
                 runs, lambda r: r.operation_latency.get(key) if r.operation_latency else None))
 
@@ -255,7 +257,7 @@ def phases_table(workload: str, results: Sequence[Result], label: Callable[[Resu
                 continue
             cells = []
             for key in ("p50", "p99"):
-                found = spread.spread(reps.of(result), lambda r, k=key: _phase_value(r, phase, k))
+                found = spread.spread(reps.of(result), lambda r, k=key, p=phase: _phase_value(r, p, k))
                 cells.append(spread.ms_spread(found) if repeated else _ms(found.median if found else None))
             row += (" / ".join(cells),)
         rows.append(row)
@@ -271,7 +273,7 @@ def _phase_value(result: Result, phase: str, key: str) -> float | None:
     return summary.get(key) if summary else None
 
 
-def bulk_table(pairs: Sequence["BulkPair"], reps: spread.Repetitions = spread.SINGLE) -> Table:
+def bulk_table(pairs: Sequence[BulkPair], reps: spread.Repetitions = spread.SINGLE) -> Table:
     """Seed 003's bulk insert: msg/s of one transaction of N messages vs N sends with acks=all, and their ratio.
     A repeated run's cells are median [min–max] n = N over its repetitions."""
     rows = []

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FIXTURES, run_charts
 
 from omb_tx_charts import catalogue, findings, harness, hdr, intervals, judge, repetitions, seeds, setup, tables
 from omb_tx_charts.findings import (
@@ -31,8 +32,6 @@ from omb_tx_charts.findings import (
 from omb_tx_charts.formatting import provenance
 from omb_tx_charts.loader import find_result_files, load_result
 from omb_tx_charts.model import Result
-
-from conftest import FIXTURES, run_charts
 
 FINDINGS = FIXTURES / "findings"
 READBACK = FIXTURES / "findings-readback"

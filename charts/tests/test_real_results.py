@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import REAL, run_charts
 from PIL import Image
 
 from omb_tx_charts import analysis, hdr, plots, tables
 from omb_tx_charts.formatting import format_ms, format_rate
 from omb_tx_charts.loader import find_result_files, load_result
 from omb_tx_charts.model import Result
-
-from conftest import REAL, run_charts
 
 STOCK_FILES = ("stock-kafka-driver.json", "E-kafka-tx-transactional.json")
 

@@ -9,11 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, run_charts
 
 from omb_tx_charts import analysis, compare, loader, plots, report
 from omb_tx_charts.formatting import format_count, format_ms
-
-from conftest import FIXTURES, run_charts
 
 VERSIONS = FIXTURES / "real-versions"
 
@@ -181,7 +180,7 @@ def test_time_series_axis_counts_from_the_measured_phase(captured_figures, tmp_p
     (figure,) = captured_figures
     rate_axes, latency_axes = figure.axes[:2]
     assert latency_axes.get_xlabel() == "time since the measured phase started (s)"
-    line = next(l for l in rate_axes.get_lines() if l.get_label() == "operation rate (ops/s)")
+    line = next(drawn for drawn in rate_axes.get_lines() if drawn.get_label() == "operation rate (ops/s)")
     assert list(line.get_xdata()) == raw["periods"]["elapsedSeconds"]
 
 
