@@ -27,7 +27,7 @@ DPI = 100
 PANEL_SIZE_INCHES = (6.4, 4.8)
 WIDE_SIZE_INCHES = (11.0, 5.6)
 TIME_SERIES_SIZE_INCHES = (11.0, 7.0)
-MAX_PANELS_PER_ROW = 3
+MAX_PANELS_PER_ROW = 2  # 2 × 640 px: a figure shown at (nearly) its own size on a 1280-px screen
 PARTIAL_COLOUR = "#c0392b"
 
 _STYLE: dict[Any, Any] = {

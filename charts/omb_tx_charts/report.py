@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
@@ -44,6 +42,7 @@ class Section:
 class Report:
     sections: tuple[Section, ...]
     warnings: tuple[str, ...]
+    summary: str = ""  # the first screen: verdicts by count, repetitions, set-ups
 
     @property
     def figures(self) -> list[Figure]:
@@ -87,8 +86,9 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
         "repetition group are listed as superseded.",
         [tables.inputs_table(results, superseded)],
     )
+    finding_rows = findings.findings(results)
     sections = [
-        _findings_section(results),
+        _findings_section(finding_rows),
         inputs,
         _closed_loop_section(charted, variants, reps),
         _overhead_section(charted, palette, variants, out_dir, names, reps),
@@ -101,7 +101,7 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
         _time_series_section(results, variants, out_dir, names),
     ]
     # A section with nothing in it (time series of runs too short to show a trend) is left out, not printed empty.
-    return Report(tuple(s for s in sections if s.blocks), tuple(warnings))
+    return Report(tuple(s for s in sections if s.blocks), tuple(warnings), findings.summary(finding_rows))
 
 
 def _harness_note(results: Sequence[Result]) -> str:
@@ -122,15 +122,14 @@ def _figure(title: str, description: str, results: Sequence[Result], rendered: p
     )
 
 
-def _findings_section(results: Sequence[Result]) -> Section:
-    rows = findings.findings(results)
+def _findings_section(rows: Sequence[findings.FindingRow]) -> Section:
     section = Section(
         "Findings",
         "Each finding the seed benchmarks publish, against these results: the seed's figure (widened by its own "
         "spread), the measured median over repetitions with its 95% interval on the finding's own statistic, the "
         "set-up measured beside the seed's, and a verdict. Kafka releases (with their transaction protocol, tv), "
         "set-ups and orders of calls are separate rows, so what changed between them reads across.",
-        [Paragraph("Summary: " + findings.summary(rows)), findings.findings_table(rows), Paragraph(findings.RULE),
+        [findings.findings_table(rows), Paragraph(findings.RULE),
          Paragraph(harness.RULE), findings.sources_table(rows), findings.seed_figures_table()],
     )
     return section
@@ -521,94 +520,3 @@ def _time_series_section(results: Sequence[Result], variants: compare.Variants, 
             "periods (or none recorded)."
         ))
     return section
-
-
-# --------------------------------------------------------------------------------------------------
-# Writing
-
-
-def write_markdown(report: Report, path: Path, generated: datetime | None = None) -> None:
-    stamp = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M:%S UTC")
-    lines = ["# omb-tx results", "", f"Generated {stamp} by bin/charts.", ""]
-    for warning in report.warnings:
-        lines.append(f"> **Skipped:** {warning}")
-    if report.warnings:
-        lines.append("")
-    if any(f.partial for f in report.figures):
-        lines += ["> **⚠ Some runs are PARTIAL** (interrupted); they are marked wherever they appear.", ""]
-    for section in report.sections:
-        lines += [f"## {section.title}", "", section.intro, ""]
-        for block in section.blocks:
-            if isinstance(block, Table):
-                if block.title and block.title != section.title:
-                    lines += [f"### {block.title}", ""]
-                lines += [tables.to_markdown(block), ""]
-                if block.note:
-                    lines += [f"_{block.note}_", ""]
-            elif isinstance(block, Figure):
-                lines += [f"### {block.title}", "", f"![{block.title}]({block.rendered.path.name})", ""]
-                flag = "**⚠ PARTIAL RESULT INCLUDED.** " if block.partial else ""
-                lines += [f"{flag}{block.description}", "", "How it was obtained:", ""]
-                lines += [f"- {run}" for run in block.runs]
-                lines.append("")
-            else:
-                lines += [block.text, ""]
-    path.write_text("\n".join(lines), encoding="utf-8")
-
-
-_CSS = """
-body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #222; }
-h1 { border-bottom: 2px solid #ddd; } h2 { margin-top: 2em; border-bottom: 1px solid #eee; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.92em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; } th { background: #f4f4f4; }
-td:not(:first-child) { white-space: nowrap; }
-figure { margin: 1em 0 2em; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
-figcaption { font-size: 0.9em; color: #444; } figcaption ul { margin: 0.3em 0; }
-.partial { color: #fff; background: #c0392b; padding: 0.1em 0.4em; border-radius: 3px; font-weight: bold; }
-.note { font-size: 0.85em; color: #666; font-style: italic; } .warning { background: #fff3cd; padding: 0.5em; }
-table.wrap td { white-space: normal; }
-"""
-
-
-def write_html(report: Report, path: Path, generated: datetime | None = None) -> None:
-    stamp = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M:%S UTC")
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>omb-tx results</title>',
-        f"<style>{_CSS}</style></head><body>",
-        "<h1>omb-tx results</h1>",
-        f"<p>Generated {html.escape(stamp)} by bin/charts.</p>",
-    ]
-    for warning in report.warnings:
-        parts.append(f'<p class="warning"><b>Skipped:</b> {html.escape(warning)}</p>')
-    if any(f.partial for f in report.figures):
-        parts.append('<p><span class="partial">PARTIAL</span> Some runs were interrupted; they are marked.</p>')
-    for section in report.sections:
-        parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p>{html.escape(section.intro)}</p>"]
-        for block in section.blocks:
-            if isinstance(block, Table):
-                if block.title and block.title != section.title:
-                    parts.append(f"<h3>{html.escape(block.title)}</h3>")
-                parts.append(tables.to_html(block))
-                if block.note:
-                    parts.append(f'<p class="note">{html.escape(block.note)}</p>')
-            elif isinstance(block, Figure):
-                flag = '<span class="partial">PARTIAL RESULT INCLUDED</span> ' if block.partial else ""
-                runs = "".join(f"<li>{_html_run(run)}</li>" for run in block.runs)
-                name = html.escape(block.rendered.path.name)
-                parts.append(
-                    f"<figure><h3>{html.escape(block.title)}</h3>"
-                    f'<img src="{name}" alt="{html.escape(block.title)}" '
-                    f'width="{block.rendered.width_px}" height="{block.rendered.height_px}">'
-                    f"<figcaption>{flag}{html.escape(block.description)}<br>How it was obtained:<ul>{runs}</ul>"
-                    "</figcaption></figure>"
-                )
-            else:
-                parts.append(f"<p>{html.escape(block.text)}</p>")
-    parts.append("</body></html>")
-    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
-
-
-def _html_run(run: str) -> str:
-    escaped = html.escape(run)
-    return escaped.replace("PARTIAL (", '<span class="partial">PARTIAL</span> (', 1)

@@ -410,7 +410,7 @@ def test_the_report_opens_with_the_summary_and_the_findings_table(tmp_path: Path
     assert completed.returncode == 0, completed.stderr
     markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert re.findall(r"^## .*$", markdown, flags=re.M)[0] == "## Findings"
-    summary = markdown.index("Summary: ")
+    summary = markdown.index("**Summary:** ")
     first_table = markdown.index("| Finding | Claim about / results | Seed's figure |")
     assert summary < first_table < markdown.index("## Inputs")
     visible = intervals.estimate([_raw(p)["aggregatedEndToEndLatencyQuantiles"]["50.0"]

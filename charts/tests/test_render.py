@@ -20,7 +20,7 @@ EXPECTED_SIZES = {
     "overhead-curves-writes.png": (1280, 480),
     "overhead-curves-streaming-quick.png": (1280, 480),
     "sweep-rps-sweep-quick.png": (1100, 560),
-    "sweep-percentiles-rps-sweep-quick.png": (1920, 480),
+    "sweep-percentiles-rps-sweep-quick.png": (1280, 960),  # 3 panels, 2 per row
     "timeseries-tx-writes-kafka-tx-20251122-080900.png": (1100, 700),
     "timeseries-omb-stock-1-topic-16-partitions-1kb-kafka.png": (1100, 700),
 }
