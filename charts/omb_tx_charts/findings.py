@@ -567,10 +567,10 @@ def findings_table(rows: Sequence[FindingRow]) -> Table:
     for row_id, row in zip(row_ids(rows), rows):
         here = row.setup.text() if row.setup is not None else "—"
         if row.depends:
-            here += " — differs where the finding depends on it: " + "; ".join(row.depends)
+            here += " — ≠ where it matters: " + "; ".join(row.depends)
         others = [d for d in row.differences if d not in row.depends]
         if others:
-            here += " — also differs: " + "; ".join(others)
+            here += " — also ≠: " + "; ".join(others)
         body.append((
             f"{row_id} · seed {row.spec.seed}: {row.title}",
             f"{row.figure.system if row.figure else '—'} / {row.system}",
@@ -592,8 +592,11 @@ def findings_table(rows: Sequence[FindingRow]) -> Table:
         align="llrrrrllll",
         wrap=True,
         note="Claim about: the system the seed's figure is about; results: the system the runs measured "
-             "(broker.system read back). n = repetitions (pairs of runs for a ratio). What each row's statistic is, "
-             "how its figure was widened, notes and its result files are in the next table.",
+             "(broker.system read back). Set-up: ISR = min.insync.replicas, fsync/msg = "
+             "log.flush.interval.messages=1, backoff = the producer's retry.backoff.ms (ms), as read back; "
+             "\"≠ where it matters\": differences in what the finding depends on (the verdict is then labelled "
+             "\"set-up differs\"). n = repetitions (pairs of runs for a ratio). What each row's statistic is, how "
+             "its figure was widened, notes and its result files are in the next table.",
     )
 
 

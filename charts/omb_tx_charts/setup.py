@@ -25,9 +25,9 @@ class Setup:
     client: str | None = None  # kafka-clients release
     brokers: int | None = None
     replication: int | None = None  # topics' replication factor
-    min_isr: int | None = None
+    min_isr: int | None = None  # min.insync.replicas
     flush_per_message: bool | None = None  # log.flush.interval.messages=1 (fsync per message)
-    backoff_ms: int | None = None  # the producer's retry.backoff.ms
+    backoff_ms: int | None = None  # the producer's retry.backoff.ms ("backoff" in the report)
     operations: int | None = None  # measured operations
     system_source: str = "broker.system"  # where ``system`` came from
 
@@ -42,11 +42,11 @@ class Setup:
         if self.replication is not None:
             parts.append(f"RF {self.replication}")
         if self.min_isr is not None:
-            parts.append(f"min ISR {self.min_isr}")
+            parts.append(f"ISR {self.min_isr}")
         if self.flush_per_message is not None:
-            parts.append("fsync per message" if self.flush_per_message else "no fsync per message")
+            parts.append("fsync/msg" if self.flush_per_message else "no fsync")
         if self.backoff_ms is not None:
-            parts.append(f"retry.backoff.ms {self.backoff_ms}")
+            parts.append(f"backoff {self.backoff_ms}")
         if self.operations is not None:
             parts.append(f"{self.operations:,} ops")
         return " · ".join(parts)
@@ -59,9 +59,9 @@ FIELD_NAMES = {
     "client": "client",
     "brokers": "brokers",
     "replication": "RF",
-    "min_isr": "min ISR",
-    "flush_per_message": "fsync per message",
-    "backoff_ms": "retry.backoff.ms",
+    "min_isr": "ISR",
+    "flush_per_message": "fsync/msg",
+    "backoff_ms": "backoff",
     "operations": "operations",
 }
 
