@@ -96,8 +96,8 @@ def _001(bench: str, key: str, system: str, nodes: int, median: float, operation
         if spread > SEED_RUN_SPREAD:
             widening = spread
             reason = f"the seed's table ({median:g} ms) against its own raw log ({log_p50:.3g} ms): {spread:.2f}×"
-            inconsistency = (f"the seed's raw log for this benchmark and topology gives p50 {log_p50:.3g} ms, its table "
-                             f"{median:g} ms ({spread:.1f}×)")
+            inconsistency = (f"the seed's raw log for this benchmark and topology gives p50 {log_p50:.3g} ms, its "
+                             f"table {median:g} ms ({spread:.1f}×)")
         else:
             reason = (f"the seed's table ({median:g} ms) and raw log ({log_p50:.3g} ms) agree within "
                       f"{SEED_RUN_SPREAD:g}×, the seeds' run-to-run spread")
