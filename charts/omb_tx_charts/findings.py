@@ -647,3 +647,44 @@ def seed_figures_table() -> Table:
         note="Their figures, on their hardware; the seeds: "
              + "; ".join(f"{s.number} {s.title} ({s.description})" for s in seeds.SEEDS.values()),
     )
+
+
+def seed_004_table(results: Iterable[Result]) -> Table:
+    """Seed 004's p25, p50, p90, p99 and p99.9 at every rate it publishes, beside the end-to-end percentiles measured
+    at that rate on the same system (the median over the runs of one set-up; ⚠ where the load generator fell
+    behind). Shown, not judged percentile by percentile: the seed ran each rate once, so it has no spread to widen
+    by; the knee row judges the shape."""
+    points: dict[tuple[str, float], list[Result]] = defaultdict(list)
+    for r in results:
+        if _usable(r) and analysis.is_rate_sweep_point(r) and r.sweep is not None \
+                and r.sweep.name.startswith("rps-sweep"):
+            points[(setup.system(r)[0], float(r.sweep.value))].append(r)  # type: ignore[arg-type]
+    body = []
+    for name, table in seeds.SEED_004.items():
+        system_name = name.split()[0]
+        for rate, published in table.items():
+            seed_text = "not run" if published is None else " / ".join(format_ms(v) for v in published)
+            runs = points.get((system_name, float(rate)), [])
+            by_release: dict[str, list[Result]] = defaultdict(list)
+            for r in runs:
+                if not harness.fell_behind(r):
+                    by_release[r.driver if r.broker_count == 0 else setup.label(r)].append(r)
+            cells = []
+            for release, kept in sorted(by_release.items(), key=lambda item: _version_key(item[0])):
+                values = [statistics.median(v for r in kept if (v := analysis.percentile_value_ms(
+                    r, analysis.END_TO_END, p)) is not None) for p in analysis.SWEEP_PERCENTILES]
+                cells.append(f"{release}: " + " / ".join(format_ms(v) for v in values) + f" (n = {len(kept)})")
+            measured = "; ".join(cells) or "—"
+            behind = [f"{r.path.name}: {'; '.join(harness.problems(r))}" for r in runs if harness.fell_behind(r)]
+            if behind:
+                measured += " ⚠ left out, harness behind: " + "; ".join(behind)
+            body.append((name, format_rate(rate), seed_text, measured))
+    return Table(
+        title="Seed 004 at every published rate: end-to-end p25 / p50 / p90 / p99 / p99.9 (ms)",
+        header=("Seed's system", "Rate (msg/s)", "Seed", "Measured here (same system)"),
+        rows=tuple(body),
+        wrap=True,
+        note="Shown side by side, not judged percentile by percentile: seed 004 ran each rate once, so it gives no "
+             "spread to widen its figures by; the knee row above judges the shape. Measured: the median over the "
+             "complete runs at that rate on that system (broker.system read back; Aeron: no broker).",
+    )

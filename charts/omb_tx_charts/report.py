@@ -88,7 +88,7 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
     )
     finding_rows = findings.findings(results)
     sections = [
-        _findings_section(finding_rows),
+        _findings_section(finding_rows, findings.seed_004_table(results)),
         inputs,
         _closed_loop_section(charted, variants, reps),
         _overhead_section(charted, palette, variants, out_dir, names, reps),
@@ -122,7 +122,7 @@ def _figure(title: str, description: str, results: Sequence[Result], rendered: p
     )
 
 
-def _findings_section(rows: Sequence[findings.FindingRow]) -> Section:
+def _findings_section(rows: Sequence[findings.FindingRow], seed_004: Table) -> Section:
     section = Section(
         "Findings",
         "Each finding the seed benchmarks publish, against these results: the seed's figure (widened by its own "
@@ -130,7 +130,7 @@ def _findings_section(rows: Sequence[findings.FindingRow]) -> Section:
         "set-up measured beside the seed's, and a verdict. Kafka releases (with their transaction protocol, tv), "
         "set-ups and orders of calls are separate rows, so what changed between them reads across.",
         [findings.findings_table(rows), Paragraph(findings.RULE),
-         Paragraph(harness.RULE), findings.sources_table(rows), findings.seed_figures_table()],
+         Paragraph(harness.RULE), findings.sources_table(rows), seed_004, findings.seed_figures_table()],
     )
     return section
 

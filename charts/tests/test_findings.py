@@ -29,7 +29,7 @@ from omb_tx_charts.findings import (
     REVERSED,
     UNINFORMATIVE,
 )
-from omb_tx_charts.formatting import provenance
+from omb_tx_charts.formatting import format_ms, provenance
 from omb_tx_charts.loader import find_result_files, load_result
 from omb_tx_charts.model import Result
 
@@ -443,3 +443,15 @@ def test_a_sweep_is_the_runs_of_one_repetition_index_until_a_rate_comes_again(re
     sweeps = findings.sweep_repetitions(r for r in results if r.sweep is not None)
     by_broker = sorted((next(iter(s.values())).versions["broker"], sorted(s)) for s in sweeps)
     assert by_broker == [("2.8.2", [1000.0, 5000.0]), ("4.1.1", [1000.0, 25000.0])]
+
+
+def test_seed_004_gets_every_published_percentile_at_every_rate_beside_the_measured_ones(readback) -> None:
+    table = findings.seed_004_table(readback)
+    assert len(table.rows) == sum(len(rates) for rates in seeds.SEED_004.values())  # 18: every rate of 3 systems
+    rows = {(row[0], row[1]): row for row in table.rows}
+    assert rows[("Kafka 2.8.0", "25K")][2] == "438 / 763 / 1372 / 1452 / 1456"
+    assert rows[("Redpanda 21.7.6", "1K")][2] == "not run"
+    one_k = _raw(_one("rps-sweep-1000-*.json"))["aggregatedEndToEndLatencyQuantiles"]
+    expected = " / ".join(format_ms(one_k[key]) for key in ("25.0", "50.0", "90.0", "99.0", "99.9"))
+    assert rows[("Kafka 2.8.0", "1K")][3] == f"2.8.2 (tv 0): {expected} (n = 1)"
+    assert rows[("Kafka 2.8.0", "25K")][3].startswith("— ⚠ left out, harness behind: rps-sweep-25000-")
