@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from . import analysis, compare, findings, harness, plots, repetitions, spread, tables, transports
+from . import analysis, compare, finding_tables, findings, harness, plots, repetitions, spread, tables, transports
 from .formatting import format_rate, provenance
 from .model import Result
 from .tables import Table
@@ -88,7 +88,7 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
     )
     finding_rows = findings.findings(results)
     sections = [
-        _findings_section(finding_rows, findings.seed_004_table(results)),
+        _findings_section(finding_rows, finding_tables.seed_004_table(results)),
         inputs,
         _closed_loop_section(charted, variants, reps),
         _overhead_section(charted, palette, variants, out_dir, names, reps),
@@ -101,7 +101,7 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
         _time_series_section(results, variants, out_dir, names),
     ]
     # A section with nothing in it (time series of runs too short to show a trend) is left out, not printed empty.
-    return Report(tuple(s for s in sections if s.blocks), tuple(warnings), findings.summary(finding_rows))
+    return Report(tuple(s for s in sections if s.blocks), tuple(warnings), finding_tables.summary(finding_rows))
 
 
 def _harness_note(results: Sequence[Result]) -> str:
@@ -129,8 +129,8 @@ def _findings_section(rows: Sequence[findings.FindingRow], seed_004: Table) -> S
         "spread), the measured median over repetitions with its 95% interval on the finding's own statistic, the "
         "set-up measured beside the seed's, and a verdict. Kafka releases (with their transaction protocol, tv), "
         "set-ups and orders of calls are separate rows, so what changed between them reads across.",
-        [findings.findings_table(rows), Paragraph(findings.RULE),
-         Paragraph(harness.RULE), findings.sources_table(rows), seed_004, findings.seed_figures_table()],
+        [finding_tables.findings_table(rows), Paragraph(findings.RULE),
+         Paragraph(harness.RULE), finding_tables.sources_table(rows), seed_004, finding_tables.seed_figures_table()],
     )
     return section
 

@@ -19,7 +19,19 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, run_charts
 
-from omb_tx_charts import catalogue, findings, harness, hdr, intervals, judge, repetitions, seeds, setup, tables
+from omb_tx_charts import (
+    catalogue,
+    finding_tables,
+    findings,
+    harness,
+    hdr,
+    intervals,
+    judge,
+    repetitions,
+    seeds,
+    setup,
+    tables,
+)
 from omb_tx_charts.findings import (
     HARNESS_BEHIND,
     NOT_APPLICABLE,
@@ -354,7 +366,7 @@ def test_single_runs_get_provisional_verdicts_and_each_broker_release_its_own_ro
 def test_what_was_not_run_is_not_measured(rows) -> None:
     knee = _row(rows, "004-knee/Kafka", broker="2.8.2")
     assert knee.verdict == NOT_MEASURED and knee.estimate is None  # the suite's sweep stopped at 5K, the knee is at 25K
-    assert findings.measured_text(knee) == "none ≤ 5K msg/s"
+    assert finding_tables.measured_text(knee) == "none ≤ 5K msg/s"
     assert "1 sweep(s) stop below 25K msg/s without a knee: left out" in knee.notes
     assert all(r.verdict == NOT_MEASURED for r in rows if r.figure is not None
                and r.figure.key.startswith("001-sendoffsets"))  # no tx-send-offsets file in this set
@@ -371,13 +383,13 @@ def test_every_measured_row_cites_files_that_exist_in_the_inputs(rows) -> None:
             assert row.files
         if row.setup is None:  # nothing of this set-up in the inputs
             assert not row.files and row.verdict == NOT_MEASURED
-    sources = findings.sources_table(rows)
+    sources = finding_tables.sources_table(rows)
     for (row_id, *_, cited), row in zip(sources.rows, rows):
         assert all(name in cited for name in row.files), row_id
 
 
 def test_the_summary_counts_the_verdicts_the_table_shows(rows) -> None:
-    text = findings.summary(rows)
+    text = finding_tables.summary(rows)
     counts = {v: sum(1 for r in rows if r.verdict == v) for v in findings.VERDICTS}
     assert text.startswith(f"{len(rows)} seed findings: ")
     for verdict, count in counts.items():
@@ -446,7 +458,7 @@ def test_a_sweep_is_the_runs_of_one_repetition_index_until_a_rate_comes_again(re
 
 
 def test_seed_004_gets_every_published_percentile_at_every_rate_beside_the_measured_ones(readback) -> None:
-    table = findings.seed_004_table(readback)
+    table = finding_tables.seed_004_table(readback)
     assert len(table.rows) == sum(len(rates) for rates in seeds.SEED_004.values())  # 18: every rate of 3 systems
     rows = {(row[0], row[1]): row for row in table.rows}
     assert rows[("Kafka 2.8.0", "25K")][2] == "438 / 763 / 1372 / 1452 / 1456"
