@@ -284,6 +284,8 @@ def _judged_row(spec: FindingSpec, figure: SeedFigure, measured: _Measured) -> F
         notes.append("cannot fail: " + uninformative(figure, spec.reference))
     if measured.behind:
         notes.append(f"{len(measured.behind)} run(s) left out: harness behind")
+    if spec.key == "003-begin":
+        notes.append(_phase_breakdown(tops))
     if spec.key == "002-ordering":
         notes.append("each profile here runs on a fresh cluster; the seed ran them one after another on one")
     if measured.setup.system_source.startswith("the driver's name"):
@@ -291,6 +293,19 @@ def _judged_row(spec: FindingSpec, figure: SeedFigure, measured: _Measured) -> F
     return FindingRow(spec, figure, measured.setup.system or "?", measured.setup, order, measured.compared, estimate,
                       verdict, tuple(sorted(r.path.name for r in measured.used)), tuple(notes), differences, depends,
                       measured.behind, measured.also, scenario=measured.numerator.workload)
+
+
+def _phase_breakdown(runs: Sequence[Result]) -> str:
+    """Seed 003's question, which phase the transaction's time goes to: each phase's p50 (median over the runs)."""
+    phases = [p for p in ("begin", "send", "resolve", "sendOffsets", "commit")
+              if any(p in r.transaction_phases for r in runs)]
+    p50s = {p: statistics.median(r.transaction_phases[p].get("p50") or 0.0 for r in runs if p in r.transaction_phases)
+            for p in phases}
+    if not p50s:
+        return "no phases recorded"
+    largest = max(p50s, key=lambda p: p50s[p])
+    return ("phase p50s: " + ", ".join(f"{p} {format_ms(v)} ms" for p, v in p50s.items())
+            + f"; the largest: {largest}")
 
 
 def _estimate_any(values: Sequence[float]) -> Estimate:

@@ -467,3 +467,11 @@ def test_seed_004_gets_every_published_percentile_at_every_rate_beside_the_measu
     expected = " / ".join(format_ms(one_k[key]) for key in ("25.0", "50.0", "90.0", "99.0", "99.9"))
     assert rows[("Kafka 2.8.0", "1K")][3] == f"2.8.2 (tv 0): {expected} (n = 1)"
     assert rows[("Kafka 2.8.0", "25K")][3].startswith("— ⚠ left out, harness behind: rps-sweep-25000-")
+
+
+def test_the_begin_phase_row_says_which_phase_the_transaction_spends_its_time_in(readback_rows) -> None:
+    (row,) = [r for r in readback_rows if r.figure is not None and r.figure.key == "003-begin/Kafka"]
+    phases = _raw(_one("tx-writes-kafka-tx-*.json"))["transactionPhases"]
+    assert row.estimate.median == pytest.approx(phases["begin"]["p50"] / phases["transaction"]["p50"])
+    largest = max(("begin", "send", "resolve", "commit"), key=lambda p: phases[p]["p50"])
+    assert any(note.startswith("phase p50s: begin ") and note.endswith(f"the largest: {largest}") for note in row.notes)
