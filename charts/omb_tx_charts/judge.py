@@ -23,6 +23,9 @@ VERDICTS = (REPRODUCED, NOT_REPRODUCED, REVERSED, UNINFORMATIVE, NOT_APPLICABLE,
 
 # A widened absolute figure spanning more than this factor (an order of magnitude) admits any plausible result.
 MAX_INFORMATIVE_SPAN = 10.0
+# A difference of shares (percentage points) is read with this resolution each way: 3 operations in a quick run of
+# 300, so a difference of a stray operation or two counts as none.
+SHARE_RESOLUTION_PP = 1.0
 
 RULE = (
     "Verdict rule, in order. (1) Not applicable: the seed's claim is about another system than the results' "
@@ -34,7 +37,8 @@ RULE = (
     "(3) Each figure is widened each way by its own factor, derived from the seed's own spread for it (the "
     "widening column; a published range is used as it is, seed 001's table against its raw log where it prints "
     "one, else the seeds' run-to-run spread of 1.25×). (4) Reversed: the seed's figure lies on one side of the "
-    "no-effect value (1× for a ratio, 0 for a difference) and the whole measured interval on the other. "
+    "no-effect value (1× for a ratio, 0 for a difference) and the whole measured interval on the other (a "
+    f"difference of shares is read ±{SHARE_RESOLUTION_PP:g} percentage point, 3 operations in 300). "
     "Reproduced: the interval lies on the seed's side (when the figure has a direction) and overlaps the widened "
     "figure. Not reproduced: anything else. The measured interval is the 95% interval of the median over "
     "repetitions; with fewer than 3 there is none, the median stands in for it and the verdict is provisional. "
@@ -63,6 +67,8 @@ def judge(bounds: tuple[float, float], figure: SeedFigure, reference: float | No
     if uninformative(figure, reference):
         return UNINFORMATIVE
     low, high = bounds
+    if figure.unit == "pp":
+        low, high = low - SHARE_RESOLUTION_PP, high + SHARE_RESOLUTION_PP
     if reference is not None:
         seed_above = figure.low >= reference and figure.high > reference
         seed_below = figure.high < reference

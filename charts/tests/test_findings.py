@@ -194,6 +194,7 @@ def test_fewer_than_three_values_get_no_interval() -> None:
         ((40.0, 40.0), "003-backoff/Kafka", 1.0, REPRODUCED),
         ((5.0, 20.0), "003-backoff-share/Kafka", 0.0, REPRODUCED),  # more operations past the back-off
         ((-20.0, -5.0), "003-backoff-share/Kafka", 0.0, REVERSED),
+        ((-0.4, -0.4), "003-backoff-share/Kafka", 0.0, NOT_REPRODUCED),  # one operation in 300: no difference
     ],
 )
 def test_the_verdict_rule(bounds, key, reference, verdict) -> None:
