@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from .model import Result
 
@@ -299,7 +300,7 @@ def acks_rows(results: Iterable[Result]) -> dict[tuple[str, int | None], list[Ac
     chosen = [r for r in results if r.workload.startswith("acks-sla-") and not is_rate_sweep_point(r)]
     newest, _ = newest_per_key(chosen, lambda r: (r.workload, _driver_and_version(r, chosen), _measured_messages(r)))
     groups: dict[tuple[str, int | None], list[AcksRow]] = defaultdict(list)
-    for (workload, driver, messages), result in newest.items():
+    for (_workload, driver, messages), result in newest.items():
         groups[(driver, messages)].append(acks_row(result))
     for rows in groups.values():
         rows.sort(key=lambda row: (_profile_rank(row.profile), row.profile))
@@ -401,7 +402,8 @@ def is_transactional(result: Result) -> bool:
 
 def is_rate_sweep_point(result: Result) -> bool:
     """A point of a producerRate sweep: charted against rate in the sweep section."""
-    return result.sweep is not None and result.sweep.parameter == "producerRate" and isinstance(result.sweep.value, float)
+    sweep = result.sweep
+    return sweep is not None and sweep.parameter == "producerRate" and isinstance(sweep.value, float)
 
 
 def run_key(result: Result) -> tuple[str, str, str, str]:

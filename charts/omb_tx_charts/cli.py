@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from .loader import ResultError, find_result_files, load_result
 from .model import Result
@@ -94,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(["no valid results to chart"])
 
     # Imported here so that argument and input errors are reported without loading matplotlib.
-    from .report import build_report, write_html, write_markdown
+    from .report import build_report
+    from .writers import write_html, write_markdown
 
     report = build_report(results, args.out, warnings=problems)
     write_markdown(report, args.out / "report.md")

@@ -4,8 +4,8 @@ comparisons the seeds draw between runs (tx vs naive phases, seed 003's bulk ins
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from . import analysis
 from .model import Result

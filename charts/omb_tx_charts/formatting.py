@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from .model import Result
 
@@ -48,7 +48,9 @@ def _amount(amounts: Mapping[str, float]) -> str:
 def _shortfall(result: Result) -> str:
     """" (640 done)" when a run counted fewer operations or messages than it set out to measure."""
     assert result.run_mode is not None
-    for unit, counter in (("operations", "operations"), ("messages", "messagesSent")):
+    # A STREAM run writes what it consumed: its messages are the records processed (messagesSent stays 0).
+    sent = "messagesProcessed" if result.scenario.get("kind") == "STREAM" else "messagesSent"
+    for unit, counter in (("operations", "operations"), ("messages", sent)):
         planned, done = result.run_mode.measure.get(unit), result.counts.get(counter)
         if planned is not None and done is not None and done < planned:
             return f" ({format_count(done)} done)"
@@ -84,6 +86,11 @@ def provenance(result: Result) -> str:
         broker_version = result.versions.get("broker")
         client_version = result.versions.get("kafkaClients")
         parts.append(f"broker {broker_version or '?'}, kafka-clients {client_version or '?'};")
+    from . import harness  # here: harness formats with this module
+
+    behind = harness.problems(result)
+    if behind:
+        parts.append(f"⚠ harness behind ({'; '.join(behind)});")
     if result.is_failed:
         parts.append(f"FAILED ({result.failure_reason or 'no reason given'});")
     elif result.is_partial:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 CONFIDENCE = 0.95
 ORDER_STATISTICS = "order statistics"

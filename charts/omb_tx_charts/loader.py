@@ -7,12 +7,14 @@ wrong shape is an error, because charting it silently would show something false
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from .model import LatencySummary, Repetition, Result, RunMode, RunSummary, Sweep
+from .model import Drain, LatencySummary, Repetition, Result, RunMode, RunSummary, Sweep
 
 # OMB's per-period lists (ms unless noted) and omb-tx's `periods` lists that the time series use.
 _PERIOD_LISTS = (
@@ -122,6 +124,11 @@ def parse_result(path: Path, document: Any) -> Result:
         period_series=_period_series(document),
         repetition=_repetition(document),
         transaction_version=_int(broker.get("transactionVersion"), "broker.transactionVersion"),
+        broker_system=_string(broker, "system"),
+        environment=_object(document, "environment"),
+        drain=_drain(document),
+        publish_delay_p99_micros=_number(document.get("aggregatedPublishDelayLatency99pct"),
+                                         "aggregatedPublishDelayLatency99pct"),
     )
 
 
@@ -285,10 +292,8 @@ def _sweep(document: Mapping[str, Any]) -> Sweep | None:
         return None
     name, parameter, value = raw.get("name"), raw.get("parameter"), raw.get("value")
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(ValueError):  # a swept value that is not a number stays text
             value = float(value)
-        except ValueError:
-            pass
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         value = float(value)
     else:
@@ -296,3 +301,14 @@ def _sweep(document: Mapping[str, Any]) -> Sweep | None:
     if value is None or not isinstance(name, str) or not isinstance(parameter, str):
         raise _FieldError("'sweep' should hold a string 'name', a string 'parameter' and a 'value'")
     return Sweep(name=name, parameter=parameter, value=value)
+
+
+def _drain(document: Mapping[str, Any]) -> Drain | None:
+    raw = _object(document, "drain")
+    if not raw:
+        return None
+    completed = raw.get("completed")
+    if not isinstance(completed, bool):
+        raise _FieldError("'drain.completed' should be a boolean")
+    return Drain(completed=completed, not_received=_int(raw.get("notReceived"), "drain.notReceived"),
+                 seconds=_number(raw.get("seconds"), "drain.seconds"))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from . import hdr
 
@@ -80,6 +81,15 @@ class RunSummary:
 
 
 @dataclass(frozen=True)
+class Drain:
+    """``drain`` of a count-based run with consumers: whether every message sent was received before it ended."""
+
+    completed: bool
+    not_received: int | None
+    seconds: float | None
+
+
+@dataclass(frozen=True)
 class Result:
     """One result file. ``is_omb_tx`` is False for a stock OMB result (only OMB's fields)."""
 
@@ -111,6 +121,10 @@ class Result:
     period_series: Mapping[str, tuple[float | None, ...]]  # OMB per-period lists and omb-tx `periods`
     repetition: Repetition | None = None  # absent in files written before repetitions existed
     transaction_version: int | None = None  # broker.transactionVersion (0: pre-KIP-890), None when not recorded
+    broker_system: str | None = None  # broker.system read back from the cluster ("kafka", "redpanda"), None: absent
+    environment: Mapping[str, Any] = field(default_factory=dict)  # what the driver reported (settings read back)
+    drain: Drain | None = None  # absent for time-based runs, runs without consumers and older files
+    publish_delay_p99_micros: float | None = None  # aggregatedPublishDelayLatency99pct
     _decoded: dict[str, hdr.Histogram | None] = field(default_factory=dict, compare=False, repr=False)
 
     @property

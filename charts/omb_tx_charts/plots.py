@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import matplotlib
 
@@ -26,7 +27,7 @@ DPI = 100
 PANEL_SIZE_INCHES = (6.4, 4.8)
 WIDE_SIZE_INCHES = (11.0, 5.6)
 TIME_SERIES_SIZE_INCHES = (11.0, 7.0)
-MAX_PANELS_PER_ROW = 3
+MAX_PANELS_PER_ROW = 2  # 2 × 640 px: a figure shown at (nearly) its own size on a 1280-px screen
 PARTIAL_COLOUR = "#c0392b"
 
 _STYLE: dict[Any, Any] = {
@@ -509,6 +510,22 @@ def overhead_figure(pairs: Sequence[analysis.Overhead], palette: Palette, path: 
 # RPS sweep (seed 004)
 
 
+# Seed 004's rates: a line joins two measured rates only when no rate of this grid lies between them, so a sweep
+# that skipped rates (1K, then 25K) is not drawn as a gradual rise where the seed found a knee.
+SWEEP_GRID = (1_000.0, 5_000.0, 10_000.0, 25_000.0, 50_000.0, 100_000.0)
+
+
+def grid_segments(points: Sequence[tuple[float, float]]) -> list[list[tuple[float, float]]]:
+    """Consecutive (rate, value) points split wherever a rate of SWEEP_GRID was not run between two of them."""
+    segments: list[list[tuple[float, float]]] = []
+    for point in sorted(points):
+        if segments and not any(segments[-1][-1][0] < rate < point[0] for rate in SWEEP_GRID):
+            segments[-1].append(point)
+        else:
+            segments.append([point])
+    return segments
+
+
 def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint]], path: Path,
                  spreads: Callable[[analysis.SweepPoint, float], Any] | None = None) -> Rendered:
     """Percentiles against target rate. ``spreads(point, percentile)`` gives the value over the point's
@@ -526,12 +543,16 @@ def sweep_figure(name: str, by_driver: Mapping[str, Sequence[analysis.SweepPoint
                 if not present:
                     continue
                 over = [spreads(p, percentile) if spreads is not None else None for p in present]
-                xy = [(p.rate, f.median if f is not None else p.latencies_ms[percentile]) for p, f in zip(present, over)]
-                axes.plot(*zip(*xy), linestyle=style, marker=marker, color=colour, linewidth=1.6, markersize=5)
+                xy = [(p.rate, f.median if f is not None else p.latencies_ms[percentile])
+                      for p, f in zip(present, over)]
+                for segment in grid_segments(xy):
+                    axes.plot(*zip(*segment), linestyle=style, marker=marker, color=colour, linewidth=1.6,
+                              markersize=5)
                 repeated = [(x, f) for (x, _), f in zip(xy, over) if f is not None and f.n > 1]
                 if repeated:
                     axes.errorbar([x for x, _ in repeated], [f.median for _, f in repeated],
-                                  yerr=[[f.median - f.low for _, f in repeated], [f.high - f.median for _, f in repeated]],
+                                  yerr=[[f.median - f.low for _, f in repeated],
+                                        [f.high - f.median for _, f in repeated]],
                                   fmt="none", ecolor=colour, elinewidth=1.0, capsize=3)
                     values += [f.low for _, f in repeated] + [f.high for _, f in repeated]
                 values += [v for _, v in xy]  # type: ignore[misc]

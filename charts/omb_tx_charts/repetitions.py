@@ -8,7 +8,7 @@ is superseded. Runs on different broker releases or transaction versions never s
 
 from __future__ import annotations
 
-from typing import Hashable, Iterable
+from collections.abc import Hashable, Iterable
 
 from . import analysis
 from .model import Result

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
-from typing import Sequence, Union
 
-from . import analysis, compare, findings, plots, repetitions, spread, tables, transports
+from . import analysis, compare, finding_tables, findings, harness, plots, repetitions, spread, tables, transports
 from .formatting import format_rate, provenance
 from .model import Result
 from .tables import Table
@@ -29,7 +28,7 @@ class Paragraph:
     text: str
 
 
-Block = Union[Table, Figure, Paragraph]
+Block = Table | Figure | Paragraph
 
 
 @dataclass
@@ -43,6 +42,7 @@ class Section:
 class Report:
     sections: tuple[Section, ...]
     warnings: tuple[str, ...]
+    summary: str = ""  # the first screen: verdicts by count, repetitions, set-ups
 
     @property
     def figures(self) -> list[Figure]:
@@ -86,8 +86,9 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
         "repetition group are listed as superseded.",
         [tables.inputs_table(results, superseded)],
     )
+    finding_rows = findings.findings(results)
     sections = [
-        _findings_section(results),
+        _findings_section(finding_rows, finding_tables.seed_004_table(results)),
         inputs,
         _closed_loop_section(charted, variants, reps),
         _overhead_section(charted, palette, variants, out_dir, names, reps),
@@ -99,7 +100,16 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
         _acks_section(charted, out_dir, names, reps),
         _time_series_section(results, variants, out_dir, names),
     ]
-    return Report(tuple(sections), tuple(warnings))
+    # A section with nothing in it (time series of runs too short to show a trend) is left out, not printed empty.
+    return Report(tuple(s for s in sections if s.blocks), tuple(warnings), finding_tables.summary(finding_rows))
+
+
+def _harness_note(results: Sequence[Result]) -> str:
+    behind = [r for r in results if harness.fell_behind(r)]
+    if not behind:
+        return ""
+    return (f" ⚠ {len(behind)} run(s) here had a load generator that fell behind (harness check; the findings do "
+            "not judge them): " + "; ".join(f"{r.path.name}{harness.flag(r)}" for r in behind) + ".")
 
 
 def _figure(title: str, description: str, results: Sequence[Result], rendered: plots.Rendered) -> Figure:
@@ -112,15 +122,15 @@ def _figure(title: str, description: str, results: Sequence[Result], rendered: p
     )
 
 
-def _findings_section(results: Sequence[Result]) -> Section:
-    rows = findings.findings(results)
+def _findings_section(rows: Sequence[findings.FindingRow], seed_004: Table) -> Section:
     section = Section(
         "Findings",
-        "Each finding the seed benchmarks publish, against these results: the seed's figure, the measured "
-        "median over repetitions with its 95% interval, and a verdict. Kafka releases (with their transaction "
-        "protocol, tv) and orders of calls are separate rows, so what changed between them reads across.",
-        [findings.findings_table(rows), Paragraph(findings.RULE), findings.sources_table(rows),
-         findings.seed_figures_table()],
+        "Each finding the seed benchmarks publish, against these results: the seed's figure (widened by its own "
+        "spread), the measured median over repetitions with its 95% interval on the finding's own statistic, the "
+        "set-up measured beside the seed's, and a verdict. Kafka releases (with their transaction protocol, tv), "
+        "set-ups and orders of calls are separate rows, so what changed between them reads across.",
+        [finding_tables.findings_table(rows), Paragraph(findings.RULE),
+         Paragraph(harness.RULE), finding_tables.sources_table(rows), seed_004, finding_tables.seed_figures_table()],
     )
     return section
 
@@ -134,7 +144,8 @@ def _closed_loop_section(results: Sequence[Result], variants: compare.Variants,
         "min, median and max are per operation. " + spread.CONVENTION,
     )
     groups = analysis.closed_loop_groups(results)
-    section.blocks += [tables.closed_loop_table(workload, group, variants.label, reps) for workload, group in groups.items()]
+    section.blocks += [tables.closed_loop_table(workload, group, variants.label, reps)
+                       for workload, group in groups.items()]
     if not groups:
         section.blocks.append(Paragraph("No closed-loop results with an operation latency summary in the inputs."))
     fetched = compare.fetch_results(compare.newest_variants(results))
@@ -188,7 +199,8 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, variant
             continue
         runs = [r for pair in chosen for side in (pair.base, pair.tx) for r in reps.of(side)]
         rendered = plots.percentile_figure(
-            f"{family}: transactional vs base operation latency", panels, out_dir / names("overhead-curves", family)
+            f"{family}: transactional vs base operation latency", panels, out_dir / names("overhead-curves", family),
+            share_y=True,
         )
         section.blocks.append(
             _figure(f"{family}: tx vs base latency distribution",
@@ -265,7 +277,7 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
         for key, bars in panels.items():
             title = f"{comparison.family}" + (f", {key}" if key else "")
             section.blocks.append(tables.phases_table(title, [bar.result for bar in bars],
-                                                      lambda r, many=len(drivers) > 1: _run_name(r, many), reps))
+                                                      partial(_run_name, with_driver=len(drivers) > 1), reps))
     others = analysis.per_workload(
         r for r in results
         if analysis.has_phase_breakdown(r) and not analysis.is_rate_sweep_point(r)
@@ -377,6 +389,10 @@ def _operation_is_publish(result: Result) -> bool:
     return result.scenario.get("kind") == "PUBLISH" and not analysis.is_transactional(result)
 
 
+def _end_to_end_ms(result: Result, percentile: float) -> float | None:
+    return analysis.percentile_value_ms(result, analysis.END_TO_END, percentile)
+
+
 def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames,
                    reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
@@ -390,13 +406,16 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
 
         def over(point: analysis.SweepPoint, percentile: float) -> spread.Spread | None:
             return spread.spread(reps.of(point.result),
-                                 lambda r: analysis.percentile_value_ms(r, analysis.END_TO_END, percentile))
+                                 partial(_end_to_end_ms, percentile=percentile))
 
         rendered = plots.sweep_figure(name, by_driver, out_dir / names("sweep", name), over)
         section.blocks.append(
             _figure(f"{name}: latency against rate",
                     "Log-log; colour = percentile, line style and marker = driver; values from "
-                    "aggregatedEndToEndLatencyQuantiles (or the end-to-end histogram when the map lacks them)."
+                    "aggregatedEndToEndLatencyQuantiles (or the end-to-end histogram when the map lacks them). A line "
+                    "joins two rates only when no rate of seed 004's grid (1K, 5K, 10K, 25K, 50K, 100K) lies between "
+                    "them: a rate not run leaves a gap, not a guessed slope."
+                    + _harness_note(runs)
                     + _if_repeated(" A rate run n > 1 times: the line passes through the median of its repetitions, "
                                    "the whisker spans their min–max.", runs, reps),
                     runs, rendered)
@@ -495,100 +514,9 @@ def _time_series_section(results: Sequence[Result], variants: compare.Variants, 
         section.blocks.append(
             _figure(title, "Per-period publishRate/consumeRate and latency lists of the result.", [result], rendered)
         )
-    if short:
+    if short and section.blocks:
         section.blocks.append(Paragraph(
-            f"No time series for {len(short)} run(s) with fewer than {plots.MIN_TREND_PERIODS} reporting periods "
-            "(or none recorded): " + ", ".join(sorted({r.path.name for r in short})) + "."
+            f"No time series for {len(short)} other run(s) with fewer than {plots.MIN_TREND_PERIODS} reporting "
+            "periods (or none recorded)."
         ))
     return section
-
-
-# --------------------------------------------------------------------------------------------------
-# Writing
-
-
-def write_markdown(report: Report, path: Path, generated: datetime | None = None) -> None:
-    stamp = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
-    lines = ["# omb-tx results", "", f"Generated {stamp} by bin/charts.", ""]
-    for warning in report.warnings:
-        lines.append(f"> **Skipped:** {warning}")
-    if report.warnings:
-        lines.append("")
-    if any(f.partial for f in report.figures):
-        lines += ["> **⚠ Some runs are PARTIAL** (interrupted); they are marked wherever they appear.", ""]
-    for section in report.sections:
-        lines += [f"## {section.title}", "", section.intro, ""]
-        for block in section.blocks:
-            if isinstance(block, Table):
-                if block.title and block.title != section.title:
-                    lines += [f"### {block.title}", ""]
-                lines += [tables.to_markdown(block), ""]
-                if block.note:
-                    lines += [f"_{block.note}_", ""]
-            elif isinstance(block, Figure):
-                lines += [f"### {block.title}", "", f"![{block.title}]({block.rendered.path.name})", ""]
-                flag = "**⚠ PARTIAL RESULT INCLUDED.** " if block.partial else ""
-                lines += [f"{flag}{block.description}", "", "How it was obtained:", ""]
-                lines += [f"- {run}" for run in block.runs]
-                lines.append("")
-            else:
-                lines += [block.text, ""]
-    path.write_text("\n".join(lines), encoding="utf-8")
-
-
-_CSS = """
-body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #222; }
-h1 { border-bottom: 2px solid #ddd; } h2 { margin-top: 2em; border-bottom: 1px solid #eee; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.92em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; } th { background: #f4f4f4; }
-td:not(:first-child) { white-space: nowrap; }
-figure { margin: 1em 0 2em; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
-figcaption { font-size: 0.9em; color: #444; } figcaption ul { margin: 0.3em 0; }
-.partial { color: #fff; background: #c0392b; padding: 0.1em 0.4em; border-radius: 3px; font-weight: bold; }
-.note { font-size: 0.85em; color: #666; font-style: italic; } .warning { background: #fff3cd; padding: 0.5em; }
-table.wrap td { white-space: normal; }
-"""
-
-
-def write_html(report: Report, path: Path, generated: datetime | None = None) -> None:
-    stamp = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>omb-tx results</title>',
-        f"<style>{_CSS}</style></head><body>",
-        "<h1>omb-tx results</h1>",
-        f"<p>Generated {html.escape(stamp)} by bin/charts.</p>",
-    ]
-    for warning in report.warnings:
-        parts.append(f'<p class="warning"><b>Skipped:</b> {html.escape(warning)}</p>')
-    if any(f.partial for f in report.figures):
-        parts.append('<p><span class="partial">PARTIAL</span> Some runs were interrupted; they are marked.</p>')
-    for section in report.sections:
-        parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p>{html.escape(section.intro)}</p>"]
-        for block in section.blocks:
-            if isinstance(block, Table):
-                if block.title and block.title != section.title:
-                    parts.append(f"<h3>{html.escape(block.title)}</h3>")
-                parts.append(tables.to_html(block))
-                if block.note:
-                    parts.append(f'<p class="note">{html.escape(block.note)}</p>')
-            elif isinstance(block, Figure):
-                flag = '<span class="partial">PARTIAL RESULT INCLUDED</span> ' if block.partial else ""
-                runs = "".join(f"<li>{_html_run(run)}</li>" for run in block.runs)
-                name = html.escape(block.rendered.path.name)
-                parts.append(
-                    f"<figure><h3>{html.escape(block.title)}</h3>"
-                    f'<img src="{name}" alt="{html.escape(block.title)}" '
-                    f'width="{block.rendered.width_px}" height="{block.rendered.height_px}">'
-                    f"<figcaption>{flag}{html.escape(block.description)}<br>How it was obtained:<ul>{runs}</ul>"
-                    "</figcaption></figure>"
-                )
-            else:
-                parts.append(f"<p>{html.escape(block.text)}</p>")
-    parts.append("</body></html>")
-    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
-
-
-def _html_run(run: str) -> str:
-    escaped = html.escape(run)
-    return escaped.replace("PARTIAL (", '<span class="partial">PARTIAL</span> (', 1)

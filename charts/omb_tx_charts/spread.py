@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterable, Sequence
 
 from . import analysis, repetitions
 from .formatting import format_ms

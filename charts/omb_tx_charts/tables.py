@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 
-from . import analysis, spread
+from . import analysis, harness, setup, spread
 from .formatting import format_count, format_ms, format_rate, format_ratio
 from .model import PHASE_ORDER, Result
 
@@ -44,7 +45,8 @@ def to_html(table: Table) -> str:
     aligns = table.align.ljust(len(table.header), "l")
     head = "".join(f'<th style="text-align:{css[a]}">{html.escape(h)}</th>' for h, a in zip(table.header, aligns))
     body = "".join(
-        "<tr>" + "".join(f'<td style="text-align:{css[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns)) + "</tr>"
+        "<tr>" + "".join(f'<td style="text-align:{css[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns))
+        + "</tr>"
         for row in table.rows
     )
     opening = '<table class="wrap">' if table.wrap else "<table>"
@@ -69,7 +71,7 @@ def closed_loop_table(workload: str, results: Sequence[Result], label: Callable[
         assert summary is not None
         runs = reps.of(result)
 
-        def over(key: str) -> str:
+        def over(key: str, runs: Sequence[Result] = runs) -> str:
             return spread.ms_spread(spread.spread(
                 runs, lambda r: r.operation_latency.get(key) if r.operation_latency else None))
 
@@ -148,7 +150,7 @@ def sweep_table(sweep_name: str, driver: str, points: Sequence[analysis.SweepPoi
     cells are median [min–max] n = N over its repetitions."""
     rows = []
     for point in points:
-        flag = " (partial)" if point.result.is_partial else ""
+        flag = (" (partial)" if point.result.is_partial else "") + harness.flag(point.result)
         runs = reps.of(point.result)
         rows.append(
             (format_rate(point.rate) + flag,)
@@ -179,7 +181,7 @@ def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRo
         rate = spread.format_spread(spread.spread(runs, lambda r: r.messages_per_second), format_count)
         body.append(
             (
-                row.profile + (" (partial)" if row.result.is_partial else ""),
+                row.profile + (" (partial)" if row.result.is_partial else "") + harness.flag(row.result),
                 "?" if row.partitions is None else str(row.partitions),
                 row.replication,
                 row.min_insync_replicas,
@@ -210,46 +212,59 @@ def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Tab
             status += " (superseded by a newer run)"
         elif result.repetition is not None and result.repetition.count > 1:
             status += f" (repetition {result.repetition.index} of {result.repetition.count})"
+        system_name, source = setup.system(result)
+        if source.startswith("the driver's name"):
+            system_name += " (from the driver's name)"
+        brokers = "—" if result.broker_count is None else str(result.broker_count)
         rows.append(
             (
                 str(result.path),
                 result.workload,
                 result.driver,
-                "omb-tx" if result.is_omb_tx else "stock OMB",
+                system_name if result.is_omb_tx else "stock OMB",
+                setup.label(result) if result.is_omb_tx else "?",
+                brokers,
                 loop,
                 result.start_time or "?",
                 status,
+                "; ".join(harness.problems(result)) or "ok",
             )
         )
     return Table(
         title="Inputs",
-        header=("File", "Workload", "Driver", "Format", "Loop", "Start (UTC)", "Status"),
+        header=("File", "Workload", "Driver", "System", "Broker (tv)", "Brokers", "Loop", "Start (UTC)", "Status",
+                "Harness"),
         rows=tuple(rows),
+        wrap=True,
+        note="System: broker.system read back from the cluster (an embedded broker is Kafka). Harness: whether the "
+             "load generator kept up (see the harness check in the findings); a run that fell behind is not judged.",
     )
 
 
 def phases_table(workload: str, results: Sequence[Result], label: Callable[[Result], str] = _system,
                  reps: spread.Repetitions = spread.SINGLE) -> Table:
-    """p50 / p99 per phase, one column pair per run; a non-transactional run has no "transaction" row. A repeated
-    run's cells are median [min–max] n = N over its repetitions."""
+    """One row per run, one column per phase holding "p50 / p99" (at most eight columns, so it fits the page); a
+    non-transactional run has no "transaction" cell. A repeated run's values are medians over its repetitions."""
     present = {p for r in results for p in analysis.charted_phases(r)}
     phases = [p for p in PHASE_ORDER if p in present] + sorted(present - set(PHASE_ORDER))
-    header: tuple[str, ...] = ("Phase",)
-    for result in results:
-        header += (f"{label(result)} p50", f"{label(result)} p99")
     rows = []
-    for phase in phases:
-        row: tuple[str, ...] = (phase,)
-        for result in results:
-            charted = phase in analysis.charted_phases(result)
-            for key in ("p50", "p99"):
-                found = spread.spread(reps.of(result), lambda r, k=key: _phase_value(r, phase, k)) if charted else None
-                row += (spread.ms_spread(found),)
-        rows.append(row)
     repeated = any(reps.count(r) > 1 for r in results)
+    for result in results:
+        row: tuple[str, ...] = (label(result) + harness.flag(result),)
+        for phase in phases:
+            if phase not in analysis.charted_phases(result):
+                row += ("-",)
+                continue
+            cells = []
+            for key in ("p50", "p99"):
+                found = spread.spread(reps.of(result), lambda r, k=key, p=phase: _phase_value(r, p, k))
+                cells.append(spread.ms_spread(found) if repeated else _ms(found.median if found else None))
+            row += (" / ".join(cells),)
+        rows.append(row)
     return Table(
-        title=f"{workload}: p50 and p99 per phase", header=header, rows=tuple(rows), align="l" + "r" * 2 * len(results),
-        note=_REPEATED_NOTE if repeated else "",
+        title=f"{workload}: p50 / p99 per phase", header=("Run",) + tuple(phases), rows=tuple(rows),
+        align="l" + "r" * len(phases), wrap=True,
+        note="each cell: the phase's p50 / p99" + ("; " + _REPEATED_NOTE if repeated else ""),
     )
 
 
@@ -258,7 +273,7 @@ def _phase_value(result: Result, phase: str, key: str) -> float | None:
     return summary.get(key) if summary else None
 
 
-def bulk_table(pairs: Sequence["BulkPair"], reps: spread.Repetitions = spread.SINGLE) -> Table:
+def bulk_table(pairs: Sequence[BulkPair], reps: spread.Repetitions = spread.SINGLE) -> Table:
     """Seed 003's bulk insert: msg/s of one transaction of N messages vs N sends with acks=all, and their ratio.
     A repeated run's cells are median [min–max] n = N over its repetitions."""
     rows = []

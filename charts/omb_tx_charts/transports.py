@@ -4,9 +4,9 @@ Aeron 1.34.0, one host, 1 producer, 1 consumer, ~78-byte messages, end-to-end la
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
 
 import matplotlib.pyplot as plt
 
@@ -58,7 +58,8 @@ def seed_tables() -> list[Table]:
 
 def side_by_side_table(sweep: str, measured: Mapping[str, Sequence[analysis.SweepPoint]]) -> Table:
     """One row per target rate: p50 and p99 of every measured driver, then of every seed system."""
-    rates = sorted({p.rate for points in measured.values() for p in points} | {float(r) for r in SEED_004["Kafka 2.8.0"]})
+    seed_rates = {float(r) for r in SEED_004["Kafka 2.8.0"]}
+    rates = sorted({p.rate for points in measured.values() for p in points} | seed_rates)
     header: list[str] = ["RPS"]
     for driver in measured:
         header += [f"{driver} p{p:g}" for p in COMPARED_PERCENTILES]
@@ -75,7 +76,8 @@ def side_by_side_table(sweep: str, measured: Mapping[str, Sequence[analysis.Swee
         for system in SEED_004.values():
             seeded = system.get(int(rate))
             for percentile in COMPARED_PERCENTILES:
-                row.append(MISSING if seeded is None else format_ms(seeded[analysis.SWEEP_PERCENTILES.index(percentile)]))
+                column = analysis.SWEEP_PERCENTILES.index(percentile)
+                row.append(MISSING if seeded is None else format_ms(seeded[column]))
         rows.append(tuple(row))
     return Table(
         title=f"{sweep}: measured here beside seed 004",

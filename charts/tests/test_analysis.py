@@ -95,7 +95,8 @@ def test_rates_are_shown_like_seed_004(rate: float, text: str) -> None:
     assert format_rate(rate) == text
 
 
-@pytest.mark.parametrize(("ms", "text"), [(3.7, "3.7"), (59.94, "59.9"), (763.2, "763"), (25.0, "25"), (0.345, "0.34"), (None, "-")])
+@pytest.mark.parametrize(("ms", "text"),
+                         [(3.7, "3.7"), (59.94, "59.9"), (763.2, "763"), (25.0, "25"), (0.345, "0.34"), (None, "-")])
 def test_latencies_are_shown_like_the_seeds(ms: float | None, text: str) -> None:
     assert format_ms(ms) == text
 
@@ -104,7 +105,8 @@ def test_acks_table_reproduces_seed_002_columns(all_results) -> None:
     groups = analysis.acks_rows(all_results)
     assert list(groups) == [("kafka-tx", 100_000)]
     table = tables.acks_table("kafka-tx", 100_000, groups[("kafka-tx", 100_000)])
-    assert table.header == ("Topic/profile", "Partitions", "Replication", "ISR", "ACKS", "Duration", "Msg Latency", "m/s")
+    assert table.header == ("Topic/profile", "Partitions", "Replication", "ISR", "ACKS", "Duration", "Msg Latency",
+                            "m/s")
     assert table.rows == (
         ("acks-sla-yolo", "2", "2", "1", "1", "5682ms", "0.05682ms", "17,599"),
         ("acks-sla-throughput", "2", "3", "1", "1", "3391ms", "0.03391ms", "29,490"),
@@ -147,7 +149,8 @@ def test_closed_loop_table_in_seed_001_form(all_results) -> None:
 
 
 def test_closed_loop_table_spells_out_n_when_drivers_measured_different_counts(all_results) -> None:
-    table = tables.closed_loop_table("tx-streaming-quick", analysis.closed_loop_groups(all_results)["tx-streaming-quick"])
+    groups = analysis.closed_loop_groups(all_results)
+    table = tables.closed_loop_table("tx-streaming-quick", groups["tx-streaming-quick"])
     assert table.header[1] == "txes (N in total)"
     assert table.rows[1][:2] == ("redpanda-tx [PARTIAL]", "640 in 1938 ms")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import INVALID, RESULTS, run_charts, result_file
+from conftest import INVALID, RESULTS, result_file, run_charts
 
 
 def _assert_clean_failure(completed, *fragments: str) -> None:

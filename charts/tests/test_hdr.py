@@ -8,10 +8,9 @@ import struct
 import zlib
 
 import pytest
+from conftest import FIXTURES
 
 from omb_tx_charts import hdr
-
-from conftest import FIXTURES
 
 REFERENCES = [json.loads(line) for line in (FIXTURES / "hdr-reference.jsonl").read_text().splitlines() if line]
 

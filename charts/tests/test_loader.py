@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import INVALID, RESULTS, result_file
 
 from omb_tx_charts.loader import ResultError, find_result_files, load_result, parse_result
-
-from conftest import INVALID, RESULTS, result_file
 
 
 def test_stock_omb_result_loads_with_omb_fields_only() -> None:
@@ -108,8 +107,10 @@ def test_undecodable_histogram_falls_back_to_none() -> None:
         ({"workload": "w"}, "not an OMB/omb-tx result: missing 'driver'"),
         ([1, 2], "not an OMB/omb-tx result: the top level is a list, expected an object"),
         ({"workload": 3, "driver": "d"}, "'workload' should be a non-empty string, got a number"),
-        ({"workload": "w", "driver": "d", "publishRate": "fast"}, "'publishRate' should be a list of numbers, got a string"),
-        ({"workload": "w", "driver": "d", "publishRate": [1, "x"]}, "'publishRate[1]' should be a number, got a string"),
+        ({"workload": "w", "driver": "d", "publishRate": "fast"},
+         "'publishRate' should be a list of numbers, got a string"),
+        ({"workload": "w", "driver": "d", "publishRate": [1, "x"]},
+         "'publishRate[1]' should be a number, got a string"),
         ({"workload": "w", "driver": "d", "operationLatency": {"unit": "us"}}, "only \"ms\" summaries"),
         ({"workload": "w", "driver": "d", "aggregatedPublishLatencyQuantiles": {"p50": 1}}, "expected a percentile"),
         ({"workload": "w", "driver": "d", "sweep": {"name": "s"}}, "'sweep' should hold"),

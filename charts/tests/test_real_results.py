@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import REAL, run_charts
 from PIL import Image
 
 from omb_tx_charts import analysis, hdr, plots, tables
 from omb_tx_charts.formatting import format_ms, format_rate
 from omb_tx_charts.loader import find_result_files, load_result
 from omb_tx_charts.model import Result
-
-from conftest import REAL, run_charts
 
 STOCK_FILES = ("stock-kafka-driver.json", "E-kafka-tx-transactional.json")
 
@@ -145,11 +144,14 @@ def test_seed_004_sweep_rows_equal_the_raw_end_to_end_quantiles(real_results) ->
     for raw in sorted(raws, key=lambda r: r["sweep"]["value"]):
         quantiles = raw["aggregatedEndToEndLatencyQuantiles"]
         values = [_raw_quantile(quantiles, p) for p in (25.0, 50.0, 90.0, 99.0, 99.9)]
-        expected_rows.append((format_rate(raw["sweep"]["value"]),) + tuple(format_ms(v) for v in values))
-        row = next(r for r in table.rows if r[0] == format_rate(raw["sweep"]["value"]))
+        # The harness check flags a rate whose load generator fell behind (publish delay p99 over 50 ms).
+        delay_ms = raw["aggregatedPublishDelayLatency99pct"] / 1000
+        flag = f" ⚠ harness behind (publish delay p99 {delay_ms:.0f} ms)" if delay_ms > 50 else ""
+        expected_rows.append((format_rate(raw["sweep"]["value"]) + flag,) + tuple(format_ms(v) for v in values))
+        row = next(r for r in table.rows if r[0].startswith(format_rate(raw["sweep"]["value"])))
         assert all(_shown_close_to(cell, value) for cell, value in zip(row[1:], values)), (row, values)
     assert table.rows == tuple(expected_rows)
-    assert [row[0] for row in table.rows] == ["1K", "5K"]
+    assert [row[0] for row in table.rows] == ["1K ⚠ harness behind (publish delay p99 75 ms)", "5K"]
 
 
 def test_seed_002_acks_rows_equal_the_raw_summary(real_results) -> None:
@@ -218,10 +220,11 @@ def test_tx_writes_phases_chart_draws_the_raw_p50_bars_and_p99_whiskers(
     assert (tmp_path / "phases.png").stat().st_size > 10_000
 
     table = tables.phases_table("tx-writes", [result])
-    assert table.rows == tuple(
-        (phase, f"{format_ms(raw_phases[phase]['p50'])} ms", f"{format_ms(raw_phases[phase]['p99'])} ms")
-        for phase in labels
-    )
+    # one row per run, a column per phase holding "p50 / p99"
+    assert table.header == ("Run", *labels)
+    assert table.rows == ((result.driver,) + tuple(
+        f"{format_ms(raw_phases[phase]['p50'])} ms / {format_ms(raw_phases[phase]['p99'])} ms" for phase in labels
+    ),)
 
 
 def test_a_lone_transaction_phase_of_a_plain_publish_run_is_not_charted_as_a_breakdown(real_results) -> None:
@@ -283,7 +286,7 @@ def test_stock_omb_files_load_as_stock_and_not_partial(real_results, name: str) 
     assert result.run_mode is None and result.operation_latency is None and not result.encoded_histograms
     assert result.series("publishRate") == tuple(raw["publishRate"])
     row = next(r for r in tables.inputs_table(real_results, []).rows if r[0] == str(result.path))
-    assert row[3] == "stock OMB" and "PARTIAL" not in row[6]
+    assert row[3] == "stock OMB" and "PARTIAL" not in row[8]
 
 
 @pytest.mark.parametrize("name", STOCK_FILES)
@@ -401,7 +404,10 @@ def test_real_report_tables_show_the_raw_numbers(real_report: Path) -> None:
         raw = _raw(prefix)
         quantiles = raw["aggregatedEndToEndLatencyQuantiles"]
         cells = [format_ms(_raw_quantile(quantiles, p)) for p in (25.0, 50.0, 90.0, 99.0, 99.9)]
-        assert f"| {format_rate(raw['sweep']['value'])} | " + " | ".join(cells) + " |" in report
+        rate = format_rate(raw["sweep"]["value"])
+        # a rate whose load generator fell behind carries the harness flag after its rate
+        assert re.search(rf"^\| {rate}( ⚠ harness behind \([^)]*\))? \| " + re.escape(" | ".join(cells)) + r" \|$",
+                         report, flags=re.M), rate
     durable = _raw("acks-sla-durable-")["summary"]
     assert f"| {durable['durationSeconds'] * 1000:.0f}ms | " in report
     assert f"| {durable['messagesPerSecond']:,.0f} |" in report

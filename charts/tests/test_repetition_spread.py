@@ -9,8 +9,8 @@ import statistics
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES
+
 from omb_tx_charts import analysis, hdr, plots, report, spread, tables
 from omb_tx_charts.formatting import format_ms, format_ratio
 from omb_tx_charts.loader import find_result_files, load_result
@@ -81,7 +81,8 @@ def test_closed_loop_table_shows_median_range_and_n(results, reps):
     maxima = [_raw(path)["operationLatency"]["max"] for path in files]
     row = table.rows[0]
     assert row[3] == f"{format_ms(statistics.median(p50s))} ms [{format_ms(min(p50s))}–{format_ms(max(p50s))}] n = 3"
-    assert row[4] == f"{format_ms(statistics.median(maxima))} ms [{format_ms(min(maxima))}–{format_ms(max(maxima))}] n = 3"
+    assert row[4] == (f"{format_ms(statistics.median(maxima))} ms [{format_ms(min(maxima))}–{format_ms(max(maxima))}]"
+                      " n = 3")
     assert "median over its repetitions" in table.note
 
 
@@ -95,8 +96,10 @@ def test_single_runs_read_as_before(results, reps):
 
 def test_overhead_ratio_is_the_median_of_interleaved_pairs(results, reps):
     charted = reps.representatives(results)
-    pair = next(p for p in analysis.overheads(charted) if p.family == "writes" and analysis.broker_version(p.tx) == "2.8.2")
-    tx = {_raw(p)["repetition"]["index"]: _raw(p)["operationLatency"]["p50"] for p in _group_files("tx-writes", "2.8.2")}
+    pair = next(p for p in analysis.overheads(charted)
+                if p.family == "writes" and analysis.broker_version(p.tx) == "2.8.2")
+    tx = {_raw(p)["repetition"]["index"]: _raw(p)["operationLatency"]["p50"]
+          for p in _group_files("tx-writes", "2.8.2")}
     base = {_raw(p)["repetition"]["index"]: _raw(p)["operationLatency"]["p50"]
             for p in _group_files("base-writes", "2.8.2")}
     ratios = [tx[i] / base[i] for i in sorted(tx)]

@@ -8,14 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, run_charts
 from PIL import Image
 
-from omb_tx_charts import analysis, plots, transports
+from omb_tx_charts import analysis, transports
 from omb_tx_charts.formatting import format_ms
 from omb_tx_charts.loader import find_result_files, load_result
-from omb_tx_charts.report import build_report, write_markdown
-
-from conftest import FIXTURES, run_charts
+from omb_tx_charts.report import build_report
+from omb_tx_charts.writers import write_markdown
 
 TRANSPORTS = FIXTURES / "transports"
 DRIVERS = ("aeron-ipc", "aeron-udp", "kafka-tx")

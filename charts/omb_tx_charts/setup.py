@@ -1,0 +1,162 @@
+"""A run's set-up as the findings compare it with a seed's: system, releases, topology and durability settings.
+
+The system is ``broker.system`` read back from the cluster, never the driver file's name: an embedded broker is
+Kafka, a run without a broker (``broker.brokers`` 0) is its driver's transport (Aeron). Settings are taken from
+what the driver read back (``environment.brokerSettings``, ``environment.producerSettings``) before the driver
+YAML, so a value the cluster or the client overrode shows as it was in force.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from . import analysis
+from .model import Result
+
+KAFKA_DEFAULT_BACKOFF_MS = 100  # kafka-clients' retry.backoff.ms default
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a finding may depend on. None: not known (not recorded, or the seed does not say)."""
+
+    system: str | None = None  # "Kafka", "Redpanda", "Aeron"
+    release: str | None = None  # broker release, e.g. "2.8.2"
+    client: str | None = None  # kafka-clients release
+    brokers: int | None = None
+    replication: int | None = None  # topics' replication factor
+    min_isr: int | None = None  # min.insync.replicas
+    flush_per_message: bool | None = None  # log.flush.interval.messages=1 (fsync per message)
+    backoff_ms: int | None = None  # the producer's retry.backoff.ms ("backoff" in the report)
+    operations: int | None = None  # measured operations
+    system_source: str = "broker.system"  # where ``system`` came from
+
+    def text(self) -> str:
+        parts = [self.system or "?"]
+        if self.release:
+            parts[0] += f" {self.release}"
+        if self.client:
+            parts.append(f"client {self.client}")
+        if self.brokers is not None:
+            parts.append("no broker" if self.brokers == 0 else f"{self.brokers} broker{'s' * (self.brokers != 1)}")
+        if self.replication is not None:
+            parts.append(f"RF {self.replication}")
+        if self.min_isr is not None:
+            parts.append(f"ISR {self.min_isr}")
+        if self.flush_per_message is not None:
+            parts.append("fsync/msg" if self.flush_per_message else "no fsync")
+        if self.backoff_ms is not None:
+            parts.append(f"backoff {self.backoff_ms}")
+        if self.operations is not None:
+            parts.append(f"{self.operations:,} ops")
+        return " · ".join(parts)
+
+
+# Field name -> how a difference is named in the report.
+FIELD_NAMES = {
+    "system": "system",
+    "release": "release",
+    "client": "client",
+    "brokers": "brokers",
+    "replication": "RF",
+    "min_isr": "ISR",
+    "flush_per_message": "fsync/msg",
+    "backoff_ms": "backoff",
+    "operations": "operations",
+}
+
+
+def differences(run: Setup, seed: Setup) -> dict[str, str]:
+    """Field -> "run ≠ seed" for every field both know and that differs."""
+    found = {}
+    for item in fields(Setup):
+        if item.name == "system_source":
+            continue
+        mine, theirs = getattr(run, item.name), getattr(seed, item.name)
+        if mine is None or theirs is None or mine == theirs:
+            continue
+        if item.name == "release" and str(mine).startswith(str(theirs) + "."):
+            continue  # the seed names a line ("2.8"), the run a release in it
+        found[item.name] = f"{FIELD_NAMES[item.name]} {_shown(mine)} ≠ {_shown(theirs)}"
+    return found
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def system(result: Result) -> tuple[str, str]:
+    """(system, where it came from)."""
+    if result.broker_system:
+        return result.broker_system.capitalize() if result.broker_system.islower() else result.broker_system, \
+            "broker.system"
+    if result.broker_embedded:
+        return "Kafka", "embedded broker"
+    text = f"{result.driver} {result.driver_config.get('driverClass', '')}".lower()
+    if result.broker_count == 0 and "aeron" in text:
+        return "Aeron", "no broker: the driver's transport"
+    for needle, name in (("redpanda", "Redpanda"), ("aeron", "Aeron"), ("kafka", "Kafka")):
+        if needle in text:
+            return name, "the driver's name (broker.system not recorded)"
+    return result.driver, "the driver's name (broker.system not recorded)"
+
+
+def _setting(result: Result, key: str) -> str | None:
+    read_back = result.environment.get("brokerSettings")
+    if isinstance(read_back, dict) and read_back.get(key) is not None:
+        return str(read_back[key])
+    value = result.broker_settings.get(key)
+    return None if value is None else str(value)
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def backoff_ms(result: Result) -> int | None:
+    """retry.backoff.ms in force: as the driver read it back, else the driver YAML, else the client's default."""
+    producer = result.environment.get("producerSettings")
+    if isinstance(producer, dict) and producer.get("retry.backoff.ms") is not None:
+        return _int(str(producer["retry.backoff.ms"]))
+    for block in ("producerConfig", "commonConfig"):
+        value = analysis.read_config_property(result.driver_config.get(block), "retry.backoff.ms")
+        if value is not None:
+            return _int(value.strip())
+    if result.broker_count == 0:
+        return None  # no Kafka client
+    return KAFKA_DEFAULT_BACKOFF_MS
+
+
+def of(result: Result) -> Setup:
+    name, source = system(result)
+    release = result.versions.get("broker")
+    topic_isr = analysis.read_config_property(result.driver_config.get("topicConfig"), "min.insync.replicas")
+    flush = _setting(result, "log.flush.interval.messages")
+    replication = result.driver_config.get("replicationFactor")
+    no_broker = result.broker_count == 0
+    return Setup(
+        system=name,
+        release=release,
+        client=None if no_broker else result.versions.get("kafkaClients"),
+        brokers=result.broker_count,
+        replication=None if no_broker else (replication if isinstance(replication, int) else None),
+        min_isr=None if no_broker else _int(topic_isr if topic_isr is not None else _setting(result,
+                                                                                           "min.insync.replicas")),
+        flush_per_message=None if no_broker or flush is None else flush.strip() == "1",
+        backoff_ms=backoff_ms(result),
+        operations=result.counts.get("operations"),
+        system_source=source,
+    )
+
+
+def label(result: Result) -> str:
+    """The broker release with its transaction protocol, as the findings name a row's release."""
+    if result.broker_count == 0:
+        return "no broker"
+    version = result.versions.get("broker") or "?"
+    return version if result.transaction_version is None else f"{version} (tv {result.transaction_version})"
