@@ -8,6 +8,7 @@ import io.ombtx.driver.api.OperationProducer;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.PreciseConsumerCallback;
+import io.ombtx.driver.api.ReportQueue;
 import io.ombtx.driver.api.ScenarioDriver;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.stats.Counter;
@@ -78,6 +79,9 @@ public final class LocalWorker implements Worker {
     private volatile LoadSpec load;
     private volatile boolean stopping;
     private volatile boolean paused;
+    /** A closed loop's bookkeeping, off its thread (see {@link #issueInline}); made by the first closed-loop load. */
+    private volatile ReportQueue reports;
+
     private volatile boolean recordEndToEnd = true;
     private volatile String failure;
     /** Threads per producer in open loop ({@code null}: auto); see {@link SenderThreads}. */
@@ -194,6 +198,9 @@ public final class LocalWorker implements Worker {
 
     @Override
     public void startLoad(LoadSpec spec) {
+        if (spec.loop() == LoopMode.CLOSED && reports == null) {
+            reports = new ReportQueue("ombtx-worker-reports");
+        }
         // Probes and prefill are not part of the load: count from zero, and drop what the consumers recorded of them.
         messagesAcked.set(0);
         messagesReceived.set(0);
@@ -267,6 +274,16 @@ public final class LocalWorker implements Worker {
                             now,
                             measured,
                             countsOperations);
+                    continue;
+                }
+                if (pacer == null
+                        && countsOperations
+                        && operation.kind() != OperationKind.PUBLISH
+                        && producer instanceof OperationProducer inline) {
+                    issueInline(inline, keys.nextKey(), payload, measured, !doneWhenConsumed);
+                    if (spec.waitForConsume() && awaitConsumed(messagesAcked.get()) && doneWhenConsumed && measured) {
+                        measuredDone.incrementAndGet();
+                    }
                     continue;
                 }
                 CompletableFuture<?> done = issue(
@@ -407,30 +424,76 @@ public final class LocalWorker implements Worker {
         }
         return ((OperationProducer) producer).runOperation(key, payload).whenComplete((timings, error) -> {
             long endNanos = System.nanoTime();
-            int messages = Math.max(0, load.messagesPerOperation());
-            if (error == null && timings.outcome() != OperationTimings.Outcome.FAILED) {
-                messagesAcked.addAndGet(messages);
-            }
-            if (!measured) {
-                return;
-            }
-            if (error != null) {
-                stats.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
-                stats.count(Counter.FAILED, 1);
-            } else {
-                if (timings.outcome() == OperationTimings.Outcome.FAILED) {
-                    stats.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
-                } else if (messages > 0) {
-                    stats.recordPublish(messages, (long) messages * payload.length, sendNanos, intendedNanos, endNanos);
-                } else {
-                    stats.recordMicros(Latency.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
-                }
-                stats.recordOperation(timings, sendNanos, endNanos);
-            }
-            if (countsDone) {
-                measuredDone.incrementAndGet();
+            countAcked(timings, error);
+            recordOperation(timings, error, payload.length, sendNanos, intendedNanos, endNanos, measured, countsDone);
+        });
+    }
+
+    /**
+     * A closed loop's operation (WRITE, SEND_OFFSETS): run on this loop's thread, as the seeds' bare loops did, with
+     * no hand-off to the producer's thread and back between two operations; what it acknowledged is counted at once
+     * (a visibility wait reads it), and recording it is queued on {@link #reports}.
+     */
+    private void issueInline(
+            OperationProducer producer, Optional<String> key, byte[] payload, boolean measured, boolean countsDone) {
+        long sendNanos = System.nanoTime();
+        inFlight.incrementAndGet();
+        OperationTimings timings = null;
+        Throwable error = null;
+        try {
+            timings = producer.runOperationInline(key, payload);
+        } catch (RuntimeException e) {
+            error = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        }
+        long endNanos = System.nanoTime();
+        countAcked(timings, error);
+        OperationTimings done = timings;
+        Throwable failed = error;
+        reports.execute(() -> {
+            try {
+                recordOperation(done, failed, payload.length, sendNanos, sendNanos, endNanos, measured, countsDone);
+            } finally {
+                inFlight.decrementAndGet();
             }
         });
+    }
+
+    private void countAcked(OperationTimings timings, Throwable error) {
+        if (error == null && timings.outcome() != OperationTimings.Outcome.FAILED) {
+            messagesAcked.addAndGet(Math.max(0, load.messagesPerOperation()));
+        }
+    }
+
+    /** What one finished operation records: its messages, latency and phases, or its failure. */
+    private void recordOperation(
+            OperationTimings timings,
+            Throwable error,
+            int payloadLength,
+            long sendNanos,
+            long intendedNanos,
+            long endNanos,
+            boolean measured,
+            boolean countsDone) {
+        int messages = Math.max(0, load.messagesPerOperation());
+        if (!measured) {
+            return;
+        }
+        if (error != null) {
+            stats.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
+            stats.count(Counter.FAILED, 1);
+        } else {
+            if (timings.outcome() == OperationTimings.Outcome.FAILED) {
+                stats.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
+            } else if (messages > 0) {
+                stats.recordPublish(messages, (long) messages * payloadLength, sendNanos, intendedNanos, endNanos);
+            } else {
+                stats.recordMicros(Latency.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
+            }
+            stats.recordOperation(timings, sendNanos, endNanos);
+        }
+        if (countsDone) {
+            measuredDone.incrementAndGet();
+        }
     }
 
     /** True once the consumers have seen {@code target} messages; false if stopped first. */
@@ -557,6 +620,9 @@ public final class LocalWorker implements Worker {
     @Override
     public void close() {
         stopping = true;
+        if (reports != null) {
+            reports.close();
+        }
         List<AutoCloseable> closeables = new ArrayList<>(producers);
         closeables.addAll(consumers);
         if (driver != null) {
