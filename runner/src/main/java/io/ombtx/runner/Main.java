@@ -6,10 +6,12 @@ import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.BenchmarkCommand;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.cluster.ClusterUnreachable;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.config.WorkloadWarnings;
+import io.ombtx.runner.kafka.KafkaClusters;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Planner;
@@ -17,7 +19,6 @@ import io.ombtx.runner.plan.Repetitions;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.result.OutputTarget;
-import io.ombtx.runner.run.ClusterUnreachable;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.HttpWorkerClient;
@@ -135,7 +136,7 @@ public final class Main {
                     : new HttpWorkerClient(worker, workerTimeout);
             RunOptions options = new RunOptions(outputDir, outputFile, parsed.quiet());
             installSignalHandlers(interruption);
-            RunCoordinator coordinator = new RunCoordinator(options, out, workers, interruption);
+            RunCoordinator coordinator = new RunCoordinator(options, out, workers, interruption, new KafkaClusters());
             int status = OK;
             for (RunSpec run : plan) {
                 if (interruption.reason() != null) {

@@ -137,7 +137,8 @@ class EarlyEndTest {
                 new RunOptions(dir.resolve("out"), null, false),
                 new PrintStream(new ByteArrayOutputStream()),
                 name -> worker,
-                interruption);
+                interruption,
+                RunCoordinatorTestSupport.NO_CLUSTER);
     }
 
     @Test
