@@ -5,7 +5,6 @@ import io.ombtx.runner.OmbTxHome;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Workload;
-import io.ombtx.runner.kafka.KafkaClusters;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.Planner;
 import io.ombtx.runner.plan.RunSpec;
@@ -76,11 +75,7 @@ record Bench(Path home, Path work) {
         RunSpec spec = Planner.plan(List.of(driver), List.of(workload), plan).get(0);
         long cpuBefore = cpuNanos();
         RunResult result = new RunCoordinator(
-                        options,
-                        System.out,
-                        worker -> new LocalWorker(),
-                        new RunCoordinator.Interruption(),
-                        new KafkaClusters())
+                        options, System.out, worker -> new LocalWorker(), new RunCoordinator.Interruption())
                 .run(spec)
                 .result();
         return new Run(result, cpuNanos() - cpuBefore);

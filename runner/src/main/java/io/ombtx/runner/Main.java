@@ -1,17 +1,16 @@
 package io.ombtx.runner;
 
-import io.ombtx.broker.BrokerStartException;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.BenchmarkCommand;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.cluster.ClusterStartFailed;
 import io.ombtx.runner.cluster.ClusterUnreachable;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.config.WorkloadWarnings;
-import io.ombtx.runner.kafka.KafkaClusters;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Planner;
@@ -136,7 +135,7 @@ public final class Main {
                     : new HttpWorkerClient(worker, workerTimeout);
             RunOptions options = new RunOptions(outputDir, outputFile, parsed.quiet());
             installSignalHandlers(interruption);
-            RunCoordinator coordinator = new RunCoordinator(options, out, workers, interruption, new KafkaClusters());
+            RunCoordinator coordinator = new RunCoordinator(options, out, workers, interruption);
             int status = OK;
             for (RunSpec run : plan) {
                 if (interruption.reason() != null) {
@@ -156,7 +155,7 @@ public final class Main {
         } catch (ConfigException | UsageException e) {
             err.println("error: " + e.getMessage());
             return BAD_INPUT;
-        } catch (BrokerStartException | WorkerException | ClusterUnreachable e) {
+        } catch (ClusterStartFailed | WorkerException | ClusterUnreachable e) {
             err.println("error: " + e.getMessage());
             return FAILED;
         } catch (Exception e) {

@@ -1,12 +1,16 @@
 package io.ombtx.runner.kafka;
 
 import io.ombtx.broker.BrokerClassPath;
+import io.ombtx.broker.BrokerConfigDefinitions;
 import io.ombtx.broker.BrokerLibrary;
+import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.BrokerStartException;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.broker.TransactionProtocol;
+import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.runner.cluster.ClusterSession;
+import io.ombtx.runner.cluster.ClusterStartFailed;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterUnreachable;
 import io.ombtx.runner.config.DriverFile;
@@ -15,6 +19,7 @@ import io.ombtx.runner.fault.FaultCluster;
 import io.ombtx.runner.plan.BrokerPlan;
 import io.ombtx.runner.result.RunResult;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +47,69 @@ public final class KafkaClusters implements ClusterSystem {
         if (plan.noBroker()) {
             throw new IllegalArgumentException("a plan without a broker opens no cluster");
         }
-        return plan.embedded() ? embedded(plan, driver, log) : External.reach(plan, driver, log);
+        if (!plan.embedded()) {
+            return External.reach(plan, driver, log);
+        }
+        try {
+            return embedded(plan, driver, log);
+        } catch (BrokerStartException e) {
+            throw new ClusterStartFailed(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String release(String text) {
+        return KafkaVersion.parse(text).toString();
+    }
+
+    @Override
+    public String transactionVersionProblem(String release, int transactionVersion) {
+        return KafkaVersion.parse(release != null ? release : EmbeddedKafkaCluster.DEFAULT_VERSION)
+                .transactionVersionProblem(transactionVersion);
+    }
+
+    /** By the release's own broker definitions, loaded from its class path in a class loader of their own. */
+    @Override
+    public Optional<SettingsCheck> settingsCheck(String release) {
+        BrokerConfigDefinitions definitions;
+        try {
+            definitions = release == null
+                    ? BrokerConfigDefinitions.find().orElse(null)
+                    : BrokerConfigDefinitions.find(KafkaVersion.parse(release)).orElse(null);
+        } catch (BrokerStartException e) {
+            return Optional.empty(); // starting the broker will say why
+        }
+        if (definitions == null) {
+            return Optional.empty();
+        }
+        return Optional.of((key, value) -> {
+            if (!definitions.knows(key)) {
+                return Optional.of("Kafka " + definitions.kafkaVersion() + " has no broker setting '" + key + "'"
+                        + KeySuggestions.closest(key, definitions.names())
+                                .map(s -> " (did you mean '" + s + "'?)")
+                                .orElse(""));
+            }
+            return definitions.problem(key, value);
+        });
+    }
+
+    /** "4.1.1 (KRaft, default)", "2.8.2 (ZooKeeper)", "4.1.1 (KRaft, transaction.version 1)". */
+    @Override
+    public String describeRelease(BrokerPlan b) {
+        String version = b.brokerVersion() != null ? b.brokerVersion() : EmbeddedKafkaCluster.DEFAULT_VERSION;
+        KafkaVersion kafka = KafkaVersion.parse(version);
+        return version + " (" + (kafka.zooKeeper() ? "ZooKeeper" : "KRaft")
+                + (b.brokerVersion() == null ? ", default" : "")
+                + (b.transactionVersion() != null
+                        ? ", transaction.version " + b.transactionVersion()
+                        : kafka.hasTransactionVersion()
+                                ? ", the broker's default transaction.version"
+                                : ", no transaction.version: pre-KIP-890 transactions")
+                + ")"
+                + (BrokerLibrary.available(kafka)
+                        ? ""
+                        : "; not cached yet: fetched from Maven Central into " + BrokerLibrary.cacheRoot()
+                                + " when the run starts");
     }
 
     private static ClusterSession embedded(BrokerPlan plan, DriverFile driver, Consumer<String> log)
@@ -65,7 +132,7 @@ public final class KafkaClusters implements ClusterSystem {
                 plan.settings().isEmpty() ? "" : ", overrides " + plan.settings()));
         EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder()
                 .brokers(plan.brokers())
-                .profile(plan.profile())
+                .profile(BrokerProfile.valueOf(plan.profile().name()))
                 .overrides(plan.settings())
                 .version(plan.brokerVersion())
                 .transactionVersion(plan.transactionVersion())

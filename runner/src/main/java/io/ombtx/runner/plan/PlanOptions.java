@@ -1,6 +1,6 @@
 package io.ombtx.runner.plan;
 
-import io.ombtx.broker.BrokerProfile;
+import io.ombtx.runner.cluster.ClusterProfile;
 import java.util.List;
 import java.util.Map;
 
@@ -22,7 +22,7 @@ import java.util.Map;
  */
 public record PlanOptions(
         Integer brokers,
-        BrokerProfile brokerProfile,
+        ClusterProfile brokerProfile,
         Map<String, String> brokerSettings,
         Integer reportingIntervalSeconds,
         List<String> workerUrls,
@@ -34,7 +34,7 @@ public record PlanOptions(
 
     public PlanOptions(
             Integer brokers,
-            BrokerProfile brokerProfile,
+            ClusterProfile brokerProfile,
             Map<String, String> brokerSettings,
             Integer reportingIntervalSeconds,
             List<String> workerUrls,
@@ -55,7 +55,7 @@ public record PlanOptions(
 
     public PlanOptions(
             Integer brokers,
-            BrokerProfile brokerProfile,
+            ClusterProfile brokerProfile,
             Map<String, String> brokerSettings,
             Integer reportingIntervalSeconds,
             List<String> workerUrls,
@@ -80,7 +80,7 @@ public record PlanOptions(
 
     public PlanOptions(
             Integer brokers,
-            BrokerProfile brokerProfile,
+            ClusterProfile brokerProfile,
             Map<String, String> brokerSettings,
             Integer reportingIntervalSeconds,
             List<String> workerUrls,

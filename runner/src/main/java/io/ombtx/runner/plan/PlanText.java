@@ -1,10 +1,8 @@
 package io.ombtx.runner.plan;
 
-import io.ombtx.broker.BrokerLibrary;
-import io.ombtx.broker.EmbeddedKafkaCluster;
-import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.Phase;
+import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.LoopMode;
@@ -185,22 +183,9 @@ public final class PlanText {
         return settings.toString();
     }
 
-    /** "4.1.1 (KRaft, default)", "2.8.2 (ZooKeeper)", "4.1.1 (KRaft, transaction.version 1)". */
+    /** "4.1.1 (KRaft, default)", as the broker system describes its release. */
     static String versionText(BrokerPlan b) {
-        String version = b.brokerVersion() != null ? b.brokerVersion() : EmbeddedKafkaCluster.DEFAULT_VERSION;
-        KafkaVersion kafka = KafkaVersion.parse(version);
-        return version + " (" + (kafka.zooKeeper() ? "ZooKeeper" : "KRaft")
-                + (b.brokerVersion() == null ? ", default" : "")
-                + (b.transactionVersion() != null
-                        ? ", transaction.version " + b.transactionVersion()
-                        : kafka.hasTransactionVersion()
-                                ? ", the broker's default transaction.version"
-                                : ", no transaction.version: pre-KIP-890 transactions")
-                + ")"
-                + (BrokerLibrary.available(kafka)
-                        ? ""
-                        : "; not cached yet: fetched from Maven Central into " + BrokerLibrary.cacheRoot()
-                                + " when the run starts");
+        return ClusterSystems.installed().describeRelease(b);
     }
 
     private static void line(StringBuilder text, String format, Object... args) {

@@ -20,7 +20,6 @@ import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.utils.AppInfoParser;
 
 /**
  * One run's result, as written to result JSON (docs/result-format.md): OMB's {@code TestResult} fields with OMB's
@@ -363,8 +362,25 @@ public record RunResult(
             return new Versions(
                     ombTx == null ? "0.1.0-SNAPSHOT" : ombTx,
                     System.getProperty("java.version"),
-                    AppInfoParser.getVersion(),
+                    kafkaClientsVersion(),
                     broker.version());
+        }
+
+        /**
+         * The kafka-clients release on the class path, read from its own version file as kafka-clients reads it
+         * ({@code unknown} when unreadable), or null when there is none (a run without a broker may have none).
+         */
+        static String kafkaClientsVersion() {
+            try (java.io.InputStream in = RunResult.class.getResourceAsStream("/kafka/kafka-version.properties")) {
+                if (in == null) {
+                    return null;
+                }
+                java.util.Properties properties = new java.util.Properties();
+                properties.load(in);
+                return properties.getProperty("version", "unknown").trim();
+            } catch (java.io.IOException e) {
+                return "unknown";
+            }
         }
     }
 

@@ -3,6 +3,7 @@ package io.ombtx.runner.run;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.cluster.ClusterSystem;
+import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.CommandBrokerControl;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Runs one planned (driver, workload) pair end to end, in named pieces that each return a value: the cluster session
@@ -32,8 +34,13 @@ public final class RunCoordinator {
     private final RunConsole console;
     private final WorkerFactory workerFactory;
     private final Interruption interruption;
-    private final ClusterSystem clusters;
+    private final Supplier<ClusterSystem> clusters;
     private final ResultSink sink;
+
+    /** Runs plans on the broker system on the class path ({@link ClusterSystems}), found when a plan needs one. */
+    public RunCoordinator(RunOptions options, PrintStream out, WorkerFactory workerFactory, Interruption interruption) {
+        this(options, out, workerFactory, interruption, ClusterSystems::installed);
+    }
 
     /** @param clusters the broker system the plans' clusters are started or reached through */
     public RunCoordinator(
@@ -41,7 +48,7 @@ public final class RunCoordinator {
             PrintStream out,
             WorkerFactory workerFactory,
             Interruption interruption,
-            ClusterSystem clusters) {
+            Supplier<ClusterSystem> clusters) {
         this.console = new RunConsole(out, options.quiet());
         this.workerFactory = workerFactory;
         this.interruption = interruption;
@@ -87,7 +94,7 @@ public final class RunCoordinator {
         if (plan.noBroker()) {
             return execute(spec, spec.driver(), RunResult.Broker.none(), null);
         }
-        try (ClusterSession cluster = clusters.open(plan, spec.driver(), console::line)) {
+        try (ClusterSession cluster = clusters.get().open(plan, spec.driver(), console::line)) {
             BrokerControl control = cluster.processControl();
             if (plan.embedded() && interruption.reason() != null) {
                 String reason = "interrupted during set-up (broker start)";

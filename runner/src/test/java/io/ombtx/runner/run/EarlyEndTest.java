@@ -137,8 +137,7 @@ class EarlyEndTest {
                 new RunOptions(dir.resolve("out"), null, false),
                 new PrintStream(new ByteArrayOutputStream()),
                 name -> worker,
-                interruption,
-                RunCoordinatorTestSupport.NO_CLUSTER);
+                interruption);
     }
 
     @Test
