@@ -7,6 +7,9 @@ import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.run.MaxRateSearch;
+import io.ombtx.runner.worker.LoadSpec;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -106,6 +109,13 @@ public final class PlanText {
                     length,
                     run.reportingIntervalSeconds(),
                     run.teardownTimeoutSeconds());
+            line(text, "     run id      %s", run.runId());
+            line(text, "     topics      %s", topics(run.topology(), run.runId()));
+            line(text, "     start-load  %s", startLoad(run.load()));
+            line(text, "     payloads    %s", run.payloads().describe());
+            if (run.search() != null) {
+                line(text, "     search      %s", search(run.search()));
+            }
             for (WorkerAssignment a : run.workers()) {
                 line(
                         text,
@@ -160,6 +170,44 @@ public final class PlanText {
             }
         }
         return text.toString();
+    }
+
+    /** The topics, producers and subscriptions as the workers are asked to create them. */
+    public static String topics(Topology t, String runId) {
+        return String.format(
+                Locale.ROOT,
+                "%d × %d partition(s), named <driver prefix>-%s-<index>; %d producer(s) per topic; subscriptions %s,"
+                        + " %d consumer(s) each",
+                t.topics(),
+                t.partitionsPerTopic(),
+                runId,
+                t.producersPerTopic(),
+                t.subscriptionNames(),
+                t.consumersPerSubscription());
+    }
+
+    /** What {@code /start-load} carries, but the payload bytes (each worker gets its share of rate and counts). */
+    public static String startLoad(LoadSpec l) {
+        return String.format(
+                Locale.ROOT,
+                "loop %s, %s msg/s, keys %s, warm-up %d / measure %d op(s), %d message(s) per operation,"
+                        + " waitForConsume %s, consumed %s, sender threads per producer %s",
+                l.loop(),
+                BigDecimal.valueOf(l.messagesPerSecond()).stripTrailingZeros().toPlainString(),
+                l.keyDistributor(),
+                l.warmupOperations(),
+                l.measureOperations(),
+                l.messagesPerOperation(),
+                l.waitForConsume(),
+                l.consumed(),
+                l.senderThreadsPerProducer() == null ? "auto" : l.senderThreadsPerProducer());
+    }
+
+    /** The max-rate search's settings, every one. */
+    public static String search(MaxRateSearch.Settings s) {
+        return s.toString()
+                .substring(
+                        s.getClass().getSimpleName().length() + 1, s.toString().length() - 1);
     }
 
     /**

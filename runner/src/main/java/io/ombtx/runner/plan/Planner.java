@@ -11,6 +11,11 @@ import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.run.MaxRateSearch;
+import io.ombtx.runner.worker.LoadSpec;
+import io.ombtx.runner.worker.Payloads;
+import io.ombtx.runner.worker.RunId;
+import io.ombtx.runner.worker.SenderThreads;
 import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -80,6 +85,18 @@ public final class Planner {
         }
         checkFaults(w, broker, options);
         String faultCommand = w.faults().isEmpty() || broker.embedded() ? null : options.faultCommand();
+        String runId = RunId.draw();
+        LoadSpec load = new LoadSpec(
+                w.loop(),
+                initialRate,
+                List.of(),
+                w.keyDistributor(),
+                w.warmupOperations(),
+                w.measureOperations(),
+                w.messagesPerOperation(),
+                w.waitForConsume(),
+                w.subscriptionsPerTopic() > 0,
+                SenderThreads.fromSystemProperty());
         return new RunSpec(
                 number,
                 w,
@@ -93,7 +110,14 @@ public final class Planner {
                 interval,
                 options.teardownTimeoutSeconds(),
                 null,
-                faultCommand);
+                faultCommand,
+                runId,
+                Topology.of(w, runId),
+                load,
+                Payloads.Spec.of(w),
+                findMax
+                        ? MaxRateSearch.Settings.forLoad(initialRate, w.producerCount(), w.messagesPerOperation())
+                        : null);
     }
 
     /**

@@ -85,8 +85,8 @@ final class Execution {
                         : "");
         RateSearchRecord rateSearch = null;
         if (spec.findMaximumRate()) {
-            rateSearch = new MaxRateSearchPhase(group, w, interruption, console::line)
-                    .run(new MaxRateSearch(MaxRateSearchPhase.settings(w, spec.initialRate())));
+            rateSearch =
+                    new MaxRateSearchPhase(group, w, interruption, console::line).run(new MaxRateSearch(spec.search()));
             if (rateSearch.completed()) {
                 group.run(Worker.Command.RESET_STATS); // the probes are not measured
             }

@@ -7,17 +7,15 @@ import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.FaultCluster;
 import io.ombtx.runner.fault.FaultInjector;
 import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.plan.Topology;
 import io.ombtx.runner.worker.LoadSpec;
 import io.ombtx.runner.worker.Payloads;
 import io.ombtx.runner.worker.Worker;
 import io.ombtx.runner.worker.Worker.TopicSubscription;
 import io.ombtx.runner.worker.WorkerException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -70,29 +68,18 @@ final class SetUp {
             group.initializeDriver(driver.toYaml(), w.operation());
             return null;
         });
-        List<String> topics = step("topics", () -> group.createTopics(w.topics(), w.partitionsPerTopic()));
-        console.say("Created %d topic(s) with %d partition(s): %s", topics.size(), w.partitionsPerTopic(), topics);
-        List<TopicSubscription> subscriptions = new ArrayList<>();
-        String runTag = Long.toString(ThreadLocalRandom.current().nextLong(1L << 30), 36);
-        for (String topic : topics) {
-            for (int s = 0; s < w.subscriptionsPerTopic(); s++) {
-                String name = String.format(Locale.ROOT, "sub-%03d-%s", s, runTag);
-                for (int c = 0; c < w.consumerPerSubscription(); c++) {
-                    subscriptions.add(new TopicSubscription(topic, name));
-                }
-            }
-        }
-        List<String> producerTopics = new ArrayList<>();
-        for (String topic : topics) {
-            for (int p = 0; p < w.producersPerTopic(); p++) {
-                producerTopics.add(topic);
-            }
-        }
+        Topology topology = spec.topology();
+        List<String> topics = step(
+                "topics", () -> group.createTopics(topology.topics(), topology.partitionsPerTopic(), spec.runId()));
+        console.say(
+                "Created %d topic(s) with %d partition(s): %s", topics.size(), topology.partitionsPerTopic(), topics);
+        List<TopicSubscription> subscriptions = topology.subscriptions(topics);
+        List<String> producerTopics = topology.producerTopics(topics);
         step("producers", () -> {
             group.createProducers(producerTopics);
             return null;
         });
-        List<byte[]> payloads = Payloads.forWorkload(w);
+        List<byte[]> payloads = Payloads.of(spec.payloads());
         if (w.streaming() && w.prefillMessages() > 0) {
             console.say("Prefilling %d message(s) into the source topic(s)", w.prefillMessages());
             step("prefill", () -> {
@@ -106,7 +93,9 @@ final class SetUp {
         });
         console.say("Created %d producer(s) and %d consumer(s)", producerTopics.size(), subscriptions.size());
         if (!w.streaming() && !subscriptions.isEmpty() && !producerTopics.isEmpty()) {
-            awaitConsumersReady(group, (long) producerTopics.size() * w.subscriptionsPerTopic());
+            awaitConsumersReady(
+                    group,
+                    (long) producerTopics.size() * topology.subscriptionNames().size());
         }
         FaultInjector faults = null;
         if (faultAccess != null && !w.faults().isEmpty()) {
@@ -124,16 +113,7 @@ final class SetUp {
                             .map(b -> b.nodeId() + "=" + b.address())
                             .toList());
         }
-        LoadSpec load = new LoadSpec(
-                w.loop(),
-                spec.initialRate(),
-                payloads,
-                w.keyDistributor(),
-                w.warmupOperations(),
-                w.measureOperations(),
-                w.messagesPerOperation(),
-                w.waitForConsume(),
-                w.subscriptionsPerTopic() > 0);
+        LoadSpec load = spec.load().withPayloads(payloads);
         try {
             step("load start", () -> {
                 group.startLoad(load);

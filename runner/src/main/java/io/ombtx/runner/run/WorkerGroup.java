@@ -130,6 +130,11 @@ public final class WorkerGroup implements Worker {
     }
 
     @Override
+    public List<String> createTopics(int count, int partitions, String runId) throws Exception {
+        return members.get(0).worker().createTopics(count, partitions, runId);
+    }
+
+    @Override
     public void createProducers(List<String> topics) throws Exception {
         List<Member> targets = producing();
         List<List<String>> dealt = deal(topics, targets, WorkerAssignment::producers);

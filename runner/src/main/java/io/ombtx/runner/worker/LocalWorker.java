@@ -32,7 +32,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -122,7 +121,11 @@ public final class LocalWorker implements Worker {
 
     @Override
     public List<String> createTopics(int count, int partitions) throws Exception {
-        String runId = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        return createTopics(count, partitions, RunId.draw());
+    }
+
+    @Override
+    public List<String> createTopics(int count, int partitions, String runId) throws Exception {
         List<String> topics = new ArrayList<>();
         List<CompletableFuture<Void>> futures = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -207,7 +210,7 @@ public final class LocalWorker implements Worker {
         double perProducerMessages = spec.messagesPerSecond() / producers.size();
         double perProducerOperations = perProducerMessages / Math.max(1, streaming ? 1 : spec.messagesPerOperation());
         int threads = SenderThreads.resolve(
-                senderThreadsSetting,
+                spec.senderThreadsPerProducer() != null ? spec.senderThreadsPerProducer() : senderThreadsSetting,
                 spec.loop(),
                 operation,
                 perProducerOperations,
