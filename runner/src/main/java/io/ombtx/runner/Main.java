@@ -18,6 +18,7 @@ import io.ombtx.runner.plan.Repetitions;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.result.OutputTarget;
+import io.ombtx.runner.run.Interruption;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.HttpWorkerClient;
@@ -112,7 +113,7 @@ public final class Main {
     }
 
     public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err) {
-        RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
+        Interruption interruption = new Interruption();
         try {
             senderThreadsSetting();
             List<RunSpec> plan = plan(parsed);
@@ -181,7 +182,7 @@ public final class Main {
         return urls;
     }
 
-    private static void installSignalHandlers(RunCoordinator.Interruption interruption) {
+    private static void installSignalHandlers(Interruption interruption) {
         for (String name : new String[] {"INT", "TERM"}) {
             try {
                 Signal.handle(new Signal(name), signal -> {

@@ -52,9 +52,9 @@ final class Execution {
     }
 
     private final RunConsole console;
-    private final RunCoordinator.Interruption interruption;
+    private final Interruption interruption;
 
-    Execution(RunConsole console, RunCoordinator.Interruption interruption) {
+    Execution(RunConsole console, Interruption interruption) {
         this.console = console;
         this.interruption = interruption;
     }

@@ -36,11 +36,10 @@ final class MaxRateSearchPhase {
 
     private final WorkerGroup group;
     private final Workload workload;
-    private final RunCoordinator.Interruption interruption;
+    private final Interruption interruption;
     private final Consumer<String> log;
 
-    MaxRateSearchPhase(
-            WorkerGroup group, Workload workload, RunCoordinator.Interruption interruption, Consumer<String> log) {
+    MaxRateSearchPhase(WorkerGroup group, Workload workload, Interruption interruption, Consumer<String> log) {
         this.group = group;
         this.workload = workload;
         this.interruption = interruption;

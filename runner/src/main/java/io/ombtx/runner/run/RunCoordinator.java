@@ -10,14 +10,11 @@ import io.ombtx.runner.fault.CommandBrokerControl;
 import io.ombtx.runner.fault.FaultCommand;
 import io.ombtx.runner.plan.BrokerPlan;
 import io.ombtx.runner.plan.RunSpec;
-import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.worker.Worker;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -54,19 +51,6 @@ public final class RunCoordinator {
         this.interruption = interruption;
         this.clusters = clusters;
         this.sink = new ResultSink(options);
-    }
-
-    /** Set from a signal handler; the run in progress ends at its next poll and writes a partial result. */
-    public static final class Interruption {
-        private volatile String reason;
-
-        public void interrupt(String why) {
-            reason = why;
-        }
-
-        public String reason() {
-            return reason;
-        }
     }
 
     /** What a run left behind: its result file and the result written to it. */
@@ -124,16 +108,7 @@ public final class RunCoordinator {
         if (spec.workerNote() != null) {
             console.line(spec.workerNote());
         }
-        List<WorkerGroup.Member> members = new ArrayList<>();
-        try {
-            for (WorkerAssignment assignment : spec.workers()) {
-                members.add(new WorkerGroup.Member(workerFactory.create(assignment.worker()), assignment));
-            }
-        } catch (RuntimeException e) {
-            members.forEach(m -> m.worker().close());
-            throw e;
-        }
-        try (WorkerGroup group = new WorkerGroup(members)) {
+        try (WorkerGroup group = WorkerGroup.of(spec.workers(), workerFactory::create)) {
             Execution.Measured measured;
             try {
                 SetUp.Done ready = new SetUp(console, interruption).run(spec, driver, group, faults);

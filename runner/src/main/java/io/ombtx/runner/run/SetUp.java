@@ -54,9 +54,9 @@ final class SetUp {
     private static final long POLL_MILLIS = 100;
 
     private final RunConsole console;
-    private final RunCoordinator.Interruption interruption;
+    private final Interruption interruption;
 
-    SetUp(RunConsole console, RunCoordinator.Interruption interruption) {
+    SetUp(RunConsole console, Interruption interruption) {
         this.console = console;
         this.interruption = interruption;
     }

@@ -132,7 +132,7 @@ class EarlyEndTest {
                 .get(0);
     }
 
-    private RunCoordinator coordinator(Worker worker, RunCoordinator.Interruption interruption) {
+    private RunCoordinator coordinator(Worker worker, Interruption interruption) {
         return new RunCoordinator(
                 new RunOptions(dir.resolve("out"), null, false),
                 new PrintStream(new ByteArrayOutputStream()),
@@ -143,7 +143,7 @@ class EarlyEndTest {
     @Test
     void ctrlCDuringSetUpEndsPromptlyWithAPartialResultNamingTheStep() throws Exception {
         HeldWorker worker = new HeldWorker("topics");
-        RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
+        Interruption interruption = new Interruption();
         RunSpec spec = spec(30);
         AtomicReference<Object> ended = new AtomicReference<>();
         Thread run = new Thread(() -> {
@@ -175,7 +175,7 @@ class EarlyEndTest {
         HeldWorker worker = new HeldWorker("STOP_ALL", "environment", "close");
         RunSpec spec = spec(2);
         long start = System.nanoTime();
-        RunCoordinator.Outcome outcome = coordinator(worker, new RunCoordinator.Interruption())
+        RunCoordinator.Outcome outcome = coordinator(worker, new Interruption())
                 .execute(spec, spec.driver(), RunResult.Broker.external(1, "h1:9092"));
         double seconds = (System.nanoTime() - start) / 1e9;
         assertTrue(seconds < 2 + 1.5, "teardown took " + seconds + " s");

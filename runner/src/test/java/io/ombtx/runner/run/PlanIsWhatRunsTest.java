@@ -136,7 +136,7 @@ class PlanIsWhatRunsTest {
                         new RunOptions(dir.resolve("out"), null, true),
                         new PrintStream(new ByteArrayOutputStream()),
                         name -> worker,
-                        new RunCoordinator.Interruption())
+                        new Interruption())
                 .execute(spec, spec.driver(), RunResult.Broker.external(1, "h1:9092"));
 
         assertTrue(dryRun.contains("     run id      " + worker.runId + System.lineSeparator()), dryRun);
