@@ -77,54 +77,24 @@ public record LoadSpec(
                 null);
     }
 
-    /** A load planned without a sender-thread setting (each worker keeps its own). */
-    public LoadSpec(
-            LoopMode loop,
-            double messagesPerSecond,
-            List<byte[]> payloads,
-            KeyDistributorType keyDistributor,
-            long warmupOperations,
-            long measureOperations,
-            Integer messagesPerOperation,
-            boolean waitForConsume,
-            Boolean consumed) {
-        this(
-                loop,
-                messagesPerSecond,
-                payloads,
-                keyDistributor,
-                warmupOperations,
-                measureOperations,
-                messagesPerOperation,
-                waitForConsume,
-                consumed,
-                null);
-    }
-
     /** This load with another rate and other operation counts: one worker's share of it. */
     public LoadSpec share(double rate, long warmup, long measure) {
-        return new LoadSpec(
-                loop,
-                rate,
-                payloads,
-                keyDistributor,
-                warmup,
-                measure,
-                messagesPerOperation,
-                waitForConsume,
-                consumed,
-                senderThreadsPerProducer);
+        return with(rate, payloads, warmup, measure);
     }
 
     /** This load with its payloads, built from their planned description ({@link Payloads}). */
-    public LoadSpec withPayloads(List<byte[]> payloads) {
+    public LoadSpec withPayloads(List<byte[]> bytes) {
+        return with(messagesPerSecond, bytes, warmupOperations, measureOperations);
+    }
+
+    private LoadSpec with(double rate, List<byte[]> bytes, long warmup, long measure) {
         return new LoadSpec(
                 loop,
-                messagesPerSecond,
-                payloads,
+                rate,
+                bytes,
                 keyDistributor,
-                warmupOperations,
-                measureOperations,
+                warmup,
+                measure,
                 messagesPerOperation,
                 waitForConsume,
                 consumed,
