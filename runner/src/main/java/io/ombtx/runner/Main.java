@@ -71,6 +71,7 @@ public final class Main {
             throw new UsageException("--profile " + parsed.profile() + ": no workload defines it (its 'profiles:'"
                     + " block); the shipped workloads have quick and full");
         }
+        senderThreadsSetting(); // the planner reads it into each run's load
         PlanOptions planOptions = new PlanOptions(
                 parsed.brokers(),
                 parsed.brokerProfile(),
@@ -102,8 +103,7 @@ public final class Main {
         return OutputTarget.of(parsed.output()).file() != null;
     }
 
-    /** Runs already-parsed arguments (bin/benchmark-suite calls this once per suite entry). */
-    /** The worker setting {@link SenderThreads#PROPERTY}, checked before anything starts. */
+    /** The setting {@link SenderThreads#PROPERTY}, checked before anything is planned. */
     static void senderThreadsSetting() {
         try {
             SenderThreads.fromSystemProperty();
@@ -112,10 +112,10 @@ public final class Main {
         }
     }
 
+    /** Runs already-parsed arguments (bin/benchmark-suite calls this once per suite entry). */
     public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err) {
         Interruption interruption = new Interruption();
         try {
-            senderThreadsSetting();
             List<RunSpec> plan = plan(parsed);
             plan.stream()
                     .map(RunSpec::workload)
