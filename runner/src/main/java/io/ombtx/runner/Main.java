@@ -71,7 +71,6 @@ public final class Main {
             throw new UsageException("--profile " + parsed.profile() + ": no workload defines it (its 'profiles:'"
                     + " block); the shipped workloads have quick and full");
         }
-        senderThreadsSetting(); // the planner reads it into each run's load
         PlanOptions planOptions = new PlanOptions(
                 parsed.brokers(),
                 parsed.brokerProfile(),
@@ -82,7 +81,8 @@ public final class Main {
                 parsed.teardownTimeoutSeconds(),
                 parsed.brokerVersion(),
                 parsed.transactionVersion(),
-                parsed.faultCommand());
+                parsed.faultCommand(),
+                senderThreadsSetting());
         List<RunSpec> plan = Repetitions.expand(
                 Planner.plan(drivers, workloads, planOptions),
                 parsed.repeat(),
@@ -104,9 +104,9 @@ public final class Main {
     }
 
     /** The setting {@link SenderThreads#PROPERTY}, checked before anything is planned. */
-    static void senderThreadsSetting() {
+    static Integer senderThreadsSetting() {
         try {
-            SenderThreads.fromSystemProperty();
+            return SenderThreads.fromSystemProperty();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage() + " (set in OMBTX_JAVA_OPTS)");
         }

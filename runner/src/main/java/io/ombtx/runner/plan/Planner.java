@@ -15,7 +15,6 @@ import io.ombtx.runner.run.MaxRateSearch;
 import io.ombtx.runner.worker.LoadSpec;
 import io.ombtx.runner.worker.Payloads;
 import io.ombtx.runner.worker.RunId;
-import io.ombtx.runner.worker.SenderThreads;
 import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -96,7 +95,7 @@ public final class Planner {
                 w.messagesPerOperation(),
                 w.waitForConsume(),
                 w.subscriptionsPerTopic() > 0,
-                SenderThreads.fromSystemProperty());
+                options.senderThreadsPerProducer());
         return new RunSpec(
                 number,
                 w,

@@ -114,8 +114,7 @@ class PlanIsWhatRunsTest {
         public void close() {}
     }
 
-    @Test
-    void whatExecutesIsWhatTheDryRunPrinted() throws Exception {
+    private RunSpec plan(PlanOptions options) throws Exception {
         Path driver = Files.writeString(
                 dir.resolve("driver.yaml"),
                 "name: d\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n"
@@ -126,11 +125,11 @@ class PlanIsWhatRunsTest {
                         + "consumerPerSubscription: 1\nmessageSize: 10\nuseRandomizedPayloads: true\n"
                         + "randomizedPayloadPoolSize: 3\nrandomBytesRatio: 0.5\nkeyDistributor: KEY_ROUND_ROBIN\n"
                         + "warmupOperations: 2\nmeasureOperations: 5\nproducerRate: 1000\n");
-        RunSpec spec = Planner.plan(
-                        List.of(DriverFile.load(driver)), WorkloadLoader.load(workload, null), PlanOptions.defaults())
+        return Planner.plan(List.of(DriverFile.load(driver)), WorkloadLoader.load(workload, null), options)
                 .get(0);
-        String dryRun = PlanText.describe(List.of(spec));
+    }
 
+    private RecordingWorker execute(RunSpec spec) throws Exception {
         RecordingWorker worker = new RecordingWorker();
         new RunCoordinator(
                         new RunOptions(dir.resolve("out"), null, true),
@@ -138,6 +137,14 @@ class PlanIsWhatRunsTest {
                         name -> worker,
                         new Interruption())
                 .execute(spec, spec.driver(), RunResult.Broker.external(1, "h1:9092"));
+        return worker;
+    }
+
+    @Test
+    void whatExecutesIsWhatTheDryRunPrinted() throws Exception {
+        RunSpec spec = plan(PlanOptions.defaults());
+        String dryRun = PlanText.describe(List.of(spec));
+        RecordingWorker worker = execute(spec);
 
         assertTrue(dryRun.contains("     run id      " + worker.runId + System.lineSeparator()), dryRun);
         // The topology as executed: topics, producers per topic, subscriptions and consumers per subscription.
@@ -168,5 +175,17 @@ class PlanIsWhatRunsTest {
             assertEquals(10, worker.load.payloads().get(i).length);
         }
         assertTrue(dryRun.contains("     payloads    3 payload(s) of 10 byte(s), 50% random (seed 42)"), dryRun);
+    }
+
+    @Test
+    void theSenderThreadSettingIsPlannedAndSent() throws Exception {
+        RunSpec spec = plan(new PlanOptions(null, null, Map.of(), null, List.of(), false, 30, null, null, null, 3));
+        String dryRun = PlanText.describe(List.of(spec));
+        RecordingWorker worker = execute(spec);
+        assertEquals(3, worker.load.senderThreadsPerProducer());
+        assertTrue(dryRun.contains("     start-load  " + PlanText.startLoad(worker.load)), dryRun);
+        assertTrue(dryRun.contains("sender threads per producer 3"), dryRun);
+        assertTrue(
+                PlanText.describe(List.of(plan(PlanOptions.defaults()))).contains("sender threads per producer auto"));
     }
 }
