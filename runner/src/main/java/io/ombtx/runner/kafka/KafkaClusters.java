@@ -205,6 +205,7 @@ public final class KafkaClusters implements ClusterSystem {
         private final Admin admin;
         private final int brokers;
         private RunResult.Broker facts;
+        private boolean closed;
 
         private External(BrokerPlan plan, DriverFile driver, Consumer<String> log, Admin admin, int brokers) {
             this.plan = plan;
@@ -281,6 +282,7 @@ public final class KafkaClusters implements ClusterSystem {
             } catch (Exception e) {
                 facts = broker.withReadBack(null, null, "not read back: " + describe(e), null);
             }
+            close(); // read once: no client of the runner's stays connected during the measurement
             return facts;
         }
 
@@ -296,7 +298,10 @@ public final class KafkaClusters implements ClusterSystem {
 
         @Override
         public void close() {
-            admin.close(Duration.ofSeconds(5));
+            if (!closed) {
+                closed = true;
+                admin.close(Duration.ofSeconds(5));
+            }
         }
     }
 
