@@ -9,6 +9,7 @@ import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.Planner;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RunResult;
+import io.ombtx.runner.run.Interruption;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.LocalWorker;
@@ -74,8 +75,7 @@ record Bench(Path home, Path work) {
         RunOptions options = new RunOptions(work, null, true);
         RunSpec spec = Planner.plan(List.of(driver), List.of(workload), plan).get(0);
         long cpuBefore = cpuNanos();
-        RunResult result = new RunCoordinator(
-                        options, System.out, worker -> new LocalWorker(), new RunCoordinator.Interruption())
+        RunResult result = new RunCoordinator(options, System.out, worker -> new LocalWorker(), new Interruption())
                 .run(spec)
                 .result();
         return new Run(result, cpuNanos() - cpuBefore);

@@ -14,17 +14,6 @@ public enum BrokerProfile {
     /** Seed 003's "max consistency": replicated internal topics, min ISR 2, fsync on every message. */
     MAX_CONSISTENCY;
 
-    public static BrokerProfile parse(String name) {
-        String normalized = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
-        for (BrokerProfile profile : values()) {
-            if (profile.name().equals(normalized)) {
-                return profile;
-            }
-        }
-        throw new IllegalArgumentException(
-                "unknown broker profile '" + name + "' (expected default or max-consistency)");
-    }
-
     public String displayName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

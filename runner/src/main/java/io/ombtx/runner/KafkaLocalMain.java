@@ -61,7 +61,8 @@ public final class KafkaLocalMain {
             builder.brokers(options.broker.brokers());
         }
         if (options.broker.profile() != null) {
-            builder.profile(options.broker.profile());
+            builder.profile(io.ombtx.broker.BrokerProfile.valueOf(
+                    options.broker.profile().name()));
         }
         options.broker.settings().forEach(builder::override);
         builder.version(options.broker.brokerVersion());

@@ -1,11 +1,12 @@
 package io.ombtx.runner;
 
-import io.ombtx.broker.BrokerStartException;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.BenchmarkCommand;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.cluster.ClusterStartFailed;
+import io.ombtx.runner.cluster.ClusterUnreachable;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
@@ -17,7 +18,7 @@ import io.ombtx.runner.plan.Repetitions;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.result.OutputTarget;
-import io.ombtx.runner.run.ClusterUnreachable;
+import io.ombtx.runner.run.Interruption;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.HttpWorkerClient;
@@ -80,7 +81,8 @@ public final class Main {
                 parsed.teardownTimeoutSeconds(),
                 parsed.brokerVersion(),
                 parsed.transactionVersion(),
-                parsed.faultCommand());
+                parsed.faultCommand(),
+                senderThreadsSetting());
         List<RunSpec> plan = Repetitions.expand(
                 Planner.plan(drivers, workloads, planOptions),
                 parsed.repeat(),
@@ -101,20 +103,19 @@ public final class Main {
         return OutputTarget.of(parsed.output()).file() != null;
     }
 
-    /** Runs already-parsed arguments (bin/benchmark-suite calls this once per suite entry). */
-    /** The worker setting {@link SenderThreads#PROPERTY}, checked before anything starts. */
-    static void senderThreadsSetting() {
+    /** The setting {@link SenderThreads#PROPERTY}, checked before anything is planned. */
+    static Integer senderThreadsSetting() {
         try {
-            SenderThreads.fromSystemProperty();
+            return SenderThreads.fromSystemProperty();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage() + " (set in OMBTX_JAVA_OPTS)");
         }
     }
 
+    /** Runs already-parsed arguments (bin/benchmark-suite calls this once per suite entry). */
     public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err) {
-        RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
+        Interruption interruption = new Interruption();
         try {
-            senderThreadsSetting();
             List<RunSpec> plan = plan(parsed);
             plan.stream()
                     .map(RunSpec::workload)
@@ -155,7 +156,7 @@ public final class Main {
         } catch (ConfigException | UsageException e) {
             err.println("error: " + e.getMessage());
             return BAD_INPUT;
-        } catch (BrokerStartException | WorkerException | ClusterUnreachable e) {
+        } catch (ClusterStartFailed | WorkerException | ClusterUnreachable e) {
             err.println("error: " + e.getMessage());
             return FAILED;
         } catch (Exception e) {
@@ -181,7 +182,7 @@ public final class Main {
         return urls;
     }
 
-    private static void installSignalHandlers(RunCoordinator.Interruption interruption) {
+    private static void installSignalHandlers(Interruption interruption) {
         for (String name : new String[] {"INT", "TERM"}) {
             try {
                 Signal.handle(new Signal(name), signal -> {

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.broker.BrokerProfile;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.cluster.ClusterProfile;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -189,7 +189,7 @@ class CliTest {
         assertEquals("quick", a.profile());
         assertTrue(a.dryRun());
         assertEquals(3, a.brokers());
-        assertEquals(BrokerProfile.MAX_CONSISTENCY, a.brokerProfile());
+        assertEquals(ClusterProfile.MAX_CONSISTENCY, a.brokerProfile());
         assertEquals(Map.of("group.coordinator.append.linger.ms", "0", "a", "b=c"), a.brokerSettings());
         assertEquals(
                 List.of("group.coordinator.append.linger.ms", "a"),
@@ -365,7 +365,7 @@ class CliTest {
             assertEquals("full", run.profile(), "--profile beats the suite's");
             assertEquals(Map.of("group.coordinator.append.linger.ms", "0"), run.brokerSettings());
             assertEquals(3, run.brokers());
-            assertEquals(BrokerProfile.MAX_CONSISTENCY, run.brokerProfile());
+            assertEquals(ClusterProfile.MAX_CONSISTENCY, run.brokerProfile());
             assertEquals(results, run.output());
             assertEquals(4, run.reportingIntervalSeconds());
             assertTrue(run.quiet() && run.extraConsumers());
@@ -625,7 +625,7 @@ class CliTest {
         });
         assertEquals(Path.of("s.json"), options.state);
         assertEquals(3, options.broker.brokers());
-        assertEquals(BrokerProfile.DEFAULT, options.broker.profile());
+        assertEquals(ClusterProfile.DEFAULT, options.broker.profile());
         assertEquals(Map.of("a", "2"), options.broker.settings());
     }
 

@@ -46,8 +46,9 @@ final class AeronProducer implements BenchmarkProducer, CallbackProducer {
     }
 
     @Override
-    public void send(String key, byte[] payload, boolean consumed, SendCallback callback) {
-        callback.completed(offer(payload));
+    public void send(
+            String key, byte[] payload, boolean consumed, long intendedNanos, long sendNanos, SendCallback callback) {
+        callback.completed(offer(payload), payload.length, intendedNanos, sendNanos);
     }
 
     /** Offers one message under the back-pressure policy; null when accepted, else why it failed. */

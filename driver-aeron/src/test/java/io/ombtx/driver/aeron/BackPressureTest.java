@@ -57,7 +57,7 @@ class BackPressureTest {
             // before 2000.
             for (int i = 0; i < 2_000 && failure.get() == null; i++) {
                 AtomicReference<Throwable> outcome = new AtomicReference<>();
-                fast.send(null, new byte[1000], true, outcome::set);
+                fast.send(null, new byte[1000], true, 0, 0, (error, bytes, intended, sent) -> outcome.set(error));
                 if (outcome.get() == null) {
                     accepted++;
                 } else {

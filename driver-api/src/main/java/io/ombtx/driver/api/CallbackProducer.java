@@ -9,14 +9,14 @@ package io.ombtx.driver.api;
 public interface CallbackProducer {
 
     /**
-     * Told once per message when it is acknowledged ({@code error == null}) or failed. A call-back may also implement
-     * its client's own call-back interface (omb-tx's runner implements kafka-clients' {@code Callback}, with the same
-     * meaning); a driver may then hand it to the client as it is, so that no adapter object lives per message in
-     * flight, and the client calls that interface instead of {@link #completed}.
+     * Told once per message when it is acknowledged ({@code error == null}) or failed, with the message's size and
+     * the two times given to {@link #send}. A runner can then serve every message with one call-back of its own, and
+     * the one object per message in flight is the driver's (kafka-clients' {@code Callback}, say, which carries the
+     * times): one instead of two.
      */
     @FunctionalInterface
     interface SendCallback {
-        void completed(Throwable error);
+        void completed(Throwable error, int payloadBytes, long intendedNanos, long sendNanos);
     }
 
     /**
@@ -26,6 +26,8 @@ public interface CallbackProducer {
      * @param consumed false when nothing in the run consumes the topic: what the driver adds to a record only so
      *     that consumers can measure end-to-end latency (kafka-tx: its microsecond publish-time header) can be left
      *     out
+     * @param intendedNanos when the send was due ({@link System#nanoTime()}), handed back to {@code callback}
+     * @param sendNanos when it was sent, handed back to {@code callback}
      */
-    void send(String key, byte[] payload, boolean consumed, SendCallback callback);
+    void send(String key, byte[] payload, boolean consumed, long intendedNanos, long sendNanos, SendCallback callback);
 }

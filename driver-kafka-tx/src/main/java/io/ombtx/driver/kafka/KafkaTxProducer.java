@@ -18,7 +18,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -160,9 +159,12 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
      * joins its batcher through {@link #sendAsync}, whose per-message future is negligible next to a commit.
      */
     @Override
-    public void send(String key, byte[] payload, boolean consumed, SendCallback callback) {
+    public void send(
+            String key, byte[] payload, boolean consumed, long intendedNanos, long sendNanos, SendCallback callback) {
+        int bytes = payload.length;
         if (batcher != null || closed) {
-            sendAsync(Optional.ofNullable(key), payload).whenComplete((ok, error) -> callback.completed(error));
+            sendAsync(Optional.ofNullable(key), payload)
+                    .whenComplete((ok, error) -> callback.completed(error, bytes, intendedNanos, sendNanos));
             return;
         }
         try {
@@ -171,12 +173,10 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             ProducerRecord<String, byte[]> record = consumed
                     ? RecordFactory.create(topic, null, key, payload)
                     : new ProducerRecord<>(topic, null, key, payload);
-            // The runner's call-back is also kafka-clients' own: handed over as it is, no adapter per message.
-            plain.send(
-                    record,
-                    callback instanceof Callback direct ? direct : (metadata, error) -> callback.completed(error));
+            // The one object per message in flight: kafka-clients' call-back, carrying what the runner's needs back.
+            plain.send(record, (metadata, error) -> callback.completed(error, bytes, intendedNanos, sendNanos));
         } catch (RuntimeException e) {
-            callback.completed(e);
+            callback.completed(e, bytes, intendedNanos, sendNanos);
         }
     }
 

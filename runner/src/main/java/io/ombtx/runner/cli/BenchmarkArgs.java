@@ -1,6 +1,6 @@
 package io.ombtx.runner.cli;
 
-import io.ombtx.broker.BrokerProfile;
+import io.ombtx.runner.cluster.ClusterProfile;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +31,7 @@ public record BenchmarkArgs(
         String profile,
         boolean dryRun,
         Integer brokers,
-        BrokerProfile brokerProfile,
+        ClusterProfile brokerProfile,
         Map<String, String> brokerSettings,
         Integer reportingIntervalSeconds,
         int workerTimeoutSeconds,

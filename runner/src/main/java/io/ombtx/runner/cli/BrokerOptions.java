@@ -1,7 +1,7 @@
 package io.ombtx.runner.cli;
 
-import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.runner.cluster.ClusterProfile;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -28,7 +28,7 @@ public class BrokerOptions {
             order = Cli.BROKER_SECTION + 1,
             description =
                     "embedded broker settings: default | max-consistency (seed 003: min ISR 2, fsync per" + " message)")
-    BrokerProfile profile;
+    ClusterProfile profile;
 
     @Option(
             names = "--broker-config",
@@ -66,7 +66,7 @@ public class BrokerOptions {
     }
 
     /** null: the workload's. */
-    public BrokerProfile profile() {
+    public ClusterProfile profile() {
         return profile;
     }
 

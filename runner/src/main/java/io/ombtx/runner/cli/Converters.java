@@ -1,7 +1,7 @@
 package io.ombtx.runner.cli;
 
-import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.KafkaVersion;
+import io.ombtx.runner.cluster.ClusterProfile;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -83,11 +83,11 @@ public final class Converters {
     }
 
     /** {@code default} or {@code max-consistency}. */
-    public static final class Profile implements ITypeConverter<BrokerProfile> {
+    public static final class Profile implements ITypeConverter<ClusterProfile> {
         @Override
-        public BrokerProfile convert(String text) {
+        public ClusterProfile convert(String text) {
             try {
-                return BrokerProfile.parse(text);
+                return ClusterProfile.parse(text);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException("expects default or max-consistency, got '" + text + "'");
             }

@@ -1,10 +1,10 @@
 package io.ombtx.runner.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
+import io.ombtx.runner.cluster.ClusterSystem;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,7 +91,7 @@ final class FaultsReader {
         }
         String text = value.asText().trim();
         if (value.isIntegralNumber() || text.matches("-?\\d+")) {
-            brokerIndex = f.wholeNumber("target", 0, 0, EmbeddedKafkaCluster.MAX_BROKERS - 1);
+            brokerIndex = f.wholeNumber("target", 0, 0, ClusterSystem.MAX_EMBEDDED_BROKERS - 1);
             target = FaultTarget.BROKER;
         } else {
             target = role(f, text);

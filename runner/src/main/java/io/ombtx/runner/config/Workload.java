@@ -1,8 +1,8 @@
 package io.ombtx.runner.config;
 
-import io.ombtx.broker.BrokerProfile;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.runner.cluster.ClusterProfile;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -43,7 +43,7 @@ public record Workload(
         long prefillMessages,
         boolean verifyExactlyOnce,
         int brokers,
-        BrokerProfile brokerProfile,
+        ClusterProfile brokerProfile,
         Map<String, String> brokerSettings,
         DriverOverrides driverOverrides,
         int reportingIntervalSeconds,

@@ -2,9 +2,6 @@ package io.ombtx.runner.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ombtx.broker.BrokerProfile;
-import io.ombtx.broker.EmbeddedKafkaCluster;
-import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.OperationKind;
@@ -12,6 +9,9 @@ import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.driver.api.config.YamlFiles;
+import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.cluster.ClusterSystem;
+import io.ombtx.runner.cluster.ClusterSystems;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -447,11 +447,12 @@ public final class WorkloadLoader {
             throw op.error("verifyExactlyOnce", "the exactly-once check applies to STREAM operations");
         }
 
-        int brokers = f.wholeNumber("brokers", 1, 1, EmbeddedKafkaCluster.MAX_BROKERS);
-        BrokerProfile profile;
+        int brokers = f.wholeNumber("brokers", 1, 1, ClusterSystem.MAX_EMBEDDED_BROKERS);
+        ClusterProfile profile;
         try {
-            profile =
-                    f.has("brokerProfile") ? BrokerProfile.parse(f.text("brokerProfile", null)) : BrokerProfile.DEFAULT;
+            profile = f.has("brokerProfile")
+                    ? ClusterProfile.parse(f.text("brokerProfile", null))
+                    : ClusterProfile.DEFAULT;
         } catch (IllegalArgumentException e) {
             throw f.error("brokerProfile", e.getMessage());
         }
@@ -509,7 +510,7 @@ public final class WorkloadLoader {
             return null;
         }
         try {
-            return KafkaVersion.parse(f.text("brokerVersion", null)).toString();
+            return ClusterSystems.installed().release(f.text("brokerVersion", null));
         } catch (IllegalArgumentException e) {
             throw f.error("brokerVersion", e.getMessage());
         }
@@ -518,7 +519,7 @@ public final class WorkloadLoader {
     /** A mapping's {@code transactionVersion}: 0 to 2, or null when not given (whether the release has it is the planner's check). */
     public static Integer transactionVersion(ConfigFields f) {
         return f.has("transactionVersion")
-                ? f.wholeNumber("transactionVersion", 0, 0, KafkaVersion.MAX_TRANSACTION_VERSION)
+                ? f.wholeNumber("transactionVersion", 0, 0, ClusterSystem.MAX_TRANSACTION_VERSION)
                 : null;
     }
 
@@ -575,7 +576,7 @@ public final class WorkloadLoader {
     private static DriverOverrides overrides(String file, ConfigFields block, int brokers) {
         checkKeys(file, "driverOverrides", block.node(), OVERRIDE_KEYS);
         Integer rf = block.has("replicationFactor")
-                ? block.wholeNumber("replicationFactor", 1, 1, EmbeddedKafkaCluster.MAX_BROKERS)
+                ? block.wholeNumber("replicationFactor", 1, 1, ClusterSystem.MAX_EMBEDDED_BROKERS)
                 : null;
         Map<String, String> blocks = new LinkedHashMap<>();
         for (String key : DriverOverrides.BLOCKS) {

@@ -7,41 +7,23 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * Injects a workload's faults during the measurement and records what happened to each. The measurement loop
  * tells it when the measurement starts and, at every poll, the time and the measured operations done; a fault that
- * is due is handed to the injector's own thread, so resolving its target (Admin calls that may wait on a dying
- * broker) and injecting it never hold up the measurement. Faults run one after another; a recovery runs its delay
+ * is due is handed to the injector's own thread, so resolving its target (cluster requests that may wait on a
+ * dying broker) and injecting it never hold up the measurement. Faults run one after another; a recovery runs its delay
  * after its injection. {@link #finish} ends it: faults not yet due are reported as not injected, recoveries still
  * waiting run at once (the cluster is left as the workload meant to leave it), and every fault's record is returned.
  */
 public final class FaultInjector {
 
-    /** The cluster as the injector sees it (the Admin API, in {@link FaultTargets}). */
-    interface Cluster extends AutoCloseable {
-        /** The live brokers, sorted by node id. */
-        List<BrokerControl.Broker> brokers() throws Exception;
-
-        /** The broker a fault's target names now. */
-        FaultTargets.Resolved resolve(Fault fault, List<BrokerControl.Broker> brokersAtStart) throws Exception;
-
-        /** Returns once the broker answers requests again. */
-        void awaitServing(int nodeId) throws Exception;
-
-        @Override
-        void close();
-    }
-
     private final BrokerControl control;
-    private final Cluster targets;
+    private final FaultCluster targets;
     private final Consumer<String> log;
     private final List<State> states = new ArrayList<>();
     private final ScheduledThreadPoolExecutor executor;
@@ -51,7 +33,12 @@ public final class FaultInjector {
     private boolean finishing; // guarded by lock
     private boolean recoverPending = true; // guarded by lock: whether finishing brings recoveries forward
 
-    FaultInjector(List<Fault> faults, BrokerControl control, Cluster cluster, Consumer<String> log) throws Exception {
+    /**
+     * Prepares the faults of a run on {@code cluster} (closed by {@link #finish}): notes its brokers, which broker
+     * indexes refer to.
+     */
+    public FaultInjector(List<Fault> faults, BrokerControl control, FaultCluster cluster, Consumer<String> log)
+            throws Exception {
         this.control = control;
         this.targets = cluster;
         this.log = log;
@@ -63,33 +50,6 @@ public final class FaultInjector {
             return thread;
         });
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    }
-
-    /**
-     * Prepares the faults of a run: connects to the cluster with {@code clientProperties} (the driver's commonConfig)
-     * and notes its brokers, which broker indexes refer to.
-     */
-    public static FaultInjector prepare(
-            List<Fault> faults,
-            BrokerControl control,
-            Properties clientProperties,
-            List<String> topics,
-            List<String> groups,
-            boolean streaming,
-            Consumer<String> log)
-            throws Exception {
-        Properties props = new Properties();
-        props.putAll(clientProperties);
-        props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
-        Admin admin = Admin.create(props);
-        FaultTargets cluster = new FaultTargets(admin, new FaultTargets.RunNames(topics, groups, streaming));
-        try {
-            return new FaultInjector(faults, control, cluster, log);
-        } catch (Exception | Error e) {
-            admin.close(Duration.ZERO);
-            throw e;
-        }
     }
 
     /** The brokers when the run began, sorted by node id (what a broker index names). */
@@ -133,7 +93,7 @@ public final class FaultInjector {
     private void inject(State state) {
         Fault f = state.fault;
         try {
-            FaultTargets.Resolved resolved = targets.resolve(f, brokersAtStart);
+            FaultCluster.Resolved resolved = targets.resolve(f, brokersAtStart);
             BrokerControl.Broker broker = broker(resolved.nodeId());
             state.broker = broker;
             state.via = resolved.via();

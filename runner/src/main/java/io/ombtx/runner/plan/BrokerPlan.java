@@ -1,6 +1,6 @@
 package io.ombtx.runner.plan;
 
-import io.ombtx.broker.BrokerProfile;
+import io.ombtx.runner.cluster.ClusterProfile;
 import java.util.List;
 import java.util.Map;
 
@@ -16,7 +16,7 @@ import java.util.Map;
 public record BrokerPlan(
         boolean embedded,
         int brokers,
-        BrokerProfile profile,
+        ClusterProfile profile,
         Map<String, String> settings,
         String bootstrapServers,
         String serversSource,
@@ -27,7 +27,7 @@ public record BrokerPlan(
     public BrokerPlan(
             boolean embedded,
             int brokers,
-            BrokerProfile profile,
+            ClusterProfile profile,
             Map<String, String> settings,
             String bootstrapServers,
             String serversSource,
@@ -48,13 +48,13 @@ public record BrokerPlan(
         demands = List.copyOf(demands);
     }
 
-    public static BrokerPlan embedded(int brokers, BrokerProfile profile, Map<String, String> settings) {
+    public static BrokerPlan embedded(int brokers, ClusterProfile profile, Map<String, String> settings) {
         return new BrokerPlan(true, brokers, profile, settings, null, null, List.of());
     }
 
     public static BrokerPlan embedded(
             int brokers,
-            BrokerProfile profile,
+            ClusterProfile profile,
             Map<String, String> settings,
             String brokerVersion,
             Integer transactionVersion) {

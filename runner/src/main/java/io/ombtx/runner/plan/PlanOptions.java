@@ -1,6 +1,6 @@
 package io.ombtx.runner.plan;
 
-import io.ombtx.broker.BrokerProfile;
+import io.ombtx.runner.cluster.ClusterProfile;
 import java.util.List;
 import java.util.Map;
 
@@ -19,10 +19,12 @@ import java.util.Map;
  * @param transactionVersion Kafka 4.x's transaction.version, replacing the workload's (null: the workload's, else
  *        the broker's default)
  * @param faultCommand how faults reach an external cluster ({@code --fault-command}), or null
+ * @param senderThreadsPerProducer threads sending for one producer ({@code ombtx.senderThreadsPerProducer}, as
+ *     {@code bin/benchmark} was started); null: {@code auto}, each worker's own setting
  */
 public record PlanOptions(
         Integer brokers,
-        BrokerProfile brokerProfile,
+        ClusterProfile brokerProfile,
         Map<String, String> brokerSettings,
         Integer reportingIntervalSeconds,
         List<String> workerUrls,
@@ -30,11 +32,37 @@ public record PlanOptions(
         int teardownTimeoutSeconds,
         String brokerVersion,
         Integer transactionVersion,
-        String faultCommand) {
+        String faultCommand,
+        Integer senderThreadsPerProducer) {
 
     public PlanOptions(
             Integer brokers,
-            BrokerProfile brokerProfile,
+            ClusterProfile brokerProfile,
+            Map<String, String> brokerSettings,
+            Integer reportingIntervalSeconds,
+            List<String> workerUrls,
+            boolean extraConsumers,
+            int teardownTimeoutSeconds,
+            String brokerVersion,
+            Integer transactionVersion,
+            String faultCommand) {
+        this(
+                brokers,
+                brokerProfile,
+                brokerSettings,
+                reportingIntervalSeconds,
+                workerUrls,
+                extraConsumers,
+                teardownTimeoutSeconds,
+                brokerVersion,
+                transactionVersion,
+                faultCommand,
+                null);
+    }
+
+    public PlanOptions(
+            Integer brokers,
+            ClusterProfile brokerProfile,
             Map<String, String> brokerSettings,
             Integer reportingIntervalSeconds,
             List<String> workerUrls,
@@ -55,7 +83,7 @@ public record PlanOptions(
 
     public PlanOptions(
             Integer brokers,
-            BrokerProfile brokerProfile,
+            ClusterProfile brokerProfile,
             Map<String, String> brokerSettings,
             Integer reportingIntervalSeconds,
             List<String> workerUrls,
@@ -80,7 +108,7 @@ public record PlanOptions(
 
     public PlanOptions(
             Integer brokers,
-            BrokerProfile brokerProfile,
+            ClusterProfile brokerProfile,
             Map<String, String> brokerSettings,
             Integer reportingIntervalSeconds,
             List<String> workerUrls,

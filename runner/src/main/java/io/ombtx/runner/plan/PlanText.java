@@ -1,14 +1,15 @@
 package io.ombtx.runner.plan;
 
-import io.ombtx.broker.BrokerLibrary;
-import io.ombtx.broker.EmbeddedKafkaCluster;
-import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.Phase;
+import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.run.MaxRateSearch;
+import io.ombtx.runner.worker.LoadSpec;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -108,6 +109,13 @@ public final class PlanText {
                     length,
                     run.reportingIntervalSeconds(),
                     run.teardownTimeoutSeconds());
+            line(text, "     run id      %s", run.runId());
+            line(text, "     topics      %s", topics(run.topology(), run.runId()));
+            line(text, "     start-load  %s", startLoad(run.load()));
+            line(text, "     payloads    %s", run.payloads().describe());
+            if (run.search() != null) {
+                line(text, "     search      %s", search(run.search()));
+            }
             for (WorkerAssignment a : run.workers()) {
                 line(
                         text,
@@ -164,6 +172,44 @@ public final class PlanText {
         return text.toString();
     }
 
+    /** The topics, producers and subscriptions as the workers are asked to create them. */
+    public static String topics(Topology t, String runId) {
+        return String.format(
+                Locale.ROOT,
+                "%d × %d partition(s), named <driver prefix>-%s-<index>; %d producer(s) per topic; subscriptions %s,"
+                        + " %d consumer(s) each",
+                t.topics(),
+                t.partitionsPerTopic(),
+                runId,
+                t.producersPerTopic(),
+                t.subscriptionNames(),
+                t.consumersPerSubscription());
+    }
+
+    /** What {@code /start-load} carries, but the payload bytes (each worker gets its share of rate and counts). */
+    public static String startLoad(LoadSpec l) {
+        return String.format(
+                Locale.ROOT,
+                "loop %s, %s msg/s, keys %s, warm-up %d / measure %d op(s), %d message(s) per operation,"
+                        + " waitForConsume %s, consumed %s, sender threads per producer %s",
+                l.loop(),
+                BigDecimal.valueOf(l.messagesPerSecond()).stripTrailingZeros().toPlainString(),
+                l.keyDistributor(),
+                l.warmupOperations(),
+                l.measureOperations(),
+                l.messagesPerOperation(),
+                l.waitForConsume(),
+                l.consumed(),
+                l.senderThreadsPerProducer() == null ? "auto" : l.senderThreadsPerProducer());
+    }
+
+    /** The max-rate search's settings, every one. */
+    public static String search(MaxRateSearch.Settings s) {
+        return s.toString()
+                .substring(
+                        s.getClass().getSimpleName().length() + 1, s.toString().length() - 1);
+    }
+
     /**
      * The effective driver YAML's Kafka settings on one line: the replication factor and each non-empty block as the
      * clients will see it (workload overrides applied, the last of repeated keys winning, secrets redacted).
@@ -185,22 +231,9 @@ public final class PlanText {
         return settings.toString();
     }
 
-    /** "4.1.1 (KRaft, default)", "2.8.2 (ZooKeeper)", "4.1.1 (KRaft, transaction.version 1)". */
+    /** "4.1.1 (KRaft, default)", as the broker system describes its release. */
     static String versionText(BrokerPlan b) {
-        String version = b.brokerVersion() != null ? b.brokerVersion() : EmbeddedKafkaCluster.DEFAULT_VERSION;
-        KafkaVersion kafka = KafkaVersion.parse(version);
-        return version + " (" + (kafka.zooKeeper() ? "ZooKeeper" : "KRaft")
-                + (b.brokerVersion() == null ? ", default" : "")
-                + (b.transactionVersion() != null
-                        ? ", transaction.version " + b.transactionVersion()
-                        : kafka.hasTransactionVersion()
-                                ? ", the broker's default transaction.version"
-                                : ", no transaction.version: pre-KIP-890 transactions")
-                + ")"
-                + (BrokerLibrary.available(kafka)
-                        ? ""
-                        : "; not cached yet: fetched from Maven Central into " + BrokerLibrary.cacheRoot()
-                                + " when the run starts");
+        return ClusterSystems.installed().describeRelease(b);
     }
 
     private static void line(StringBuilder text, String format, Object... args) {

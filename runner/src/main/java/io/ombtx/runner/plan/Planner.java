@@ -1,25 +1,25 @@
 package io.ombtx.runner.plan;
 
-import io.ombtx.broker.BrokerConfigDefinitions;
-import io.ombtx.broker.BrokerProfile;
-import io.ombtx.broker.BrokerStartException;
-import io.ombtx.broker.EmbeddedKafkaCluster;
-import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.CheckedConfiguration;
-import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.cluster.ClusterSystem;
+import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.run.MaxRateSearch;
+import io.ombtx.runner.worker.LoadSpec;
+import io.ombtx.runner.worker.Payloads;
+import io.ombtx.runner.worker.RunId;
 import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Planning: drivers × workloads (sweeps already expanded) → fully resolved {@link RunSpec}s. Every decision a run
@@ -84,6 +84,18 @@ public final class Planner {
         }
         checkFaults(w, broker, options);
         String faultCommand = w.faults().isEmpty() || broker.embedded() ? null : options.faultCommand();
+        String runId = RunId.draw();
+        LoadSpec load = new LoadSpec(
+                w.loop(),
+                initialRate,
+                List.of(),
+                w.keyDistributor(),
+                w.warmupOperations(),
+                w.measureOperations(),
+                w.messagesPerOperation(),
+                w.waitForConsume(),
+                w.subscriptionsPerTopic() > 0,
+                options.senderThreadsPerProducer());
         return new RunSpec(
                 number,
                 w,
@@ -97,7 +109,14 @@ public final class Planner {
                 interval,
                 options.teardownTimeoutSeconds(),
                 null,
-                faultCommand);
+                faultCommand,
+                runId,
+                Topology.of(w, runId),
+                load,
+                Payloads.Spec.of(w),
+                findMax
+                        ? MaxRateSearch.Settings.forLoad(initialRate, w.producerCount(), w.messagesPerOperation())
+                        : null);
     }
 
     /**
@@ -255,17 +274,17 @@ public final class Planner {
     private static BrokerPlan brokers(DriverFile driver, Workload w, PlanOptions options) {
         int needed = brokersNeeded(driver, w, options.brokers());
         if (driver.wantsEmbeddedBroker()) {
-            if (needed > EmbeddedKafkaCluster.MAX_BROKERS) {
+            if (needed > ClusterSystem.MAX_EMBEDDED_BROKERS) {
                 throw new ConfigException(
                         driver.file().toString(),
                         "replicationFactor",
                         "replication factor "
                                 + driver.replicationFactor() + " needs " + needed
                                 + " brokers; the embedded cluster starts at most "
-                                + EmbeddedKafkaCluster.MAX_BROKERS
+                                + ClusterSystem.MAX_EMBEDDED_BROKERS
                                 + " (name a cluster in commonConfig's bootstrap.servers instead)");
             }
-            BrokerProfile profile = options.brokerProfile() != null ? options.brokerProfile() : w.brokerProfile();
+            ClusterProfile profile = options.brokerProfile() != null ? options.brokerProfile() : w.brokerProfile();
             String version = options.brokerVersion() != null ? options.brokerVersion() : w.brokerVersion();
             checkBrokerSettings(w, options, version);
             Map<String, String> settings = new LinkedHashMap<>(w.brokerSettings());
@@ -299,8 +318,7 @@ public final class Planner {
         if (chosen == null) {
             return null;
         }
-        KafkaVersion kafka = KafkaVersion.parse(version != null ? version : EmbeddedKafkaCluster.DEFAULT_VERSION);
-        String problem = kafka.transactionVersionProblem(chosen);
+        String problem = ClusterSystems.installed().transactionVersionProblem(version, chosen);
         if (problem != null) {
             String versionSource = options.brokerVersion() != null
                     ? " (--broker-version)"
@@ -322,40 +340,18 @@ public final class Planner {
         if (w.brokerSettings().isEmpty() && options.brokerSettings().isEmpty()) {
             return;
         }
-        BrokerConfigDefinitions definitions = definitions(version);
-        if (definitions == null) {
+        ClusterSystem.SettingsCheck check =
+                ClusterSystems.installed().settingsCheck(version).orElse(null);
+        if (check == null) {
             return;
         }
-        w.brokerSettings().forEach((key, value) -> brokerSettingProblem(definitions, key, value)
-                .ifPresent(problem -> {
-                    throw new ConfigException(w.sourceFile(), "brokerSettings." + key, problem);
-                }));
-        options.brokerSettings().forEach((key, value) -> brokerSettingProblem(definitions, key, value)
-                .ifPresent(problem -> {
+        w.brokerSettings().forEach((key, value) -> check.problem(key, value).ifPresent(problem -> {
+            throw new ConfigException(w.sourceFile(), "brokerSettings." + key, problem);
+        }));
+        options.brokerSettings()
+                .forEach((key, value) -> check.problem(key, value).ifPresent(problem -> {
                     throw new UsageException("--broker-config " + key + ": " + problem);
                 }));
-    }
-
-    /** The definitions of {@code version} (null: the built-in broker); null when its jars cannot be had. */
-    private static BrokerConfigDefinitions definitions(String version) {
-        try {
-            return version == null
-                    ? BrokerConfigDefinitions.find().orElse(null)
-                    : BrokerConfigDefinitions.find(KafkaVersion.parse(version)).orElse(null);
-        } catch (BrokerStartException e) {
-            return null; // starting the broker will say why
-        }
-    }
-
-    private static Optional<String> brokerSettingProblem(
-            BrokerConfigDefinitions definitions, String key, String value) {
-        if (!definitions.knows(key)) {
-            return Optional.of("Kafka " + definitions.kafkaVersion() + " has no broker setting '" + key + "'"
-                    + KeySuggestions.closest(key, definitions.names())
-                            .map(s -> " (did you mean '" + s + "'?)")
-                            .orElse(""));
-        }
-        return definitions.problem(key, value);
     }
 
     /**

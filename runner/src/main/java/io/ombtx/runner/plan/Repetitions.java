@@ -1,5 +1,6 @@
 package io.ombtx.runner.plan;
 
+import io.ombtx.runner.worker.RunId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -60,19 +61,6 @@ public final class Repetitions {
     }
 
     private static RunSpec copy(RunSpec run, int number, Repetition repetition) {
-        return new RunSpec(
-                number,
-                run.workload(),
-                run.driver(),
-                run.driverChecked(),
-                run.broker(),
-                run.workers(),
-                run.workerNote(),
-                run.initialRate(),
-                run.findMaximumRate(),
-                run.reportingIntervalSeconds(),
-                run.teardownTimeoutSeconds(),
-                repetition,
-                run.faultCommand());
+        return run.repeated(number, repetition, RunId.draw());
     }
 }

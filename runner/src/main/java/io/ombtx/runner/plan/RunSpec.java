@@ -3,6 +3,9 @@ package io.ombtx.runner.plan;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.run.MaxRateSearch;
+import io.ombtx.runner.worker.LoadSpec;
+import io.ombtx.runner.worker.Payloads;
 import java.util.List;
 
 /**
@@ -24,6 +27,11 @@ import java.util.List;
  * @param repetition which repetition of its (driver, workload) this run is, and its group ({@link Repetitions})
  * @param faultCommand for the workload's faults on an external cluster, the command that injects them; null for an
  *     embedded cluster (the runner controls its brokers) or a workload without faults
+ * @param runId the id its topic and subscription names carry (a repetition draws its own)
+ * @param topology its topics, producers and subscriptions
+ * @param load what {@code /start-load} asks of the workers (each gets its share), without the payload bytes
+ * @param payloads the payloads, as built when the load starts
+ * @param search the max-rate search's settings, or null when the rate is not searched for
  */
 public record RunSpec(
         int number,
@@ -38,22 +46,20 @@ public record RunSpec(
         int reportingIntervalSeconds,
         int teardownTimeoutSeconds,
         Repetition repetition,
-        String faultCommand) {
+        String faultCommand,
+        String runId,
+        Topology topology,
+        LoadSpec load,
+        Payloads.Spec payloads,
+        MaxRateSearch.Settings search) {
 
-    /** A run planned once: repetition 1 of 1, in a group of its own. */
-    public RunSpec(
-            int number,
-            Workload workload,
-            DriverFile driver,
-            boolean driverChecked,
-            BrokerPlan broker,
-            List<WorkerAssignment> workers,
-            String workerNote,
-            double initialRate,
-            boolean findMaximumRate,
-            int reportingIntervalSeconds,
-            int teardownTimeoutSeconds) {
-        this(
+    public RunSpec {
+        workers = List.copyOf(workers);
+    }
+
+    /** The same run as another repetition: its own number, repetition and run id (and so its own names). */
+    public RunSpec repeated(int number, Repetition repetition, String runId) {
+        return new RunSpec(
                 number,
                 workload,
                 driver,
@@ -65,12 +71,13 @@ public record RunSpec(
                 findMaximumRate,
                 reportingIntervalSeconds,
                 teardownTimeoutSeconds,
-                null,
-                null);
-    }
-
-    public RunSpec {
-        workers = List.copyOf(workers);
+                repetition,
+                faultCommand,
+                runId,
+                Topology.of(workload, runId),
+                load,
+                payloads,
+                search);
     }
 
     public boolean openLoop() {

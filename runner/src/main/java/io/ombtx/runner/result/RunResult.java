@@ -21,7 +21,6 @@ import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.utils.AppInfoParser;
 
 /**
  * One run's result, as written to result JSON (docs/result-format.md): OMB's {@code TestResult} fields with OMB's
@@ -361,10 +360,24 @@ public record RunResult(
         /** This runner's versions with {@code broker}'s; an external cluster's version is not guessed here. */
         public static Versions of(Broker broker) {
             return new Versions(
-                    OmbTxVersion.VERSION,
-                    System.getProperty("java.version"),
-                    AppInfoParser.getVersion(),
-                    broker.version());
+                    OmbTxVersion.VERSION, System.getProperty("java.version"), kafkaClientsVersion(), broker.version());
+        }
+
+        /**
+         * The kafka-clients release on the class path, read from its own version file as kafka-clients reads it
+         * ({@code unknown} when unreadable), or null when there is none (a run without a broker may have none).
+         */
+        static String kafkaClientsVersion() {
+            try (java.io.InputStream in = RunResult.class.getResourceAsStream("/kafka/kafka-version.properties")) {
+                if (in == null) {
+                    return null;
+                }
+                java.util.Properties properties = new java.util.Properties();
+                properties.load(in);
+                return properties.getProperty("version", "unknown").trim();
+            } catch (java.io.IOException e) {
+                return "unknown";
+            }
         }
     }
 

@@ -72,6 +72,15 @@ public final class MaxRateSearch {
             return new Settings(startRate, 100_000_000, 1.0, 0.25, 5.0, 0.95, 0.05, 40, 0.02, 50, 0.1, 0, 3.0);
         }
 
+        /**
+         * The defaults for a load of {@code producers} producers writing {@code messagesPerOperation} messages an
+         * operation, with a growth floor of two whole operations per producer (what is in flight moves by that much
+         * without growing).
+         */
+        public static Settings forLoad(double startRate, int producers, int messagesPerOperation) {
+            return defaults(startRate).withGrowthFloor(2.0 * producers * Math.max(1, messagesPerOperation));
+        }
+
         /** The same settings with the given start and maximum rate. */
         public Settings withRates(double start, double max) {
             return new Settings(

@@ -36,11 +36,10 @@ final class MaxRateSearchPhase {
 
     private final WorkerGroup group;
     private final Workload workload;
-    private final RunCoordinator.Interruption interruption;
+    private final Interruption interruption;
     private final Consumer<String> log;
 
-    MaxRateSearchPhase(
-            WorkerGroup group, Workload workload, RunCoordinator.Interruption interruption, Consumer<String> log) {
+    MaxRateSearchPhase(WorkerGroup group, Workload workload, Interruption interruption, Consumer<String> log) {
         this.group = group;
         this.workload = workload;
         this.interruption = interruption;
@@ -127,13 +126,9 @@ final class MaxRateSearchPhase {
                         .toList());
     }
 
-    /**
-     * The search's settings for a workload: the defaults from {@code startRate}, with a growth floor of two whole
-     * operations per producer (what is in flight moves by that much without growing).
-     */
+    /** The search's settings for a workload ({@link MaxRateSearch.Settings#forLoad}). */
     static MaxRateSearch.Settings settings(Workload workload, double startRate) {
-        return MaxRateSearch.Settings.defaults(startRate)
-                .withGrowthFloor(2.0 * workload.producerCount() * Math.max(1, workload.messagesPerOperation()));
+        return MaxRateSearch.Settings.forLoad(startRate, workload.producerCount(), workload.messagesPerOperation());
     }
 
     /** The criterion in words, with the settings' figures, as the result records it. */

@@ -31,7 +31,7 @@ final class MeasurementLoop {
     private final Workload workload;
     private final WorkerGroup group;
     private final long intervalNanos;
-    private final RunCoordinator.Interruption interruption;
+    private final Interruption interruption;
     private final Consumer<String> log;
     private final java.time.Duration teardownBudget;
     private Teardown teardown = Teardown.unbounded();
@@ -70,7 +70,7 @@ final class MeasurementLoop {
             Workload workload,
             WorkerGroup group,
             int intervalSeconds,
-            RunCoordinator.Interruption interruption,
+            Interruption interruption,
             java.time.Duration teardownBudget,
             Consumer<String> log) {
         this(workload, group, intervalSeconds, interruption, teardownBudget, log, null);
@@ -81,7 +81,7 @@ final class MeasurementLoop {
             Workload workload,
             WorkerGroup group,
             int intervalSeconds,
-            RunCoordinator.Interruption interruption,
+            Interruption interruption,
             java.time.Duration teardownBudget,
             Consumer<String> log,
             FaultInjector faults) {

@@ -36,6 +36,20 @@ public final class WorkerGroup implements Worker {
 
     private OperationSpec operation = OperationSpec.publish();
 
+    /** The workers of a plan, each created by {@code create} from its name; those created are closed on a failure. */
+    static WorkerGroup of(List<WorkerAssignment> assignments, java.util.function.Function<String, Worker> create) {
+        List<Member> members = new ArrayList<>();
+        try {
+            for (WorkerAssignment assignment : assignments) {
+                members.add(new Member(create.apply(assignment.worker()), assignment));
+            }
+        } catch (RuntimeException e) {
+            members.forEach(m -> m.worker().close());
+            throw e;
+        }
+        return new WorkerGroup(members);
+    }
+
     public WorkerGroup(List<Member> members) {
         if (members.isEmpty()) {
             throw new IllegalArgumentException("a run needs at least one worker");
@@ -127,6 +141,11 @@ public final class WorkerGroup implements Worker {
     @Override
     public List<String> createTopics(int count, int partitions) throws Exception {
         return members.get(0).worker().createTopics(count, partitions);
+    }
+
+    @Override
+    public List<String> createTopics(int count, int partitions, String runId) throws Exception {
+        return members.get(0).worker().createTopics(count, partitions, runId);
     }
 
     @Override

@@ -67,6 +67,11 @@ public final class HttpWorkerClient implements Worker {
     }
 
     @Override
+    public List<String> createTopics(int count, int partitions, String runId) throws Exception {
+        return call(WorkerProtocol.CREATE_TOPICS, new WorkerProtocol.TopicsInfo(count, partitions, runId));
+    }
+
+    @Override
     public void createProducers(List<String> topics) throws Exception {
         call(WorkerProtocol.CREATE_PRODUCERS, topics);
     }

@@ -1,6 +1,7 @@
 package io.ombtx.runner.worker;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
@@ -24,6 +25,9 @@ import java.util.List;
  * @param consumed whether anything in the run consumes what is published; false (no subscription anywhere) lets
  *     the driver leave out what it adds to each record only for end-to-end latency. Absent (a stock OMB
  *     coordinator): true
+ * @param senderThreadsPerProducer threads sending for one producer ({@link SenderThreads}), as planned; null: the
+ *     worker's own setting ({@code auto} unless its JVM sets {@value SenderThreads#PROPERTY}), as for a stock OMB
+ *     coordinator
  */
 public record LoadSpec(
         // The enum's name ("OPEN") on the wire, as workers before the result's lower-case key expect.
@@ -36,7 +40,9 @@ public record LoadSpec(
         // Boxed so that an absent field (one message) differs from an explicit 0 (a SEND_OFFSETS operation).
         @JsonProperty("messagesPerOperation") Integer messagesPerOperation,
         @JsonProperty("waitForConsume") boolean waitForConsume,
-        @JsonProperty("consumed") Boolean consumed) {
+        @JsonProperty("consumed") Boolean consumed,
+        @JsonProperty("senderThreadsPerProducer") @JsonInclude(JsonInclude.Include.NON_NULL)
+                Integer senderThreadsPerProducer) {
 
     /** What a stock OMB coordinator leaves out takes OMB's meaning. */
     @JsonCreator
@@ -67,12 +73,31 @@ public record LoadSpec(
                 measureOperations,
                 messagesPerOperation,
                 waitForConsume,
-                true);
+                true,
+                null);
     }
 
     /** This load with another rate and other operation counts: one worker's share of it. */
     public LoadSpec share(double rate, long warmup, long measure) {
+        return with(rate, payloads, warmup, measure);
+    }
+
+    /** This load with its payloads, built from their planned description ({@link Payloads}). */
+    public LoadSpec withPayloads(List<byte[]> bytes) {
+        return with(messagesPerSecond, bytes, warmupOperations, measureOperations);
+    }
+
+    private LoadSpec with(double rate, List<byte[]> bytes, long warmup, long measure) {
         return new LoadSpec(
-                loop, rate, payloads, keyDistributor, warmup, measure, messagesPerOperation, waitForConsume, consumed);
+                loop,
+                rate,
+                bytes,
+                keyDistributor,
+                warmup,
+                measure,
+                messagesPerOperation,
+                waitForConsume,
+                consumed,
+                senderThreadsPerProducer);
     }
 }

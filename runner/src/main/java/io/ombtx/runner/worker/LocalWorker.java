@@ -33,14 +33,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.bookkeeper.stats.NullStatsLogger;
-import org.apache.kafka.clients.producer.Callback;
-import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Runs producers and consumers of one driver in this process. Producers each get a thread: in closed loop an
@@ -127,7 +124,11 @@ public final class LocalWorker implements Worker {
 
     @Override
     public List<String> createTopics(int count, int partitions) throws Exception {
-        String runId = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        return createTopics(count, partitions, RunId.draw());
+    }
+
+    @Override
+    public List<String> createTopics(int count, int partitions, String runId) throws Exception {
         List<String> topics = new ArrayList<>();
         List<CompletableFuture<Void>> futures = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -215,7 +216,7 @@ public final class LocalWorker implements Worker {
         double perProducerMessages = spec.messagesPerSecond() / producers.size();
         double perProducerOperations = perProducerMessages / Math.max(1, streaming ? 1 : spec.messagesPerOperation());
         int threads = SenderThreads.resolve(
-                senderThreadsSetting,
+                spec.senderThreadsPerProducer() != null ? spec.senderThreadsPerProducer() : senderThreadsSetting,
                 spec.loop(),
                 operation,
                 perProducerOperations,
@@ -245,6 +246,10 @@ public final class LocalWorker implements Worker {
         KeyChooser keys = new KeyChooser(spec.keyDistributor());
         long bound = spec.measureOperations() > 0 ? spec.warmupOperations() + spec.measureOperations() : Long.MAX_VALUE;
         int payloadIndex = 0;
+        // The fast path's acknowledgements, one per kind of message: the driver hands each back with the message's
+        // size and times (see CallbackProducer), so nothing of the runner's lives per message in flight.
+        Acknowledgement measuredAck = new Acknowledgement(true, countsOperations, true);
+        Acknowledgement warmupAck = new Acknowledgement(false, countsOperations, true);
         try {
             while (!stopping) {
                 long index = countsOperations ? operationIndex.getAndIncrement() : -1;
@@ -265,15 +270,14 @@ public final class LocalWorker implements Worker {
                 if (pacer != null
                         && producer instanceof CallbackProducer fast
                         && (operation.kind() == OperationKind.PUBLISH || !countsOperations)) {
-                    issueFast(
-                            fast,
+                    fastIssued.incrementAndGet();
+                    fast.send(
                             keys.nextKeyOrNull(),
                             payload,
                             spec.consumed(),
                             intended,
                             now,
-                            measured,
-                            countsOperations);
+                            measured ? measuredAck : warmupAck);
                     continue;
                 }
                 if (pacer == null
@@ -301,52 +305,19 @@ public final class LocalWorker implements Worker {
     }
 
     /**
-     * An open-loop plain publish through the driver's call-back (no future per message): records what
-     * {@link #issueTracked}'s PUBLISH branch records, through the same {@link Acknowledgement}.
+     * What plain publishes record once acknowledged or failed (on the client's I/O thread): the publish and, when it
+     * counts as an operation, one ACKNOWLEDGED operation, together through {@link WorkerStats#recordAckedPublish}. One
+     * instance serves every message of its kind: through the fast path ({@link CallbackProducer}) the driver hands back
+     * each message's size and times, so the runner allocates nothing per message in flight and the driver's own
+     * per-message object (kafka-clients' call-back) is the only one. At saturation kafka-clients holds a few hundred
+     * thousand messages in flight, and every young collection copies them.
      */
-    private void issueFast(
-            CallbackProducer producer,
-            String key,
-            byte[] payload,
-            boolean consumed,
-            long intendedNanos,
-            long sendNanos,
-            boolean measured,
-            boolean countsOperations) {
-        fastIssued.incrementAndGet();
-        producer.send(
-                key,
-                payload,
-                consumed,
-                new Acknowledgement(sendNanos, intendedNanos, payload.length, measured, countsOperations, true));
-    }
-
-    /**
-     * What one plain publish records once it is acknowledged or failed (on the client's I/O thread): the publish and,
-     * when it counts as an operation, one ACKNOWLEDGED operation, together through
-     * {@link WorkerStats#recordAckedPublish}. It is also kafka-clients' own {@link Callback}, so the Kafka drivers
-     * hand it to the client as it is (see {@link CallbackProducer}): one object per message in flight instead of two.
-     * At saturation kafka-clients holds a few hundred thousand messages in flight, and every young collection copies
-     * them.
-     */
-    private final class Acknowledgement implements CallbackProducer.SendCallback, Callback {
-        private final long sendNanos;
-        private final long intendedNanos;
-        private final int bytes;
+    private final class Acknowledgement implements CallbackProducer.SendCallback {
         private final boolean measured;
         private final boolean countsOperations;
         private final boolean countsDone;
 
-        Acknowledgement(
-                long sendNanos,
-                long intendedNanos,
-                int bytes,
-                boolean measured,
-                boolean countsOperations,
-                boolean countsDone) {
-            this.sendNanos = sendNanos;
-            this.intendedNanos = intendedNanos;
-            this.bytes = bytes;
+        Acknowledgement(boolean measured, boolean countsOperations, boolean countsDone) {
             this.measured = measured;
             this.countsOperations = countsOperations;
             this.countsDone = countsDone;
@@ -354,21 +325,15 @@ public final class LocalWorker implements Worker {
 
         /** The fast path's call-back: records, and the send is no longer in flight. */
         @Override
-        public void completed(Throwable error) {
+        public void completed(Throwable error, int bytes, long intendedNanos, long sendNanos) {
             try {
-                record(error);
+                record(error, bytes, intendedNanos, sendNanos);
             } finally {
                 fastCompleted.incrementAndGet();
             }
         }
 
-        /** kafka-clients' call-back: the same as {@link #completed}. */
-        @Override
-        public void onCompletion(RecordMetadata metadata, Exception error) {
-            completed(error);
-        }
-
-        void record(Throwable error) {
+        void record(Throwable error, int bytes, long intendedNanos, long sendNanos) {
             long ackNanos = System.nanoTime();
             if (error == null) {
                 messagesAcked.incrementAndGet();
@@ -418,9 +383,9 @@ public final class LocalWorker implements Worker {
             boolean countsOperations,
             boolean countsDone) {
         if (operation.kind() == OperationKind.PUBLISH || !countsOperations) {
-            Acknowledgement ack = new Acknowledgement(
-                    sendNanos, intendedNanos, payload.length, measured, countsOperations, countsDone);
-            return producer.sendAsync(key, payload).whenComplete((ok, error) -> ack.record(error));
+            Acknowledgement ack = new Acknowledgement(measured, countsOperations, countsDone);
+            return producer.sendAsync(key, payload)
+                    .whenComplete((ok, error) -> ack.record(error, payload.length, intendedNanos, sendNanos));
         }
         return ((OperationProducer) producer).runOperation(key, payload).whenComplete((timings, error) -> {
             long endNanos = System.nanoTime();

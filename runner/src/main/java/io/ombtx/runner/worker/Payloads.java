@@ -4,8 +4,10 @@ import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.Workload;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 
 /** The payloads a workload sends, built as OMB does: from the payload file, or a randomized pool. */
@@ -13,24 +15,62 @@ public final class Payloads {
 
     private Payloads() {}
 
+    /**
+     * The payloads of a run, as planned: the payload file's bytes, or a pool of {@code poolSize} payloads of
+     * {@code messageSize} bytes whose first {@code randomBytesRatio} are random (seed 42, as OMB's are repeatable).
+     *
+     * @param file the payload file (its bytes are the one payload), or null
+     * @param sourceFile the workload that names it, for the error when it cannot be read
+     */
+    public record Spec(Path file, int messageSize, int poolSize, double randomBytesRatio, String sourceFile) {
+
+        /** A workload's payloads, chosen as OMB chooses them. */
+        public static Spec of(Workload workload) {
+            boolean randomized = workload.useRandomizedPayloads();
+            return new Spec(
+                    randomized ? null : workload.payloadFile(),
+                    workload.messageSize(),
+                    randomized ? workload.randomizedPayloadPoolSize() : 1,
+                    randomized ? workload.randomBytesRatio() : 1.0,
+                    workload.sourceFile());
+        }
+
+        /** As the dry run prints it. */
+        public String describe() {
+            return file != null
+                    ? "the bytes of " + file
+                    : String.format(
+                            Locale.ROOT,
+                            "%d payload(s) of %d byte(s), %.0f%% random (seed %d)",
+                            poolSize,
+                            messageSize,
+                            randomBytesRatio * 100,
+                            SEED);
+        }
+    }
+
+    private static final long SEED = 42;
+
     public static List<byte[]> forWorkload(Workload workload) {
-        if (workload.payloadFile() != null && !workload.useRandomizedPayloads()) {
+        return of(Spec.of(workload));
+    }
+
+    public static List<byte[]> of(Spec spec) {
+        if (spec.file() != null) {
             try {
-                return List.of(Files.readAllBytes(workload.payloadFile()));
+                return List.of(Files.readAllBytes(spec.file()));
             } catch (IOException e) {
                 throw new ConfigException(
-                        workload.sourceFile(),
+                        spec.sourceFile(),
                         "payloadFile",
-                        "cannot read payload file " + workload.payloadFile() + ": " + e.getMessage());
+                        "cannot read payload file " + spec.file() + ": " + e.getMessage());
             }
         }
-        Random random = new Random(42);
-        int poolSize = workload.useRandomizedPayloads() ? workload.randomizedPayloadPoolSize() : 1;
-        double randomRatio = workload.useRandomizedPayloads() ? workload.randomBytesRatio() : 1.0;
-        List<byte[]> pool = new ArrayList<>(poolSize);
-        for (int i = 0; i < poolSize; i++) {
-            byte[] payload = new byte[workload.messageSize()];
-            int randomBytes = (int) Math.round(payload.length * randomRatio);
+        Random random = new Random(SEED);
+        List<byte[]> pool = new ArrayList<>(spec.poolSize());
+        for (int i = 0; i < spec.poolSize(); i++) {
+            byte[] payload = new byte[spec.messageSize()];
+            int randomBytes = (int) Math.round(payload.length * spec.randomBytesRatio());
             byte[] noise = new byte[randomBytes];
             random.nextBytes(noise);
             System.arraycopy(noise, 0, payload, 0, randomBytes);

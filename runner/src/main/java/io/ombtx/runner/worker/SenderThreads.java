@@ -11,9 +11,10 @@ import io.ombtx.runner.config.LoopMode;
  * of the same schedule (its {@link Pacer} runs at {@code rate / n}, offset by {@code t} intervals), so the
  * operations still go out at {@code start + k / rate} and are counted from the producer's one index.
  *
- * <p>The worker setting is the Java system property {@value #PROPERTY} ({@code OMBTX_JAVA_OPTS=
- * -Dombtx.senderThreadsPerProducer=4} for {@code bin/benchmark} or {@code bin/worker}): a number from 1 to
- * {@value #MAX}, or {@code auto} (the default). Only open-loop, non-transactional PUBLISH loads are spread (a
+ * <p>The setting is the Java system property {@value #PROPERTY} ({@code OMBTX_JAVA_OPTS=
+ * -Dombtx.senderThreadsPerProducer=4}): a number from 1 to {@value #MAX}, or {@code auto} (the default).
+ * {@code bin/benchmark} reads it while planning and sends it in {@link LoadSpec}; a worker falls back on its own JVM's
+ * setting when none is sent ({@code auto}, or a stock OMB coordinator). Only open-loop, non-transactional PUBLISH loads are spread (a
  * Kafka producer is safe to share; a closed loop has one operation outstanding, and a transaction's operations
  * must stay on one thread); every other load keeps one thread per producer.
  */

@@ -15,8 +15,16 @@ public interface Worker extends AutoCloseable {
     /** Creates the driver from its (effective) YAML text and fixes the operation. */
     void initializeDriver(String driverYaml, OperationSpec operation) throws Exception;
 
-    /** Creates {@code count} topics (and, for STREAM, their target topics) and returns the source topic names. */
+    /**
+     * Creates {@code count} topics (and, for STREAM, their target topics) and returns the source topic names, which
+     * carry a run id the worker draws (OMB's step).
+     */
     List<String> createTopics(int count, int partitions) throws Exception;
+
+    /** As {@link #createTopics(int, int)}, with the names carrying the planned run's id. */
+    default List<String> createTopics(int count, int partitions, String runId) throws Exception {
+        return createTopics(count, partitions);
+    }
 
     void createProducers(List<String> topics) throws Exception;
 

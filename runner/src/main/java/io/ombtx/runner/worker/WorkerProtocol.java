@@ -1,5 +1,6 @@
 package io.ombtx.runner.worker;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
@@ -68,8 +69,19 @@ public final class WorkerProtocol {
             post("/omb-tx/verify-exactly-once", type(Worker.TopicSubscription.class), type(ExactlyOnceReport.class));
     public static final Endpoint<Void, Void> CLOSE = post("/omb-tx/close", null, null);
 
-    /** OMB's {@code TopicsInfo}. */
-    public record TopicsInfo(int numberOfTopics, int numberOfPartitionsPerTopic) {}
+    /**
+     * OMB's {@code TopicsInfo}, and omb-tx's {@code runId}: the planned run's id, which the topic names carry (absent,
+     * from a stock OMB coordinator: the worker draws one).
+     */
+    public record TopicsInfo(
+            int numberOfTopics,
+            int numberOfPartitionsPerTopic,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String runId) {
+
+        public TopicsInfo(int numberOfTopics, int numberOfPartitionsPerTopic) {
+            this(numberOfTopics, numberOfPartitionsPerTopic, null);
+        }
+    }
 
     /** OMB's {@code ConsumerAssignment}. */
     public record ConsumerAssignment(List<Worker.TopicSubscription> topicsSubscriptions) {}

@@ -38,7 +38,9 @@ public final class WorkerServer implements AutoCloseable {
         });
         route(
                 WorkerProtocol.CREATE_TOPICS,
-                info -> worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic()));
+                info -> info.runId() == null
+                        ? worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic())
+                        : worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic(), info.runId()));
         act(WorkerProtocol.CREATE_PRODUCERS, topics -> worker.createProducers(topics));
         act(WorkerProtocol.CREATE_CONSUMERS, assignment -> worker.createConsumers(assignment.topicsSubscriptions()));
         act(WorkerProtocol.PREFILL, prefill -> worker.prefill(prefill.messages(), prefill.payload()));

@@ -25,17 +25,17 @@ class FaultInjectorTest {
             new BrokerControl.Broker(3, "h3", 9092));
 
     /** Every broker is there; a role resolves to broker 2. */
-    private static final class FakeCluster implements FaultInjector.Cluster {
+    private static final class FakeCluster implements FaultCluster {
         @Override
         public List<BrokerControl.Broker> brokers() {
             return BROKERS;
         }
 
         @Override
-        public FaultTargets.Resolved resolve(Fault fault, List<BrokerControl.Broker> atStart) {
+        public FaultCluster.Resolved resolve(Fault fault, List<BrokerControl.Broker> atStart) {
             return fault.target() == FaultTarget.BROKER
-                    ? new FaultTargets.Resolved(atStart.get(fault.brokerIndex()).nodeId(), null)
-                    : new FaultTargets.Resolved(2, "leader of t-0");
+                    ? new FaultCluster.Resolved(atStart.get(fault.brokerIndex()).nodeId(), null)
+                    : new FaultCluster.Resolved(2, "leader of t-0");
         }
 
         @Override

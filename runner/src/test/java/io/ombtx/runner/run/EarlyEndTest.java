@@ -136,7 +136,7 @@ class EarlyEndTest {
                 .get(0);
     }
 
-    private RunCoordinator coordinator(Worker worker, RunCoordinator.Interruption interruption) {
+    private RunCoordinator coordinator(Worker worker, Interruption interruption) {
         return new RunCoordinator(
                 new RunOptions(dir.resolve("out"), null, false),
                 new PrintStream(new ByteArrayOutputStream()),
@@ -147,7 +147,7 @@ class EarlyEndTest {
     @Test
     void ctrlCDuringSetUpEndsPromptlyWithAPartialResultNamingTheStep() throws Exception {
         HeldWorker worker = new HeldWorker("topics");
-        RunCoordinator.Interruption interruption = new RunCoordinator.Interruption();
+        Interruption interruption = new Interruption();
         RunSpec spec = spec(600);
         AtomicReference<Object> ended = new AtomicReference<>();
         Thread run = new Thread(() -> {
@@ -179,7 +179,7 @@ class EarlyEndTest {
         HeldWorker worker = new HeldWorker("STOP_ALL", "environment", "close");
         RunSpec spec = spec(2);
         long start = System.nanoTime();
-        RunCoordinator.Outcome outcome = coordinator(worker, new RunCoordinator.Interruption())
+        RunCoordinator.Outcome outcome = coordinator(worker, new Interruption())
                 .execute(spec, spec.driver(), RunResult.Broker.external(1, "h1:9092"));
         double seconds = (System.nanoTime() - start) / 1e9;
         // Three steps hang: a deadline each would take 3 x 2 s; one shared deadline ends after 2 s, and names the

@@ -45,7 +45,7 @@ class ExternalClusterTest {
 
     @Test
     void theDriversReplicationFactorIsBlamedWhenItNeedsMore() throws Exception {
-        ConfigException e = RunCoordinator.tooSmall(plan("replicationFactor: 3\n", "", null), 1);
+        ConfigException e = ClusterCheck.tooSmall(plan("replicationFactor: 3\n", "", null), 1);
         assertBlames(e, "driver.yaml", "replicationFactor");
         assertEquals(
                 dir.resolve("driver.yaml") + ": key 'replicationFactor': replication factor 3 needs 3 broker(s)"
@@ -56,15 +56,15 @@ class ExternalClusterTest {
     @Test
     void theOverridesReplicationFactorIsBlamedWhenItSetIt() throws Exception {
         ConfigException e =
-                RunCoordinator.tooSmall(plan("", "brokers: 3\ndriverOverrides: {replicationFactor: 3}\n", null), 2);
+                ClusterCheck.tooSmall(plan("", "brokers: 3\ndriverOverrides: {replicationFactor: 3}\n", null), 2);
         assertBlames(e, "w.yaml", "driverOverrides.replicationFactor");
     }
 
     @Test
     void theWorkloadsBrokersKeyIsBlamedOnlyWhenItAsksForMore() throws Exception {
-        ConfigException e = RunCoordinator.tooSmall(plan("replicationFactor: 2\n", "brokers: 4\n", null), 3);
+        ConfigException e = ClusterCheck.tooSmall(plan("replicationFactor: 2\n", "brokers: 4\n", null), 3);
         assertBlames(e, "w.yaml", "brokers");
-        e = RunCoordinator.tooSmall(plan("replicationFactor: 2\n", "", 4), 3);
+        e = ClusterCheck.tooSmall(plan("replicationFactor: 2\n", "", 4), 3);
         assertEquals("--brokers 4: the cluster at h1:9092 has 3 broker(s)", e.getMessage());
     }
 }

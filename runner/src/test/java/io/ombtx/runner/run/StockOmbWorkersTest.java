@@ -273,7 +273,7 @@ class StockOmbWorkersTest {
                 new RunOptions(dir.resolve("out"), null, false),
                 new PrintStream(new ByteArrayOutputStream()),
                 url -> new HttpWorkerClient(url, Duration.ofSeconds(10)),
-                new RunCoordinator.Interruption());
+                new Interruption());
         return coordinator.execute(spec, spec.driver(), RunResult.Broker.external(1, "h1:9092"));
     }
 

@@ -78,14 +78,15 @@ class WorkerProtocolTest {
     }
 
     @Test
-    void whetherAnythingConsumesTravelsWithTheLoad() throws Exception {
+    void whetherAnythingConsumesAndThePlannedSenderThreadsTravelWithTheLoad() throws Exception {
         LoadSpec unconsumed = new LoadSpec(
-                LoopMode.OPEN, 1000, List.of(new byte[1]), KeyDistributorType.NO_KEY, 0, 0, 1, false, false);
+                LoopMode.OPEN, 1000, List.of(new byte[1]), KeyDistributorType.NO_KEY, 0, 0, 1, false, false, 4);
         LoadSpec back = WorkerProtocol.JSON.readValue(
                 WorkerProtocol.JSON.writeValueAsBytes(unconsumed.share(500, 0, 0)),
                 WorkerProtocol.START_LOAD.request());
         assertFalse(back.consumed());
         assertEquals(500, back.messagesPerSecond());
+        assertEquals(4, back.senderThreadsPerProducer());
     }
 
     @Test

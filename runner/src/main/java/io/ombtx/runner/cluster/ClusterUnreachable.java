@@ -1,4 +1,4 @@
-package io.ombtx.runner.run;
+package io.ombtx.runner.cluster;
 
 /** The external cluster did not answer: a network fault, not bad input (exit 1). */
 public final class ClusterUnreachable extends RuntimeException {

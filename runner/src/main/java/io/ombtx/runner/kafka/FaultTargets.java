@@ -1,6 +1,8 @@
-package io.ombtx.runner.fault;
+package io.ombtx.runner.kafka;
 
 import io.ombtx.runner.config.Fault;
+import io.ombtx.runner.fault.BrokerControl;
+import io.ombtx.runner.fault.FaultCluster;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -30,16 +32,10 @@ import org.apache.kafka.common.TopicPartitionInfo;
  *   <li>a broker index: the brokers as they were when the measurement started, sorted by node id.</li>
  * </ul>
  */
-final class FaultTargets implements FaultInjector.Cluster {
+public final class FaultTargets implements FaultCluster {
 
     private static final long TIMEOUT_SECONDS = 30;
     private static final java.time.Duration SERVING_TIMEOUT = java.time.Duration.ofSeconds(120);
-
-    /** What the run created, by name. */
-    record RunNames(List<String> topics, List<String> groups, boolean streaming) {}
-
-    /** The broker and, for a role, what it was found through (a topic, a transactional id, a group). */
-    record Resolved(int nodeId, String via) {}
 
     private final Admin admin;
     private final RunNames names;

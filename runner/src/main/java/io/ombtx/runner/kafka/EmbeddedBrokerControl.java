@@ -1,19 +1,20 @@
-package io.ombtx.runner.fault;
+package io.ombtx.runner.kafka;
 
 import io.ombtx.broker.BrokerFaults;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.config.FaultAction;
+import io.ombtx.runner.fault.BrokerControl;
 import java.time.Duration;
 
 /** Faults on the embedded cluster's own child processes: SIGKILL, SIGSTOP/SIGCONT, SIGTERM and a restart. */
-public final class EmbeddedBrokerControl implements BrokerControl {
+final class EmbeddedBrokerControl implements BrokerControl {
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration RESTART_TIMEOUT = Duration.ofSeconds(120);
 
     private final BrokerFaults faults;
 
-    public EmbeddedBrokerControl(EmbeddedKafkaCluster cluster) {
+    EmbeddedBrokerControl(EmbeddedKafkaCluster cluster) {
         this.faults = cluster.faults();
     }
 

@@ -1,4 +1,4 @@
-package io.ombtx.runner.run;
+package io.ombtx.runner.kafka;
 
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;

@@ -1,4 +1,4 @@
-package io.ombtx.runner.run;
+package io.ombtx.runner.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,0 +1,32 @@
+package io.ombtx.runner.cluster;
+
+import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.fault.BrokerControl;
+import io.ombtx.runner.fault.FaultCluster;
+import io.ombtx.runner.result.RunResult;
+
+/** One run's cluster, from {@link ClusterSystem#open}: what the run reads of it and how faults reach it. */
+public interface ClusterSession extends AutoCloseable {
+
+    /** The driver the workers get: an embedded cluster's address filled in, otherwise as planned. */
+    DriverFile driver();
+
+    /** How many brokers the cluster has now (what an external cluster is checked against before anything starts). */
+    int brokers();
+
+    /**
+     * The cluster as the result records it, read back from the cluster itself: size, system, versions, transaction
+     * protocol. Read once; what does not answer is noted in it, not thrown.
+     */
+    RunResult.Broker facts() throws Exception;
+
+    /** Direct control of the brokers' processes (an embedded cluster), or null: an external cluster's are not ours. */
+    BrokerControl processControl();
+
+    /** A client of its own that finds the brokers a fault names among the run's topics and groups. */
+    FaultCluster faultCluster(FaultCluster.RunNames names) throws Exception;
+
+    /** Closes its clients and stops an embedded cluster. */
+    @Override
+    void close();
+}

@@ -1,0 +1,54 @@
+package io.ombtx.runner.cluster;
+
+import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.plan.BrokerPlan;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * What the runner needs of a broker system, and all it knows of one: start the cluster a plan asks for (or reach the
+ * one the driver names), read its facts, and find and act on the brokers a fault names, through a
+ * {@link ClusterSession}. One implementation per system, apart from the core ({@code io.ombtx.runner.kafka} for
+ * Kafka-API brokers); a plan without a broker ({@link BrokerPlan#none()}, driver-aeron) never asks for one.
+ */
+public interface ClusterSystem {
+
+    /**
+     * Starts the embedded cluster {@code plan} asks for, or reaches the external one {@code driver} names, and returns
+     * the session the run uses it through; closing it stops an embedded cluster.
+     *
+     * @param log one line at a time, for the console
+     * @throws ClusterUnreachable an external cluster that does not answer (exit 1)
+     */
+    ClusterSession open(BrokerPlan plan, DriverFile driver, Consumer<String> log) throws Exception;
+
+    /** The most brokers an embedded cluster starts (what {@code brokers:} and a broker index are checked against). */
+    int MAX_EMBEDDED_BROKERS = 9;
+
+    /** The highest {@code transactionVersion} a workload may ask the embedded cluster for (KIP-890's). */
+    int MAX_TRANSACTION_VERSION = 2;
+
+    /**
+     * The embedded broker release {@code text} names ({@code brokerVersion:}, {@code --broker-version}), normalized.
+     *
+     * @throws IllegalArgumentException what is wrong with it (not a release, or one not supported)
+     */
+    String release(String text);
+
+    /** What is wrong with starting {@code release} (null: the default) at {@code transactionVersion}, or null. */
+    String transactionVersionProblem(String release, int transactionVersion);
+
+    /**
+     * The check of embedded broker settings on {@code release} (null: the default): a setting's problem, or empty;
+     * empty when the release's definitions cannot be had (starting it will say why).
+     */
+    Optional<SettingsCheck> settingsCheck(String release);
+
+    /** One embedded broker setting's problem, with a did-you-mean for an unknown key; empty when it is fine. */
+    interface SettingsCheck {
+        Optional<String> problem(String key, String value);
+    }
+
+    /** The embedded release as the dry run shows it: "4.1.1 (KRaft, default)", and whether it is fetched first. */
+    String describeRelease(BrokerPlan plan);
+}

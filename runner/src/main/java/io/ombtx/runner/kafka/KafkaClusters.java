@@ -1,0 +1,334 @@
+package io.ombtx.runner.kafka;
+
+import io.ombtx.broker.BrokerClassPath;
+import io.ombtx.broker.BrokerConfigDefinitions;
+import io.ombtx.broker.BrokerLibrary;
+import io.ombtx.broker.BrokerProfile;
+import io.ombtx.broker.BrokerStartException;
+import io.ombtx.broker.EmbeddedKafkaCluster;
+import io.ombtx.broker.KafkaVersion;
+import io.ombtx.broker.TransactionProtocol;
+import io.ombtx.driver.api.KeySuggestions;
+import io.ombtx.runner.cluster.ClusterSession;
+import io.ombtx.runner.cluster.ClusterStartFailed;
+import io.ombtx.runner.cluster.ClusterSystem;
+import io.ombtx.runner.cluster.ClusterUnreachable;
+import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.fault.BrokerControl;
+import io.ombtx.runner.fault.FaultCluster;
+import io.ombtx.runner.plan.BrokerPlan;
+import io.ombtx.runner.result.RunResult;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.KafkaException;
+
+/**
+ * Kafka-API clusters (Apache Kafka, Redpanda) for the runner: the embedded cluster started from the plan
+ * ({@link EmbeddedKafkaCluster}, faults through its own processes), or an external one the driver's
+ * {@code bootstrap.servers} names. Each is read through one Admin client: its size, its system (from the cluster id,
+ * {@link BrokerSystem}), the version running and the transaction protocol in force.
+ */
+public final class KafkaClusters implements ClusterSystem {
+
+    /** Time-outs of the cluster's Admin client (a driver's lower values are kept). */
+    private static final int REQUEST_TIMEOUT_MS = 10_000;
+
+    private static final int API_TIMEOUT_MS = 15_000;
+
+    @Override
+    public ClusterSession open(BrokerPlan plan, DriverFile driver, Consumer<String> log) throws Exception {
+        if (plan.noBroker()) {
+            throw new IllegalArgumentException("a plan without a broker opens no cluster");
+        }
+        if (!plan.embedded()) {
+            return External.reach(plan, driver, log);
+        }
+        try {
+            return embedded(plan, driver, log);
+        } catch (BrokerStartException e) {
+            throw new ClusterStartFailed(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String release(String text) {
+        return KafkaVersion.parse(text).toString();
+    }
+
+    @Override
+    public String transactionVersionProblem(String release, int transactionVersion) {
+        return KafkaVersion.parse(release != null ? release : EmbeddedKafkaCluster.DEFAULT_VERSION)
+                .transactionVersionProblem(transactionVersion);
+    }
+
+    /** By the release's own broker definitions, loaded from its class path in a class loader of their own. */
+    @Override
+    public Optional<SettingsCheck> settingsCheck(String release) {
+        BrokerConfigDefinitions definitions;
+        try {
+            definitions = release == null
+                    ? BrokerConfigDefinitions.find().orElse(null)
+                    : BrokerConfigDefinitions.find(KafkaVersion.parse(release)).orElse(null);
+        } catch (BrokerStartException e) {
+            return Optional.empty(); // starting the broker will say why
+        }
+        if (definitions == null) {
+            return Optional.empty();
+        }
+        return Optional.of((key, value) -> {
+            if (!definitions.knows(key)) {
+                return Optional.of("Kafka " + definitions.kafkaVersion() + " has no broker setting '" + key + "'"
+                        + KeySuggestions.closest(key, definitions.names())
+                                .map(s -> " (did you mean '" + s + "'?)")
+                                .orElse(""));
+            }
+            return definitions.problem(key, value);
+        });
+    }
+
+    /** "4.1.1 (KRaft, default)", "2.8.2 (ZooKeeper)", "4.1.1 (KRaft, transaction.version 1)". */
+    @Override
+    public String describeRelease(BrokerPlan b) {
+        String version = b.brokerVersion() != null ? b.brokerVersion() : EmbeddedKafkaCluster.DEFAULT_VERSION;
+        KafkaVersion kafka = KafkaVersion.parse(version);
+        return version + " (" + (kafka.zooKeeper() ? "ZooKeeper" : "KRaft")
+                + (b.brokerVersion() == null ? ", default" : "")
+                + (b.transactionVersion() != null
+                        ? ", transaction.version " + b.transactionVersion()
+                        : kafka.hasTransactionVersion()
+                                ? ", the broker's default transaction.version"
+                                : ", no transaction.version: pre-KIP-890 transactions")
+                + ")"
+                + (BrokerLibrary.available(kafka)
+                        ? ""
+                        : "; not cached yet: fetched from Maven Central into " + BrokerLibrary.cacheRoot()
+                                + " when the run starts");
+    }
+
+    private static ClusterSession embedded(BrokerPlan plan, DriverFile driver, Consumer<String> log)
+            throws BrokerStartException {
+        // Finding the broker's class path first: when it is missing, the error says so before anything else.
+        String version = plan.brokerVersion() != null
+                ? plan.brokerVersion()
+                : BrokerClassPath.locate().kafkaVersion();
+        if (plan.brokerVersion() != null && !BrokerLibrary.available(KafkaVersion.parse(version))) {
+            log.accept(String.format(
+                    "Kafka %s is not cached yet: fetching it from Maven Central into %s (once)",
+                    version, BrokerLibrary.cacheRoot()));
+        }
+        log.accept(String.format(
+                "Starting embedded Kafka %s: %d broker(s), profile %s%s%s",
+                version,
+                plan.brokers(),
+                plan.profile().displayName(),
+                plan.transactionVersion() == null ? "" : ", transaction.version " + plan.transactionVersion(),
+                plan.settings().isEmpty() ? "" : ", overrides " + plan.settings()));
+        EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder()
+                .brokers(plan.brokers())
+                .profile(BrokerProfile.valueOf(plan.profile().name()))
+                .overrides(plan.settings())
+                .version(plan.brokerVersion())
+                .transactionVersion(plan.transactionVersion())
+                .start();
+        try {
+            return new Embedded(
+                    cluster, driver.withBootstrapServers(cluster.bootstrapServers()), facts(plan, cluster, log));
+        } catch (BrokerStartException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The embedded brokers as the result records them, read back from them: the version the broker reports, the
+     * transaction protocol in force, ZooKeeper or KRaft.
+     */
+    private static RunResult.Broker facts(BrokerPlan plan, EmbeddedKafkaCluster cluster, Consumer<String> log)
+            throws BrokerStartException {
+        String running = cluster.runningVersion();
+        TransactionProtocol protocol;
+        try {
+            protocol = cluster.transactionProtocol();
+        } catch (Exception e) {
+            throw new BrokerStartException("embedded Kafka " + running + " started but its transaction.version could"
+                    + " not be read back: " + describe(e));
+        }
+        String metadata = cluster.zooKeeper() ? "ZooKeeper" : "KRaft";
+        log.accept(String.format(
+                "Kafka %s running (%s); transaction protocol: %s", running, metadata, protocol.description()));
+        return RunResult.Broker.embedded(plan.brokers(), running, plan.profile().displayName(), cluster.settings())
+                .withReadBack(
+                        cluster.zooKeeper() ? "zookeeper" : "kraft",
+                        protocol.transactionVersion(),
+                        protocol.description(),
+                        cluster.requestedTransactionVersion())
+                .withSystem(BrokerSystem.KAFKA, null);
+    }
+
+    /** The embedded cluster of one run: started from the plan, stopped when the session closes. */
+    private record Embedded(EmbeddedKafkaCluster cluster, DriverFile driver, RunResult.Broker facts)
+            implements ClusterSession {
+
+        @Override
+        public int brokers() {
+            return facts.brokers();
+        }
+
+        @Override
+        public BrokerControl processControl() {
+            return new EmbeddedBrokerControl(cluster);
+        }
+
+        @Override
+        public FaultCluster faultCluster(FaultCluster.RunNames names) {
+            return faultTargets(driver, names);
+        }
+
+        @Override
+        public void close() {
+            cluster.close();
+        }
+    }
+
+    /** An external cluster, reached through one Admin client with the driver's settings. */
+    private static final class External implements ClusterSession {
+        private final BrokerPlan plan;
+        private final DriverFile driver;
+        private final Consumer<String> log;
+        private final Admin admin;
+        private final int brokers;
+        private RunResult.Broker facts;
+        private boolean closed;
+
+        private External(BrokerPlan plan, DriverFile driver, Consumer<String> log, Admin admin, int brokers) {
+            this.plan = plan;
+            this.driver = driver;
+            this.log = log;
+            this.admin = admin;
+            this.brokers = brokers;
+        }
+
+        /** Connects and counts the brokers; a cluster that does not answer is {@link ClusterUnreachable}. */
+        static External reach(BrokerPlan plan, DriverFile driver, Consumer<String> log) throws InterruptedException {
+            Properties props = driver.properties("commonConfig");
+            props.setProperty(
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                    Integer.toString(lowest(props, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS)));
+            int apiTimeout = lowest(props, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS);
+            props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Integer.toString(apiTimeout));
+            String cause;
+            Admin admin = null;
+            try {
+                admin = Admin.create(props);
+                int brokers = admin.describeCluster()
+                        .nodes()
+                        .get(apiTimeout + 5_000L, TimeUnit.MILLISECONDS)
+                        .size();
+                return new External(plan, driver, log, admin, brokers);
+            } catch (ExecutionException e) {
+                cause = describe(e.getCause());
+            } catch (TimeoutException e) {
+                cause = "no answer within " + (apiTimeout + 5_000) / 1000 + " s";
+            } catch (KafkaException e) {
+                cause = describe(e);
+            }
+            if (admin != null) {
+                admin.close(Duration.ofSeconds(5));
+            }
+            throw new ClusterUnreachable("cannot reach the cluster at " + plan.bootstrapServers() + " named in "
+                    + plan.serversSource() + ": " + cause);
+        }
+
+        @Override
+        public DriverFile driver() {
+            return driver;
+        }
+
+        @Override
+        public int brokers() {
+            return brokers;
+        }
+
+        /** The system (kafka or redpanda) and transaction protocol, when the cluster answers (not its version). */
+        @Override
+        public RunResult.Broker facts() throws InterruptedException {
+            if (facts != null) {
+                return facts;
+            }
+            RunResult.Broker broker = RunResult.Broker.external(brokers, plan.bootstrapServers());
+            try {
+                String clusterId = BrokerSystem.clusterId(admin, API_TIMEOUT_MS / 1000 + 5);
+                String system = BrokerSystem.ofClusterId(clusterId);
+                log.accept(String.format(
+                        "The cluster at %s is %s (cluster id %s)", broker.bootstrapServers(), system, clusterId));
+                broker = broker.withSystem(system, clusterId);
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                log.accept(String.format(
+                        "Could not read back which broker system runs at %s: %s",
+                        broker.bootstrapServers(), describe(e)));
+            }
+            try {
+                TransactionProtocol protocol = TransactionProtocol.read(admin, API_TIMEOUT_MS / 1000 + 5);
+                facts = broker.withReadBack(null, protocol.transactionVersion(), protocol.description(), null);
+            } catch (Exception e) {
+                facts = broker.withReadBack(null, null, "not read back: " + describe(e), null);
+            }
+            close(); // read once: no client of the runner's stays connected during the measurement
+            return facts;
+        }
+
+        @Override
+        public BrokerControl processControl() {
+            return null;
+        }
+
+        @Override
+        public FaultCluster faultCluster(FaultCluster.RunNames names) {
+            return faultTargets(driver, names);
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                admin.close(Duration.ofSeconds(5));
+            }
+        }
+    }
+
+    /** The fault injector's own client: short request time-outs, as it may ask a dying broker. */
+    private static FaultCluster faultTargets(DriverFile driver, FaultCluster.RunNames names) {
+        Properties props = driver.properties("commonConfig");
+        props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
+        return new FaultTargets(Admin.create(props), names);
+    }
+
+    private static int lowest(Properties props, String key, int limit) {
+        try {
+            return Math.min(limit, Integer.parseInt(props.getProperty(key, "").trim()));
+        } catch (NumberFormatException e) {
+            return limit;
+        }
+    }
+
+    /** The innermost message, without exception class names. */
+    static String describe(Throwable e) {
+        String message = null;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                message = t.getMessage();
+            }
+        }
+        return message != null ? message : "no answer";
+    }
+}

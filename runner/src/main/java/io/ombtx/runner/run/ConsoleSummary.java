@@ -1,0 +1,78 @@
+package io.ombtx.runner.run;
+
+import io.ombtx.driver.api.Phase;
+import io.ombtx.runner.fault.FaultSummary;
+import io.ombtx.runner.result.LatencySummary;
+import io.ombtx.runner.result.RunResult;
+import java.util.Locale;
+import java.util.Map;
+
+/** A written run on the console, read from its result record: where it went, its latencies, phases and faults. */
+final class ConsoleSummary {
+    private final RunConsole console;
+
+    ConsoleSummary(RunConsole console) {
+        this.console = console;
+    }
+
+    void print(RunCoordinator.Outcome outcome) {
+        RunResult result = outcome.result();
+        if (result.status() == RunResult.Status.FAILED) {
+            console.say("Run FAILED (%s); result written to %s", result.failureReason(), outcome.resultFile());
+        } else if (result.partialReason() != null) {
+            console.say(
+                    "Run ended early (%s); partial result written to %s", result.partialReason(), outcome.resultFile());
+        } else {
+            console.say("Result written to %s", outcome.resultFile());
+        }
+        if (result.status() == RunResult.Status.FAILED) {
+            RunResult.Counts c = result.counts();
+            console.say(
+                    "No measured operation succeeded: %d failed, %d publish error(s), %d committed; no rates or latencies"
+                            + " to report",
+                    c.failed(), c.publishErrors(), c.committed());
+            return;
+        }
+        LatencySummary ops = result.operationLatency();
+        if (ops.count() > 0) {
+            console.say(
+                    "Operations: %d in %.3f s | min %.3f ms | p50 %.3f ms | p99 %.3f ms | max %.3f ms",
+                    ops.count(), result.summary().durationSeconds(), ops.min(), ops.p50(), ops.p99(), ops.max());
+        }
+        Map<Phase, LatencySummary> phases = result.transactionPhases();
+        if (phases.size() > 1) {
+            StringBuilder line = new StringBuilder("Phases p50 (ms):");
+            phases.forEach((phase, s) -> line.append(String.format(Locale.ROOT, " %s %.3f", phase.key(), s.p50())));
+            console.line(line.toString());
+            StringBuilder avg = new StringBuilder("Phases avg (ms):");
+            phases.forEach((phase, s) -> avg.append(
+                    String.format(Locale.ROOT, " %s %.3f", phase.key(), s.avg() == null ? Double.NaN : s.avg())));
+            console.line(avg.toString());
+        }
+        RunResult.Scenario scenario = result.scenario();
+        if (scenario.awaitAcks() != null || scenario.phaseSequence() != null) {
+            console.say(
+                    "Order: awaitAcks %s; phases ran %s",
+                    scenario.awaitAcks() == null ? "(driver's)" : scenario.awaitAcks(),
+                    scenario.phaseSequence() == null ? "(not reported)" : String.join(" > ", scenario.phaseSequence()));
+        }
+        if (result.faults() != null) {
+            RunResult.Counts c = result.counts();
+            console.say(
+                    "Recovery: %d aborted, %d retried, %d fenced, %d producer(s) replaced, %d client resend(s), %d failed",
+                    c.aborted(), c.retries(), c.fenced(), c.producersReplaced(), c.clientRetries(), c.failed());
+            for (RunResult.FaultEvent f : result.faults()) {
+                console.line(FaultSummary.line(f));
+            }
+        }
+        RunResult.Drain d = result.drain();
+        if (d != null && !d.completed()) {
+            console.say(
+                    "WARNING: %d message(s) sent were never received (%s): end-to-end latency leaves them out",
+                    d.notReceived(),
+                    result.status() == RunResult.Status.COMPLETE
+                            ? "the drain gave up after " + d.limitSeconds() + " s without progress"
+                            : "the run ended while draining");
+        }
+    }
+}

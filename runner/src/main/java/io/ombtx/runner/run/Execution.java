@@ -1,0 +1,191 @@
+package io.ombtx.runner.run;
+
+import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.result.RateSearchRecord;
+import io.ombtx.runner.result.RunResult;
+import io.ombtx.runner.stats.Period;
+import io.ombtx.runner.stats.StatsSnapshot;
+import io.ombtx.runner.worker.Worker;
+import io.ombtx.runner.worker.Worker.TopicSubscription;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The measurement, once the load has started: the max-rate search when the rate is to be found, the
+ * {@link MeasurementLoop} (warm-up, periods, stop conditions, drain), then what ends it: the faults' last records,
+ * the exactly-once check and the workers' environment. Returns what was {@link Measured}.
+ */
+final class Execution {
+
+    /** How long, after a completed measurement, faults still under way (a restart) may take. */
+    private static final Duration FAULT_FINISH_TIMEOUT = Duration.ofSeconds(180);
+
+    /**
+     * What a run measured, and what the result needs beside it.
+     *
+     * @param partialReason why the run ended early (the result is partial), or null
+     * @param rateSearch how the rate was found ({@code producerRate: 0}), or null
+     * @param faults what happened to each of the workload's faults, or null when it declares none
+     * @param drain how the run waited for its consumers at the end, or null
+     */
+    record Measured(
+            Instant startTime,
+            Instant endTime,
+            String partialReason,
+            Map<String, Object> environment,
+            ExactlyOnceReport exactlyOnce,
+            StatsSnapshot stats,
+            List<Period> periods,
+            RateSearchRecord rateSearch,
+            List<RunResult.FaultEvent> faults,
+            RunResult.Drain drain) {
+
+        /** Nothing measured: the run ended in set-up. */
+        static Measured nothing(String reason) {
+            Instant now = Instant.now();
+            return new Measured(now, now, reason, Map.of(), null, new StatsSnapshot(), List.of(), null, null, null);
+        }
+    }
+
+    private final RunConsole console;
+    private final Interruption interruption;
+
+    Execution(RunConsole console, Interruption interruption) {
+        this.console = console;
+        this.interruption = interruption;
+    }
+
+    Measured run(RunSpec spec, RunResult.Broker broker, WorkerGroup group, SetUp.Done ready) throws Exception {
+        Workload w = spec.workload();
+        if (spec.repetition() != null && spec.repetition().count() > 1) {
+            console.say(
+                    "%s: repetition %d of %d (group %s)",
+                    w.name(),
+                    spec.repetition().index(),
+                    spec.repetition().count(),
+                    spec.repetition().group());
+        }
+        console.say(
+                "%s: %s, %s loop%s",
+                w.name(),
+                w.countBased()
+                        ? "warm-up " + w.warmupOperations() + " then " + w.measureOperations() + " operation(s)"
+                        : "warm-up " + w.warmupDuration().toSeconds() + " s then "
+                                + w.testDuration().toSeconds() + " s",
+                w.loop().key(),
+                spec.openLoop()
+                        ? " at "
+                                + (spec.findMaximumRate()
+                                        ? "the maximum sustainable rate"
+                                        : (long) spec.initialRate() + " msg/s")
+                        : "");
+        RateSearchRecord rateSearch = null;
+        if (spec.findMaximumRate()) {
+            rateSearch =
+                    new MaxRateSearchPhase(group, w, interruption, console::line).run(new MaxRateSearch(spec.search()));
+            if (rateSearch.completed()) {
+                group.run(Worker.Command.RESET_STATS); // the probes are not measured
+            }
+        }
+        MeasurementLoop loop = new MeasurementLoop(
+                w,
+                group,
+                spec.reportingIntervalSeconds(),
+                interruption,
+                Duration.ofSeconds(spec.teardownTimeoutSeconds()),
+                console::line,
+                ready.faults());
+        loop.run();
+        String partialReason = loop.partialReason();
+        Instant endTime = Instant.now();
+        Teardown teardown = loop.teardown();
+        List<RunResult.FaultEvent> faultEvents = null;
+        if (ready.faults() != null) {
+            // Before the exactly-once check: a restart still waiting is done now, so the check reads a whole cluster.
+            // A run that ended early on the embedded cluster, which closes next, does without (an external one is
+            // left as the workload meant to leave it).
+            faultEvents = ready.faults()
+                    .finish(teardown.remaining(FAULT_FINISH_TIMEOUT), !teardown.bounded() || !broker.embedded());
+        }
+        ExactlyOnceReport exactlyOnce = null;
+        if (w.verifyExactlyOnce() && partialReason == null) {
+            console.say(
+                    "Verifying exactly-once delivery on %d topic(s)",
+                    ready.topics().size());
+            try {
+                exactlyOnce = teardown.call(
+                        "exactly-once verification", () -> verifyExactlyOnce(group, ready.subscriptions()));
+            } catch (Exception e) {
+                // The measurement stands; only the verdict is missing, and the result says why.
+                partialReason = "exactly-once check failed: " + e.getMessage();
+            }
+        }
+        if (exactlyOnce != null) {
+            console.say(
+                    "Exactly-once: %d checked, %d duplicated, %d missing, %d unexpected: %s",
+                    exactlyOnce.checked(),
+                    exactlyOnce.duplicated(),
+                    exactlyOnce.missing(),
+                    exactlyOnce.unexpected(),
+                    exactlyOnce.passed() ? "PASS" : "FAIL");
+        }
+        Map<String, Object> environment;
+        try {
+            environment = teardown.call("environment", group::environment);
+        } catch (Exception e) {
+            environment = Map.of("error", String.valueOf(e.getMessage()));
+        }
+        if (teardown.bounded()) {
+            // Ended early: the workers (and their drivers) close within the same deadline, before the result is
+            // written, so that what was abandoned is named in it.
+            closeWorkers(teardown, group);
+            partialReason = withNote(partialReason, teardown);
+        }
+        return new Measured(
+                loop.startTime(),
+                endTime,
+                partialReason,
+                environment,
+                exactlyOnce,
+                loop.measured(),
+                loop.periods(),
+                rateSearch,
+                faultEvents,
+                loop.drain());
+    }
+
+    static void closeWorkers(Teardown teardown, WorkerGroup group) {
+        try {
+            if (group.claimClose()) {
+                teardown.runEvenLate("worker close", group::closeMembers);
+            }
+        } catch (Exception e) {
+            // Best effort, as closing always is; an abandoned close is named in the result.
+        }
+    }
+
+    static String withNote(String reason, Teardown teardown) {
+        String note = teardown.note();
+        return note == null ? reason : reason + "; " + note;
+    }
+
+    private static ExactlyOnceReport verifyExactlyOnce(WorkerGroup group, List<TopicSubscription> subscriptions)
+            throws Exception {
+        long checked = 0;
+        long duplicated = 0;
+        long missing = 0;
+        long unexpected = 0;
+        for (TopicSubscription s : subscriptions.stream().distinct().toList()) {
+            ExactlyOnceReport one = group.verifyExactlyOnce(s.topic(), s.subscription());
+            checked += one.checked();
+            duplicated += one.duplicated();
+            missing += one.missing();
+            unexpected += one.unexpected();
+        }
+        return new ExactlyOnceReport(checked, duplicated, missing, unexpected);
+    }
+}

@@ -1,0 +1,49 @@
+package io.ombtx.runner.run;
+
+import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.plan.Repetitions;
+import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.result.ResultBuilder;
+import io.ombtx.runner.result.ResultWriter;
+import io.ombtx.runner.result.RunResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+
+/** Where a run's result goes: built from what was measured (the one call of {@link ResultBuilder}) and written. */
+final class ResultSink {
+    private final RunOptions options;
+
+    ResultSink(RunOptions options) {
+        this.options = options;
+    }
+
+    RunCoordinator.Outcome write(RunSpec spec, DriverFile driver, RunResult.Broker broker, Execution.Measured m)
+            throws IOException {
+        Workload w = spec.workload();
+        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(
+                w,
+                driver.name(),
+                m.startTime(),
+                m.endTime(),
+                m.partialReason(),
+                RunResult.RunMode.of(w, spec.reportingIntervalSeconds()).withSearch(m.rateSearch()),
+                RunResult.Versions.of(broker),
+                broker,
+                driver.redacted(),
+                m.environment(),
+                m.exactlyOnce(),
+                RunResult.Repetition.of(spec.repetition(), Repetitions.newGroupId(m.startTime())),
+                m.faults(),
+                m.drain());
+        RunResult result = ResultBuilder.build(facts, m.stats(), m.periods());
+        String fileStem = spec.repetition() == null || spec.repetition().count() == 1
+                ? w.name()
+                : w.name() + "-rep" + spec.repetition().index();
+        Path target = options.outputFile() != null
+                ? options.outputFile()
+                : ResultWriter.defaultPath(options.outputDir(), fileStem, driver.name(), ZonedDateTime.now());
+        return new RunCoordinator.Outcome(ResultWriter.write(target, result), result);
+    }
+}

@@ -1,0 +1,27 @@
+package io.ombtx.runner.run;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/** The run's progress lines on the console, each with its time of day; none when quiet. */
+final class RunConsole {
+    private final PrintStream out;
+    private final boolean quiet;
+
+    RunConsole(PrintStream out, boolean quiet) {
+        this.out = out;
+        this.quiet = quiet;
+    }
+
+    void say(String format, Object... args) {
+        if (!quiet) {
+            out.printf(Locale.ROOT, "%tT %s%n", System.currentTimeMillis(), String.format(Locale.ROOT, format, args));
+            out.flush();
+        }
+    }
+
+    /** One line as it is (a consumer for the pieces that report progress). */
+    void line(String line) {
+        say("%s", line);
+    }
+}
