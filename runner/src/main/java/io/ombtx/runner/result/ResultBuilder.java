@@ -148,6 +148,9 @@ public final class ResultBuilder {
         }
     }
 
+    /** Where the result's environment holds the phase-sequence counts. */
+    static final String ENVIRONMENT_PHASE_SEQUENCES = "phaseSequences";
+
     private ResultBuilder() {}
 
     public static RunResult build(RunFacts facts, StatsSnapshot measured, List<Period> periods) {
@@ -191,12 +194,12 @@ public final class ResultBuilder {
                 failureReason,
                 w.description(),
                 facts.runMode(),
-                Scenario.of(w, PhaseSequences.dominant(facts.environment())),
+                Scenario.of(w, phaseSequence(measured)),
                 w.sweep() == null ? null : Sweep.of(w.sweep()),
                 facts.versions(),
                 facts.broker(),
                 facts.driverConfig(),
-                facts.environment(),
+                environment(facts.environment(), measured),
                 counts,
                 summary(measured, facts),
                 LatencySummary.of(measured.histogram(Latency.OPERATION_LATENCY)),
@@ -217,6 +220,27 @@ public final class ResultBuilder {
                                         .getMaxValue()))),
                 facts.repetition(),
                 facts.drain());
+    }
+
+    /** The phases most measured operations ran, by their keys; null when the driver reported none. */
+    private static List<String> phaseSequence(StatsSnapshot measured) {
+        return measured.phaseSequences()
+                .dominant()
+                .map(sequence -> sequence.stream().map(Phase::key).toList())
+                .orElse(null);
+    }
+
+    /**
+     * What the driver reported, and the measured operations by the phase sequence they ran
+     * ({@code phaseSequences}, summed over workers) when any was reported.
+     */
+    private static Map<String, Object> environment(Map<String, Object> reported, StatsSnapshot measured) {
+        if (measured.phaseSequences().isEmpty()) {
+            return reported;
+        }
+        Map<String, Object> environment = new LinkedHashMap<>(reported == null ? Map.of() : reported);
+        environment.put(ENVIRONMENT_PHASE_SEQUENCES, measured.phaseSequences().byName());
+        return environment;
     }
 
     /** Why the run failed, or null: every measured operation failed (a failed run outranks a partial one). */

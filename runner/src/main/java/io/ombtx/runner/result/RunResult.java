@@ -295,7 +295,7 @@ public record RunResult(
     /**
      * The measured operation. {@code awaitAcks} is the workload's order of the ack wait (transactional and STREAM
      * operations only); {@code phaseSequence} the phases the driver actually ran, in order, as most of its operations
-     * ran them (null when the driver does not report it; every sequence with its count is in
+     * measured operations ran them (null when the driver does not report it; every sequence with its count is in
      * {@code environment.phaseSequences}).
      */
     @JsonPropertyOrder({
