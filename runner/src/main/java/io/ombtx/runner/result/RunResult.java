@@ -157,6 +157,340 @@ public record RunResult(
     /** The result format's version, written as {@code schemaVersion}. */
     public static final int SCHEMA_VERSION = 1;
 
+    /** A builder that names every field it sets: the result is never made from 45 positional arguments. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Sets a result's fields by name; {@link #build()} makes the record. Fields left unset are null (0 and false
+     * for numbers and flags), as in a file that leaves them out.
+     */
+    public static final class Builder {
+        private String workload;
+        private String driver;
+        private int messageSize;
+        private int topics;
+        private int partitions;
+        private int producersPerTopic;
+        private int consumersPerTopic;
+        private List<Double> publishRate;
+        private List<Double> publishErrorRate;
+        private List<Double> consumeRate;
+        private List<Long> backlog;
+        private OmbLatency<List<Double>, List<Double>> publishLatency;
+        private OmbLatency<List<Double>, List<Long>> publishDelayLatency;
+        private OmbLatency<List<Double>, List<Double>> endToEndLatency;
+        private OmbLatency<Double, Double> aggregatedPublishLatency;
+        private OmbLatency<Double, Long> aggregatedPublishDelayLatency;
+        private OmbLatency<Double, Double> aggregatedEndToEndLatency;
+        private Map<Double, Double> aggregatedPublishLatencyQuantiles;
+        private Map<Double, Long> aggregatedPublishDelayLatencyQuantiles;
+        private Map<Double, Double> aggregatedEndToEndLatencyQuantiles;
+        private int schemaVersion;
+        private Instant startTime;
+        private Instant endTime;
+        private Status status;
+        private String partialReason;
+        private String failureReason;
+        private String description;
+        private RunMode runMode;
+        private Scenario scenario;
+        private Sweep sweep;
+        private Versions versions;
+        private Broker broker;
+        private Map<String, Object> driverConfig;
+        private Map<String, Object> environment;
+        private Counts counts;
+        private Summary summary;
+        private LatencySummary operationLatency;
+        private LatencySummary intendedPublishLatency;
+        private Map<Phase, LatencySummary> transactionPhases;
+        private ExactlyOnce exactlyOnce;
+        private List<FaultEvent> faults;
+        private Map<String, String> histograms;
+        private PeriodSeries periods;
+        private Repetition repetition;
+        private Drain drain;
+
+        private Builder() {}
+
+        public Builder workload(String workload) {
+            this.workload = workload;
+            return this;
+        }
+
+        public Builder driver(String driver) {
+            this.driver = driver;
+            return this;
+        }
+
+        public Builder messageSize(int messageSize) {
+            this.messageSize = messageSize;
+            return this;
+        }
+
+        public Builder topics(int topics) {
+            this.topics = topics;
+            return this;
+        }
+
+        public Builder partitions(int partitions) {
+            this.partitions = partitions;
+            return this;
+        }
+
+        public Builder producersPerTopic(int producersPerTopic) {
+            this.producersPerTopic = producersPerTopic;
+            return this;
+        }
+
+        public Builder consumersPerTopic(int consumersPerTopic) {
+            this.consumersPerTopic = consumersPerTopic;
+            return this;
+        }
+
+        public Builder publishRate(List<Double> publishRate) {
+            this.publishRate = publishRate;
+            return this;
+        }
+
+        public Builder publishErrorRate(List<Double> publishErrorRate) {
+            this.publishErrorRate = publishErrorRate;
+            return this;
+        }
+
+        public Builder consumeRate(List<Double> consumeRate) {
+            this.consumeRate = consumeRate;
+            return this;
+        }
+
+        public Builder backlog(List<Long> backlog) {
+            this.backlog = backlog;
+            return this;
+        }
+
+        public Builder publishLatency(OmbLatency<List<Double>, List<Double>> publishLatency) {
+            this.publishLatency = publishLatency;
+            return this;
+        }
+
+        public Builder publishDelayLatency(OmbLatency<List<Double>, List<Long>> publishDelayLatency) {
+            this.publishDelayLatency = publishDelayLatency;
+            return this;
+        }
+
+        public Builder endToEndLatency(OmbLatency<List<Double>, List<Double>> endToEndLatency) {
+            this.endToEndLatency = endToEndLatency;
+            return this;
+        }
+
+        public Builder aggregatedPublishLatency(OmbLatency<Double, Double> aggregatedPublishLatency) {
+            this.aggregatedPublishLatency = aggregatedPublishLatency;
+            return this;
+        }
+
+        public Builder aggregatedPublishDelayLatency(OmbLatency<Double, Long> aggregatedPublishDelayLatency) {
+            this.aggregatedPublishDelayLatency = aggregatedPublishDelayLatency;
+            return this;
+        }
+
+        public Builder aggregatedEndToEndLatency(OmbLatency<Double, Double> aggregatedEndToEndLatency) {
+            this.aggregatedEndToEndLatency = aggregatedEndToEndLatency;
+            return this;
+        }
+
+        public Builder aggregatedPublishLatencyQuantiles(Map<Double, Double> aggregatedPublishLatencyQuantiles) {
+            this.aggregatedPublishLatencyQuantiles = aggregatedPublishLatencyQuantiles;
+            return this;
+        }
+
+        public Builder aggregatedPublishDelayLatencyQuantiles(
+                Map<Double, Long> aggregatedPublishDelayLatencyQuantiles) {
+            this.aggregatedPublishDelayLatencyQuantiles = aggregatedPublishDelayLatencyQuantiles;
+            return this;
+        }
+
+        public Builder aggregatedEndToEndLatencyQuantiles(Map<Double, Double> aggregatedEndToEndLatencyQuantiles) {
+            this.aggregatedEndToEndLatencyQuantiles = aggregatedEndToEndLatencyQuantiles;
+            return this;
+        }
+
+        public Builder schemaVersion(int schemaVersion) {
+            this.schemaVersion = schemaVersion;
+            return this;
+        }
+
+        public Builder startTime(Instant startTime) {
+            this.startTime = startTime;
+            return this;
+        }
+
+        public Builder endTime(Instant endTime) {
+            this.endTime = endTime;
+            return this;
+        }
+
+        public Builder status(Status status) {
+            this.status = status;
+            return this;
+        }
+
+        public Builder partialReason(String partialReason) {
+            this.partialReason = partialReason;
+            return this;
+        }
+
+        public Builder failureReason(String failureReason) {
+            this.failureReason = failureReason;
+            return this;
+        }
+
+        public Builder description(String description) {
+            this.description = description;
+            return this;
+        }
+
+        public Builder runMode(RunMode runMode) {
+            this.runMode = runMode;
+            return this;
+        }
+
+        public Builder scenario(Scenario scenario) {
+            this.scenario = scenario;
+            return this;
+        }
+
+        public Builder sweep(Sweep sweep) {
+            this.sweep = sweep;
+            return this;
+        }
+
+        public Builder versions(Versions versions) {
+            this.versions = versions;
+            return this;
+        }
+
+        public Builder broker(Broker broker) {
+            this.broker = broker;
+            return this;
+        }
+
+        public Builder driverConfig(Map<String, Object> driverConfig) {
+            this.driverConfig = driverConfig;
+            return this;
+        }
+
+        public Builder environment(Map<String, Object> environment) {
+            this.environment = environment;
+            return this;
+        }
+
+        public Builder counts(Counts counts) {
+            this.counts = counts;
+            return this;
+        }
+
+        public Builder summary(Summary summary) {
+            this.summary = summary;
+            return this;
+        }
+
+        public Builder operationLatency(LatencySummary operationLatency) {
+            this.operationLatency = operationLatency;
+            return this;
+        }
+
+        public Builder intendedPublishLatency(LatencySummary intendedPublishLatency) {
+            this.intendedPublishLatency = intendedPublishLatency;
+            return this;
+        }
+
+        public Builder transactionPhases(Map<Phase, LatencySummary> transactionPhases) {
+            this.transactionPhases = transactionPhases;
+            return this;
+        }
+
+        public Builder exactlyOnce(ExactlyOnce exactlyOnce) {
+            this.exactlyOnce = exactlyOnce;
+            return this;
+        }
+
+        public Builder faults(List<FaultEvent> faults) {
+            this.faults = faults;
+            return this;
+        }
+
+        public Builder histograms(Map<String, String> histograms) {
+            this.histograms = histograms;
+            return this;
+        }
+
+        public Builder periods(PeriodSeries periods) {
+            this.periods = periods;
+            return this;
+        }
+
+        public Builder repetition(Repetition repetition) {
+            this.repetition = repetition;
+            return this;
+        }
+
+        public Builder drain(Drain drain) {
+            this.drain = drain;
+            return this;
+        }
+
+        public RunResult build() {
+            return new RunResult(
+                    workload,
+                    driver,
+                    messageSize,
+                    topics,
+                    partitions,
+                    producersPerTopic,
+                    consumersPerTopic,
+                    publishRate,
+                    publishErrorRate,
+                    consumeRate,
+                    backlog,
+                    publishLatency,
+                    publishDelayLatency,
+                    endToEndLatency,
+                    aggregatedPublishLatency,
+                    aggregatedPublishDelayLatency,
+                    aggregatedEndToEndLatency,
+                    aggregatedPublishLatencyQuantiles,
+                    aggregatedPublishDelayLatencyQuantiles,
+                    aggregatedEndToEndLatencyQuantiles,
+                    schemaVersion,
+                    startTime,
+                    endTime,
+                    status,
+                    partialReason,
+                    failureReason,
+                    description,
+                    runMode,
+                    scenario,
+                    sweep,
+                    versions,
+                    broker,
+                    driverConfig,
+                    environment,
+                    counts,
+                    summary,
+                    operationLatency,
+                    intendedPublishLatency,
+                    transactionPhases,
+                    exactlyOnce,
+                    faults,
+                    histograms,
+                    periods,
+                    repetition,
+                    drain);
+        }
+    }
+
     /**
      * Whether the run completed, was ended early (Ctrl-C, a broker fault, a lost worker), or failed: every measured
      * operation failed ({@link Counts#nothingSucceeded()}).
@@ -214,38 +548,6 @@ public record RunResult(
             // reporting interval divides 10 s (see OmbPeriods); absent in files written before it existed.
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer ombPeriodSeconds) {
 
-        @JsonCreator
-        public RunMode {}
-
-        public RunMode(
-                LoopMode loop,
-                Long targetRate,
-                boolean findMaximumRate,
-                RunLength warmup,
-                RunLength measure,
-                int reportingIntervalSeconds) {
-            this(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, null);
-        }
-
-        public RunMode(
-                LoopMode loop,
-                Long targetRate,
-                boolean findMaximumRate,
-                RunLength warmup,
-                RunLength measure,
-                int reportingIntervalSeconds,
-                RateSearchRecord maxRateSearch) {
-            this(
-                    loop,
-                    targetRate,
-                    findMaximumRate,
-                    warmup,
-                    measure,
-                    reportingIntervalSeconds,
-                    maxRateSearch,
-                    OmbPeriods.seconds(reportingIntervalSeconds));
-        }
-
         /** This run mode with the search that found its rate. */
         public RunMode withSearch(RateSearchRecord search) {
             return new RunMode(
@@ -274,7 +576,9 @@ public record RunResult(
                     open && w.producerRate() == 0 && !w.streaming(),
                     warmup,
                     measure,
-                    reportingIntervalSeconds);
+                    reportingIntervalSeconds,
+                    null,
+                    OmbPeriods.seconds(reportingIntervalSeconds));
         }
     }
 

@@ -34,18 +34,19 @@ class PhaseSequenceResultTest {
         Workload w = WorkloadLoader.expand("w.yaml", Path.of("."), (ObjectNode) YamlFiles.parse("w.yaml", yaml), null)
                 .get(0);
         RunResult.Broker broker = RunResult.Broker.external(1, "localhost:9092");
-        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(
-                w,
-                "kafka-tx",
-                START,
-                START.plusSeconds(1),
-                null,
-                RunResult.RunMode.of(w, 1),
-                RunResult.Versions.of(broker),
-                broker,
-                Map.of(),
-                environment,
-                null);
+        ResultBuilder.RunFacts facts = ResultBuilder.RunFacts.builder()
+                .workload(w)
+                .driverName("kafka-tx")
+                .startTime(START)
+                .endTime(START.plusSeconds(1))
+                .partialReason(null)
+                .runMode(RunResult.RunMode.of(w, 1))
+                .versions(RunResult.Versions.of(broker))
+                .broker(broker)
+                .driverConfig(Map.of())
+                .environment(environment)
+                .exactlyOnce(null)
+                .build();
         return ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
     }
 

@@ -157,18 +157,19 @@ class TypedResultMatchesMapResultTest {
         Recorded forTyped = recorded.get();
         // As RunCoordinator does: the broker facts arrive as a map from the start of the run.
         RunResult.Broker typedBroker = JSON.convertValue(broker, RunResult.Broker.class);
-        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(
-                w,
-                "kafka-tx",
-                START,
-                END,
-                partialReason,
-                RunResult.RunMode.of(w, interval),
-                RunResult.Versions.of(typedBroker),
-                typedBroker,
-                driverConfig(),
-                environment,
-                exactlyOnce);
+        ResultBuilder.RunFacts facts = ResultBuilder.RunFacts.builder()
+                .workload(w)
+                .driverName("kafka-tx")
+                .startTime(START)
+                .endTime(END)
+                .partialReason(partialReason)
+                .runMode(RunResult.RunMode.of(w, interval))
+                .versions(RunResult.Versions.of(typedBroker))
+                .broker(typedBroker)
+                .driverConfig(driverConfig())
+                .environment(environment)
+                .exactlyOnce(exactlyOnce)
+                .build();
         RunResult result = ResultBuilder.build(facts, forTyped.measured(), forTyped.periods());
         String written = JSON.writeValueAsString(result);
 
