@@ -8,10 +8,14 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.Phase;
+import io.ombtx.runner.config.FaultAction;
+import io.ombtx.runner.config.FaultRecovery;
+import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.SweepPoint;
 import io.ombtx.runner.config.Workload;
@@ -19,6 +23,7 @@ import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.common.utils.AppInfoParser;
 
@@ -623,7 +628,7 @@ public record RunResult(
             boolean readCommitted,
             boolean waitForConsume,
             long prefillMessages,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String awaitAcks,
+            @JsonInclude(JsonInclude.Include.NON_NULL) AwaitAcks awaitAcks,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> phaseSequence) {
 
         public static Scenario of(Workload w) {
@@ -642,7 +647,7 @@ public record RunResult(
                     op.readCommitted(),
                     w.waitForConsume(),
                     w.prefillMessages(),
-                    op.awaitAcks() == null ? null : op.awaitAcks().key(),
+                    op.awaitAcks(),
                     phaseSequence);
         }
     }
@@ -701,13 +706,13 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) String profile,
             @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> settings,
             @JsonInclude(JsonInclude.Include.NON_NULL) String bootstrapServers,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String coordination,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Coordination coordination,
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer transactionVersion,
             @JsonInclude(JsonInclude.Include.NON_NULL) String transactionProtocol,
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer requestedTransactionVersion,
             // The broker system that answered (kafka or redpanda) and the cluster id it reported, read back from the
             // cluster, so a result is labelled with what really ran rather than with a driver file's name.
-            @JsonInclude(JsonInclude.Include.NON_NULL) String system,
+            @JsonInclude(JsonInclude.Include.NON_NULL) SystemKind system,
             @JsonInclude(JsonInclude.Include.NON_NULL) String clusterId) {
 
         public Broker(
@@ -727,7 +732,7 @@ public record RunResult(
                 String profile,
                 Map<String, String> settings,
                 String bootstrapServers,
-                String coordination,
+                Coordination coordination,
                 Integer transactionVersion,
                 String transactionProtocol,
                 Integer requestedTransactionVersion) {
@@ -746,8 +751,40 @@ public record RunResult(
                     null);
         }
 
+        /** How the brokers agree on the cluster's metadata: ZooKeeper (Kafka before 3.3) or KRaft. */
+        public enum Coordination {
+            ZOOKEEPER,
+            KRAFT;
+
+            /** Its name in results: zookeeper, kraft. */
+            @JsonValue
+            public String key() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+        }
+
+        /**
+         * The broker system that answered, read back from the cluster itself: Redpanda (since 22.1) reports a
+         * cluster id of the form {@code redpanda.<uuid>}, Apache Kafka 22 characters of URL-safe base64.
+         */
+        public enum SystemKind {
+            KAFKA,
+            REDPANDA;
+
+            /** Its name in results: kafka, redpanda. */
+            @JsonValue
+            public String key() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+
+            /** The system a cluster id belongs to: redpanda for {@code redpanda.}-prefixed ids, kafka otherwise. */
+            public static SystemKind ofClusterId(String clusterId) {
+                return clusterId != null && clusterId.startsWith(REDPANDA.key() + ".") ? REDPANDA : KAFKA;
+            }
+        }
+
         /** This broker with the system and cluster id read back from the cluster. */
-        public Broker withSystem(String system, String clusterId) {
+        public Broker withSystem(SystemKind system, String clusterId) {
             return new Broker(
                     embedded,
                     brokers,
@@ -782,7 +819,7 @@ public record RunResult(
          * version its storage was formatted with.
          */
         public Broker withReadBack(
-                String coordination,
+                Coordination coordination,
                 Integer transactionVersion,
                 String transactionProtocol,
                 Integer requestedTransactionVersion) {
@@ -1008,13 +1045,13 @@ public record RunResult(
     })
     public record FaultEvent(
             String fault,
-            String action,
-            String target,
+            FaultAction action,
+            FaultTarget target,
             Integer partition,
             Integer brokerIndex,
             Double atSeconds,
             Long afterOperations,
-            String recovery,
+            FaultRecovery recovery,
             Double recoverAfterSeconds,
             Integer brokerId,
             String broker,

@@ -187,11 +187,13 @@ public final class RunCoordinator {
                 running, cluster.zooKeeper() ? "ZooKeeper" : "KRaft", protocol.description());
         return RunResult.Broker.embedded(plan.brokers(), running, plan.profile().displayName(), cluster.settings())
                 .withReadBack(
-                        cluster.zooKeeper() ? "zookeeper" : "kraft",
+                        cluster.zooKeeper()
+                                ? RunResult.Broker.Coordination.ZOOKEEPER
+                                : RunResult.Broker.Coordination.KRAFT,
                         protocol.transactionVersion(),
                         protocol.description(),
                         cluster.requestedTransactionVersion())
-                .withSystem(BrokerSystem.KAFKA, null);
+                .withSystem(RunResult.Broker.SystemKind.KAFKA, null);
     }
 
     /** An external cluster's transaction protocol, when it answers (the version itself is not asked for). */
@@ -214,8 +216,8 @@ public final class RunCoordinator {
     private RunResult.Broker withSystem(RunResult.Broker broker, Admin admin) throws InterruptedException {
         try {
             String clusterId = BrokerSystem.clusterId(admin, API_TIMEOUT_MS / 1000 + 5);
-            String system = BrokerSystem.ofClusterId(clusterId);
-            say("The cluster at %s is %s (cluster id %s)", broker.bootstrapServers(), system, clusterId);
+            RunResult.Broker.SystemKind system = RunResult.Broker.SystemKind.ofClusterId(clusterId);
+            say("The cluster at %s is %s (cluster id %s)", broker.bootstrapServers(), system.key(), clusterId);
             return broker.withSystem(system, clusterId);
         } catch (InterruptedException e) {
             throw e;
@@ -792,7 +794,9 @@ public final class RunCoordinator {
         if (scenario.awaitAcks() != null || scenario.phaseSequence() != null) {
             say(
                     "Order: awaitAcks %s; phases ran %s",
-                    scenario.awaitAcks() == null ? "(driver's)" : scenario.awaitAcks(),
+                    scenario.awaitAcks() == null
+                            ? "(driver's)"
+                            : scenario.awaitAcks().key(),
                     scenario.phaseSequence() == null ? "(not reported)" : String.join(" > ", scenario.phaseSequence()));
         }
         if (result.faults() != null) {
