@@ -175,6 +175,7 @@ public final class ResultBuilder {
     private ResultBuilder() {}
 
     public static RunResult build(RunFacts facts, StatsSnapshot measured, List<Period> periods) {
+        RecordedInputs.recordIfAsked(facts, measured, periods);
         RunResult.Builder result = RunResult.builder();
         ombWorkload(result, facts);
         // OMB's lists on OMB's period (see OmbPeriods); omb-tx's own `periods` below keep the reporting interval.
