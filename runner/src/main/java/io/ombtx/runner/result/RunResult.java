@@ -725,32 +725,6 @@ public record RunResult(
             this(embedded, brokers, version, profile, settings, bootstrapServers, null, null, null, null, null, null);
         }
 
-        public Broker(
-                boolean embedded,
-                int brokers,
-                String version,
-                String profile,
-                Map<String, String> settings,
-                String bootstrapServers,
-                Coordination coordination,
-                Integer transactionVersion,
-                String transactionProtocol,
-                Integer requestedTransactionVersion) {
-            this(
-                    embedded,
-                    brokers,
-                    version,
-                    profile,
-                    settings,
-                    bootstrapServers,
-                    coordination,
-                    transactionVersion,
-                    transactionProtocol,
-                    requestedTransactionVersion,
-                    null,
-                    null);
-        }
-
         /** How the brokers agree on the cluster's metadata: ZooKeeper (Kafka before 3.3) or KRaft. */
         public enum Coordination {
             ZOOKEEPER,
