@@ -28,7 +28,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Turns a run's measured statistics and facts into its {@link RunResult}: OMB's {@code TestResult} fields with
- * OMB's names and units, then omb-tx's (docs/result-format.md). Pure: the same inputs give the same result.
+ * OMB's names and units, then omb-tx's (docs/result-format.md). Pure: the same inputs give the same result (asked
+ * to, with {@code -Dombtx.recordResultInputs}, it also writes those inputs down: {@link RecordedInputs}). The result
+ * is filled section by section through {@link RunResult#builder()}; the caller names the run's facts through
+ * {@link RunFacts#builder()}.
  */
 public final class ResultBuilder {
 
