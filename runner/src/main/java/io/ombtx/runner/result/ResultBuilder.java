@@ -179,7 +179,7 @@ public final class ResultBuilder {
 
     public static RunResult build(RunFacts facts, StatsSnapshot measured, List<Period> periods) {
         RecordedInputs.recordIfAsked(facts, measured, periods);
-        RunResult.Builder result = RunResult.builder();
+        RunResultBuilder result = RunResult.builder();
         ombWorkload(result, facts);
         // OMB's lists on OMB's period (see OmbPeriods); omb-tx's own `periods` below keep the reporting interval.
         ombPeriods(result, OmbPeriods.regroup(periods, facts.runMode().reportingIntervalSeconds()));
@@ -195,7 +195,7 @@ public final class ResultBuilder {
     }
 
     /** OMB's description of the workload and driver. */
-    private static void ombWorkload(RunResult.Builder result, RunFacts facts) {
+    private static void ombWorkload(RunResultBuilder result, RunFacts facts) {
         Workload w = facts.workload();
         result.workload(w.name())
                 .driver(facts.driverName())
@@ -207,7 +207,7 @@ public final class ResultBuilder {
     }
 
     /** OMB's per-period lists: rates, backlog and latency statistics, one element per OMB period. */
-    private static void ombPeriods(RunResult.Builder result, List<Period> omb) {
+    private static void ombPeriods(RunResultBuilder result, List<Period> omb) {
         result.publishRate(perPeriod(omb, p -> rate(p, Counter.MESSAGES_SENT)))
                 .publishErrorRate(perPeriod(omb, p -> rate(p, Counter.PUBLISH_ERRORS)))
                 .consumeRate(perPeriod(omb, p -> rate(p, Counter.MESSAGES_RECEIVED)))
@@ -218,7 +218,7 @@ public final class ResultBuilder {
     }
 
     /** OMB's statistics and quantiles over the measured phase. */
-    private static void ombAggregated(RunResult.Builder result, StatsSnapshot measured) {
+    private static void ombAggregated(RunResultBuilder result, StatsSnapshot measured) {
         Histogram publish = measured.histogram(Latency.PUBLISH_LATENCY);
         Histogram delay = measured.histogram(Latency.PUBLISH_DELAY);
         Histogram endToEnd = measured.histogram(Latency.END_TO_END);
@@ -231,7 +231,7 @@ public final class ResultBuilder {
     }
 
     /** When the run took place and how it ended: a failed run outranks a partial one. */
-    private static void outcome(RunResult.Builder result, RunFacts facts, Counts counts) {
+    private static void outcome(RunResultBuilder result, RunFacts facts, Counts counts) {
         String failureReason = failureReason(counts);
         Status status = failureReason != null
                 ? Status.FAILED
@@ -245,7 +245,7 @@ public final class ResultBuilder {
     }
 
     /** What ran, on what: the workload's description, run mode and operation, the software and the brokers. */
-    private static void scenario(RunResult.Builder result, RunFacts facts, StatsSnapshot measured) {
+    private static void scenario(RunResultBuilder result, RunFacts facts, StatsSnapshot measured) {
         Workload w = facts.workload();
         result.description(w.description())
                 .runMode(facts.runMode())
@@ -258,7 +258,7 @@ public final class ResultBuilder {
     }
 
     /** omb-tx's figures over the measured phase: counts, summary, latency summaries, checks, faults, histograms. */
-    private static void measured(RunResult.Builder result, RunFacts facts, StatsSnapshot measured, Counts counts) {
+    private static void measured(RunResultBuilder result, RunFacts facts, StatsSnapshot measured, Counts counts) {
         Workload w = facts.workload();
         result.counts(counts)
                 .summary(summary(measured, facts))
