@@ -51,7 +51,7 @@ public final class Throughput {
 
     private static final String PRODUCER_SETTINGS = "acks=all linger.ms=5 batch.size=131072";
     static final DriverOverrides DRIVER_OVERRIDES =
-            new DriverOverrides(null, Map.of("producerConfig", "linger.ms=5\nbatch.size=131072\n"));
+            new DriverOverrides(null, Map.of("producerConfig", Map.of("linger.ms", "5", "batch.size", "131072")));
     /**
      * Both tools' JVM flags. The initial heap is the maximum: a G1 heap left to shrink (after a concurrent cycle it
      * fell from 380 to 50 MiB in a 10K msg/s run) collects every second or two, and each pause delays the

@@ -179,7 +179,8 @@ public final class TxOverhead {
                 for (String backoff : options.backoffs) {
                     DriverFile driver = bench.kafkaTxEmbedded(
                             backoff.equals("0")
-                                    ? new DriverOverrides(null, Map.of("producerConfig", "retry.backoff.ms=0\n"))
+                                    ? new DriverOverrides(
+                                            null, Map.of("producerConfig", Map.of("retry.backoff.ms", "0")))
                                     : DriverOverrides.none());
                     PlanOptions plan = new PlanOptions(
                             null,

@@ -1,5 +1,7 @@
 package io.ombtx.driver.api;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,6 +27,7 @@ public enum AwaitAcks {
     }
 
     /** The name in workload YAML, results and the dry run. */
+    @JsonValue
     public String key() {
         return key;
     }
@@ -77,6 +80,7 @@ public enum AwaitAcks {
     }
 
     /** @throws IllegalArgumentException naming the valid keys */
+    @JsonCreator
     public static AwaitAcks ofKey(String key) {
         return EnumKeys.find(values(), AwaitAcks::key, key)
                 .orElseThrow(() -> new IllegalArgumentException(

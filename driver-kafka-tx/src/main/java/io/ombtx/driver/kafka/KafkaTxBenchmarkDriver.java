@@ -438,8 +438,6 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                     "awaitAcksFrom", spec.awaitAcks() != null ? "workload" : "transactions.resolveBeforeCommit");
         }
         environment.put("transactions", transactions);
-        // Every operation this driver ran, warm-up included, by the phase sequence it actually executed.
-        environment.put("phaseSequences", stats.phaseSequences());
         return environment;
     }
 

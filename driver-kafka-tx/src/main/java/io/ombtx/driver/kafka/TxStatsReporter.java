@@ -3,13 +3,8 @@ package io.ombtx.driver.kafka;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.Phase;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.stream.Collectors;
 import org.apache.bookkeeper.stats.Counter;
 import org.apache.bookkeeper.stats.OpStatsLogger;
 import org.apache.bookkeeper.stats.StatsLogger;
@@ -30,7 +25,6 @@ final class TxStatsReporter {
     private final Counter aborted;
     private final Counter fatal;
     private final Counter failed;
-    private final Map<List<Phase>, LongAdder> sequences = new ConcurrentHashMap<>();
     private final Counter retries;
     private final Counter fenced;
     private final Counter producersReplaced;
@@ -54,9 +48,6 @@ final class TxStatsReporter {
 
     /** Records one finished operation: its phases, and a committed or failed count. */
     void report(OperationTimings timings) {
-        if (!timings.sequence().isEmpty()) {
-            sequences.computeIfAbsent(timings.sequence(), s -> new LongAdder()).increment();
-        }
         timings.phaseNanos().forEach((phase, nanos) -> phases.get(phase)
                 .registerSuccessfulEvent(nanos / 1_000, TimeUnit.MICROSECONDS));
         switch (timings.outcome()) {
@@ -77,17 +68,6 @@ final class TxStatsReporter {
             producersReplaced.add(recovery.producersReplaced());
             clientRetries.add(recovery.clientRetries());
         }
-    }
-
-    /**
-     * How many operations ran each phase sequence so far (warm-up included), keyed by the phases' names joined with
-     * {@code ,} (e.g. {@code begin,send,sendOffsets,commit,resolve}): the order that actually ran, for the result.
-     */
-    Map<String, Long> phaseSequences() {
-        Map<String, Long> counts = new TreeMap<>();
-        sequences.forEach((sequence, count) ->
-                counts.put(sequence.stream().map(Phase::key).collect(Collectors.joining(",")), count.sum()));
-        return counts;
     }
 
     /** Counted as they happen, so a run cut short still shows them. */

@@ -57,4 +57,46 @@ class DistributedTransactionsTest {
             assertTrue(r.at("/transactionPhases/commit/count").asLong() == 200, "phases travel over HTTP");
         }
     }
+
+    /**
+     * A STREAM's operations run where its consumers are, on the second worker: the phase sequences they ran reach
+     * the result through the worker protocol's stats (a typed metric merged with the rest), not the first worker's
+     * environment.
+     */
+    @Test
+    void aStreamsPhaseSequencesComeOverHttpFromTheWorkerThatRanThem() throws Exception {
+        Path home = io.ombtx.runner.OmbTxHome.locate();
+        try (WorkerServer first = new WorkerServer("127.0.0.1", 0).start();
+                WorkerServer second = new WorkerServer("127.0.0.1", 0).start()) {
+            Path result = dir.resolve("tx-streaming.json");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int code = Main.run(
+                    new String[] {
+                        "-d",
+                        home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(),
+                        "-w",
+                        "http://127.0.0.1:" + first.port() + ",http://127.0.0.1:" + second.port(),
+                        "--profile",
+                        "quick",
+                        "-o",
+                        result.toString(),
+                        home.resolve("workloads/tx-streaming.yaml").toString()
+                    },
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    System.err);
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, log);
+            JsonNode r = new ObjectMapper().readTree(result.toFile());
+            long operations = r.at("/counts/operations").asLong();
+            assertEquals(300, operations, r.at("/counts").toString());
+            assertEquals(
+                    "[\"begin\",\"send\",\"sendOffsets\",\"commit\",\"resolve\"]",
+                    r.at("/scenario/phaseSequence").toString());
+            long counted = 0;
+            for (JsonNode count : r.at("/environment/phaseSequences")) {
+                counted += count.asLong();
+            }
+            assertEquals(operations, counted, "every measured operation counted once: " + r.at("/environment"));
+        }
+    }
 }

@@ -1,18 +1,66 @@
 package io.ombtx.runner.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ombtx.driver.api.config.ConfigFields;
+import io.ombtx.runner.cluster.ClusterSystem;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 /**
- * Driver settings a workload imposes (for example seed 002's acks profiles): a replication factor, and
- * properties appended to the driver YAML's text blocks, so the same driver file serves every profile.
+ * Driver settings a workload imposes (for example seed 002's acks profiles): a replication factor, and client
+ * settings by block ({@code topicConfig}, {@code commonConfig}, {@code producerConfig}, {@code consumerConfig}), each
+ * a map of key to value, so the same driver file serves every profile. They become text only where the driver YAML
+ * holds text: appended to its blocks ({@link #propertyBlocks()}), where they win over the file's own lines.
+ *
+ * @param settings by block, in {@link #BLOCKS} order; each block's settings in the order given (a key given twice
+ *     keeps its first place and its last value, as kafka-clients would read the block)
  */
-public record DriverOverrides(Integer replicationFactor, Map<String, String> propertyBlocks) {
+public record DriverOverrides(Integer replicationFactor, Map<String, Map<String, String>> settings) {
 
-    public static final java.util.List<String> BLOCKS = io.ombtx.driver.api.config.KafkaDriverYaml.BLOCKS;
+    public static final List<String> BLOCKS = io.ombtx.driver.api.config.KafkaDriverYaml.BLOCKS;
+
+    /** The keys a workload's {@code driverOverrides:} may hold. */
+    static final List<String> KEYS =
+            List.of("replicationFactor", "topicConfig", "commonConfig", "producerConfig", "consumerConfig");
 
     public DriverOverrides {
-        propertyBlocks = Map.copyOf(propertyBlocks);
+        Map<String, Map<String, String>> copy = new LinkedHashMap<>();
+        settings.forEach((block, values) -> copy.put(block, Collections.unmodifiableMap(new LinkedHashMap<>(values))));
+        settings = Collections.unmodifiableMap(copy);
+    }
+
+    /**
+     * Reads a workload's {@code driverOverrides:}; a block may be given as a mapping or, as in a driver YAML, as
+     * Java-properties text.
+     */
+    static DriverOverrides read(ConfigFields block) {
+        block.onlyKeys(KEYS);
+        Integer rf = block.has("replicationFactor")
+                ? block.wholeNumber("replicationFactor", 1, 1, ClusterSystem.MAX_EMBEDDED_BROKERS)
+                : null;
+        Map<String, Map<String, String>> settings = new LinkedHashMap<>();
+        for (String key : BLOCKS) {
+            if (!block.has(key)) {
+                continue;
+            }
+            JsonNode value = block.node().get(key);
+            Map<String, String> values = new LinkedHashMap<>();
+            if (value.isObject()) {
+                value.fields()
+                        .forEachRemaining(
+                                e -> values.put(e.getKey(), e.getValue().asText()));
+            } else {
+                values.putAll(parse(block.text(key, "")));
+            }
+            settings.put(key, values);
+        }
+        return new DriverOverrides(rf, settings);
     }
 
     public static DriverOverrides none() {
@@ -20,15 +68,67 @@ public record DriverOverrides(Integer replicationFactor, Map<String, String> pro
     }
 
     public boolean isEmpty() {
-        return replicationFactor == null && propertyBlocks.isEmpty();
+        return replicationFactor == null && settings.isEmpty();
     }
 
+    /** Each block's settings as Java-properties text, one {@code key=value} a line, to append to the driver YAML's. */
+    public Map<String, String> propertyBlocks() {
+        Map<String, String> blocks = new LinkedHashMap<>();
+        settings.forEach((block, values) -> {
+            StringBuilder text = new StringBuilder();
+            values.forEach((key, value) -> text.append(escape(key, true))
+                    .append('=')
+                    .append(escape(value, false))
+                    .append('\n'));
+            blocks.put(block, text.toString());
+        });
+        return blocks;
+    }
+
+    /** For the dry run: the replication factor and each block's text. */
     public Map<String, Object> describe() {
         Map<String, Object> map = new LinkedHashMap<>();
         if (replicationFactor != null) {
             map.put("replicationFactor", replicationFactor);
         }
-        map.putAll(propertyBlocks);
+        map.putAll(propertyBlocks());
         return map;
+    }
+
+    /** Java-properties text as kafka-clients reads it, keeping the order in which keys first appear. */
+    private static Map<String, String> parse(String text) {
+        Map<String, String> ordered = new LinkedHashMap<>();
+        Properties properties = new Properties() {
+            @Override
+            public synchronized Object put(Object key, Object value) {
+                ordered.put((String) key, (String) value);
+                return super.put(key, value);
+            }
+        };
+        try {
+            properties.load(new StringReader(text));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return ordered;
+    }
+
+    /** Escapes what Java-properties text would read otherwise: backslashes, line breaks, a key's separators. */
+    private static String escape(String text, boolean key) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\f' -> out.append("\\f");
+                case '=', ':', '#', '!' -> out.append(key ? "\\" + c : String.valueOf(c));
+                case ' ' -> out.append(key || i == 0 ? "\\ " : " ");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
     }
 }

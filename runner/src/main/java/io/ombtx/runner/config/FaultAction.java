@@ -8,15 +8,15 @@ import java.util.Locale;
  * (SIGTERM, a controlled shutdown) are undone by a restart, a pause (SIGSTOP, a hung process) by a resume (SIGCONT).
  */
 public enum FaultAction {
-    KILL("KILL", "restart", "restartAfter"),
-    PAUSE("STOP", "resume", "resumeAfter"),
-    STOP("TERM", "restart", "restartAfter");
+    KILL("KILL", FaultRecovery.RESTART, "restartAfter"),
+    PAUSE("STOP", FaultRecovery.RESUME, "resumeAfter"),
+    STOP("TERM", FaultRecovery.RESTART, "restartAfter");
 
     private final String signal;
-    private final String recovery;
+    private final FaultRecovery recovery;
     private final String recoveryKey;
 
-    FaultAction(String signal, String recovery, String recoveryKey) {
+    FaultAction(String signal, FaultRecovery recovery, String recoveryKey) {
         this.signal = signal;
         this.recovery = recovery;
         this.recoveryKey = recoveryKey;
@@ -34,7 +34,7 @@ public enum FaultAction {
     }
 
     /** What undoes it: restart, or resume (whose signal is CONT). */
-    public String recovery() {
+    public FaultRecovery recovery() {
         return recovery;
     }
 

@@ -10,58 +10,162 @@ import java.util.Map;
 
 /**
  * One validated run's workload: OMB's fields with OMB's meaning, plus omb-tx's (loop mode, counts, the
- * operation, topology). Produced by {@link WorkloadLoader}; every value here has been checked.
+ * operation, topology), as a composition of parts each read and checked by its own reader ({@link TopicLayout},
+ * {@link OperationReader}, {@link PayloadSpec}, {@link ClientCounts}, {@link LoadRate}, {@link RunLength},
+ * {@link OperationOptions}, {@link BrokerSetup}, {@link Reporting}, {@link FaultsReader}); the accessors of the
+ * single fields read through to them. Produced by {@link WorkloadLoader}; every value here has been checked.
  */
 public record Workload(
         String name,
         String sourceFile,
         String description,
-        // OMB's fields
-        int topics,
-        int partitionsPerTopic,
-        KeyDistributorType keyDistributor,
-        int messageSize,
-        boolean useRandomizedPayloads,
-        double randomBytesRatio,
-        int randomizedPayloadPoolSize,
-        Path payloadFile,
-        int subscriptionsPerTopic,
-        int producersPerTopic,
-        int consumerPerSubscription,
-        long producerRate,
-        double consumerBacklogSizeGB,
-        double backlogDrainRatio,
-        // run length: either durations or counts
-        Duration warmupDuration,
-        Duration testDuration,
-        long warmupOperations,
-        long measureOperations,
-        // omb-tx's fields
-        LoopMode loop,
+        TopicLayout layout,
         OperationSpec operation,
-        boolean waitForConsume,
-        long prefillMessages,
-        boolean verifyExactlyOnce,
-        int brokers,
-        ClusterProfile brokerProfile,
-        Map<String, String> brokerSettings,
-        DriverOverrides driverOverrides,
-        int reportingIntervalSeconds,
-        int stallTimeoutSeconds,
+        PayloadSpec payload,
+        ClientCounts clients,
+        LoadRate load,
+        RunLength length,
+        OperationOptions options,
+        BrokerSetup brokerSetup,
+        Reporting reporting,
         // faults injected during the measurement, in the order declared
         List<Fault> faults,
-        SweepPoint sweep,
-        // the embedded broker's release and KIP-890 transaction version (null: the defaults)
-        String brokerVersion,
-        Integer transactionVersion) {
+        SweepPoint sweep) {
 
     public Workload {
-        brokerSettings = Map.copyOf(brokerSettings);
         faults = List.copyOf(faults);
     }
 
+    // OMB's fields
+
+    public int topics() {
+        return layout.topics();
+    }
+
+    public int partitionsPerTopic() {
+        return layout.partitionsPerTopic();
+    }
+
+    public KeyDistributorType keyDistributor() {
+        return layout.keyDistributor();
+    }
+
+    public int messageSize() {
+        return payload.messageSize();
+    }
+
+    public boolean useRandomizedPayloads() {
+        return payload.useRandomizedPayloads();
+    }
+
+    public double randomBytesRatio() {
+        return payload.randomBytesRatio();
+    }
+
+    public int randomizedPayloadPoolSize() {
+        return payload.randomizedPayloadPoolSize();
+    }
+
+    public Path payloadFile() {
+        return payload.payloadFile();
+    }
+
+    public int subscriptionsPerTopic() {
+        return clients.subscriptionsPerTopic();
+    }
+
+    public int producersPerTopic() {
+        return clients.producersPerTopic();
+    }
+
+    public int consumerPerSubscription() {
+        return clients.consumerPerSubscription();
+    }
+
+    public long producerRate() {
+        return load.producerRate();
+    }
+
+    public double consumerBacklogSizeGB() {
+        return load.consumerBacklogSizeGB();
+    }
+
+    public double backlogDrainRatio() {
+        return load.backlogDrainRatio();
+    }
+
+    // run length: either durations or counts
+
+    public Duration warmupDuration() {
+        return length.warmupDuration();
+    }
+
+    public Duration testDuration() {
+        return length.testDuration();
+    }
+
+    public long warmupOperations() {
+        return length.warmupOperations();
+    }
+
+    public long measureOperations() {
+        return length.measureOperations();
+    }
+
+    // omb-tx's fields
+
+    public LoopMode loop() {
+        return load.loop();
+    }
+
+    public boolean waitForConsume() {
+        return options.waitForConsume();
+    }
+
+    public long prefillMessages() {
+        return options.prefillMessages();
+    }
+
+    public boolean verifyExactlyOnce() {
+        return options.verifyExactlyOnce();
+    }
+
+    public int brokers() {
+        return brokerSetup.brokers();
+    }
+
+    public ClusterProfile brokerProfile() {
+        return brokerSetup.brokerProfile();
+    }
+
+    public Map<String, String> brokerSettings() {
+        return brokerSetup.brokerSettings();
+    }
+
+    public DriverOverrides driverOverrides() {
+        return brokerSetup.driverOverrides();
+    }
+
+    public int reportingIntervalSeconds() {
+        return reporting.reportingIntervalSeconds();
+    }
+
+    public int stallTimeoutSeconds() {
+        return reporting.stallTimeoutSeconds();
+    }
+
+    /** The embedded broker's release (null: the default). */
+    public String brokerVersion() {
+        return brokerSetup.brokerVersion();
+    }
+
+    /** The KIP-890 transaction version to format the embedded storage with (null: the release's default). */
+    public Integer transactionVersion() {
+        return brokerSetup.transactionVersion();
+    }
+
     public boolean countBased() {
-        return measureOperations > 0;
+        return length.countBased();
     }
 
     public boolean streaming() {
@@ -69,11 +173,11 @@ public record Workload(
     }
 
     public int producerCount() {
-        return topics * producersPerTopic;
+        return topics() * producersPerTopic();
     }
 
     public int consumerCount() {
-        return topics * subscriptionsPerTopic * consumerPerSubscription;
+        return topics() * subscriptionsPerTopic() * consumerPerSubscription();
     }
 
     /** Messages one operation writes (a PUBLISH is one message; SEND_OFFSETS writes none). */

@@ -28,7 +28,7 @@ public final class CommandBrokerControl implements BrokerControl {
 
     @Override
     public void recover(FaultAction action, Broker broker) throws Exception {
-        run(action.recovery(), broker);
+        run(action.recovery().key(), broker);
     }
 
     @Override

@@ -241,8 +241,8 @@ public final class FaultInjector {
         Fault f = s.fault;
         return new RunResult.FaultEvent(
                 f.key(),
-                f.action().key(),
-                f.target().key(),
+                f.action(),
+                f.target(),
                 f.partition(),
                 f.brokerIndex(),
                 f.at() == null ? null : f.at().toMillis() / 1000.0,

@@ -1,5 +1,7 @@
 package io.ombtx.runner.fault;
 
+import io.ombtx.runner.config.FaultRecovery;
+import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.result.RunResult;
 import java.util.Locale;
 
@@ -12,9 +14,12 @@ public final class FaultSummary {
         StringBuilder text = new StringBuilder("Fault ")
                 .append(f.fault())
                 .append(": ")
-                .append(f.action())
+                .append(f.action().key())
                 .append(' ')
-                .append(f.target().equals("broker") ? "broker index " + f.brokerIndex() : f.target());
+                .append(
+                        f.target() == FaultTarget.BROKER
+                                ? "broker index " + f.brokerIndex()
+                                : f.target().key());
         if (f.brokerId() != null) {
             text.append(" -> broker ").append(f.brokerId());
         }
@@ -25,7 +30,7 @@ public final class FaultSummary {
             text.append(String.format(
                     Locale.ROOT,
                     ", %s at %.1f s",
-                    f.recovery().equals("resume") ? "resumed" : "restarted",
+                    f.recovery() == FaultRecovery.RESUME ? "resumed" : "restarted",
                     f.recoveredAtSeconds()));
         }
         if (f.rejoinedAtSeconds() != null) {

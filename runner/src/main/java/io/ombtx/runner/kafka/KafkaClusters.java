@@ -165,11 +165,13 @@ public final class KafkaClusters implements ClusterSystem {
                 "Kafka %s running (%s); transaction protocol: %s", running, metadata, protocol.description()));
         return RunResult.Broker.embedded(plan.brokers(), running, plan.profile().displayName(), cluster.settings())
                 .withReadBack(
-                        cluster.zooKeeper() ? "zookeeper" : "kraft",
+                        cluster.zooKeeper()
+                                ? RunResult.Broker.Coordination.ZOOKEEPER
+                                : RunResult.Broker.Coordination.KRAFT,
                         protocol.transactionVersion(),
                         protocol.description(),
                         cluster.requestedTransactionVersion())
-                .withSystem(BrokerSystem.KAFKA, null);
+                .withSystem(RunResult.Broker.SystemKind.KAFKA, null);
     }
 
     /** The embedded cluster of one run: started from the plan, stopped when the session closes. */
@@ -265,9 +267,9 @@ public final class KafkaClusters implements ClusterSystem {
             RunResult.Broker broker = RunResult.Broker.external(brokers, plan.bootstrapServers());
             try {
                 String clusterId = BrokerSystem.clusterId(admin, API_TIMEOUT_MS / 1000 + 5);
-                String system = BrokerSystem.ofClusterId(clusterId);
+                RunResult.Broker.SystemKind system = RunResult.Broker.SystemKind.ofClusterId(clusterId);
                 log.accept(String.format(
-                        "The cluster at %s is %s (cluster id %s)", broker.bootstrapServers(), system, clusterId));
+                        "The cluster at %s is %s (cluster id %s)", broker.bootstrapServers(), system.key(), clusterId));
                 broker = broker.withSystem(system, clusterId);
             } catch (InterruptedException e) {
                 throw e;

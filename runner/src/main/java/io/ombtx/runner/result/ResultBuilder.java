@@ -28,7 +28,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Turns a run's measured statistics and facts into its {@link RunResult}: OMB's {@code TestResult} fields with
- * OMB's names and units, then omb-tx's (docs/result-format.md). Pure: the same inputs give the same result.
+ * OMB's names and units, then omb-tx's (docs/result-format.md). Pure: the same inputs give the same result (asked
+ * to, with {@code -Dombtx.recordResultInputs}, it also writes those inputs down: {@link RecordedInputs}). The result
+ * is filled section by section through {@link RunResult#builder()}; the caller names the run's facts through
+ * {@link RunFacts#builder()}.
  */
 public final class ResultBuilder {
 
@@ -56,167 +59,249 @@ public final class ResultBuilder {
             List<RunResult.FaultEvent> faults,
             RunResult.Drain drain) {
 
-        /** Facts of a run that did not wait for its consumers at the end. */
-        public RunFacts(
-                Workload workload,
-                String driverName,
-                Instant startTime,
-                Instant endTime,
-                String partialReason,
-                RunMode runMode,
-                Versions versions,
-                Broker broker,
-                Map<String, Object> driverConfig,
-                Map<String, Object> environment,
-                ExactlyOnceReport exactlyOnce,
-                RunResult.Repetition repetition,
-                List<RunResult.FaultEvent> faults) {
-            this(
-                    workload,
-                    driverName,
-                    startTime,
-                    endTime,
-                    partialReason,
-                    runMode,
-                    versions,
-                    broker,
-                    driverConfig,
-                    environment,
-                    exactlyOnce,
-                    repetition,
-                    faults,
-                    null);
+        public static Builder builder() {
+            return new Builder();
         }
 
-        /** Facts without a repetition or faults (a result read back or built in a test). */
-        public RunFacts(
-                Workload workload,
-                String driverName,
-                Instant startTime,
-                Instant endTime,
-                String partialReason,
-                RunMode runMode,
-                Versions versions,
-                Broker broker,
-                Map<String, Object> driverConfig,
-                Map<String, Object> environment,
-                ExactlyOnceReport exactlyOnce) {
-            this(
-                    workload,
-                    driverName,
-                    startTime,
-                    endTime,
-                    partialReason,
-                    runMode,
-                    versions,
-                    broker,
-                    driverConfig,
-                    environment,
-                    exactlyOnce,
-                    null,
-                    null);
-        }
+        /** Sets the facts by name; those left unset are null (not known, did not happen). */
+        public static final class Builder {
+            private Workload workload;
+            private String driverName;
+            private Instant startTime;
+            private Instant endTime;
+            private String partialReason;
+            private RunMode runMode;
+            private Versions versions;
+            private Broker broker;
+            private Map<String, Object> driverConfig;
+            private Map<String, Object> environment;
+            private ExactlyOnceReport exactlyOnce;
+            private RunResult.Repetition repetition;
+            private List<RunResult.FaultEvent> faults;
+            private RunResult.Drain drain;
 
-        /** Facts of a run that declared no faults. */
-        public RunFacts(
-                Workload workload,
-                String driverName,
-                Instant startTime,
-                Instant endTime,
-                String partialReason,
-                RunMode runMode,
-                Versions versions,
-                Broker broker,
-                Map<String, Object> driverConfig,
-                Map<String, Object> environment,
-                ExactlyOnceReport exactlyOnce,
-                RunResult.Repetition repetition) {
-            this(
-                    workload,
-                    driverName,
-                    startTime,
-                    endTime,
-                    partialReason,
-                    runMode,
-                    versions,
-                    broker,
-                    driverConfig,
-                    environment,
-                    exactlyOnce,
-                    repetition,
-                    null);
+            private Builder() {}
+
+            public Builder workload(Workload workload) {
+                this.workload = workload;
+                return this;
+            }
+
+            public Builder driverName(String driverName) {
+                this.driverName = driverName;
+                return this;
+            }
+
+            public Builder startTime(Instant startTime) {
+                this.startTime = startTime;
+                return this;
+            }
+
+            public Builder endTime(Instant endTime) {
+                this.endTime = endTime;
+                return this;
+            }
+
+            public Builder partialReason(String partialReason) {
+                this.partialReason = partialReason;
+                return this;
+            }
+
+            public Builder runMode(RunMode runMode) {
+                this.runMode = runMode;
+                return this;
+            }
+
+            public Builder versions(Versions versions) {
+                this.versions = versions;
+                return this;
+            }
+
+            public Builder broker(Broker broker) {
+                this.broker = broker;
+                return this;
+            }
+
+            public Builder driverConfig(Map<String, Object> driverConfig) {
+                this.driverConfig = driverConfig;
+                return this;
+            }
+
+            public Builder environment(Map<String, Object> environment) {
+                this.environment = environment;
+                return this;
+            }
+
+            public Builder exactlyOnce(ExactlyOnceReport exactlyOnce) {
+                this.exactlyOnce = exactlyOnce;
+                return this;
+            }
+
+            public Builder repetition(RunResult.Repetition repetition) {
+                this.repetition = repetition;
+                return this;
+            }
+
+            public Builder faults(List<RunResult.FaultEvent> faults) {
+                this.faults = faults;
+                return this;
+            }
+
+            public Builder drain(RunResult.Drain drain) {
+                this.drain = drain;
+                return this;
+            }
+
+            public RunFacts build() {
+                return new RunFacts(
+                        workload,
+                        driverName,
+                        startTime,
+                        endTime,
+                        partialReason,
+                        runMode,
+                        versions,
+                        broker,
+                        driverConfig,
+                        environment,
+                        exactlyOnce,
+                        repetition,
+                        faults,
+                        drain);
+            }
         }
     }
+
+    /** Where the result's environment holds the phase-sequence counts. */
+    static final String ENVIRONMENT_PHASE_SEQUENCES = "phaseSequences";
 
     private ResultBuilder() {}
 
     public static RunResult build(RunFacts facts, StatsSnapshot measured, List<Period> periods) {
+        RecordedInputs.recordIfAsked(facts, measured, periods);
+        RunResultBuilder result = RunResult.builder();
+        ombWorkload(result, facts);
+        // OMB's lists on OMB's period (see OmbPeriods); omb-tx's own `periods` below keep the reporting interval.
+        ombPeriods(result, OmbPeriods.regroup(periods, facts.runMode().reportingIntervalSeconds()));
+        ombAggregated(result, measured);
+        Counts counts = Counts.of(measured);
+        outcome(result, facts, counts);
+        scenario(result, facts, measured);
+        measured(result, facts, measured, counts);
+        return result.periods(periodSeries(periods))
+                .repetition(facts.repetition())
+                .drain(facts.drain())
+                .build();
+    }
+
+    /** OMB's description of the workload and driver. */
+    private static void ombWorkload(RunResultBuilder result, RunFacts facts) {
         Workload w = facts.workload();
+        result.workload(w.name())
+                .driver(facts.driverName())
+                .messageSize(w.messageSize())
+                .topics(w.topics())
+                .partitions(w.partitionsPerTopic())
+                .producersPerTopic(w.producersPerTopic())
+                .consumersPerTopic(w.consumerPerSubscription()); // OMB's meaning: consumers per subscription
+    }
+
+    /** OMB's per-period lists: rates, backlog and latency statistics, one element per OMB period. */
+    private static void ombPeriods(RunResultBuilder result, List<Period> omb) {
+        result.publishRate(perPeriod(omb, p -> rate(p, Counter.MESSAGES_SENT)))
+                .publishErrorRate(perPeriod(omb, p -> rate(p, Counter.PUBLISH_ERRORS)))
+                .consumeRate(perPeriod(omb, p -> rate(p, Counter.MESSAGES_RECEIVED)))
+                .backlog(perPeriod(omb, Period::backlog))
+                .publishLatency(perPeriodLatency(omb, Latency.PUBLISH_LATENCY, OmbLatency::millis))
+                .publishDelayLatency(perPeriodLatency(omb, Latency.PUBLISH_DELAY, OmbLatency::micros))
+                .endToEndLatency(perPeriodLatency(omb, Latency.END_TO_END, OmbLatency::millis));
+    }
+
+    /** OMB's statistics and quantiles over the measured phase. */
+    private static void ombAggregated(RunResultBuilder result, StatsSnapshot measured) {
         Histogram publish = measured.histogram(Latency.PUBLISH_LATENCY);
         Histogram delay = measured.histogram(Latency.PUBLISH_DELAY);
         Histogram endToEnd = measured.histogram(Latency.END_TO_END);
-        Counts counts = Counts.of(measured);
+        result.aggregatedPublishLatency(OmbLatency.millis(publish))
+                .aggregatedPublishDelayLatency(OmbLatency.micros(delay))
+                .aggregatedEndToEndLatency(OmbLatency.millis(endToEnd))
+                .aggregatedPublishLatencyQuantiles(Quantiles.millis(publish))
+                .aggregatedPublishDelayLatencyQuantiles(Quantiles.micros(delay))
+                .aggregatedEndToEndLatencyQuantiles(Quantiles.millis(endToEnd));
+    }
+
+    /** When the run took place and how it ended: a failed run outranks a partial one. */
+    private static void outcome(RunResultBuilder result, RunFacts facts, Counts counts) {
         String failureReason = failureReason(counts);
         Status status = failureReason != null
                 ? Status.FAILED
                 : facts.partialReason() != null ? Status.PARTIAL : Status.COMPLETE;
-        // OMB's lists on OMB's period (see OmbPeriods); omb-tx's own `periods` below keep the reporting interval.
-        List<Period> omb = OmbPeriods.regroup(periods, facts.runMode().reportingIntervalSeconds());
-        return new RunResult(
-                w.name(),
-                facts.driverName(),
-                w.messageSize(),
-                w.topics(),
-                w.partitionsPerTopic(),
-                w.producersPerTopic(),
-                w.consumerPerSubscription(), // OMB's consumersPerTopic: consumers per subscription
-                perPeriod(omb, p -> rate(p, Counter.MESSAGES_SENT)),
-                perPeriod(omb, p -> rate(p, Counter.PUBLISH_ERRORS)),
-                perPeriod(omb, p -> rate(p, Counter.MESSAGES_RECEIVED)),
-                perPeriod(omb, Period::backlog),
-                perPeriodLatency(omb, Latency.PUBLISH_LATENCY, OmbLatency::millis),
-                perPeriodLatency(omb, Latency.PUBLISH_DELAY, OmbLatency::micros),
-                perPeriodLatency(omb, Latency.END_TO_END, OmbLatency::millis),
-                OmbLatency.millis(publish),
-                OmbLatency.micros(delay),
-                OmbLatency.millis(endToEnd),
-                Quantiles.millis(publish),
-                Quantiles.micros(delay),
-                Quantiles.millis(endToEnd),
-                RunResult.SCHEMA_VERSION,
-                facts.startTime(),
-                facts.endTime(),
-                status,
-                facts.partialReason(),
-                failureReason,
-                w.description(),
-                facts.runMode(),
-                Scenario.of(w, PhaseSequences.dominant(facts.environment())),
-                w.sweep() == null ? null : Sweep.of(w.sweep()),
-                facts.versions(),
-                facts.broker(),
-                facts.driverConfig(),
-                facts.environment(),
-                counts,
-                summary(measured, facts),
-                LatencySummary.of(measured.histogram(Latency.OPERATION_LATENCY)),
-                LatencySummary.of(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)),
-                phases(measured, w),
-                facts.exactlyOnce() == null ? null : ExactlyOnce.of(facts.exactlyOnce()),
-                facts.faults() == null || facts.faults().isEmpty() ? null : List.copyOf(facts.faults()),
-                encodedHistograms(measured, w),
-                new PeriodSeries(
-                        perPeriod(periods, Period::elapsedSeconds),
-                        perPeriod(periods, p -> rate(p, Counter.OPERATIONS)),
-                        perPeriod(periods, p -> operationLatencyMillis(p, 50)),
-                        perPeriod(periods, p -> operationLatencyMillis(p, 99)),
-                        perPeriod(
-                                periods,
-                                p -> Histograms.millis(p.stats()
-                                        .histogram(Latency.OPERATION_LATENCY)
-                                        .getMaxValue()))),
-                facts.repetition(),
-                facts.drain());
+        result.schemaVersion(RunResult.SCHEMA_VERSION)
+                .startTime(facts.startTime())
+                .endTime(facts.endTime())
+                .status(status)
+                .partialReason(facts.partialReason())
+                .failureReason(failureReason);
+    }
+
+    /** What ran, on what: the workload's description, run mode and operation, the software and the brokers. */
+    private static void scenario(RunResultBuilder result, RunFacts facts, StatsSnapshot measured) {
+        Workload w = facts.workload();
+        result.description(w.description())
+                .runMode(facts.runMode())
+                .scenario(Scenario.of(w, phaseSequence(measured)))
+                .sweep(w.sweep() == null ? null : Sweep.of(w.sweep()))
+                .versions(facts.versions())
+                .broker(facts.broker())
+                .driverConfig(facts.driverConfig())
+                .environment(environment(facts.environment(), measured));
+    }
+
+    /** omb-tx's figures over the measured phase: counts, summary, latency summaries, checks, faults, histograms. */
+    private static void measured(RunResultBuilder result, RunFacts facts, StatsSnapshot measured, Counts counts) {
+        Workload w = facts.workload();
+        result.counts(counts)
+                .summary(summary(measured, facts))
+                .operationLatency(LatencySummary.of(measured.histogram(Latency.OPERATION_LATENCY)))
+                .intendedPublishLatency(LatencySummary.of(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)))
+                .transactionPhases(phases(measured, w))
+                .exactlyOnce(facts.exactlyOnce() == null ? null : ExactlyOnce.of(facts.exactlyOnce()))
+                .faults(facts.faults() == null || facts.faults().isEmpty() ? null : List.copyOf(facts.faults()))
+                .histograms(encodedHistograms(measured, w));
+    }
+
+    /** omb-tx's per-period series, one element per reporting period. */
+    private static PeriodSeries periodSeries(List<Period> periods) {
+        return new PeriodSeries(
+                perPeriod(periods, Period::elapsedSeconds),
+                perPeriod(periods, p -> rate(p, Counter.OPERATIONS)),
+                perPeriod(periods, p -> operationLatencyMillis(p, 50)),
+                perPeriod(periods, p -> operationLatencyMillis(p, 99)),
+                perPeriod(
+                        periods,
+                        p -> Histograms.millis(
+                                p.stats().histogram(Latency.OPERATION_LATENCY).getMaxValue())));
+    }
+
+    /** The phases most measured operations ran, by their keys; null when the driver reported none. */
+    private static List<String> phaseSequence(StatsSnapshot measured) {
+        return measured.phaseSequences()
+                .dominant()
+                .map(sequence -> sequence.stream().map(Phase::key).toList())
+                .orElse(null);
+    }
+
+    /**
+     * What the driver reported, and the measured operations by the phase sequence they ran
+     * ({@code phaseSequences}, summed over workers) when any was reported.
+     */
+    private static Map<String, Object> environment(Map<String, Object> reported, StatsSnapshot measured) {
+        if (measured.phaseSequences().isEmpty()) {
+            return reported;
+        }
+        Map<String, Object> environment = new LinkedHashMap<>(reported == null ? Map.of() : reported);
+        environment.put(ENVIRONMENT_PHASE_SEQUENCES, measured.phaseSequences().byName());
+        return environment;
     }
 
     /** Why the run failed, or null: every measured operation failed (a failed run outranks a partial one). */

@@ -8,11 +8,15 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.OmbTxVersion;
+import io.ombtx.runner.config.FaultAction;
+import io.ombtx.runner.config.FaultRecovery;
+import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.SweepPoint;
 import io.ombtx.runner.config.Workload;
@@ -20,6 +24,7 @@ import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -157,6 +162,11 @@ public record RunResult(
     /** The result format's version, written as {@code schemaVersion}. */
     public static final int SCHEMA_VERSION = 1;
 
+    /** A builder that names every field it sets: the result is never made from 45 positional arguments. */
+    public static RunResultBuilder builder() {
+        return new RunResultBuilder();
+    }
+
     /**
      * Whether the run completed, was ended early (Ctrl-C, a broker fault, a lost worker), or failed: every measured
      * operation failed ({@link Counts#nothingSucceeded()}).
@@ -214,38 +224,6 @@ public record RunResult(
             // reporting interval divides 10 s (see OmbPeriods); absent in files written before it existed.
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer ombPeriodSeconds) {
 
-        @JsonCreator
-        public RunMode {}
-
-        public RunMode(
-                LoopMode loop,
-                Long targetRate,
-                boolean findMaximumRate,
-                RunLength warmup,
-                RunLength measure,
-                int reportingIntervalSeconds) {
-            this(loop, targetRate, findMaximumRate, warmup, measure, reportingIntervalSeconds, null);
-        }
-
-        public RunMode(
-                LoopMode loop,
-                Long targetRate,
-                boolean findMaximumRate,
-                RunLength warmup,
-                RunLength measure,
-                int reportingIntervalSeconds,
-                RateSearchRecord maxRateSearch) {
-            this(
-                    loop,
-                    targetRate,
-                    findMaximumRate,
-                    warmup,
-                    measure,
-                    reportingIntervalSeconds,
-                    maxRateSearch,
-                    OmbPeriods.seconds(reportingIntervalSeconds));
-        }
-
         /** This run mode with the search that found its rate. */
         public RunMode withSearch(RateSearchRecord search) {
             return new RunMode(
@@ -274,7 +252,9 @@ public record RunResult(
                     open && w.producerRate() == 0 && !w.streaming(),
                     warmup,
                     measure,
-                    reportingIntervalSeconds);
+                    reportingIntervalSeconds,
+                    null,
+                    OmbPeriods.seconds(reportingIntervalSeconds));
         }
     }
 
@@ -295,7 +275,7 @@ public record RunResult(
     /**
      * The measured operation. {@code awaitAcks} is the workload's order of the ack wait (transactional and STREAM
      * operations only); {@code phaseSequence} the phases the driver actually ran, in order, as most of its operations
-     * ran them (null when the driver does not report it; every sequence with its count is in
+     * measured operations ran them (null when the driver does not report it; every sequence with its count is in
      * {@code environment.phaseSequences}).
      */
     @JsonPropertyOrder({
@@ -319,7 +299,7 @@ public record RunResult(
             boolean readCommitted,
             boolean waitForConsume,
             long prefillMessages,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String awaitAcks,
+            @JsonInclude(JsonInclude.Include.NON_NULL) AwaitAcks awaitAcks,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> phaseSequence) {
 
         public static Scenario of(Workload w) {
@@ -338,7 +318,7 @@ public record RunResult(
                     op.readCommitted(),
                     w.waitForConsume(),
                     w.prefillMessages(),
-                    op.awaitAcks() == null ? null : op.awaitAcks().key(),
+                    op.awaitAcks(),
                     phaseSequence);
         }
     }
@@ -410,13 +390,13 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) String profile,
             @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> settings,
             @JsonInclude(JsonInclude.Include.NON_NULL) String bootstrapServers,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String coordination,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Coordination coordination,
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer transactionVersion,
             @JsonInclude(JsonInclude.Include.NON_NULL) String transactionProtocol,
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer requestedTransactionVersion,
             // The broker system that answered (kafka or redpanda) and the cluster id it reported, read back from the
             // cluster, so a result is labelled with what really ran rather than with a driver file's name.
-            @JsonInclude(JsonInclude.Include.NON_NULL) String system,
+            @JsonInclude(JsonInclude.Include.NON_NULL) SystemKind system,
             @JsonInclude(JsonInclude.Include.NON_NULL) String clusterId) {
 
         public Broker(
@@ -429,34 +409,40 @@ public record RunResult(
             this(embedded, brokers, version, profile, settings, bootstrapServers, null, null, null, null, null, null);
         }
 
-        public Broker(
-                boolean embedded,
-                int brokers,
-                String version,
-                String profile,
-                Map<String, String> settings,
-                String bootstrapServers,
-                String coordination,
-                Integer transactionVersion,
-                String transactionProtocol,
-                Integer requestedTransactionVersion) {
-            this(
-                    embedded,
-                    brokers,
-                    version,
-                    profile,
-                    settings,
-                    bootstrapServers,
-                    coordination,
-                    transactionVersion,
-                    transactionProtocol,
-                    requestedTransactionVersion,
-                    null,
-                    null);
+        /** How the brokers agree on the cluster's metadata: ZooKeeper (Kafka before 3.3) or KRaft. */
+        public enum Coordination {
+            ZOOKEEPER,
+            KRAFT;
+
+            /** Its name in results: zookeeper, kraft. */
+            @JsonValue
+            public String key() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+        }
+
+        /**
+         * The broker system that answered, read back from the cluster itself: Redpanda (since 22.1) reports a
+         * cluster id of the form {@code redpanda.<uuid>}, Apache Kafka 22 characters of URL-safe base64.
+         */
+        public enum SystemKind {
+            KAFKA,
+            REDPANDA;
+
+            /** Its name in results: kafka, redpanda. */
+            @JsonValue
+            public String key() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+
+            /** The system a cluster id belongs to: redpanda for {@code redpanda.}-prefixed ids, kafka otherwise. */
+            public static SystemKind ofClusterId(String clusterId) {
+                return clusterId != null && clusterId.startsWith(REDPANDA.key() + ".") ? REDPANDA : KAFKA;
+            }
         }
 
         /** This broker with the system and cluster id read back from the cluster. */
-        public Broker withSystem(String system, String clusterId) {
+        public Broker withSystem(SystemKind system, String clusterId) {
             return new Broker(
                     embedded,
                     brokers,
@@ -491,7 +477,7 @@ public record RunResult(
          * version its storage was formatted with.
          */
         public Broker withReadBack(
-                String coordination,
+                Coordination coordination,
                 Integer transactionVersion,
                 String transactionProtocol,
                 Integer requestedTransactionVersion) {
@@ -717,13 +703,13 @@ public record RunResult(
     })
     public record FaultEvent(
             String fault,
-            String action,
-            String target,
+            FaultAction action,
+            FaultTarget target,
             Integer partition,
             Integer brokerIndex,
             Double atSeconds,
             Long afterOperations,
-            String recovery,
+            FaultRecovery recovery,
             Double recoverAfterSeconds,
             Integer brokerId,
             String broker,

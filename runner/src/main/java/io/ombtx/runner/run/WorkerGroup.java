@@ -312,25 +312,10 @@ public final class WorkerGroup implements Worker {
         return answers;
     }
 
-    /**
-     * The first worker's: its driver describes the brokers and clients for the result; the phase sequences are
-     * every worker's added up (a STREAM's operations run where its consumers are).
-     */
+    /** The first worker's: its driver describes the brokers and clients for the result. */
     @Override
     public Map<String, Object> environment() throws Exception {
-        Map<String, Object> first = members.get(0).worker().environment();
-        if (members.size() == 1) {
-            return first;
-        }
-        List<Map<String, Object>> all = new ArrayList<>(List.of(first));
-        for (Member m : members.subList(1, members.size())) {
-            try {
-                all.add(m.worker().environment());
-            } catch (Exception e) {
-                // Best effort: a worker that cannot say (e.g. a stock OMB worker) adds no phase sequences.
-            }
-        }
-        return io.ombtx.runner.result.PhaseSequences.merged(first, all);
+        return members.get(0).worker().environment();
     }
 
     /** The first consuming worker checks: the verdict reads the committed output, whoever wrote it. */

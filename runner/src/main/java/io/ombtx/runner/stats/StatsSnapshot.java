@@ -1,8 +1,10 @@
 package io.ombtx.runner.stats;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.ombtx.driver.api.Phase;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -10,8 +12,9 @@ import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
- * Histograms (µs) and counters from one or more workers over some interval. Snapshots merge exactly, each metric
- * by its own rule ({@link Counter#merge}; histograms are added), never percentiles averaged.
+ * Histograms (µs), counters and phase sequences from one or more workers over some interval. Snapshots merge
+ * exactly, each metric by its own rule ({@link Counter#merge}; histograms are added; {@link PhaseSequences#add}),
+ * never percentiles averaged.
  */
 public final class StatsSnapshot {
 
@@ -21,6 +24,7 @@ public final class StatsSnapshot {
     private final Map<Latency, Histogram> latencies = new EnumMap<>(Latency.class);
     private final Map<Phase, Histogram> phases = new EnumMap<>(Phase.class);
     private final Map<Counter, Long> counters = new EnumMap<>(Counter.class);
+    private final PhaseSequences phaseSequences = new PhaseSequences();
 
     public Histogram histogram(Latency latency) {
         return latencies.computeIfAbsent(latency, l -> Histograms.create());
@@ -38,6 +42,11 @@ public final class StatsSnapshot {
 
     public long counter(Counter counter) {
         return counters.getOrDefault(counter, 0L);
+    }
+
+    /** How many operations ran each phase sequence (add to it with {@link PhaseSequences#count}). */
+    public PhaseSequences phaseSequences() {
+        return phaseSequences;
     }
 
     public StatsSnapshot put(Latency latency, Histogram h) {
@@ -60,6 +69,7 @@ public final class StatsSnapshot {
         other.latencies.forEach((latency, h) -> histogram(latency).add(h));
         other.phases.forEach((phase, h) -> histogram(phase).add(h));
         other.counters.forEach((counter, value) -> counters.merge(counter, value, counter::merge));
+        phaseSequences.add(other.phaseSequences);
         return this;
     }
 
@@ -67,6 +77,7 @@ public final class StatsSnapshot {
         latencies.clear();
         phases.clear();
         counters.clear();
+        phaseSequences.clear();
     }
 
     /** Every histogram by its name in results and on the wire ({@link Latency#key()}, or phase.KEY), sorted. */
@@ -77,15 +88,21 @@ public final class StatsSnapshot {
         return named;
     }
 
-    /** The wire form for the HTTP worker protocol: compressed base64 histograms and plain counters, by name. */
-    public record Wire(Map<String, String> histograms, Map<String, Long> counters) {}
+    /**
+     * The wire form for the HTTP worker protocol: compressed base64 histograms and plain counters, by name, and the
+     * phase sequences (absent from a worker that counts none).
+     */
+    public record Wire(
+            Map<String, String> histograms,
+            Map<String, Long> counters,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) List<PhaseSequences.Wire> phaseSequences) {}
 
     public Wire toWire() {
         Map<String, String> encoded = new LinkedHashMap<>();
         histogramsByName().forEach((name, h) -> encoded.put(name, Histograms.encode(h)));
         Map<String, Long> counted = new LinkedHashMap<>();
         counters.forEach((counter, value) -> counted.put(counter.key(), value));
-        return new Wire(encoded, counted);
+        return new Wire(encoded, counted, phaseSequences.toWire());
     }
 
     /** Reads the wire form; a name neither side knows is an error (the two ends run different versions). */
@@ -104,6 +121,7 @@ public final class StatsSnapshot {
         if (wire.counters() != null) {
             wire.counters().forEach((name, value) -> snapshot.put(Counter.ofKey(name), value));
         }
+        snapshot.phaseSequences.add(PhaseSequences.fromWire(wire.phaseSequences()));
         return snapshot;
     }
 }

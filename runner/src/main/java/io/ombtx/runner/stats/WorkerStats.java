@@ -3,6 +3,9 @@ package io.ombtx.runner.stats;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.Phase;
 import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.AtomicHistogram;
@@ -11,13 +14,14 @@ import org.HdrHistogram.WriterReaderPhaser;
 
 /**
  * Where a worker records: one lock-free HdrHistogram {@link Recorder} per latency (µs) and per phase, plus
- * counters. {@link #drainInterval()} hands out what was recorded since the last call and keeps recording.
+ * counters and the phase sequences operations ran. {@link #drainInterval()} hands out what was recorded since the last call and keeps recording.
  */
 public final class WorkerStats {
 
     private final EnumMap<Latency, Recorder> recorders = new EnumMap<>(Latency.class);
     private final EnumMap<Phase, Recorder> phases = new EnumMap<>(Phase.class);
     private final EnumMap<Counter, LongAdder> counters = new EnumMap<>(Counter.class);
+    private final Map<List<Phase>, LongAdder> sequences = new ConcurrentHashMap<>();
     private final AtomicLong firstMeasuredStartNanos = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong lastMeasuredEndNanos = new AtomicLong(Long.MIN_VALUE);
     private final PublishRecorder publishes = new PublishRecorder();
@@ -112,6 +116,9 @@ public final class WorkerStats {
             }
         });
         counters.get(Counter.OPERATIONS).increment();
+        if (!timings.sequence().isEmpty()) {
+            sequences.computeIfAbsent(timings.sequence(), s -> new LongAdder()).increment();
+        }
         counters.get(Counter.ABORTED).add(timings.abortedAttempts());
         counters.get(Counter.FATAL_ERRORS).add(timings.fatalErrors());
         OperationTimings.Recovery recovery = timings.recovery();
@@ -139,6 +146,7 @@ public final class WorkerStats {
         recorders.forEach((latency, recorder) -> snapshot.put(latency, recorder.getIntervalHistogram()));
         phases.forEach((phase, recorder) -> snapshot.put(phase, recorder.getIntervalHistogram()));
         counters.forEach((counter, adder) -> snapshot.put(counter, adder.sumThenReset()));
+        sequences.forEach((sequence, adder) -> snapshot.phaseSequences().count(sequence, adder.sumThenReset()));
         Receipts received;
         receiving.readerLock();
         try {

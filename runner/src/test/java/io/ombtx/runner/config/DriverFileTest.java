@@ -47,7 +47,12 @@ class DriverFileTest {
                 """);
         DriverFile effective = base.effective(
                 new DriverOverrides(
-                        3, Map.of("producerConfig", "acks=all\n", "topicConfig", "min.insync.replicas=2\n")),
+                        3,
+                        Map.of(
+                                "producerConfig",
+                                Map.of("acks", "all"),
+                                "topicConfig",
+                                Map.of("min.insync.replicas", "2"))),
                 "127.0.0.1:1234");
         assertEquals(3, effective.replicationFactor());
         assertEquals("all", effective.properties("producerConfig").getProperty("acks"), "the later line wins");
@@ -55,6 +60,48 @@ class DriverFileTest {
         assertEquals("127.0.0.1:1234", effective.bootstrapServers());
         assertEquals("1000", effective.properties("commonConfig").getProperty("request.timeout.ms"));
         assertEquals(1, base.replicationFactor(), "the user's configuration is not changed");
+    }
+
+    private static DriverOverrides overrides(String block) {
+        String yaml = "name: w\nmessageSize: 10\ntestDurationSeconds: 5\ndriverOverrides:\n" + block;
+        return WorkloadLoader.expand(
+                        "w.yaml",
+                        Path.of("."),
+                        (com.fasterxml.jackson.databind.node.ObjectNode)
+                                io.ombtx.driver.api.config.YamlFiles.parse("w.yaml", yaml),
+                        null)
+                .get(0)
+                .driverOverrides();
+    }
+
+    @Test
+    void workloadOverridesAreTypedSettingsWhetherGivenAsTextOrAsAMapping() throws Exception {
+        DriverOverrides text = overrides(
+                "  replicationFactor: 3\n  producerConfig: |\n    # durable\n    acks = all\n    linger.ms=10\n"
+                        + "    acks=1\n    ssl.keystore.location=C:\\\\keys\\\\k.jks\n");
+        assertEquals(3, text.replicationFactor());
+        assertEquals(
+                Map.of(
+                        "producerConfig",
+                        Map.of("acks", "1", "linger.ms", "10", "ssl.keystore.location", "C:\\keys\\k.jks")),
+                text.settings(),
+                "read as kafka-clients reads the block: comments and spacing gone, the last of a repeated key wins");
+        assertEquals(
+                java.util.List.of("acks", "linger.ms", "ssl.keystore.location"),
+                java.util.List.copyOf(text.settings().get("producerConfig").keySet()),
+                "in the order the keys first appear");
+        DriverOverrides mapping =
+                overrides("  producerConfig: {acks: '1', linger.ms: 10, ssl.keystore.location: 'C:\\keys\\k.jks'}\n");
+        assertEquals(text.settings(), mapping.settings(), "a mapping says the same");
+
+        // Appended to the driver YAML's block as text, they reach the client unchanged.
+        DriverFile effective = write("name: k\ndriverClass: a.B\nproducerConfig: |\n  acks=0\n")
+                .effective(text, null);
+        assertEquals("1", effective.properties("producerConfig").getProperty("acks"));
+        assertEquals("C:\\keys\\k.jks", effective.properties("producerConfig").getProperty("ssl.keystore.location"));
+        assertEquals(
+                "acks=1\nlinger.ms=10\nssl.keystore.location=C:\\\\keys\\\\k.jks\n",
+                text.propertyBlocks().get("producerConfig"));
     }
 
     @Test

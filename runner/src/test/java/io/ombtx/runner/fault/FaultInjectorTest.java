@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultAction;
+import io.ombtx.runner.config.FaultRecovery;
 import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.result.RunResult;
 import java.time.Duration;
@@ -109,7 +110,7 @@ class FaultInjectorTest {
         assertTrue(event.recoveredAtSeconds() - event.injectedAtSeconds() >= 0.2 - 0.001, event.toString());
         assertTrue(event.rejoinedAtSeconds() >= event.recoveredAtSeconds(), event.toString());
         assertTrue(event.recoveredEpochMillis() - event.injectedEpochMillis() >= 200, event.toString());
-        assertEquals("restart", event.recovery());
+        assertEquals(FaultRecovery.RESTART, event.recovery());
         assertEquals(0.2, event.recoverAfterSeconds());
         assertNull(event.error());
         assertNull(event.note());

@@ -40,18 +40,19 @@ class FailedRunTest {
 
     private static RunResult build(Workload w, String partialReason, StatsSnapshot measured) {
         RunResult.Broker broker = RunResult.Broker.external(1, "localhost:9092");
-        ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(
-                w,
-                "kafka-tx",
-                START,
-                START.plusSeconds(3),
-                partialReason,
-                RunResult.RunMode.of(w, 1),
-                RunResult.Versions.of(broker),
-                broker,
-                Map.of(),
-                Map.of(),
-                null);
+        ResultBuilder.RunFacts facts = ResultBuilder.RunFacts.builder()
+                .workload(w)
+                .driverName("kafka-tx")
+                .startTime(START)
+                .endTime(START.plusSeconds(3))
+                .partialReason(partialReason)
+                .runMode(RunResult.RunMode.of(w, 1))
+                .versions(RunResult.Versions.of(broker))
+                .broker(broker)
+                .driverConfig(Map.of())
+                .environment(Map.of())
+                .exactlyOnce(null)
+                .build();
         return ResultBuilder.build(facts, measured, List.of(new Period(3, 3, measured, 0)));
     }
 

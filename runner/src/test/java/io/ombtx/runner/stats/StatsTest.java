@@ -1,10 +1,14 @@
 package io.ombtx.runner.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.Phase;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -97,13 +101,82 @@ class StatsTest {
                                         Map.of(
                                                 "publishLatncy",
                                                 wire.histograms().get("phase.commit")),
-                                        Map.of())))
+                                        Map.of(),
+                                        null)))
                         .getMessage());
         assertEquals(
                 "unknown counter 'sent'",
                 org.junit.jupiter.api.Assertions.assertThrows(
                                 IllegalArgumentException.class,
-                                () -> StatsSnapshot.fromWire(new StatsSnapshot.Wire(Map.of(), Map.of("sent", 1L))))
+                                () -> StatsSnapshot.fromWire(
+                                        new StatsSnapshot.Wire(Map.of(), Map.of("sent", 1L), null)))
+                        .getMessage());
+    }
+
+    private static OperationTimings ran(Phase... sequence) {
+        return new OperationTimings(
+                Map.of(Phase.TRANSACTION, 1_000_000L), 1, OperationTimings.Outcome.COMMITTED, 0, 0, List.of(sequence));
+    }
+
+    @Test
+    void operationsAreCountedByThePhaseSequenceTheyRan() {
+        WorkerStats stats = new WorkerStats();
+        stats.recordOperation(ran(Phase.BEGIN, Phase.SEND, Phase.COMMIT, Phase.RESOLVE), 0, 1);
+        stats.recordOperation(ran(Phase.BEGIN, Phase.SEND, Phase.COMMIT, Phase.RESOLVE), 0, 1);
+        stats.recordOperation(ran(Phase.BEGIN, Phase.SEND, Phase.RESOLVE, Phase.COMMIT), 0, 1);
+        stats.recordOperation(ran(), 0, 1); // a driver that does not say
+        PhaseSequences counted = stats.drainInterval().phaseSequences();
+        assertEquals(Map.of("begin,send,commit,resolve", 2L, "begin,send,resolve,commit", 1L), counted.byName());
+        assertEquals(Optional.of(List.of(Phase.BEGIN, Phase.SEND, Phase.COMMIT, Phase.RESOLVE)), counted.dominant());
+        assertTrue(stats.drainInterval().phaseSequences().isEmpty(), "an interval is handed out once");
+    }
+
+    @Test
+    void phaseSequencesMergeByAddingTheCountsOfEachSequence() {
+        StatsSnapshot producer = new StatsSnapshot();
+        StatsSnapshot consumer = new StatsSnapshot();
+        List<Phase> commitFirst = List.of(Phase.SEND, Phase.COMMIT, Phase.RESOLVE);
+        List<Phase> ackFirst = List.of(Phase.SEND, Phase.RESOLVE, Phase.COMMIT);
+        producer.phaseSequences().count(commitFirst, 5);
+        consumer.phaseSequences().count(commitFirst, 7).count(ackFirst, 9);
+        producer.add(consumer);
+        assertEquals(12, producer.phaseSequences().operations(commitFirst));
+        assertEquals(9, producer.phaseSequences().operations(ackFirst));
+        assertEquals(Optional.of(commitFirst), producer.phaseSequences().dominant());
+        assertEquals(Optional.empty(), new PhaseSequences().dominant());
+        // A tie goes to the sequence whose name sorts last, whatever order the counts arrived in.
+        assertEquals(
+                Optional.of(ackFirst),
+                new PhaseSequences().count(commitFirst, 3).count(ackFirst, 3).dominant());
+        assertEquals(
+                Optional.of(ackFirst),
+                new PhaseSequences().count(ackFirst, 3).count(commitFirst, 3).dominant());
+    }
+
+    @Test
+    void phaseSequencesTravelTypedAndAreAbsentFromTheWireWhenNoneWereCounted() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        StatsSnapshot s = new StatsSnapshot();
+        s.phaseSequences().count(List.of(Phase.BEGIN, Phase.SEND, Phase.SEND_OFFSETS, Phase.COMMIT), 4);
+        String text = json.writeValueAsString(s.toWire());
+        assertTrue(
+                text.contains("\"phaseSequences\":[{\"phases\":[\"begin\",\"send\",\"sendOffsets\",\"commit\"],"
+                        + "\"operations\":4}]"),
+                text);
+        StatsSnapshot back = StatsSnapshot.fromWire(json.readValue(text, StatsSnapshot.Wire.class));
+        assertEquals(s.phaseSequences(), back.phaseSequences());
+
+        String none = json.writeValueAsString(new StatsSnapshot().toWire());
+        assertEquals("{\"histograms\":{},\"counters\":{}}", none);
+        assertTrue(StatsSnapshot.fromWire(json.readValue(none, StatsSnapshot.Wire.class))
+                .phaseSequences()
+                .isEmpty());
+        assertEquals(
+                "unknown phase 'comit'",
+                org.junit.jupiter.api.Assertions.assertThrows(
+                                IllegalArgumentException.class,
+                                () -> StatsSnapshot.fromWire(new StatsSnapshot.Wire(
+                                        Map.of(), Map.of(), List.of(new PhaseSequences.Wire(List.of("comit"), 1)))))
                         .getMessage());
     }
 

@@ -1,0 +1,100 @@
+package io.ombtx.runner.config;
+
+import io.ombtx.driver.api.AwaitAcks;
+import io.ombtx.driver.api.KeySuggestions;
+import io.ombtx.driver.api.OperationKind;
+import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.driver.api.config.ConfigFields;
+import java.util.List;
+
+/** Reads a workload's {@code operation:} block into the {@link OperationSpec} every worker and driver is given. */
+final class OperationReader {
+
+    static final List<String> KEYS = List.of(
+            "kind",
+            "transactional",
+            "messagesPerOperation",
+            "partitionsPerOperation",
+            "sendOffsets",
+            "readCommitted",
+            "waitForConsume",
+            "prefillMessages",
+            "verifyExactlyOnce",
+            "awaitAcks");
+
+    private OperationReader() {}
+
+    /** @param partitionsPerTopic the most partitions one operation can spread over */
+    static OperationSpec read(ConfigFields op, int partitionsPerTopic) {
+        op.onlyKeys(KEYS);
+        OperationKind kind = op.choice("kind", OperationKind.class, OperationKind.PUBLISH);
+        boolean transactional = op.bool("transactional", false);
+        int messagesPerOperation = op.wholeNumber(
+                "messagesPerOperation",
+                kind == OperationKind.SEND_OFFSETS ? 0 : 1,
+                kind == OperationKind.SEND_OFFSETS ? 0 : 1,
+                10_000_000);
+        int partitionsPerOperation = op.wholeNumber("partitionsPerOperation", 1, 1, 100_000);
+        if (partitionsPerOperation > partitionsPerTopic) {
+            throw op.error(
+                    "partitionsPerOperation",
+                    "the operation spreads over " + partitionsPerOperation + " partitions but partitionsPerTopic is "
+                            + partitionsPerTopic);
+        }
+        boolean sendOffsets = op.bool("sendOffsets", false);
+        boolean readCommitted = op.bool("readCommitted", transactional);
+        if (kind == OperationKind.SEND_OFFSETS && !transactional) {
+            throw op.error("transactional", "SEND_OFFSETS only exists inside a transaction: set transactional: true");
+        }
+        if (sendOffsets && (!transactional || kind != OperationKind.WRITE)) {
+            throw op.error("sendOffsets", "only a transactional WRITE can also send offsets");
+        }
+        return new OperationSpec(
+                kind,
+                transactional,
+                messagesPerOperation,
+                partitionsPerOperation,
+                sendOffsets,
+                readCommitted,
+                awaitAcks(op, kind, transactional));
+    }
+
+    /**
+     * {@code operation.awaitAcks}: where a transaction (or a STREAM batch) waits for its acks. Only operations with
+     * that choice take it; for them it defaults to the seeds' order (000 and 001: send, sendOffsets, commit, then
+     * wait). A naive STREAM has no sendOffsets, so before-send-offsets means nothing there.
+     */
+    private static AwaitAcks awaitAcks(ConfigFields op, OperationKind kind, boolean transactional) {
+        boolean applies = OperationSpec.hasAckOrder(kind, transactional);
+        if (!op.has("awaitAcks")) {
+            return applies ? WorkloadLoader.DEFAULT_AWAIT_ACKS : null;
+        }
+        String value = op.text("awaitAcks", "").trim();
+        if (!applies) {
+            throw op.error(
+                    "awaitAcks",
+                    "only a transactional operation (or a STREAM) waits for acks relative to"
+                            + " sendOffsets and commit; a non-transactional " + kind + " waits right after its sends:"
+                            + " remove awaitAcks or set transactional: true");
+        }
+        AwaitAcks order;
+        try {
+            order = AwaitAcks.ofKey(value);
+        } catch (IllegalArgumentException e) {
+            throw op.error(
+                    "awaitAcks",
+                    "expected one of " + String.join(" | ", AwaitAcks.keys()) + ", got '" + value
+                            + "'"
+                            + KeySuggestions.closest(value, AwaitAcks.keys())
+                                    .map(s -> " (did you mean '" + s + "'?)")
+                                    .orElse(""));
+        }
+        if (order == AwaitAcks.BEFORE_SEND_OFFSETS && !transactional) {
+            throw op.error(
+                    "awaitAcks",
+                    "a naive (non-transactional) STREAM has no sendOffsetsToTransaction: use"
+                            + " before-commit (wait, then commitSync) or after-commit (commitSync, then wait)");
+        }
+        return order;
+    }
+}

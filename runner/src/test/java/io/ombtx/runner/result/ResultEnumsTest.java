@@ -1,0 +1,81 @@
+package io.ombtx.runner.result;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ombtx.runner.result.RunResult.Broker.SystemKind;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Enums in the result model write the same strings the result always had (docs/result-format.md) and read back: the
+ * broker system read back from a cluster's id, the coordination, a fault's action, target and recovery, the order of
+ * the ack wait.
+ */
+class ResultEnumsTest {
+
+    @Test
+    void aRedpandaPrefixedClusterIdIsRedpanda() {
+        assertEquals(SystemKind.REDPANDA, SystemKind.ofClusterId("redpanda.0b1f9ad2-5f0e-4c53-a0c8-9a1c7e2b1d44"));
+    }
+
+    @Test
+    void aKafkaClusterIdIsKafka() {
+        assertEquals(SystemKind.KAFKA, SystemKind.ofClusterId("b21iLXR4LWJlbmNobWFyaw"));
+    }
+
+    @Test
+    void aClusterThatReportsNoIdIsTakenForKafka() {
+        assertEquals(SystemKind.KAFKA, SystemKind.ofClusterId(null));
+    }
+
+    @Test
+    void theResultNamesTheSystemAndTheCoordinationInLowerCase() throws Exception {
+        RunResult.Broker broker = RunResult.Broker.embedded(1, "4.1.1", "default", java.util.Map.of())
+                .withReadBack(RunResult.Broker.Coordination.KRAFT, 2, "KIP-890", null)
+                .withSystem(SystemKind.REDPANDA, "redpanda.x");
+        String json = ResultWriter.json().writeValueAsString(broker);
+        org.junit.jupiter.api.Assertions.assertTrue(json.contains("\"coordination\" : \"kraft\""), json);
+        org.junit.jupiter.api.Assertions.assertTrue(json.contains("\"system\" : \"redpanda\""), json);
+        assertEquals(broker, ResultWriter.json().readValue(json, RunResult.Broker.class));
+    }
+
+    @Test
+    void aFaultEventWritesItsActionTargetAndRecoveryByTheirWorkloadNames() throws Exception {
+        RunResult.FaultEvent event = new RunResult.FaultEvent(
+                "faults[0]",
+                io.ombtx.runner.config.FaultAction.PAUSE,
+                io.ombtx.runner.config.FaultTarget.TRANSACTION_COORDINATOR,
+                null,
+                null,
+                1.5,
+                null,
+                io.ombtx.runner.config.FaultRecovery.RESUME,
+                2.0,
+                1,
+                "h1:9092",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
+        String json = ResultWriter.json().writeValueAsString(event);
+        assertEquals(
+                "{\"fault\":\"faults[0]\",\"action\":\"pause\",\"target\":\"transaction-coordinator\","
+                        + "\"atSeconds\":1.5,\"recovery\":\"resume\",\"recoverAfterSeconds\":2.0,\"brokerId\":1,"
+                        + "\"broker\":\"h1:9092\"}",
+                ResultWriter.json().readTree(json).toString());
+        assertEquals(event, ResultWriter.json().readValue(json, RunResult.FaultEvent.class));
+    }
+
+    @Test
+    void theScenarioWritesTheOrderOfTheAckWaitByItsWorkloadName() throws Exception {
+        for (io.ombtx.driver.api.AwaitAcks order : io.ombtx.driver.api.AwaitAcks.values()) {
+            String json = ResultWriter.json().writeValueAsString(order);
+            assertEquals("\"" + order.key() + "\"", json);
+            assertEquals(order, ResultWriter.json().readValue(json, io.ombtx.driver.api.AwaitAcks.class));
+        }
+    }
+}
