@@ -9,7 +9,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Bookkeeping taken off a closed loop's thread: what happens between two transactions decides whether the next one
  * meets the previous commit's markers (the ~100 ms {@code CONCURRENT_TRANSACTIONS} back-off of seeds 001 and 003),
- * so the loop must do no more there than the seeds' bare loop did. Reporting an operation (the driver's stats, the
+ * so the loop must do no more there than the seeds' bare loop did, and the load generator's own CPU use must stay low
+ * (on a small machine the broker's marker writes compete with it for the same cores). Reporting an operation (the driver's stats, the
  * runner's histograms, the records it delivered) is queued here instead — an offer to a lock-free queue, no thread
  * woken — and done in order on this queue's own thread, which looks for work every {@link #PERIOD}. Closing runs
  * what is still queued before it returns.
@@ -17,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class ReportQueue implements Executor, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ReportQueue.class.getName());
-    public static final Duration PERIOD = Duration.ofMillis(1);
+    public static final Duration PERIOD = Duration.ofMillis(10);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
