@@ -21,9 +21,11 @@ import io.ombtx.runner.result.OutputTarget;
 import io.ombtx.runner.run.Interruption;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
+import io.ombtx.runner.worker.ChildJvmWorker;
 import io.ombtx.runner.worker.HttpWorkerClient;
 import io.ombtx.runner.worker.LocalWorker;
 import io.ombtx.runner.worker.SenderThreads;
+import io.ombtx.runner.worker.Worker;
 import io.ombtx.runner.worker.WorkerException;
 import io.ombtx.runner.worker.WorkerUrls;
 import io.ombtx.runner.worker.WorkersFile;
@@ -82,7 +84,8 @@ public final class Main {
                 parsed.brokerVersion(),
                 parsed.transactionVersion(),
                 parsed.faultCommand(),
-                senderThreadsSetting());
+                senderThreadsSetting(),
+                parsed.clientVersion());
         List<RunSpec> plan = Repetitions.expand(
                 Planner.plan(drivers, workloads, planOptions),
                 parsed.repeat(),
@@ -97,6 +100,33 @@ public final class Main {
         // Before anything starts: a dry run only looks, a real run creates the folder and writes a probe.
         OutputTarget.of(parsed.output()).check(!parsed.dryRun());
         return plan;
+    }
+
+    /**
+     * The local worker on another client release: a worker JVM with that client on its class path in place of the
+     * built-in one (the release fetched on first use), spoken to over loopback HTTP.
+     */
+    static Worker clientWorker(String release, Duration timeout, PrintStream console) {
+        try {
+            List<Path> classPath = io.ombtx.runner.cluster.ClusterSystems.installed()
+                    .clientClassPath(release, System.getProperty("java.class.path"));
+            List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx2g", "-XX:+UseG1GC"));
+            jvm.add("--add-exports");
+            jvm.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+            String home = System.getProperty("ombtx.home");
+            if (home != null) {
+                jvm.add("-Dombtx.home=" + home);
+            }
+            ChildJvmWorker child = ChildJvmWorker.start(classPath, jvm, timeout);
+            if (console != null) {
+                console.printf(
+                        "Local worker on kafka-clients %s: a worker JVM of its own (pid %d)%n", release, child.pid());
+            }
+            return child;
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "could not start a worker on client release " + release + ": " + e.getMessage(), e);
+        }
     }
 
     private static boolean singleFileOutput(BenchmarkArgs parsed) {
@@ -131,9 +161,22 @@ public final class Main {
             Path outputDir = target.file() != null ? Path.of("results") : target.folder();
             Path outputFile = target.file();
             Duration workerTimeout = Duration.ofSeconds(parsed.workerTimeoutSeconds());
-            RunCoordinator.WorkerFactory workers = worker -> worker.equals(WorkerAssignment.LOCAL)
-                    ? new LocalWorker()
-                    : new HttpWorkerClient(worker, workerTimeout);
+            RunCoordinator.WorkerFactory workers = new RunCoordinator.WorkerFactory() {
+                @Override
+                public Worker create(String worker) {
+                    return worker.equals(WorkerAssignment.LOCAL)
+                            ? new LocalWorker()
+                            : new HttpWorkerClient(worker, workerTimeout);
+                }
+
+                @Override
+                public Worker create(String worker, RunSpec spec) {
+                    if (spec.clientVersion() == null || !worker.equals(WorkerAssignment.LOCAL)) {
+                        return create(worker);
+                    }
+                    return clientWorker(spec.clientVersion(), workerTimeout, parsed.quiet() ? null : out);
+                }
+            };
             RunOptions options = new RunOptions(outputDir, outputFile, parsed.quiet());
             installSignalHandlers(interruption);
             RunCoordinator coordinator = new RunCoordinator(options, out, workers, interruption);

@@ -10,6 +10,9 @@ import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.CommonOptions;
 import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.cluster.ClusterSystem;
+import io.ombtx.runner.config.BrokerSetup;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.Repetitions;
 import java.io.PrintStream;
@@ -71,7 +74,17 @@ public final class SuiteMain {
     private static final List<String> SUITE_KEYS =
             List.of("name", "description", "profile", "repeat", "interleave", "runs");
     private static final List<String> RUN_KEYS = List.of(
-            "name", "driver", "drivers", "workloads", "repeat", "interleave", "brokerVersion", "transactionVersion");
+            "name",
+            "driver",
+            "drivers",
+            "workloads",
+            "repeat",
+            "interleave",
+            "brokerVersion",
+            "transactionVersion",
+            "clientVersion",
+            "brokers",
+            "brokerProfile");
 
     private SuiteMain() {}
 
@@ -87,6 +100,9 @@ public final class SuiteMain {
      * @param name the comparison's name (leads its results' group id), or null
      * @param repeat the entry's own repetitions, or null for the suite's
      * @param interleave the entry's own interleaving, or null for the suite's
+     * @param clientVersion the client release the entry's runs use (the seed's set-up), or null
+     * @param brokers the entry's embedded broker count, or null (the workloads' and driver's need)
+     * @param brokerProfile the entry's embedded broker profile, or null (the workloads')
      */
     record Entry(
             List<Path> drivers,
@@ -95,7 +111,10 @@ public final class SuiteMain {
             Integer repeat,
             Boolean interleave,
             String brokerVersion,
-            Integer transactionVersion) {}
+            Integer transactionVersion,
+            String clientVersion,
+            Integer brokers,
+            ClusterProfile brokerProfile) {}
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return run(args, out, err, Main::run);
@@ -147,6 +166,7 @@ public final class SuiteMain {
                 boolean interleave =
                         common.interleaveGiven() || (entry.interleave() != null ? entry.interleave() : suiteInterleave);
                 runs.add(args.withBrokerVersion(version, transactionVersion)
+                        .withSetup(entry.clientVersion(), entry.brokers(), entry.brokerProfile())
                         .withRepetitions(repeat, interleave, entry.name()));
             }
             for (BenchmarkArgs run : runs) {
@@ -220,9 +240,23 @@ public final class SuiteMain {
                     repeat,
                     interleave,
                     WorkloadLoader.brokerVersion(fields),
-                    WorkloadLoader.transactionVersion(fields)));
+                    WorkloadLoader.transactionVersion(fields),
+                    BrokerSetup.clientVersion(fields),
+                    run.has("brokers") ? fields.wholeNumber("brokers", 1, 1, ClusterSystem.MAX_EMBEDDED_BROKERS) : null,
+                    brokerProfile(fields)));
         }
         return entries;
+    }
+
+    private static ClusterProfile brokerProfile(ConfigFields fields) {
+        if (!fields.has("brokerProfile")) {
+            return null;
+        }
+        try {
+            return ClusterProfile.parse(fields.text("brokerProfile", null));
+        } catch (IllegalArgumentException e) {
+            throw fields.error("brokerProfile", e.getMessage());
+        }
     }
 
     /**

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param brokerVersion the embedded broker's Kafka release (null: the workload's, else the default)
  * @param transactionVersion Kafka 4.x's transaction.version for the embedded broker (null: the workload's, else
  *        the broker's default)
+ * @param clientVersion the client release the local worker's drivers run on (null: the workload's, else the
+ *        built-in client)
  * @param repeat runs of each (driver, workload), each on a fresh embedded broker or fresh topics
  * @param interleave alternate the runs of the comparison in each round (A B A B) instead of A A B B
  * @param comparison a name for the comparison these runs make (a suite entry's), recorded in each result and
@@ -41,6 +43,7 @@ public record BenchmarkArgs(
         boolean help,
         String brokerVersion,
         Integer transactionVersion,
+        String clientVersion,
         int repeat,
         boolean interleave,
         String comparison) {
@@ -67,6 +70,38 @@ public record BenchmarkArgs(
                 help,
                 brokerVersion,
                 transactionVersion,
+                clientVersion,
+                repeat,
+                interleave,
+                comparison);
+    }
+
+    /**
+     * These arguments with a suite entry's set-up where the command line leaves it open: client release, embedded
+     * broker count and profile (each null: keep these arguments' own).
+     */
+    public BenchmarkArgs withSetup(String client, Integer brokerCount, ClusterProfile profile) {
+        return new BenchmarkArgs(
+                drivers,
+                workers,
+                workersFile,
+                output,
+                extraConsumers,
+                workloads,
+                this.profile,
+                dryRun,
+                brokers != null ? brokers : brokerCount,
+                brokerProfile != null ? brokerProfile : profile,
+                brokerSettings,
+                reportingIntervalSeconds,
+                workerTimeoutSeconds,
+                teardownTimeoutSeconds,
+                faultCommand,
+                quiet,
+                help,
+                brokerVersion,
+                transactionVersion,
+                clientVersion != null ? clientVersion : client,
                 repeat,
                 interleave,
                 comparison);
@@ -97,6 +132,7 @@ public record BenchmarkArgs(
                 help,
                 version,
                 transactionVersion,
+                clientVersion,
                 repeat,
                 interleave,
                 comparison);

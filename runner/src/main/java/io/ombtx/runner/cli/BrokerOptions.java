@@ -60,6 +60,22 @@ public class BrokerOptions {
     @Converters.Bounds(min = 0, max = 2)
     Integer transactionVersion;
 
+    @Option(
+            names = "--client-version",
+            paramLabel = "VERSION",
+            converter = Converters.Version.class,
+            order = Cli.BROKER_SECTION + 5,
+            description = "the kafka-clients release the drivers run on, e.g. 2.8.2 (the seeds'), 3.9.1 or 4.1.1"
+                    + " (default: the workload's clientVersion, else the built-in 4.1.1); another release runs the"
+                    + " local worker in a JVM of its own with that client, fetched from Maven Central on first use;"
+                    + " the result records the version the client reports")
+    String clientVersion;
+
+    /** null: the workload's, else the built-in client. */
+    public String clientVersion() {
+        return clientVersion;
+    }
+
     /** null: what the workload and driver need. */
     public Integer brokers() {
         return brokers;

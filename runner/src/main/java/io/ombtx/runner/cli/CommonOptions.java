@@ -165,6 +165,7 @@ public class CommonOptions implements Cli.Validated {
                 help,
                 broker.brokerVersion(),
                 broker.transactionVersion(),
+                broker.clientVersion(),
                 repeat == null ? 1 : repeat,
                 interleave,
                 null);

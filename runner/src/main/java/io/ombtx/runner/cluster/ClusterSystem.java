@@ -2,6 +2,8 @@ package io.ombtx.runner.cluster;
 
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.plan.BrokerPlan;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -51,4 +53,29 @@ public interface ClusterSystem {
 
     /** The embedded release as the dry run shows it: "4.1.1 (KRaft, default)", and whether it is fetched first. */
     String describeRelease(BrokerPlan plan);
+
+    /**
+     * The client release {@code text} names ({@code clientVersion:}, {@code --client-version}), normalized.
+     *
+     * @throws IllegalArgumentException what is wrong with it (not a release, or one not supported)
+     */
+    String clientRelease(String text);
+
+    /** Whether {@code release} is the client this JVM runs (then the run needs no worker JVM of its own). */
+    boolean builtInClient(String release);
+
+    /**
+     * The class path of a worker JVM whose drivers run on client {@code release}: {@code classPath} (this JVM's) with
+     * the built-in client replaced by that release's, fetched first when it is not cached.
+     */
+    List<Path> clientClassPath(String release, String classPath) throws Exception;
+
+    /**
+     * A client setting of {@code driver} that {@code release} does not know (key and message), or empty; empty also
+     * when the release's definitions cannot be had (starting its worker will say why).
+     */
+    Optional<SettingProblem> clientSettingsProblem(String release, DriverFile driver);
+
+    /** A setting's problem: the key as the user wrote it (with its block) and what is wrong. */
+    record SettingProblem(String key, String message) {}
 }

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * The brokers a workload asks for and what it imposes on the driver: how many embedded brokers, their settings
- * profile and individual settings, the release and KIP-890 transaction version (null: the defaults), and the
- * driver overrides.
+ * profile and individual settings, the release and KIP-890 transaction version (null: the defaults), the client
+ * release the drivers run on (null: the built-in one), and the driver overrides.
  */
 public record BrokerSetup(
         int brokers,
@@ -17,7 +17,8 @@ public record BrokerSetup(
         Map<String, String> brokerSettings,
         DriverOverrides driverOverrides,
         String brokerVersion,
-        Integer transactionVersion) {
+        Integer transactionVersion,
+        String clientVersion) {
 
     public BrokerSetup {
         brokerSettings = Map.copyOf(brokerSettings);
@@ -41,7 +42,20 @@ public record BrokerSetup(
                 brokerSettings,
                 overrides,
                 WorkloadLoader.brokerVersion(f),
-                WorkloadLoader.transactionVersion(f));
+                WorkloadLoader.transactionVersion(f),
+                clientVersion(f));
+    }
+
+    /** A mapping's {@code clientVersion}: a client release, or null when not given. */
+    public static String clientVersion(ConfigFields f) {
+        if (!f.has("clientVersion")) {
+            return null;
+        }
+        try {
+            return io.ombtx.runner.cluster.ClusterSystems.installed().clientRelease(f.text("clientVersion", null));
+        } catch (IllegalArgumentException e) {
+            throw f.error("clientVersion", e.getMessage());
+        }
     }
 
     private static Map<String, String> settings(ConfigFields block) {

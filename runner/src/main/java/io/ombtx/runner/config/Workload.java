@@ -159,6 +159,11 @@ public record Workload(
         return brokerSetup.brokerVersion();
     }
 
+    /** The client release the drivers run on (null: the built-in one, in the runner's JVM). */
+    public String clientVersion() {
+        return brokerSetup.clientVersion();
+    }
+
     /** The KIP-890 transaction version to format the embedded storage with (null: the release's default). */
     public Integer transactionVersion() {
         return brokerSetup.transactionVersion();

@@ -60,7 +60,8 @@ public final class WorkloadLoader {
             "faults",
             "profiles",
             "brokerVersion",
-            "transactionVersion");
+            "transactionVersion",
+            "clientVersion");
     /** Fields whose value is a list by nature (not a sweep). */
     static final Set<String> LISTS = Set.of("faults");
     /** Fields that may be given as a list to sweep over. */

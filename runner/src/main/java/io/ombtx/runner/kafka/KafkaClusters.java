@@ -5,6 +5,7 @@ import io.ombtx.broker.BrokerConfigDefinitions;
 import io.ombtx.broker.BrokerLibrary;
 import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.BrokerStartException;
+import io.ombtx.broker.ClientRelease;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.broker.TransactionProtocol;
@@ -18,9 +19,14 @@ import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.FaultCluster;
 import io.ombtx.runner.plan.BrokerPlan;
 import io.ombtx.runner.result.RunResult;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -94,6 +100,66 @@ public final class KafkaClusters implements ClusterSystem {
     }
 
     /** "4.1.1 (KRaft, default)", "2.8.2 (ZooKeeper)", "4.1.1 (KRaft, transaction.version 1)". */
+    @Override
+    public String clientRelease(String text) {
+        KafkaVersion version = KafkaVersion.parse(text);
+        if (version.compareTo(KafkaVersion.OLDEST) < 0) {
+            throw new IllegalArgumentException("kafka-clients " + version + " is older than the oldest supported, "
+                    + KafkaVersion.OLDEST + " (the drivers need its transactional and admin API)");
+        }
+        return version.toString();
+    }
+
+    @Override
+    public boolean builtInClient(String release) {
+        return ClientRelease.builtIn(KafkaVersion.parse(release));
+    }
+
+    @Override
+    public List<Path> clientClassPath(String release, String classPath) throws Exception {
+        return ClientRelease.of(KafkaVersion.parse(release)).classPath(classPath);
+    }
+
+    @Override
+    public Optional<SettingProblem> clientSettingsProblem(String release, DriverFile driver) {
+        ClientRelease client;
+        try {
+            client = ClientRelease.of(KafkaVersion.parse(release));
+        } catch (BrokerStartException e) {
+            return Optional.empty();
+        }
+        try {
+            Set<String> producer = client.configKeys(ClientRelease.Kind.PRODUCER);
+            Set<String> consumer = client.configKeys(ClientRelease.Kind.CONSUMER);
+            Set<String> admin = client.configKeys(ClientRelease.Kind.ADMIN);
+            Set<String> any = new java.util.HashSet<>(producer);
+            any.addAll(consumer);
+            any.addAll(admin);
+            Map<String, Set<String>> blocks = new LinkedHashMap<>();
+            blocks.put("commonConfig", any);
+            blocks.put("producerConfig", producer);
+            blocks.put("consumerConfig", consumer);
+            Set<String> builtIn =
+                    new java.util.HashSet<>(org.apache.kafka.clients.producer.ProducerConfig.configNames());
+            builtIn.addAll(org.apache.kafka.clients.consumer.ConsumerConfig.configNames());
+            builtIn.addAll(org.apache.kafka.clients.admin.AdminClientConfig.configNames());
+            for (Map.Entry<String, Set<String>> block : blocks.entrySet()) {
+                for (String key : driver.properties(block.getKey()).stringPropertyNames()) {
+                    // Keys the built-in client does not know either are the driver's own check's business.
+                    if (!block.getValue().contains(key) && builtIn.contains(key) && !key.equals("bootstrap.servers")) {
+                        return Optional.of(new SettingProblem(
+                                block.getKey() + "." + key,
+                                "is not a setting of kafka-clients " + release + " (the client this run uses: it came"
+                                        + " with a later release); remove it, or choose a later client release"));
+                    }
+                }
+            }
+            return Optional.empty();
+        } catch (java.io.IOException e) {
+            return Optional.empty();
+        }
+    }
+
     @Override
     public String describeRelease(BrokerPlan b) {
         String version = b.brokerVersion() != null ? b.brokerVersion() : EmbeddedKafkaCluster.DEFAULT_VERSION;

@@ -21,6 +21,8 @@ import java.util.Map;
  * @param faultCommand how faults reach an external cluster ({@code --fault-command}), or null
  * @param senderThreadsPerProducer threads sending for one producer ({@code ombtx.senderThreadsPerProducer}, as
  *     {@code bin/benchmark} was started); null: {@code auto}, each worker's own setting
+ * @param clientVersion the client release the local worker's drivers run on ({@code --client-version}), replacing
+ *     the workload's (null: the workload's, else the built-in client)
  */
 public record PlanOptions(
         Integer brokers,
@@ -33,7 +35,36 @@ public record PlanOptions(
         String brokerVersion,
         Integer transactionVersion,
         String faultCommand,
-        Integer senderThreadsPerProducer) {
+        Integer senderThreadsPerProducer,
+        String clientVersion) {
+
+    /** As the canonical constructor, with the workload's (else the built-in) client release. */
+    public PlanOptions(
+            Integer brokers,
+            ClusterProfile brokerProfile,
+            Map<String, String> brokerSettings,
+            Integer reportingIntervalSeconds,
+            List<String> workerUrls,
+            boolean extraConsumers,
+            int teardownTimeoutSeconds,
+            String brokerVersion,
+            Integer transactionVersion,
+            String faultCommand,
+            Integer senderThreadsPerProducer) {
+        this(
+                brokers,
+                brokerProfile,
+                brokerSettings,
+                reportingIntervalSeconds,
+                workerUrls,
+                extraConsumers,
+                teardownTimeoutSeconds,
+                brokerVersion,
+                transactionVersion,
+                faultCommand,
+                senderThreadsPerProducer,
+                null);
+    }
 
     public PlanOptions(
             Integer brokers,

@@ -64,6 +64,12 @@ public final class PlanText {
             if (b.embedded()) {
                 line(text, "     kafka       %s", versionText(b));
             }
+            if (run.clientVersion() != null) {
+                line(
+                        text,
+                        "     client      kafka-clients %s in a worker JVM of its own (the runner's is built in)",
+                        run.clientVersion());
+            }
             line(
                     text,
                     "     operation   %s%s, %d message(s) over %d partition(s)%s%s",

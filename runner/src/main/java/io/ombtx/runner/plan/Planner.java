@@ -116,7 +116,44 @@ public final class Planner {
                 Payloads.Spec.of(w),
                 findMax
                         ? MaxRateSearch.Settings.forLoad(initialRate, w.producerCount(), w.messagesPerOperation())
-                        : null);
+                        : null,
+                clientVersion(driver, w, options));
+    }
+
+    /**
+     * The client release the run's local worker uses: {@code --client-version}, else the workload's
+     * {@code clientVersion}, else null (the built-in client, in this JVM). A release other than the built-in one
+     * runs the drivers in a worker JVM of their own, so it cannot apply to distributed workers (they run the client
+     * they were installed with); the driver's client settings are checked against what that release knows.
+     */
+    private static String clientVersion(DriverFile driver, Workload w, PlanOptions options) {
+        String chosen = options.clientVersion() != null ? options.clientVersion() : w.clientVersion();
+        if (chosen == null) {
+            return null;
+        }
+        String source = options.clientVersion() != null ? "--client-version" : w.sourceFile();
+        String key = options.clientVersion() != null ? null : "clientVersion";
+        ClusterSystem system = ClusterSystems.installed();
+        String release;
+        try {
+            release = system.clientRelease(chosen);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(source, key, e.getMessage());
+        }
+        if (system.builtInClient(release)) {
+            return null;
+        }
+        if (!options.workerUrls().isEmpty()) {
+            throw new ConfigException(
+                    source,
+                    key,
+                    "client release " + release + " applies to the local worker; distributed workers run the client"
+                            + " they were installed with (drop -w, or install that client on the workers)");
+        }
+        system.clientSettingsProblem(release, driver).ifPresent(problem -> {
+            throw new ConfigException(driver.file().toString(), problem.key(), problem.message());
+        });
+        return release;
     }
 
     /**

@@ -51,7 +51,8 @@ public record RunSpec(
         Topology topology,
         LoadSpec load,
         Payloads.Spec payloads,
-        MaxRateSearch.Settings search) {
+        MaxRateSearch.Settings search,
+        String clientVersion) {
 
     public RunSpec {
         workers = List.copyOf(workers);
@@ -77,7 +78,8 @@ public record RunSpec(
                 Topology.of(workload, runId),
                 load,
                 payloads,
-                search);
+                search,
+                clientVersion);
     }
 
     public boolean openLoop() {

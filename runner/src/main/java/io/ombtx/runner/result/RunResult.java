@@ -339,8 +339,18 @@ public record RunResult(
 
         /** This runner's versions with {@code broker}'s; an external cluster's version is not guessed here. */
         public static Versions of(Broker broker) {
-            return new Versions(
-                    OmbTxVersion.VERSION, System.getProperty("java.version"), kafkaClientsVersion(), broker.version());
+            return of(broker, Map.of());
+        }
+
+        /**
+         * As {@link #of(Broker)}, with the client release the drivers ran on as the worker's driver reports it (its
+         * {@code kafkaClientsVersion}, read from the client it loaded: a worker on another release, {@code
+         * --client-version}, or a distributed worker, may run another than this JVM's), else this JVM's.
+         */
+        public static Versions of(Broker broker, Map<String, Object> environment) {
+            Object reported = environment == null ? null : environment.get("kafkaClientsVersion");
+            String clients = reported instanceof String s && !s.isBlank() ? s : kafkaClientsVersion();
+            return new Versions(OmbTxVersion.VERSION, System.getProperty("java.version"), clients, broker.version());
         }
 
         /**

@@ -53,7 +53,9 @@ final class ConsoleSummary {
         if (scenario.awaitAcks() != null || scenario.phaseSequence() != null) {
             console.say(
                     "Order: awaitAcks %s; phases ran %s",
-                    scenario.awaitAcks() == null ? "(driver's)" : scenario.awaitAcks(),
+                    scenario.awaitAcks() == null
+                            ? "(driver's)"
+                            : scenario.awaitAcks().key(),
                     scenario.phaseSequence() == null ? "(not reported)" : String.join(" > ", scenario.phaseSequence()));
         }
         if (result.faults() != null) {

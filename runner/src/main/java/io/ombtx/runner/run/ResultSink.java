@@ -29,7 +29,7 @@ final class ResultSink {
                 m.endTime(),
                 m.partialReason(),
                 RunResult.RunMode.of(w, spec.reportingIntervalSeconds()).withSearch(m.rateSearch()),
-                RunResult.Versions.of(broker),
+                RunResult.Versions.of(broker, m.environment()),
                 broker,
                 driver.redacted(),
                 m.environment(),

@@ -70,6 +70,11 @@ public final class RunCoordinator {
     /** Creates the worker an assignment names: {@code local}, or a remote one by URL. */
     public interface WorkerFactory {
         Worker create(String worker);
+
+        /** The worker for {@code worker} in the run {@code spec} (e.g. on the client release it names). */
+        default Worker create(String worker, RunSpec spec) {
+            return create(worker);
+        }
     }
 
     /** Executes one planned run and returns where its result went. */
@@ -108,7 +113,7 @@ public final class RunCoordinator {
         if (spec.workerNote() != null) {
             console.line(spec.workerNote());
         }
-        try (WorkerGroup group = WorkerGroup.of(spec.workers(), workerFactory::create)) {
+        try (WorkerGroup group = WorkerGroup.of(spec.workers(), worker -> workerFactory.create(worker, spec))) {
             Execution.Measured measured;
             try {
                 SetUp.Done ready = new SetUp(console, interruption).run(spec, driver, group, faults);
