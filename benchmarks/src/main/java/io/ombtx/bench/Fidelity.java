@@ -56,7 +56,8 @@ public final class Fidelity {
                 "Examples:",
                 "  bin/bench fidelity                                  # every scenario, 5 rounds of 1000 + 1000",
                 "  bin/bench fidelity --scenarios tx-streaming,tx-writes --rounds 3",
-                "  bin/bench fidelity --warmup 100 --measure 300 --broker-version 2.8.2"
+                "  bin/bench fidelity --warmup 100 --measure 300 --broker-version 2.8.2 --client-version 2.8.2",
+                "  bin/bench fidelity --scenarios tx-streaming --broker-config group.coordinator.append.linger.ms=0"
             })
     static final class Options implements Cli.Validated {
         @Option(
@@ -93,6 +94,19 @@ public final class Fidelity {
         String brokerVersion;
 
         @Option(
+                names = "--client-version",
+                paramLabel = "VERSION",
+                description = "kafka-clients release both sides run on (default: the built-in one); bin/benchmark gets"
+                        + " --client-version, the bare loop's JVM that client in place of the built-in one")
+        String clientVersion;
+
+        @Option(
+                names = "--broker-config",
+                paramLabel = "KEY=VALUE",
+                description = "embedded broker setting, repeatable (e.g. group.coordinator.append.linger.ms=0)")
+        List<String> brokerConfig = new ArrayList<>();
+
+        @Option(
                 names = "--driver",
                 paramLabel = "FILE",
                 description = "omb-tx driver file whose client settings both sides use"
@@ -120,6 +134,18 @@ public final class Fidelity {
                     throw new UsageException("--broker-version " + brokerVersion + ": " + e.getMessage());
                 }
             }
+            if (clientVersion != null) {
+                try {
+                    KafkaVersion.parse(clientVersion);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--client-version " + clientVersion + ": " + e.getMessage());
+                }
+            }
+            for (String setting : brokerConfig) {
+                if (!setting.contains("=") || setting.startsWith("=")) {
+                    throw new UsageException("--broker-config expects KEY=VALUE, got '" + setting + "'");
+                }
+            }
             if (driver != null && !Files.isRegularFile(driver)) {
                 throw new UsageException("--driver " + driver + ": file not found");
             }
@@ -143,6 +169,11 @@ public final class Fidelity {
     }
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** The bare loop's class path (the built-in client, or --client-version's in its place). */
+    private static String bareClassPath = System.getProperty("java.class.path");
+    /** --client-version, passed on to bin/benchmark; null for the built-in client. */
+    private static String clientVersion;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private Fidelity() {}
@@ -166,6 +197,22 @@ public final class Fidelity {
         if (replication > 1) {
             builder.brokers(replication);
         }
+        for (String setting : options.brokerConfig) {
+            int eq = setting.indexOf('=');
+            builder.override(
+                    setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+        }
+        String classPath = options.clientVersion == null
+                ? System.getProperty("java.class.path")
+                : String.join(
+                        java.io.File.pathSeparator,
+                        io.ombtx.broker.ClientRelease.of(KafkaVersion.parse(options.clientVersion))
+                                .classPath(System.getProperty("java.class.path"))
+                                .stream()
+                                .map(Path::toString)
+                                .toList());
+        bareClassPath = classPath;
+        clientVersion = options.clientVersion;
         try (EmbeddedKafkaCluster cluster = builder.start()) {
             String bootstrap = cluster.bootstrapServers();
             Path ombDriver = bench.work().resolve("driver.yaml");
@@ -177,10 +224,13 @@ public final class Fidelity {
             out.printf(
                     Locale.ROOT,
                     "Fidelity: omb-tx ÷ bare kafka-clients loop, %d round(s) alternated on one embedded Kafka %s"
-                            + " (%d broker(s)), client settings of %s, %d warm-up + %d measured operations%n",
+                            + " (%d broker(s)%s), kafka-clients %s, client settings of %s, %d warm-up + %d measured"
+                            + " operations%n",
                     options.rounds,
                     cluster.runningVersion(),
                     cluster.brokerCount(),
+                    options.brokerConfig.isEmpty() ? "" : ", " + String.join(", ", options.brokerConfig),
+                    options.clientVersion != null ? options.clientVersion : EmbeddedKafkaCluster.DEFAULT_VERSION,
                     bench.home().relativize(driverFile.toAbsolutePath()),
                     options.warmup,
                     options.measure);
@@ -268,14 +318,19 @@ public final class Fidelity {
         Path workloadFile = bench.work().resolve(scenario + ".yaml");
         YAML.writeValue(workloadFile.toFile(), workload);
         Path log = bench.work().resolve(output.getFileName() + ".log");
-        Process process = new ProcessBuilder(
-                        bench.home().resolve("bin/benchmark").toString(),
-                        "-q",
-                        "-d",
-                        driver.toString(),
-                        "-o",
-                        output.toString(),
-                        workloadFile.toString())
+        List<String> command = new ArrayList<>(List.of(
+                bench.home().resolve("bin/benchmark").toString(),
+                "-q",
+                "-d",
+                driver.toString(),
+                "-o",
+                output.toString()));
+        if (clientVersion != null) {
+            command.add("--client-version");
+            command.add(clientVersion);
+        }
+        command.add(workloadFile.toString());
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
@@ -312,7 +367,7 @@ public final class Fidelity {
                         "-Xmx2g",
                         "-XX:+UseG1GC",
                         "-cp",
-                        System.getProperty("java.class.path"),
+                        bareClassPath,
                         SeedLoop.class.getName(),
                         scenario,
                         bootstrap,
