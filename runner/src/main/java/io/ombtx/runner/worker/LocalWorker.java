@@ -408,6 +408,11 @@ public final class LocalWorker implements Worker {
         try {
             timings = producer.runOperationInline(key, payload);
         } catch (RuntimeException e) {
+            if (stopping && Thread.currentThread().isInterrupted()) {
+                // Stopping interrupted the operation on this thread: it was cut short, not failed; not recorded.
+                inFlight.decrementAndGet();
+                return; // the loop sees stopping and ends
+            }
             error = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
         }
         long endNanos = System.nanoTime();
