@@ -165,8 +165,12 @@ public final class SuiteMain {
                         : entry.repeat() != null ? entry.repeat() : suiteRepeat;
                 boolean interleave =
                         common.interleaveGiven() || (entry.interleave() != null ? entry.interleave() : suiteInterleave);
-                runs.add(args.withBrokerVersion(version, transactionVersion)
-                        .withSetup(entry.clientVersion(), entry.brokers(), entry.brokerProfile())
+                runs.add(args.withSetup(
+                                version,
+                                transactionVersion,
+                                entry.clientVersion(),
+                                entry.brokers(),
+                                entry.brokerProfile())
                         .withRepetitions(repeat, interleave, entry.name()));
             }
             for (BenchmarkArgs run : runs) {

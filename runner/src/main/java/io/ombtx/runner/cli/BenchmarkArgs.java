@@ -77,10 +77,12 @@ public record BenchmarkArgs(
     }
 
     /**
-     * These arguments with a suite entry's set-up where the command line leaves it open: client release, embedded
-     * broker count and profile (each null: keep these arguments' own).
+     * These arguments with a suite entry's set-up: the embedded broker's release and transaction version as given
+     * (the caller has already let the command line win), and the client release, broker count and profile where the
+     * command line leaves them open (each null: keep these arguments' own).
      */
-    public BenchmarkArgs withSetup(String client, Integer brokerCount, ClusterProfile profile) {
+    public BenchmarkArgs withSetup(
+            String version, Integer transactions, String client, Integer brokerCount, ClusterProfile profile) {
         return new BenchmarkArgs(
                 drivers,
                 workers,
@@ -99,8 +101,8 @@ public record BenchmarkArgs(
                 faultCommand,
                 quiet,
                 help,
-                brokerVersion,
-                transactionVersion,
+                version,
+                transactions,
                 clientVersion != null ? clientVersion : client,
                 repeat,
                 interleave,
@@ -109,34 +111,6 @@ public record BenchmarkArgs(
 
     /** The generated {@code --help} text. */
     public static final String USAGE = Cli.usage(new BenchmarkCommand());
-
-    /** These arguments with the embedded broker's release and transaction version in place of theirs. */
-    public BenchmarkArgs withBrokerVersion(String version, Integer transactionVersion) {
-        return new BenchmarkArgs(
-                drivers,
-                workers,
-                workersFile,
-                output,
-                extraConsumers,
-                workloads,
-                profile,
-                dryRun,
-                brokers,
-                brokerProfile,
-                brokerSettings,
-                reportingIntervalSeconds,
-                workerTimeoutSeconds,
-                teardownTimeoutSeconds,
-                faultCommand,
-                quiet,
-                help,
-                version,
-                transactionVersion,
-                clientVersion,
-                repeat,
-                interleave,
-                comparison);
-    }
 
     /**
      * Reads {@code bin/benchmark}'s command line.
