@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.driver.api.config.KafkaDriverYaml;
 import io.ombtx.driver.api.config.YamlFiles;
-import java.io.IOException;
-import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -175,50 +174,22 @@ public final class DriverFile {
      * secret values replaced, comments dropped. Text that does not parse is replaced whole.
      */
     static String redactProperties(String text) {
-        Map<String, String> parsed = new LinkedHashMap<>();
-        Properties reader = new Properties() {
-            @Override
-            public synchronized Object put(Object key, Object value) {
-                parsed.put((String) key, (String) value);
-                return super.put(key, value);
-            }
-        };
+        Map<String, String> parsed;
         try {
-            reader.load(new StringReader(text));
-        } catch (IOException | IllegalArgumentException e) {
+            parsed = PropertiesText.read(text);
+        } catch (UncheckedIOException | IllegalArgumentException e) {
             return REDACTED + "\n";
         }
         StringBuilder out = new StringBuilder();
-        parsed.forEach((key, value) -> out.append(escape(key, true))
+        parsed.forEach((key, value) -> out.append(PropertiesText.escape(key, true))
                 .append('=')
-                .append(isSecret(key) ? REDACTED : escape(value, false))
+                .append(isSecret(key) ? REDACTED : PropertiesText.escape(value, false))
                 .append('\n'));
         return out.toString();
     }
 
     private static boolean isSecret(String key) {
         return SECRET_KEY.matcher(key.toLowerCase(Locale.ROOT)).matches();
-    }
-
-    /** Java-properties escaping, so the text reads back to the same keys and values. */
-    private static String escape(String text, boolean key) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '\f' -> out.append("\\f");
-                case '=', ':', '#', '!' ->
-                    out.append(key || (i == 0 && (c == '#' || c == '!')) ? "\\" : "")
-                            .append(c);
-                case ' ' -> out.append(key || i == 0 ? "\\ " : " ");
-                default -> out.append(c);
-            }
-        }
-        return out.toString();
     }
 
     private static String appendLines(String text, String extra) {

@@ -3,14 +3,10 @@ package io.ombtx.runner.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.runner.cluster.ClusterSystem;
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * Driver settings a workload imposes (for example seed 002's acks profiles): a replication factor, and client
@@ -56,7 +52,7 @@ public record DriverOverrides(Integer replicationFactor, Map<String, Map<String,
                         .forEachRemaining(
                                 e -> values.put(e.getKey(), e.getValue().asText()));
             } else {
-                values.putAll(parse(block.text(key, "")));
+                values.putAll(PropertiesText.read(block.text(key, "")));
             }
             settings.put(key, values);
         }
@@ -76,9 +72,9 @@ public record DriverOverrides(Integer replicationFactor, Map<String, Map<String,
         Map<String, String> blocks = new LinkedHashMap<>();
         settings.forEach((block, values) -> {
             StringBuilder text = new StringBuilder();
-            values.forEach((key, value) -> text.append(escape(key, true))
+            values.forEach((key, value) -> text.append(PropertiesText.escape(key, true))
                     .append('=')
-                    .append(escape(value, false))
+                    .append(PropertiesText.escape(value, false))
                     .append('\n'));
             blocks.put(block, text.toString());
         });
@@ -93,42 +89,5 @@ public record DriverOverrides(Integer replicationFactor, Map<String, Map<String,
         }
         map.putAll(propertyBlocks());
         return map;
-    }
-
-    /** Java-properties text as kafka-clients reads it, keeping the order in which keys first appear. */
-    private static Map<String, String> parse(String text) {
-        Map<String, String> ordered = new LinkedHashMap<>();
-        Properties properties = new Properties() {
-            @Override
-            public synchronized Object put(Object key, Object value) {
-                ordered.put((String) key, (String) value);
-                return super.put(key, value);
-            }
-        };
-        try {
-            properties.load(new StringReader(text));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return ordered;
-    }
-
-    /** Escapes what Java-properties text would read otherwise: backslashes, line breaks, a key's separators. */
-    private static String escape(String text, boolean key) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '\f' -> out.append("\\f");
-                case '=', ':', '#', '!' -> out.append(key ? "\\" + c : String.valueOf(c));
-                case ' ' -> out.append(key || i == 0 ? "\\ " : " ");
-                default -> out.append(c);
-            }
-        }
-        return out.toString();
     }
 }
