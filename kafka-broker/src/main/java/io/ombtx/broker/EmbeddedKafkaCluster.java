@@ -182,9 +182,12 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     }
 
     private void startKRaft() throws IOException, BrokerStartException {
+        // All 2 × N ports are taken while the others are still held, so no two are the same: the kernel may hand
+        // a port just released straight back to the next bind (seen in CI: listener and controller on one port).
+        int[] taken = freePorts(2 * brokerCount);
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < brokerCount; i++) {
-            ports.add(new int[] {freePort(), freePort()});
+            ports.add(new int[] {taken[2 * i], taken[2 * i + 1]});
         }
         String voters = "";
         List<String> clientListeners = new ArrayList<>();
@@ -239,8 +242,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         awaitPort(zkPort, Duration.ofSeconds(60), zkDir.resolve("zookeeper.log"));
         List<String> clientListeners = new ArrayList<>();
         List<Path> configs = new ArrayList<>();
+        int[] brokerPorts = freePorts(brokerCount, zkPort);
         for (int i = 0; i < brokerCount; i++) {
-            int port = freePort();
+            int port = brokerPorts[i];
             clientListeners.add(LOOPBACK + ":" + port);
             Properties props = new Properties();
             props.setProperty("broker.id", Integer.toString(i + 1));
@@ -456,9 +460,31 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+        return freePorts(1)[0];
+    }
+
+    /**
+     * {@code count} distinct free loopback ports, none of them in {@code avoid}: every socket stays bound until
+     * all are chosen, so the kernel cannot hand the same port out twice.
+     */
+    static int[] freePorts(int count, int... avoid) throws IOException {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            int found = 0;
+            while (found < count) {
+                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK));
+                held.add(socket);
+                int port = socket.getLocalPort();
+                if (java.util.Arrays.stream(avoid).noneMatch(a -> a == port)) {
+                    ports[found++] = port;
+                }
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : held) {
+                socket.close();
+            }
         }
     }
 
