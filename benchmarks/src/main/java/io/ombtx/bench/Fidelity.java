@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
+import io.ombtx.driver.api.LoopGap;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
 import java.io.IOException;
@@ -152,19 +153,46 @@ public final class Fidelity {
         }
     }
 
-    /** One side's figures of one run: latencies in ms, the count of slow operations and of all. */
-    record Figures(double p50, double p99, double total, long slow, long count, Map<String, Double> phaseMeans) {
+    /**
+     * One side's figures of one run: latencies in ms, the count of slow operations and of all, and the loop's gap
+     * from a commit returning to the next begin ({@link LoopGap}), p50 and p90 in µs over the measured operations
+     * (NaN when not recorded).
+     */
+    record Figures(
+            double p50,
+            double p99,
+            double total,
+            long slow,
+            long count,
+            Map<String, Double> phaseMeans,
+            double gapP50,
+            double gapP90) {
 
-        static Figures of(Histogram operations, Map<String, Histogram> phases) {
+        static Figures of(Histogram operations, Map<String, Histogram> phases, Path gapFile) throws IOException {
             Map<String, Double> means = new LinkedHashMap<>();
             phases.forEach((name, h) -> means.put(name, h.getMean() / 1000));
+            double[] gaps = gaps(gapFile, operations.getTotalCount());
             return new Figures(
                     operations.getValueAtPercentile(50) / 1000.0,
                     operations.getValueAtPercentile(99) / 1000.0,
                     operations.getMean() * operations.getTotalCount() / 1000.0,
                     operations.getCountBetweenValues(SLOW_MICROS, operations.getMaxValue() + 1),
                     operations.getTotalCount(),
-                    means);
+                    means,
+                    gaps.length == 0 ? Double.NaN : gaps[gaps.length / 2],
+                    gaps.length == 0 ? Double.NaN : gaps[gaps.length * 9 / 10]);
+        }
+
+        /** The last {@code measured} gaps of the file (the measured operations'), sorted, in µs. */
+        private static double[] gaps(Path file, long measured) throws IOException {
+            if (!Files.exists(file)) {
+                return new double[0];
+            }
+            List<String> lines = Files.readAllLines(file);
+            return lines.subList((int) Math.max(0, lines.size() - measured), lines.size()).stream()
+                    .mapToDouble(line -> Long.parseLong(line.trim()) / 1000.0)
+                    .sorted()
+                    .toArray();
         }
     }
 
@@ -330,10 +358,14 @@ public final class Fidelity {
             command.add(clientVersion);
         }
         command.add(workloadFile.toString());
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+        Path gapFile = gapFile(output);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment()
+                .put(
+                        "OMBTX_JAVA_OPTS",
+                        "-Xms512m -Xmx2g -XX:+UseG1GC -D" + LoopGap.PROPERTY + "=" + gapFile); // bin/lib's defaults
+        Process process =
+                builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         int exit = waitFor(process, scenario);
         if (exit != 0 || !Files.exists(output)) {
             throw new IllegalStateException(
@@ -347,7 +379,7 @@ public final class Fidelity {
                 phases.put(e.getKey().substring(6), decode(e.getValue().asText()));
             }
         });
-        return Figures.of(decode(histograms.path("operationLatencyMicros").asText()), phases);
+        return Figures.of(decode(histograms.path("operationLatencyMicros").asText()), phases, gapFile);
     }
 
     /** {@link SeedLoop} in a fresh JVM on this class path; its per-operation file read back. */
@@ -366,6 +398,7 @@ public final class Fidelity {
                         "-Xms512m",
                         "-Xmx2g",
                         "-XX:+UseG1GC",
+                        "-D" + LoopGap.PROPERTY + "=" + gapFile(output),
                         "-cp",
                         bareClassPath,
                         SeedLoop.class.getName(),
@@ -398,7 +431,11 @@ public final class Fidelity {
                 phases.get(names[i]).recordValue(Long.parseLong(values[i]) / 1000);
             }
         }
-        return Figures.of(operations, phases);
+        return Figures.of(operations, phases, gapFile(output));
+    }
+
+    private static Path gapFile(Path output) {
+        return output.resolveSibling(output.getFileName() + ".gaps");
     }
 
     private static int waitFor(Process process, String scenario) throws InterruptedException {
@@ -485,6 +522,32 @@ public final class Fidelity {
                 line.append(String.format(Locale.ROOT, " %s %.3f / %.3f |", phase, omb, bare));
             }
             out.println(line);
+        }
+        out.printf(
+                Locale.ROOT,
+                "%nLoop gap, µs, from a commit returning to the next begin (what decides whether the next transaction"
+                        + " meets the commit's markers), median over the rounds of p50 and p90 (omb-tx / bare)%n");
+        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
+            List<Figures[]> runs = e.getValue();
+            double ombP50 = median(
+                    runs.stream().mapToDouble(r -> r[0].gapP50()).sorted().toArray());
+            double bareP50 = median(
+                    runs.stream().mapToDouble(r -> r[1].gapP50()).sorted().toArray());
+            if (Double.isNaN(ombP50) && Double.isNaN(bareP50)) {
+                continue; // no transactions, or not recorded (a worker JVM of its own)
+            }
+            double ombP90 = median(
+                    runs.stream().mapToDouble(r -> r[0].gapP90()).sorted().toArray());
+            double bareP90 = median(
+                    runs.stream().mapToDouble(r -> r[1].gapP90()).sorted().toArray());
+            out.printf(
+                    Locale.ROOT,
+                    "%-25s | p50 %7.1f / %-7.1f | p90 %7.1f / %-7.1f%n",
+                    e.getKey(),
+                    ombP50,
+                    bareP50,
+                    ombP90,
+                    bareP90);
         }
         out.println("(total = sum of the measured operations' latencies; both sides decoded through HdrHistogram"
                 + " at 3 significant digits; fewer than 1% of the operations on both sides counts as met)");

@@ -1,5 +1,6 @@
 package io.ombtx.bench;
 
+import io.ombtx.driver.api.LoopGap;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.Reader;
@@ -158,7 +159,7 @@ public final class SeedLoop {
             for (int op = 0; op < operations; op++) {
                 laps.start();
                 if (transactional) {
-                    producer.beginTransaction();
+                    begin(producer);
                     laps.lap();
                 }
                 for (int i = 0; i < messages; i++) {
@@ -166,7 +167,7 @@ public final class SeedLoop {
                 }
                 laps.lap();
                 if (transactional && order == Order.AFTER_COMMIT) {
-                    producer.commitTransaction();
+                    commit(producer);
                     laps.lap();
                 }
                 for (Future<RecordMetadata> ack : acks) {
@@ -174,7 +175,7 @@ public final class SeedLoop {
                 }
                 laps.lap();
                 if (transactional && order == Order.BEFORE_COMMIT) {
-                    producer.commitTransaction();
+                    commit(producer);
                     laps.lap();
                 }
                 acks.clear();
@@ -219,7 +220,7 @@ public final class SeedLoop {
                             new OffsetAndMetadata(record.offset() + 1));
                     laps.start();
                     if (transactional) {
-                        producer.beginTransaction();
+                        begin(producer);
                         laps.lap();
                     }
                     Future<RecordMetadata> ack =
@@ -232,7 +233,7 @@ public final class SeedLoop {
                     if (transactional) {
                         producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
                         laps.lap();
-                        producer.commitTransaction();
+                        commit(producer);
                     } else {
                         consumer.commitSync(offsets);
                     }
@@ -260,11 +261,11 @@ public final class SeedLoop {
             producer.initTransactions();
             for (int op = 0; op < operations; op++) {
                 laps.start();
-                producer.beginTransaction();
+                begin(producer);
                 laps.lap();
                 producer.sendOffsetsToTransaction(Map.of(partition, new OffsetAndMetadata(op + 1)), group);
                 laps.lap();
-                producer.commitTransaction();
+                commit(producer);
                 laps.lap();
                 laps.end();
             }
@@ -293,11 +294,11 @@ public final class SeedLoop {
             consumer.poll(Duration.ZERO);
             for (int op = 0; op < operations; op++) {
                 laps.start();
-                producer.beginTransaction();
+                begin(producer);
                 laps.lap();
                 Future<RecordMetadata> ack = producer.send(new ProducerRecord<>(topic, 0, null, payload));
                 laps.lap();
-                producer.commitTransaction();
+                commit(producer);
                 laps.lap();
                 long offset = ack.get().offset();
                 laps.lap();
@@ -312,6 +313,23 @@ public final class SeedLoop {
             }
         }
         return laps;
+    }
+
+    /** When the last commit returned, for {@link LoopGap}; 0 before the first. */
+    private long committedNanos;
+
+    private void begin(KafkaProducer<byte[], byte[]> producer) {
+        if (LoopGap.ON && committedNanos != 0) {
+            LoopGap.record(System.nanoTime() - committedNanos);
+        }
+        producer.beginTransaction();
+    }
+
+    private void commit(KafkaProducer<byte[], byte[]> producer) {
+        producer.commitTransaction();
+        if (LoopGap.ON) {
+            committedNanos = System.nanoTime();
+        }
     }
 
     /** {@code messages} plain records on {@code topic}, all acknowledged. */

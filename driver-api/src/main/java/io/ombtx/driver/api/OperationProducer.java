@@ -17,14 +17,15 @@ public interface OperationProducer {
     CompletableFuture<OperationTimings> runOperation(Optional<String> key, byte[] payload);
 
     /**
-     * Runs one operation on the calling thread and returns its timings: a closed loop's thread runs one operation
-     * after another with nothing between them, as the seeds' bare loops did (a hand-off to another thread and back
-     * between two transactions changes whether the next one meets the previous commit's markers). Not to be mixed
-     * with {@link #runOperation} calls still running. The default waits for {@link #runOperation}.
+     * Runs one operation on the calling thread and returns its outcome, with its timings to be read later: a closed
+     * loop's thread runs one operation after another with nothing between them, as the seeds' bare loops did (a
+     * hand-off to another thread and back, or bookkeeping, between two transactions changes whether the next one
+     * meets the previous commit's markers). Not to be mixed with {@link #runOperation} calls still running. The
+     * default waits for {@link #runOperation}.
      *
      * @throws java.util.concurrent.CompletionException when the operation could not be done at all
      */
-    default OperationTimings runOperationInline(Optional<String> key, byte[] payload) {
-        return runOperation(key, payload).join();
+    default FinishedOperation runOperationInline(Optional<String> key, byte[] payload) {
+        return FinishedOperation.of(runOperation(key, payload).join());
     }
 }

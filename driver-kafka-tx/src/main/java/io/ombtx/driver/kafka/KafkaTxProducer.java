@@ -1,12 +1,14 @@
 package io.ombtx.driver.kafka;
 
 import io.ombtx.driver.api.CallbackProducer;
+import io.ombtx.driver.api.FinishedOperation;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationProducer;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
 import io.ombtx.driver.api.Phase;
+import io.ombtx.driver.api.ReportQueue;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -46,6 +48,11 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
     private final ReentrantLock flowLock = new ReentrantLock();
 
     private volatile boolean closed;
+    /**
+     * The driver's own report of each inline operation (its StatsLogger), queued off the closed loop's thread; made
+     * by the first inline operation. Only the loop's thread writes it; close reads it after the loop has stopped.
+     */
+    private volatile ReportQueue inlineReports;
 
     private KafkaTxProducer(
             String topic,
@@ -186,7 +193,7 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             return publishOperation(key, payload); // STREAM's producers only feed the source topic
         }
         try {
-            return CompletableFuture.supplyAsync(() -> runLocked(key, payload), thread);
+            return CompletableFuture.supplyAsync(() -> runLocked(key, payload).timings(), thread);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new IllegalStateException("producer for " + topic + " is closed", e));
         }
@@ -194,14 +201,18 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
 
     /** The closed loop's path: the operation on the caller's thread, nothing handed to the producer's thread. */
     @Override
-    public OperationTimings runOperationInline(Optional<String> key, byte[] payload) {
+    public FinishedOperation runOperationInline(Optional<String> key, byte[] payload) {
         if (!operations.runsWholeOperations()) {
             return OperationProducer.super.runOperationInline(key, payload);
+        }
+        if (flow != null && inlineReports == null) {
+            inlineReports = new ReportQueue("ombtx-tx-reports-" + topic);
+            flow.reportThrough(inlineReports);
         }
         return runLocked(key, payload);
     }
 
-    private OperationTimings runLocked(Optional<String> key, byte[] payload) {
+    private FinishedOperation runLocked(Optional<String> key, byte[] payload) {
         flowLock.lock();
         try {
             if (closed) {
@@ -209,7 +220,7 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             }
             return flow != null
                     ? operations.runTransactional(flow, key, payload)
-                    : operations.runPlain(plain, key, payload);
+                    : FinishedOperation.of(operations.runPlain(plain, key, payload));
         } finally {
             flowLock.unlock();
         }
@@ -247,6 +258,9 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
                         }
                         if (flow != null) {
                             flow.close(closeTimeout);
+                            if (inlineReports != null) {
+                                inlineReports.close();
+                            }
                         } else {
                             plain.close(closeTimeout);
                         }

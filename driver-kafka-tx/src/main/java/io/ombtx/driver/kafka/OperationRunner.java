@@ -54,14 +54,14 @@ final class OperationRunner {
         return spec.kind() != OperationKind.PUBLISH && spec.kind() != OperationKind.STREAM;
     }
 
-    OperationTimings runTransactional(TransactionFlow flow, Optional<String> key, byte[] payload) {
+    OperationResult runTransactional(TransactionFlow flow, Optional<String> key, byte[] payload) {
         List<ProducerRecord<String, byte[]>> records = records(key, payload);
         boolean withOffsets = spec.kind() == OperationKind.SEND_OFFSETS || spec.sendOffsets();
         OperationResult result = flow.run(records, withOffsets ? offsets::next : null);
         if (result.failure() != null) {
             LOG.warn("{} operation failed after retries: {}", spec.kind(), ErrorClassifier.describe(result.failure()));
         }
-        return result.timings();
+        return result;
     }
 
     /** A plain write: kafka-clients already retries internally up to delivery.timeout.ms, so one attempt. */

@@ -1,6 +1,5 @@
 package io.ombtx.driver.kafka;
 
-import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.driver.api.ReportQueue;
@@ -44,6 +43,11 @@ final class TransactionFlow {
     private final TxStatsReporter stats;
     private final Supplier<PhaseTimer> timers;
     private Executor reports = Runnable::run;
+    /**
+     * The session's client retries when the last transaction ended: the next one's starting count, so a transaction
+     * reads the client's metric once, at its end, not again before its begin (nothing is sent between the two).
+     */
+    private long clientRetriesSoFar;
 
     /** @param timers a new timer per transaction, started when the transaction begins */
     TransactionFlow(
@@ -57,6 +61,7 @@ final class TransactionFlow {
         this.maxRetries = maxRetries;
         this.stats = stats;
         this.timers = timers;
+        this.clientRetriesSoFar = session.clientRetries();
     }
 
     /** Starts a session for {@code transactionalId} and runs transactions as {@code settings} say. */
@@ -133,8 +138,8 @@ final class TransactionFlow {
     /** One transaction over its attempts. Its timer starts at the first begin. */
     final class Transaction {
 
-        // Read before the timer starts: the timer covers what the seeds' loop timed, from just before the begin.
-        private final long clientRetriesBefore = session.clientRetries();
+        private final long clientRetriesBefore = clientRetriesSoFar;
+        // The timer covers what the seeds' loop timed: from just before the begin.
         private final PhaseTimer timer = timers.get();
         private final List<ProducerRecord<String, byte[]>> records;
         private final Supplier<OffsetsToCommit> offsets;
@@ -340,10 +345,13 @@ final class TransactionFlow {
         }
 
         private OperationResult done(Throwable error) {
-            timer.clientRetries(session.clientRetries() - clientRetriesBefore);
-            OperationTimings timings = timer.finish(records.size(), error == null ? Outcome.COMMITTED : Outcome.FAILED);
-            reports.execute(() -> stats.report(timings));
-            return new OperationResult(timings, error);
+            clientRetriesSoFar = session.clientRetries();
+            timer.clientRetries(clientRetriesSoFar - clientRetriesBefore);
+            // The timings are built where they are reported: on a closed loop's report queue, not on its thread.
+            OperationResult result = new OperationResult(
+                    timer, records.size(), error == null ? Outcome.COMMITTED : Outcome.FAILED, error);
+            reports.execute(() -> stats.report(result.timings()));
+            return result;
         }
     }
 

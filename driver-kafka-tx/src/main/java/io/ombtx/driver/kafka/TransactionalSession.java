@@ -1,5 +1,6 @@
 package io.ombtx.driver.kafka;
 
+import io.ombtx.driver.api.LoopGap;
 import java.time.Duration;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.Producer;
@@ -21,6 +22,9 @@ final class TransactionalSession {
     private final String transactionalId;
     private final Function<String, Producer<String, byte[]>> producerFactory;
     private volatile Producer<String, byte[]> producer; // volatile: forceClose reads it from another thread
+    /** When the last commit returned, for {@link LoopGap} (0: none since the last abort, or not recording). */
+    private long committedNanos;
+
     private Metric retryTotal; // the producer's record-retry-total, or null when it has none
     private long retiredClientRetries; // record-retry-total of the producers this session closed
     private boolean transactionOpen;
@@ -86,16 +90,23 @@ final class TransactionalSession {
     }
 
     void begin() {
+        if (LoopGap.ON && committedNanos != 0) {
+            LoopGap.record(System.nanoTime() - committedNanos);
+        }
         producer.beginTransaction();
         transactionOpen = true;
     }
 
     void commit() {
         producer.commitTransaction();
+        if (LoopGap.ON) {
+            committedNanos = System.nanoTime();
+        }
         transactionOpen = false;
     }
 
     void abort() {
+        committedNanos = 0; // the next begin follows an abort: no gap to a commit
         producer.abortTransaction();
         transactionOpen = false;
     }

@@ -2,6 +2,7 @@ package io.ombtx.runner.worker;
 
 import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.FinishedOperation;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationListener;
 import io.ombtx.driver.api.OperationProducer;
@@ -389,7 +390,7 @@ public final class LocalWorker implements Worker {
         }
         return ((OperationProducer) producer).runOperation(key, payload).whenComplete((timings, error) -> {
             long endNanos = System.nanoTime();
-            countAcked(timings, error);
+            countAcked(timings == null ? null : timings.outcome(), error);
             recordOperation(timings, error, payload.length, sendNanos, intendedNanos, endNanos, measured, countsDone);
         });
     }
@@ -403,10 +404,11 @@ public final class LocalWorker implements Worker {
             OperationProducer producer, Optional<String> key, byte[] payload, boolean measured, boolean countsDone) {
         long sendNanos = System.nanoTime();
         inFlight.incrementAndGet();
-        OperationTimings timings = null;
+        FinishedOperation finished = null;
         Throwable error = null;
         try {
-            timings = producer.runOperationInline(key, payload);
+            finished = producer.runOperationInline(key, payload);
+
         } catch (RuntimeException e) {
             if (stopping && Thread.currentThread().isInterrupted()) {
                 // Stopping interrupted the operation on this thread: it was cut short, not failed; not recorded.
@@ -416,20 +418,29 @@ public final class LocalWorker implements Worker {
             error = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
         }
         long endNanos = System.nanoTime();
-        countAcked(timings, error);
-        OperationTimings done = timings;
+        countAcked(finished == null ? null : finished.outcome(), error);
+        FinishedOperation done = finished;
         Throwable failed = error;
         reports.execute(() -> {
             try {
-                recordOperation(done, failed, payload.length, sendNanos, sendNanos, endNanos, measured, countsDone);
+                // The driver may build the timings only now, here, off the loop's thread.
+                recordOperation(
+                        done == null ? null : done.timings(),
+                        failed,
+                        payload.length,
+                        sendNanos,
+                        sendNanos,
+                        endNanos,
+                        measured,
+                        countsDone);
             } finally {
                 inFlight.decrementAndGet();
             }
         });
     }
 
-    private void countAcked(OperationTimings timings, Throwable error) {
-        if (error == null && timings.outcome() != OperationTimings.Outcome.FAILED) {
+    private void countAcked(OperationTimings.Outcome outcome, Throwable error) {
+        if (error == null && outcome != OperationTimings.Outcome.FAILED) {
             messagesAcked.addAndGet(Math.max(0, load.messagesPerOperation()));
         }
     }

@@ -1,0 +1,29 @@
+package io.ombtx.driver.api;
+
+/**
+ * An operation a closed loop ran on its own thread ({@link OperationProducer#runOperationInline}): its outcome at
+ * once, its timings when asked. A driver may build the timings only then, on the thread that records them, so that
+ * nothing but the loop runs between the end of one transaction and the begin of the next.
+ */
+public interface FinishedOperation {
+
+    OperationTimings.Outcome outcome();
+
+    /** The operation's timings; safe to call from another thread once this object was handed over to it. */
+    OperationTimings timings();
+
+    /** An operation whose timings are already built. */
+    static FinishedOperation of(OperationTimings timings) {
+        return new FinishedOperation() {
+            @Override
+            public OperationTimings.Outcome outcome() {
+                return timings.outcome();
+            }
+
+            @Override
+            public OperationTimings timings() {
+                return timings;
+            }
+        };
+    }
+}
