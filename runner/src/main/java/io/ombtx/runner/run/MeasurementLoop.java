@@ -171,7 +171,7 @@ final class MeasurementLoop {
             if (drainStartNanos != 0) {
                 // The measurement is whole; only the consumers stopped: the result records what they did not get.
                 endDrain(now, progress);
-                closePeriod(now, progress);
+                closePeriod(progress);
                 return true;
             }
             partialReason = "no progress for " + workload.stallTimeoutSeconds() + " s (broker fault?)";
@@ -182,9 +182,15 @@ final class MeasurementLoop {
             if (!workload.countBased()) {
                 // The warm-up's last period is drained first, as OMB's coordinator does: a stock OMB worker's reset
                 // clears only its latencies, so counts not collected now would land in the first measured period.
-                closePeriod(now, progress);
+                closePeriod(progress);
                 group.run(Worker.Command.RESET_STATS);
-                now = System.nanoTime(); // what the workers count from
+                // And once more after the reset, unseen: what was counted meanwhile (on a stock worker, since the
+                // drain; on an omb-tx worker, since the reset) is not measured either, so every worker counts the
+                // first measured period from here.
+                StatsSnapshot meanwhile = group.periodStats();
+                totalSent += meanwhile.counter(Counter.MESSAGES_SENT);
+                totalReceived += meanwhile.counter(Counter.MESSAGES_RECEIVED);
+                now = System.nanoTime();
             }
             measureStartNanos = now;
             warmingUp = false;
@@ -214,7 +220,7 @@ final class MeasurementLoop {
             finished = drained(now, progress);
         }
         if (now - lastPeriodNanos >= intervalNanos || finished) {
-            closePeriod(now, progress);
+            closePeriod(progress);
         }
         return finished;
     }
@@ -275,7 +281,7 @@ final class MeasurementLoop {
         }
     }
 
-    private void closePeriod(long now, Progress progress) throws Exception {
+    private void closePeriod(Progress progress) throws Exception {
         StatsSnapshot period;
         try {
             period = group.periodStats();
@@ -285,6 +291,9 @@ final class MeasurementLoop {
             }
             throw e;
         }
+        // A period ends when the workers' counts were read, as the first measured one begins: timed from the start
+        // of the poll, which asks for progress first, each period would end early by that request's time.
+        long now = System.nanoTime();
         double seconds = (now - lastPeriodNanos) / 1e9;
         totalSent += period.counter(Counter.MESSAGES_SENT);
         totalReceived += period.counter(Counter.MESSAGES_RECEIVED);
