@@ -568,7 +568,9 @@ class CliTest {
                 "-b, --bind-address",
                 "-sp, --stats-port",
                 "OMB compatibility",
-                "default 8080");
+                "default 8080",
+                "--extra-classpath",
+                "OMBTX_CLASSPATH");
         assertOneLineError(run(worker, "--port", "70000"), "--port expects a whole number from 0 to 65535, got 70000");
         assertOneLineError(run(worker, "--prot", "1"), "unknown option --prot", "did you mean --port?");
         assertOneLineError(run(worker, "-p"), "--port needs a value");

@@ -88,7 +88,10 @@ final class Execution {
             rateSearch =
                     new MaxRateSearchPhase(group, w, interruption, console::line).run(new MaxRateSearch(spec.search()));
             if (rateSearch.completed()) {
-                group.run(Worker.Command.RESET_STATS); // the probes are not measured
+                // The probes are not measured: their last period is drained before the reset, which on a stock OMB
+                // worker clears only the latencies (see MeasurementLoop).
+                group.periodStats();
+                group.run(Worker.Command.RESET_STATS);
             }
         }
         MeasurementLoop loop = new MeasurementLoop(
@@ -101,7 +104,7 @@ final class Execution {
                 ready.faults());
         loop.run();
         String partialReason = loop.partialReason();
-        Instant endTime = Instant.now();
+        Instant endTime = loop.endTime();
         Teardown teardown = loop.teardown();
         List<RunResult.FaultEvent> faultEvents = null;
         if (ready.faults() != null) {

@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Watches a running load: ends a time-based warm-up by resetting the workers, closes reporting periods, and
- * decides when the run is over — done, stalled, failed or
- * interrupted. Everything it measured stays available whichever way the run ends.
+ * Watches a running load: ends a time-based warm-up by draining its last period and resetting the workers, closes
+ * reporting periods, and decides when the run is over — done, stalled, failed or interrupted. Everything it measured
+ * stays available whichever way the run ends; the measured phase ends with the last poll, before the workers stop.
  *
  * <p>A count-based run with consumers is done only once they have received what was sent (see {@link #drains()}):
  * after the last measured operation it goes on polling, and closing periods, until every subscription has every
@@ -47,6 +47,7 @@ final class MeasurementLoop {
     private long totalSent;
     private long totalReceived;
     private Instant startTime = Instant.now();
+    private Instant endTime;
     private String partialReason;
     /** OMB's backlog mode: build a backlog with consumers paused, then drain it, then measure the test duration. */
     private enum Backlog {
@@ -122,6 +123,9 @@ final class MeasurementLoop {
             // A worker or the broker failed mid-run: keep what was measured and say why.
             partialReason = e.getMessage() == null ? e.toString() : e.getMessage();
         }
+        // Measuring ends here: stopping the workers next (a consumer's close may take its whole time-out) is not
+        // part of the measured phase.
+        endTime = Instant.now();
         if (partialReason != null) {
             // Ended early: from here every step shares one deadline (the teardown time-out).
             teardown = Teardown.within(teardownBudget);
@@ -167,7 +171,7 @@ final class MeasurementLoop {
             if (drainStartNanos != 0) {
                 // The measurement is whole; only the consumers stopped: the result records what they did not get.
                 endDrain(now, progress);
-                closePeriod(now, progress);
+                closePeriod(progress);
                 return true;
             }
             partialReason = "no progress for " + workload.stallTimeoutSeconds() + " s (broker fault?)";
@@ -176,7 +180,17 @@ final class MeasurementLoop {
         boolean warmupOver = workload.countBased() ? progress.measuredOperationsDone() > 0 : now >= measureStartNanos;
         if (warmingUp && warmupOver) {
             if (!workload.countBased()) {
+                // The warm-up's last period is drained first, as OMB's coordinator does: a stock OMB worker's reset
+                // clears only its latencies, so counts not collected now would land in the first measured period.
+                closePeriod(progress);
                 group.run(Worker.Command.RESET_STATS);
+                // And once more after the reset, unseen: what was counted meanwhile (on a stock worker, since the
+                // drain; on an omb-tx worker, since the reset) is not measured either, so every worker counts the
+                // first measured period from here.
+                StatsSnapshot meanwhile = group.periodStats();
+                totalSent += meanwhile.counter(Counter.MESSAGES_SENT);
+                totalReceived += meanwhile.counter(Counter.MESSAGES_RECEIVED);
+                now = System.nanoTime();
             }
             measureStartNanos = now;
             warmingUp = false;
@@ -206,7 +220,7 @@ final class MeasurementLoop {
             finished = drained(now, progress);
         }
         if (now - lastPeriodNanos >= intervalNanos || finished) {
-            closePeriod(now, progress);
+            closePeriod(progress);
         }
         return finished;
     }
@@ -267,7 +281,7 @@ final class MeasurementLoop {
         }
     }
 
-    private void closePeriod(long now, Progress progress) throws Exception {
+    private void closePeriod(Progress progress) throws Exception {
         StatsSnapshot period;
         try {
             period = group.periodStats();
@@ -277,6 +291,9 @@ final class MeasurementLoop {
             }
             throw e;
         }
+        // A period ends when the workers' counts were read, as the first measured one begins: timed from the start
+        // of the poll, which asks for progress first, each period would end early by that request's time.
+        long now = System.nanoTime();
         double seconds = (now - lastPeriodNanos) / 1e9;
         totalSent += period.counter(Counter.MESSAGES_SENT);
         totalReceived += period.counter(Counter.MESSAGES_RECEIVED);
@@ -361,6 +378,11 @@ final class MeasurementLoop {
 
     Instant startTime() {
         return startTime;
+    }
+
+    /** When measuring ended: the last poll, before the workers were stopped. */
+    Instant endTime() {
+        return endTime;
     }
 
     String partialReason() {

@@ -20,7 +20,10 @@ public interface DriverFactory {
             try {
                 instance = Class.forName(driverClass).getDeclaredConstructor().newInstance();
             } catch (ClassNotFoundException e) {
-                throw new WorkerException("driver class " + driverClass + " is not on the class path");
+                throw new WorkerException("driver class " + driverClass + " is not on the class path: add the"
+                        + " driver's jar and its dependencies with bin/benchmark-worker --extra-classpath"
+                        + " 'DRIVER.jar:LIB-DIR/*' on a worker, or OMBTX_CLASSPATH='DRIVER.jar:LIB-DIR/*' for any"
+                        + " omb-tx command");
             } catch (ReflectiveOperationException e) {
                 throw new WorkerException(
                         "cannot create driver " + driverClass + ": it needs a public no-argument constructor ("

@@ -43,6 +43,10 @@ import org.junit.jupiter.api.io.TempDir;
  * before {@code /stop-all}, any step before the driver is initialized, a {@code /start-load} at a rate of 0 (HTTP
  * 500, {@code opsPerSec must be greater then 0}) — and answers OMB's JSON. Messages "travel" through a counter the
  * two workers share; each published message is reported with a 2 ms publish latency and a 5 ms end-to-end latency.
+ *
+ * <p>Its statistics follow OMB's {@code WorkerStats}: {@code /period-stats} hands out and clears the message counts
+ * and the interval latencies, {@code /reset-stats} clears only the latencies (the counts go on accumulating until the
+ * next {@code /period-stats}), and {@code /stop-all} clears everything, running totals included.
  */
 @Tag("integration")
 class StockOmbWorkersTest {
@@ -67,14 +71,25 @@ class StockOmbWorkersTest {
         final List<String> calls = new ArrayList<>();
         final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         volatile String refuseStartLoad;
+        /** How long {@code /stop-all} takes, as when a consumer's close runs into its time-out. */
+        volatile Duration stopAllTakes = Duration.ZERO;
+
         boolean driver;
         int producers;
         int consumers;
         double rate;
         long loadNanos;
+        // OMB's WorkerStats: running totals, counts since the last /period-stats, latencies since it or /reset-stats.
         long sentTotal;
         long receivedTotal;
+        long sentInPeriod;
         long receivedInPeriod;
+        long publishLatencies;
+        long endToEndLatencies;
+        /** Messages sent up to the last {@code /reset-stats}, and up to the last {@code /stop-all}. */
+        long sentAtReset;
+
+        long sentAtStop;
 
         FakeOmbWorker(AtomicLong wire) throws IOException {
             this.wire = wire;
@@ -91,7 +106,20 @@ class StockOmbWorkersTest {
             return calls.stream().map(c -> c.split(" ")[1]).toList();
         }
 
-        private synchronized void handle(HttpExchange exchange) throws IOException {
+        private void handle(HttpExchange exchange) throws IOException {
+            if (exchange.getRequestURI().getPath().equals("/stop-all")) {
+                try {
+                    Thread.sleep(stopAllTakes.toMillis()); // the close being slow, not a wait for anything
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            synchronized (this) {
+                handleNow(exchange);
+            }
+        }
+
+        private void handleNow(HttpExchange exchange) throws IOException {
             try (exchange) {
                 String path = exchange.getRequestURI().getPath();
                 String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
@@ -110,6 +138,7 @@ class StockOmbWorkersTest {
 
         private String answer(String method, String path, String body) throws IOException {
             boolean get = method.equals("GET");
+            publish();
             if (!path.equals("/initialize-driver") && !path.equals("/stop-all") && !get && !driver) {
                 throw new IllegalStateException("no driver: " + path + " before /initialize-driver");
             }
@@ -142,6 +171,8 @@ class StockOmbWorkersTest {
                 case "/probe-producers" -> {
                     wire.addAndGet(producers);
                     sentTotal += producers;
+                    sentInPeriod += producers;
+                    publishLatencies += producers;
                     return "";
                 }
                 case "/start-load" -> {
@@ -161,14 +192,30 @@ class StockOmbWorkersTest {
                     rate = Double.parseDouble(body.trim());
                     return "";
                 }
-                case "/reset-stats", "/pause-consumers", "/resume-consumers" -> {
+                case "/reset-stats" -> {
+                    // OMB's LocalWorker.resetStats: WorkerStats.resetLatencies, the message counts are kept.
+                    deliver();
+                    sentAtReset = sentTotal;
+                    publishLatencies = 0;
+                    endToEndLatencies = 0;
+                    return "";
+                }
+                case "/pause-consumers", "/resume-consumers" -> {
                     return "";
                 }
                 case "/stop-all" -> {
+                    // OMB's LocalWorker.stopAll: WorkerStats.reset, totals included, then the clients are closed.
+                    sentAtStop = sentTotal;
                     driver = false;
                     producers = 0;
                     consumers = 0;
                     rate = 0;
+                    sentTotal = 0;
+                    receivedTotal = 0;
+                    sentInPeriod = 0;
+                    receivedInPeriod = 0;
+                    publishLatencies = 0;
+                    endToEndLatencies = 0;
                     return "";
                 }
                 case "/counters-stats" -> {
@@ -183,6 +230,18 @@ class StockOmbWorkersTest {
             }
         }
 
+        /** Records what the producers sent, at the load's rate, since the last request: a worker sends all along. */
+        private void publish() {
+            if (rate > 0) {
+                long sent = (long) (rate * (System.nanoTime() - loadNanos) / 1e9);
+                loadNanos += (long) (sent / rate * 1e9);
+                wire.addAndGet(sent);
+                sentTotal += sent;
+                sentInPeriod += sent;
+                publishLatencies += sent;
+            }
+        }
+
         /**
          * Moves what is on the wire into this worker's consumers (if it has any). Both {@code /counters-stats} and
          * {@code /period-stats} do, in whatever order the coordinator asks; what arrived belongs to the period either
@@ -192,21 +251,21 @@ class StockOmbWorkersTest {
             long taken = consumers > 0 ? wire.getAndSet(0) : 0;
             receivedTotal += taken;
             receivedInPeriod += taken;
+            endToEndLatencies += taken;
             return taken;
         }
 
+        /** OMB's WorkerStats.toPeriodStats: the counts and interval latencies since the last call, then cleared. */
         private String periodStats() {
-            long sent = 0;
-            if (rate > 0) {
-                long now = System.nanoTime();
-                sent = (long) (rate * (now - loadNanos) / 1e9);
-                loadNanos += (long) (sent / rate * 1e9);
-                wire.addAndGet(sent);
-                sentTotal += sent;
-            }
             deliver();
+            long sent = sentInPeriod;
             long received = receivedInPeriod;
+            long published = publishLatencies;
+            long endToEnd = endToEndLatencies;
+            sentInPeriod = 0;
             receivedInPeriod = 0;
+            publishLatencies = 0;
+            endToEndLatencies = 0;
             ObjectNode stats = json.createObjectNode()
                     .put("messagesSent", sent)
                     .put("messageSendErrors", 0)
@@ -216,9 +275,9 @@ class StockOmbWorkersTest {
                     .put("totalMessagesSent", sentTotal)
                     .put("totalMessageSendErrors", 0)
                     .put("totalMessagesReceived", receivedTotal);
-            stats.put("publishLatency", histogram(PUBLISH_MICROS, sent, 60));
-            stats.put("publishDelayLatency", histogram(0, sent, 60));
-            stats.put("endToEndLatency", histogram(END_TO_END_MICROS, received, 12 * 3600));
+            stats.put("publishLatency", histogram(PUBLISH_MICROS, published, 60));
+            stats.put("publishDelayLatency", histogram(0, published, 60));
+            stats.put("endToEndLatency", histogram(END_TO_END_MICROS, endToEnd, 12 * 3600));
             return stats.toString();
         }
 
@@ -251,6 +310,10 @@ class StockOmbWorkersTest {
     }
 
     private RunCoordinator.Outcome run(String workload) throws Exception {
+        return run(workload, 1);
+    }
+
+    private RunCoordinator.Outcome run(String workload, int reportingIntervalSeconds) throws Exception {
         Path driver = Files.writeString(
                 dir.resolve("omb-kafka.yaml"),
                 "name: Kafka\n"
@@ -264,7 +327,7 @@ class StockOmbWorkersTest {
                                 null,
                                 null,
                                 Map.of(),
-                                1,
+                                reportingIntervalSeconds,
                                 workers.stream().map(FakeOmbWorker::url).toList(),
                                 false,
                                 10))
@@ -318,6 +381,54 @@ class StockOmbWorkersTest {
 
         // The stock workers were stopped, so the next run can initialize them again.
         assertTrue(run(PLAIN).complete());
+    }
+
+    private static final String WARMED_UP =
+            """
+            name: warmed-up
+            messageSize: 100
+            producerRate: 1000
+            warmupDurationSeconds: 3
+            testDurationSeconds: 2
+            """;
+
+    @Test
+    void theMeasuredCountsHoldNoWarmUpMessagesThoughAStockResetKeepsThem() throws Exception {
+        FakeOmbWorker producer = twoWorkers().get(0);
+        // One period per phase, so no warm-up period is closed on the way: unless the coordinator drains the
+        // warm-up's counts before its reset, all 3 s of them (~3,000 messages) land in the measured period.
+        RunCoordinator.Outcome outcome = run(WARMED_UP, 10);
+        RunResult r = outcome.result();
+        assertTrue(outcome.complete(), r.partialReason());
+        assertEquals(1, r.publishRate().size(), "periods: " + r.publishRate());
+        long sentWhileMeasured = producer.sentAtStop - producer.sentAtReset;
+        assertTrue(sentWhileMeasured > 0, "the producer sent while measured");
+        // What the worker sent from the reset to the stop, give or take what one request's round trip lets through
+        // (the drain just before the reset, the last period just before the stop): never the warm-up's 3 s.
+        assertEquals(
+                sentWhileMeasured,
+                r.counts().messagesSent(),
+                1000,
+                "measured messages; " + r.publishRate() + " msg/s over "
+                        + r.summary().durationSeconds() + " s");
+    }
+
+    @Test
+    void aConsumerCloseThatTakesItsTimeOutIsNotPartOfTheMeasuredDuration() throws Exception {
+        List<FakeOmbWorker> pair = twoWorkers();
+        Duration close = Duration.ofSeconds(6);
+        pair.get(1).stopAllTakes = close; // the consumer worker's close runs into a time-out
+        RunCoordinator.Outcome outcome = run(WARMED_UP);
+        RunResult r = outcome.result();
+        assertTrue(outcome.complete(), r.partialReason());
+        double seconds = r.summary().durationSeconds();
+        assertEquals(
+                (r.endTime().toEpochMilli() - r.startTime().toEpochMilli()) / 1000.0,
+                seconds,
+                0.001,
+                "the summary's duration is the measured phase's");
+        // 2 s measured, and however late the last poll, not the 6 s of the close after it.
+        assertTrue(seconds >= 2 && seconds < 2 + close.toSeconds(), "durationSeconds " + seconds);
     }
 
     @Test

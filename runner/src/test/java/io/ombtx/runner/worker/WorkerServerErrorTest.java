@@ -35,6 +35,30 @@ class WorkerServerErrorTest {
     }
 
     @Test
+    void aMissingDriverClassIsNamedWithHowToPutItsJarsOnTheWorkersClassPath() throws Exception {
+        try (WorkerServer server = new WorkerServer("127.0.0.1", 0).start()) {
+            // What a stock OMB coordinator sends with OMB's own Kafka driver, which omb-tx does not ship.
+            String yaml = "name: Kafka\ndriverClass: io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver\n";
+            HttpResponse<String> reply = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                                            + WorkerProtocol.INITIALIZE_DRIVER.path()))
+                                    .POST(HttpRequest.BodyPublishers.ofString(yaml))
+                                    .timeout(Duration.ofSeconds(30))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertEquals(500, reply.statusCode());
+            assertTrue(
+                    reply.body()
+                            .contains("driver class io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver is not"
+                                    + " on the class path"),
+                    reply.body());
+            assertTrue(reply.body().contains("bin/benchmark-worker --extra-classpath"), reply.body());
+            assertTrue(reply.body().contains("OMBTX_CLASSPATH"), reply.body());
+        }
+    }
+
+    @Test
     void theCoordinatorsClientReportsTheWorkersReason() throws Exception {
         try (WorkerServer server = new WorkerServer("127.0.0.1", 0).start()) {
             HttpWorkerClient client = new HttpWorkerClient("http://127.0.0.1:" + server.port(), Duration.ofSeconds(30));
