@@ -119,9 +119,16 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     protected void handle(ConsumerRecords<String, byte[]> records) {
         List<ConsumerRecord<String, byte[]>> all = new ArrayList<>(records.count());
         records.forEach(all::add);
+        // Every batch's outputs and offsets are made now, after the poll, so that between one transaction's commit
+        // and the next one's begin the loop does nothing else (as in the seeds' loop, where that gap decides whether
+        // the next transaction meets the commit's markers).
+        List<Batch> batches = new ArrayList<>(all.size() / recordsPerTransaction + 1);
         for (int from = 0; from < all.size(); from += recordsPerTransaction) {
-            List<ConsumerRecord<String, byte[]>> batch =
+            List<ConsumerRecord<String, byte[]>> inputs =
                     all.subList(from, Math.min(all.size(), from + recordsPerTransaction));
+            batches.add(new Batch(inputs, transform(inputs), nextOffsets(inputs)));
+        }
+        for (Batch batch : batches) {
             if (!process(batch)) {
                 rewindToCommitted(); // the rest of this poll is dropped and read again from the committed offsets
                 return;
@@ -133,13 +140,13 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
      * Writes one batch. Reporting it (the operation, then its records as received once committed) is queued on
      * {@link #reports}, in order, so the next transaction starts as soon as this one ends, as in the seeds' loop.
      */
-    private boolean process(List<ConsumerRecord<String, byte[]>> batch) {
-        OperationResult result = writer.write(transform(batch), nextOffsets(batch), consumer);
+    private boolean process(Batch batch) {
+        OperationResult result = writer.write(batch.outputs(), batch.offsets(), consumer);
         boolean committed = result.failure() == null;
         reports.execute(() -> {
             dispatch.operationCompleted(result.timings());
             if (committed) {
-                for (ConsumerRecord<String, byte[]> record : batch) {
+                for (ConsumerRecord<String, byte[]> record : batch.inputs()) {
                     dispatch.delivered(record);
                 }
             }
@@ -147,11 +154,17 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
         if (!committed) {
             LOG.warn(
                     "stream batch of {} records failed after retries, re-reading from committed offsets: {}",
-                    batch.size(),
+                    batch.inputs().size(),
                     ErrorClassifier.describe(result.failure()));
         }
         return committed;
     }
+
+    /** One transaction's inputs, its outputs and the offsets it commits. */
+    private record Batch(
+            List<ConsumerRecord<String, byte[]>> inputs,
+            List<ProducerRecord<String, byte[]>> outputs,
+            Map<TopicPartition, OffsetAndMetadata> offsets) {}
 
     /** The output for each input: same value and publish time, keyed by the input's identity. */
     private List<ProducerRecord<String, byte[]>> transform(List<ConsumerRecord<String, byte[]>> batch) {
