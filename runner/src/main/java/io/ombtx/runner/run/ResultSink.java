@@ -44,6 +44,7 @@ final class ResultSink {
         Path target = options.outputFile() != null
                 ? options.outputFile()
                 : ResultWriter.defaultPath(options.outputDir(), fileStem, driver.name(), ZonedDateTime.now());
-        return new RunCoordinator.Outcome(ResultWriter.write(target, result), result);
+        ResultWriter.Saved saved = ResultWriter.writeOrKeep(target, result);
+        return new RunCoordinator.Outcome(saved.file(), result, saved.problem());
     }
 }

@@ -53,17 +53,31 @@ public final class RunCoordinator {
         this.sink = new ResultSink(options);
     }
 
-    /** What a run left behind: its result file and the result written to it. */
-    public record Outcome(Path resultFile, RunResult result) {
+    /**
+     * What a run left behind: its result file and the result written to it.
+     *
+     * @param resultFile where the result is: not where it was asked to go when {@code unsaved} says why, and null
+     *     when it could be written nowhere
+     * @param unsaved why the result could not be written where asked ("could not write …: No space left on
+     *     device"), or null
+     */
+    public record Outcome(Path resultFile, RunResult result, String unsaved) {
+
+        public Outcome(Path resultFile, RunResult result) {
+            this(resultFile, result, null);
+        }
 
         /** Whether the run ended early (its result is marked partial). */
         public boolean partial() {
             return result.status() == RunResult.Status.PARTIAL;
         }
 
-        /** Whether the run completed: neither ended early nor failed (bin/benchmark exits 1 otherwise). */
+        /**
+         * Whether the run completed, neither ended early nor failed, and its result is where it was asked to go
+         * (bin/benchmark exits 1 otherwise).
+         */
         public boolean complete() {
-            return result.status() == RunResult.Status.COMPLETE;
+            return result.status() == RunResult.Status.COMPLETE && unsaved == null;
         }
     }
 
