@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The measurement, once the load has started: the max-rate search when the rate is to be found, the
@@ -53,10 +54,13 @@ final class Execution {
 
     private final RunConsole console;
     private final Interruption interruption;
+    private final Supplier<String> clusterLost;
 
-    Execution(RunConsole console, Interruption interruption) {
+    /** @param clusterLost why the cluster can no longer serve the run, or null while it is whole */
+    Execution(RunConsole console, Interruption interruption, Supplier<String> clusterLost) {
         this.console = console;
         this.interruption = interruption;
+        this.clusterLost = clusterLost;
     }
 
     Measured run(RunSpec spec, RunResult.Broker broker, WorkerGroup group, SetUp.Done ready) throws Exception {
@@ -98,7 +102,8 @@ final class Execution {
                 interruption,
                 Duration.ofSeconds(spec.teardownTimeoutSeconds()),
                 console::line,
-                ready.faults());
+                ready.faults(),
+                clusterLost);
         loop.run();
         String partialReason = loop.partialReason();
         Instant endTime = Instant.now();

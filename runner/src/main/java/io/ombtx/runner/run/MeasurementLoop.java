@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Watches a running load: ends a time-based warm-up by resetting the workers, closes reporting periods, and
@@ -27,6 +28,8 @@ import java.util.function.Consumer;
 final class MeasurementLoop {
 
     private static final long POLL_MILLIS = 50;
+    /** The teardown's deadline once the cluster is lost (the configured one when shorter). */
+    static final java.time.Duration LOST_CLUSTER_TEARDOWN = java.time.Duration.ofSeconds(5);
 
     private final Workload workload;
     private final WorkerGroup group;
@@ -36,6 +39,9 @@ final class MeasurementLoop {
     private final java.time.Duration teardownBudget;
     private Teardown teardown = Teardown.unbounded();
     private final FaultInjector faults; // null: the workload declares none
+    private final Supplier<String> clusterLost;
+    /** Set when the cluster was lost: its clients cannot flush anything, so closing them is not waited for long. */
+    private boolean lost;
 
     private final StatsSnapshot measured = new StatsSnapshot();
     private final List<Period> periods = new ArrayList<>();
@@ -73,10 +79,14 @@ final class MeasurementLoop {
             Interruption interruption,
             java.time.Duration teardownBudget,
             Consumer<String> log) {
-        this(workload, group, intervalSeconds, interruption, teardownBudget, log, null);
+        this(workload, group, intervalSeconds, interruption, teardownBudget, log, null, () -> null);
     }
 
-    /** @param faults injects the workload's faults once the measurement starts, or null */
+    /**
+     * @param faults injects the workload's faults once the measurement starts, or null
+     * @param clusterLost why the cluster can no longer serve the run (a broker that died on its own), or null while
+     *     it is whole: polled with the workers, it ends the run at once
+     */
     MeasurementLoop(
             Workload workload,
             WorkerGroup group,
@@ -84,8 +94,10 @@ final class MeasurementLoop {
             Interruption interruption,
             java.time.Duration teardownBudget,
             Consumer<String> log,
-            FaultInjector faults) {
+            FaultInjector faults,
+            Supplier<String> clusterLost) {
         this.faults = faults;
+        this.clusterLost = clusterLost;
         this.teardownBudget = teardownBudget;
         this.workload = workload;
         this.group = group;
@@ -123,8 +135,12 @@ final class MeasurementLoop {
             partialReason = e.getMessage() == null ? e.toString() : e.getMessage();
         }
         if (partialReason != null) {
-            // Ended early: from here every step shares one deadline (the teardown time-out).
-            teardown = Teardown.within(teardownBudget);
+            // Ended early: from here every step shares one deadline (the teardown time-out), a short one when the
+            // cluster is gone: clients closing against a dead broker would only wait out their own time-outs.
+            teardown = Teardown.within(
+                    lost && teardownBudget.compareTo(LOST_CLUSTER_TEARDOWN) > 0
+                            ? LOST_CLUSTER_TEARDOWN
+                            : teardownBudget);
         }
         for (WorkerGroup.Member member : group.members()) {
             // One by one, so a worker that fails here does not cost the others' last figures.
@@ -155,6 +171,20 @@ final class MeasurementLoop {
             return false;
         }
         Progress progress = progress();
+        String gone = clusterLost.get();
+        if (gone != null) {
+            // What was measured up to the death is kept as a last (short) period; the rest of the run is not run.
+            lost = true;
+            partialReason = gone;
+            if (!warmingUp) {
+                try {
+                    closePeriod(now, progress);
+                } catch (Exception e) {
+                    // The workers' last figures are asked for once more as they stop, below.
+                }
+            }
+            return false;
+        }
         lastPollNanos = now;
         if (progress.failure() != null) {
             partialReason = progress.failure();

@@ -95,7 +95,7 @@ public final class RunCoordinator {
     public Outcome run(RunSpec spec) throws Exception {
         BrokerPlan plan = spec.broker();
         if (plan.noBroker()) {
-            return execute(spec, spec.driver(), RunResult.Broker.none(), null);
+            return execute(spec, spec.driver(), RunResult.Broker.none(), null, () -> null);
         }
         try (ClusterSession cluster = clusters.get().open(plan, spec.driver(), console::line)) {
             BrokerControl control = cluster.processControl();
@@ -113,16 +113,22 @@ public final class RunCoordinator {
                         : new CommandBrokerControl(new FaultCommand(spec.faultCommand()), FAULT_COMMAND_TIMEOUT);
             }
             SetUp.FaultAccess faults = control == null ? null : new SetUp.FaultAccess(control, cluster);
-            return execute(spec, cluster.driver(), cluster.facts(), faults);
+            return execute(spec, cluster.driver(), cluster.facts(), faults, cluster::lost);
         }
     }
 
     /** Runs a plan on a cluster already reached ({@code broker}), without faults. */
     Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker) throws Exception {
-        return execute(spec, driver, broker, null);
+        return execute(spec, driver, broker, null, () -> null);
     }
 
-    private Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker, SetUp.FaultAccess faults)
+    /** @param clusterLost why the cluster can no longer serve the run ({@link ClusterSession#lost()}), or null */
+    Outcome execute(
+            RunSpec spec,
+            DriverFile driver,
+            RunResult.Broker broker,
+            SetUp.FaultAccess faults,
+            Supplier<String> clusterLost)
             throws Exception {
         if (spec.workerNote() != null) {
             console.line(spec.workerNote());
@@ -131,7 +137,7 @@ public final class RunCoordinator {
             Execution.Measured measured;
             try {
                 SetUp.Done ready = new SetUp(console, interruption).run(spec, driver, group, faults);
-                measured = new Execution(console, interruption).run(spec, broker, group, ready);
+                measured = new Execution(console, interruption, clusterLost).run(spec, broker, group, ready);
             } catch (SetUp.Interrupted e) {
                 return ended(spec, driver, broker, group, "interrupted during set-up (" + e.step + ")", null);
             } catch (SetUp.Failed e) {
