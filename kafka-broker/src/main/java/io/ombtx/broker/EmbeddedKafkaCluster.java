@@ -370,6 +370,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                 throw new BrokerStartException("formatting the broker storage failed:\n" + tail(out, 20));
             }
         } catch (InterruptedException e) {
+            format.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new BrokerStartException("interrupted while formatting broker storage");
         }
@@ -459,6 +460,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                     if (live == brokerCount && appInfoFiles.stream().allMatch(Files::exists)) {
                         return;
                     }
+                } catch (InterruptedException e) {
+                    admin.close(Duration.ZERO); // not waiting out the pending request
+                    throw e;
                 } catch (Exception notYet) {
                     // Not listening yet, or not all brokers registered: try again until the deadline.
                 }

@@ -15,6 +15,7 @@ import io.ombtx.runner.worker.Worker;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -97,7 +98,21 @@ public final class RunCoordinator {
         if (plan.noBroker()) {
             return execute(spec, spec.driver(), RunResult.Broker.none(), null, () -> null);
         }
-        try (ClusterSession cluster = clusters.get().open(plan, spec.driver(), console::line)) {
+        ClusterSession opened;
+        try {
+            // Interruptible: Ctrl-C while the embedded broker starts stops it at once, its processes killed.
+            opened = interruption.interruptibly(() -> clusters.get().open(plan, spec.driver(), console::line));
+        } catch (Exception e) {
+            if (interruption.reason() == null) {
+                throw e;
+            }
+            RunResult.Broker notStarted = plan.embedded()
+                    ? RunResult.Broker.embedded(
+                            plan.brokers(), plan.brokerVersion(), plan.profile().displayName(), Map.of())
+                    : RunResult.Broker.external(plan.brokers(), plan.bootstrapServers());
+            return ended(spec, spec.driver(), notStarted, null, "interrupted during set-up (broker start)", null);
+        }
+        try (ClusterSession cluster = opened) {
             BrokerControl control = cluster.processControl();
             if (plan.embedded() && interruption.reason() != null) {
                 String reason = "interrupted during set-up (broker start)";
