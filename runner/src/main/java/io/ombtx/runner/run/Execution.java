@@ -32,6 +32,7 @@ final class Execution {
      * @param rateSearch how the rate was found ({@code producerRate: 0}), or null
      * @param faults what happened to each of the workload's faults, or null when it declares none
      * @param drain how the run waited for its consumers at the end, or null
+     * @param failureReason why the run failed outright (nothing the load tried succeeded), or null
      */
     record Measured(
             Instant startTime,
@@ -43,12 +44,14 @@ final class Execution {
             List<Period> periods,
             RateSearchRecord rateSearch,
             List<RunResult.FaultEvent> faults,
-            RunResult.Drain drain) {
+            RunResult.Drain drain,
+            String failureReason) {
 
         /** Nothing measured: the run ended in set-up. */
         static Measured nothing(String reason) {
             Instant now = Instant.now();
-            return new Measured(now, now, reason, Map.of(), null, new StatsSnapshot(), List.of(), null, null, null);
+            return new Measured(
+                    now, now, reason, Map.of(), null, new StatsSnapshot(), List.of(), null, null, null, null);
         }
     }
 
@@ -160,7 +163,8 @@ final class Execution {
                 loop.periods(),
                 rateSearch,
                 faultEvents,
-                loop.drain());
+                loop.drain(),
+                loop.failureReason());
     }
 
     static void closeWorkers(Teardown teardown, WorkerGroup group) {

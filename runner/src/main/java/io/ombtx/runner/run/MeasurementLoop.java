@@ -28,8 +28,11 @@ import java.util.function.Supplier;
 final class MeasurementLoop {
 
     private static final long POLL_MILLIS = 50;
-    /** The teardown's deadline once the cluster is lost (the configured one when shorter). */
-    static final java.time.Duration LOST_CLUSTER_TEARDOWN = java.time.Duration.ofSeconds(5);
+    /**
+     * The teardown's deadline once the cluster is lost or nothing the load tried succeeded (the configured one when
+     * shorter): closing clients that cannot flush anything is not waited for long.
+     */
+    static final java.time.Duration SHORT_TEARDOWN = java.time.Duration.ofSeconds(5);
 
     private final Workload workload;
     private final WorkerGroup group;
@@ -54,6 +57,8 @@ final class MeasurementLoop {
     private long totalReceived;
     private Instant startTime = Instant.now();
     private String partialReason;
+    /** Why the run failed outright (nothing the load tried succeeded), or null. */
+    private String failureReason;
     /** OMB's backlog mode: build a backlog with consumers paused, then drain it, then measure the test duration. */
     private enum Backlog {
         NONE,
@@ -136,11 +141,10 @@ final class MeasurementLoop {
         }
         if (partialReason != null) {
             // Ended early: from here every step shares one deadline (the teardown time-out), a short one when the
-            // cluster is gone: clients closing against a dead broker would only wait out their own time-outs.
+            // cluster is gone or took nothing: clients closing then would only wait out their own time-outs.
+            boolean hopeless = lost || failureReason != null;
             teardown = Teardown.within(
-                    lost && teardownBudget.compareTo(LOST_CLUSTER_TEARDOWN) > 0
-                            ? LOST_CLUSTER_TEARDOWN
-                            : teardownBudget);
+                    hopeless && teardownBudget.compareTo(SHORT_TEARDOWN) > 0 ? SHORT_TEARDOWN : teardownBudget);
         }
         for (WorkerGroup.Member member : group.members()) {
             // One by one, so a worker that fails here does not cost the others' last figures.
@@ -188,6 +192,9 @@ final class MeasurementLoop {
         lastPollNanos = now;
         if (progress.failure() != null) {
             partialReason = progress.failure();
+            if (progress.nothingSucceeded()) {
+                failureReason = progress.failure();
+            }
             return false;
         }
         if (!progress.equals(lastProgress)) {
@@ -395,6 +402,11 @@ final class MeasurementLoop {
 
     String partialReason() {
         return partialReason;
+    }
+
+    /** Why the run failed outright: nothing the load tried succeeded, with the first error; null otherwise. */
+    String failureReason() {
+        return failureReason;
     }
 
     /**

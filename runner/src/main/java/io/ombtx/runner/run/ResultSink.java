@@ -36,7 +36,8 @@ final class ResultSink {
                 m.exactlyOnce(),
                 RunResult.Repetition.of(spec.repetition(), Repetitions.newGroupId(m.startTime())),
                 m.faults(),
-                m.drain());
+                m.drain(),
+                m.failureReason());
         RunResult result = ResultBuilder.build(facts, m.stats(), m.periods());
         String fileStem = spec.repetition() == null || spec.repetition().count() == 1
                 ? w.name()
