@@ -217,6 +217,7 @@ public final class LocalWorker implements Worker {
         messagesAcked.set(0);
         messagesReceived.set(0);
         succeeded = false;
+        firstError = null; // a probe's, which set-up got past
         nothingSucceededSinceNanos = 0;
         receivedIndex.set(0);
         stats.reset();
