@@ -23,6 +23,8 @@ public final class BrokerFaults {
 
     private final EmbeddedKafkaCluster cluster;
     private final Set<Process> paused = ConcurrentHashMap.newKeySet();
+    /** Processes killed or stopped here on purpose: their exit is a fault injected, not a broker lost. */
+    private final Set<Process> stoppedOnPurpose = ConcurrentHashMap.newKeySet();
 
     BrokerFaults(EmbeddedKafkaCluster cluster) {
         this.cluster = cluster;
@@ -57,6 +59,7 @@ public final class BrokerFaults {
     /** SIGKILL: the broker dies at once, as in a crash, with no controlled shutdown. Returns once it is gone. */
     public void kill(int index) throws InterruptedException {
         Process process = alive(index, "kill");
+        stoppedOnPurpose.add(process);
         process.destroyForcibly();
         paused.remove(process);
         if (!process.waitFor(KILL_WAIT.toSeconds(), TimeUnit.SECONDS)) {
@@ -93,6 +96,7 @@ public final class BrokerFaults {
      */
     public void stop(int index, Duration timeout) throws IOException, InterruptedException {
         Process process = alive(index, "stop");
+        stoppedOnPurpose.add(process);
         if (paused.remove(process)) {
             signal(process, "CONT"); // a frozen process cannot shut down
         }
@@ -152,6 +156,11 @@ public final class BrokerFaults {
                 Thread.sleep(100);
             }
         }
+    }
+
+    /** Whether {@code process} exited because it was killed or stopped here (a fault), not on its own. */
+    boolean exitExpected(Process process) {
+        return stoppedOnPurpose.contains(process);
     }
 
     /** Resumes every paused broker, best effort (before the cluster closes). */

@@ -60,6 +60,24 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private final Thread shutdownHook = new Thread(this::stopQuietly, "embedded-kafka-shutdown");
     private String bootstrapServers;
     private volatile boolean closed;
+    /** The first child that exited on its own (see {@link #unexpectedExit()}), or null. */
+    private volatile UnexpectedExit unexpectedExit;
+
+    /**
+     * A child process that exited without being told to: not stopped by {@link #close()}, not killed or stopped
+     * through {@link #faults()}. The cluster is then no longer the one the run was planned on.
+     *
+     * @param process "broker 1", "ZooKeeper"
+     * @param at when its exit was noticed (the moment the operating system reported it)
+     */
+    public record UnexpectedExit(String process, long pid, int exitCode, java.time.Instant at) {
+
+        /** "embedded broker 1 (pid 4242) exited with code 137 at 2026-11-24T13:02:03.123Z". */
+        public String describe() {
+            return "embedded " + process + " (pid " + pid + ") exited with code " + exitCode
+                    + (exitCode == 137 ? " (SIGKILL)" : "") + " at " + at;
+        }
+    }
 
     private EmbeddedKafkaCluster(Builder builder, BrokerClassPath classPath) throws IOException {
         this.brokerCount = builder.brokers;
@@ -239,6 +257,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                 .redirectOutput(zkDir.resolve("stdout.log").toFile())
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
                 .start();
+        watch("ZooKeeper", zooKeeper);
         awaitPort(zkPort, Duration.ofSeconds(60), zkDir.resolve("zookeeper.log"));
         List<String> clientListeners = new ArrayList<>();
         List<Path> configs = new ArrayList<>();
@@ -351,9 +370,36 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                 throw new BrokerStartException("formatting the broker storage failed:\n" + tail(out, 20));
             }
         } catch (InterruptedException e) {
+            format.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new BrokerStartException("interrupted while formatting broker storage");
         }
+    }
+
+    /**
+     * The first child (broker or ZooKeeper) that exited on its own since it was started, noticed as it happened
+     * ({@link Process#onExit()}), or empty while every child runs or was stopped on purpose.
+     */
+    public java.util.Optional<UnexpectedExit> unexpectedExit() {
+        return java.util.Optional.ofNullable(unexpectedExit);
+    }
+
+    /** Notes {@code process}'s exit when nobody asked for it: not closing, not a fault through {@link #faults()}. */
+    private void watch(String name, Process process) {
+        process.onExit().thenAccept(exited -> {
+            if (closed || faults.exitExpected(exited)) {
+                return;
+            }
+            synchronized (this) {
+                if (unexpectedExit == null && !closed) {
+                    unexpectedExit = new UnexpectedExit(
+                            name,
+                            exited.pid(),
+                            exited.exitValue(),
+                            java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+                }
+            }
+        });
     }
 
     private void launch(int nodeId, Path config) throws IOException {
@@ -366,7 +412,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                 List.of(ChildKafkaMain.class.getName(), "--app-info", appInfo.toString(), config.toString()));
         BrokerLaunch launch = new BrokerLaunch(nodeId, command, nodeDir.resolve("stdout.log"));
         launches.add(launch);
-        processes.add(launch.start(false));
+        Process process = launch.start(false);
+        processes.add(process);
+        watch("broker " + nodeId, process);
     }
 
     private List<String> javaCommand(Path nodeDir, List<String> jvmOptions, List<String> mainAndArgs) {
@@ -412,6 +460,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                     if (live == brokerCount && appInfoFiles.stream().allMatch(Files::exists)) {
                         return;
                     }
+                } catch (InterruptedException e) {
+                    admin.close(Duration.ZERO); // not waiting out the pending request
+                    throw e;
                 } catch (Exception notYet) {
                     // Not listening yet, or not all brokers registered: try again until the deadline.
                 }
@@ -533,7 +584,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         if (closed) {
             return false;
         }
-        processes.set(index, launches.get(index).start(true));
+        Process process = launches.get(index).start(true);
+        processes.set(index, process);
+        watch("broker " + launches.get(index).nodeId(), process);
         return true;
     }
 

@@ -115,6 +115,43 @@ class BrokerFaultsTest {
         }
     }
 
+    /**
+     * A broker that exits on its own (killed from outside) is reported at once with its node, pid, exit code and
+     * time; one killed through {@link BrokerFaults} is a fault injected, not reported. A cluster of its own, so the
+     * shared one's brokers stay as the other tests expect.
+     */
+    @Test
+    void aBrokerThatDiesOnItsOwnIsReportedAndOneKilledAsAFaultIsNot() throws Exception {
+        try (EmbeddedKafkaCluster own =
+                EmbeddedKafkaCluster.builder().brokers(1).start()) {
+            long pid = own.pids().get(0);
+            own.faults().kill(0);
+            own.faults().restart(0, Duration.ofSeconds(90));
+            assertEquals(java.util.Optional.empty(), own.unexpectedExit(), "a fault injected is not a broker lost");
+
+            ProcessHandle broker = ProcessHandle.of(own.pids().get(0)).orElseThrow();
+            java.time.Instant before = java.time.Instant.now();
+            assertTrue(broker.destroyForcibly());
+            broker.onExit().get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (own.unexpectedExit().isEmpty() && System.nanoTime() < deadline) {
+                // The exit's call-back runs on the JDK's process reaper, just after the exit.
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            EmbeddedKafkaCluster.UnexpectedExit exit = own.unexpectedExit().orElseThrow();
+            assertEquals("broker 1", exit.process());
+            assertEquals(broker.pid(), exit.pid());
+            assertNotEquals(pid, exit.pid());
+            assertEquals(137, exit.exitCode());
+            assertFalse(exit.at().isBefore(before.truncatedTo(java.time.temporal.ChronoUnit.MILLIS)), exit.toString());
+            assertTrue(
+                    exit.describe()
+                            .startsWith(
+                                    "embedded broker 1 (pid " + broker.pid() + ") exited with code 137 (SIGKILL) at "),
+                    exit.describe());
+        }
+    }
+
     /** The state once it is {@code expected} or 'T' / not 'T' as expected, within 30 s (signals take effect a little later). */
     private static char awaitState(long pid, char expected) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -23,4 +23,13 @@ public interface ScenarioDriver {
 
     /** Facts for the result file: client version, broker version, relevant broker settings. Secrets excluded. */
     Map<String, Object> environment();
+
+    /**
+     * The first error an operation of this driver met, by its first cause ("RecordTooLargeException: …", the
+     * broker's answer, not the "error state" failures that follow from it), or null while none has. Polled by the
+     * runner while the load runs: a run in which nothing has succeeded ends failed, naming it.
+     */
+    default String firstError() {
+        return null;
+    }
 }

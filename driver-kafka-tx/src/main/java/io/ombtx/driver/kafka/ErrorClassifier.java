@@ -98,6 +98,19 @@ final class ErrorClassifier {
         return t;
     }
 
+    /**
+     * The first cause of {@code error}, described: the deepest exception of its cause chain, which is what the
+     * broker or the client first said (a transactional producer's "Cannot execute transactional method because we
+     * are in an error state" carries the error that put it there as its cause).
+     */
+    static String firstCause(Throwable error) {
+        Throwable t = error;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return describe(t);
+    }
+
     static String describe(Throwable error) {
         Throwable t = unwrap(error);
         return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());

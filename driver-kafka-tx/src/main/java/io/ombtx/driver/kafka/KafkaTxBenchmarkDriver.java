@@ -417,6 +417,12 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     }
 
     @Override
+    public String firstError() {
+        TxStatsReporter reporter = stats;
+        return reporter == null ? null : reporter.firstError();
+    }
+
+    @Override
     public Map<String, Object> environment() {
         Map<String, Object> environment = new LinkedHashMap<>();
         environment.put("driver", config.name());

@@ -59,7 +59,11 @@ final class OperationRunner {
         boolean withOffsets = spec.kind() == OperationKind.SEND_OFFSETS || spec.sendOffsets();
         OperationResult result = flow.run(records, withOffsets ? offsets::next : null);
         if (result.failure() != null) {
-            LOG.warn("{} operation failed after retries: {}", spec.kind(), ErrorClassifier.describe(result.failure()));
+            stats.warnings()
+                    .warn(
+                            LOG::warn,
+                            spec.kind() + " operation failed after retries: "
+                                    + ErrorClassifier.firstCause(result.failure()));
         }
         return result;
     }
@@ -77,7 +81,8 @@ final class OperationRunner {
             throw new InterruptException(
                     "interrupted during a write", e instanceof InterruptedException ie ? ie : null);
         } catch (Exception e) {
-            LOG.warn("plain write failed: {}", ErrorClassifier.describe(e));
+            stats.failed(e);
+            stats.warnings().warn(LOG::warn, "plain write failed: " + ErrorClassifier.firstCause(e));
             timings = timer.finish(records.size(), Outcome.FAILED);
         }
         stats.report(timings);

@@ -311,6 +311,7 @@ final class TransactionFlow {
         /** Clears a failed attempt: aborts it, or replaces the producer when the error requires that. */
         private void recover() {
             Throwable cause = failure;
+            stats.failed(cause);
             boolean fenced = ErrorClassifier.fenced(cause);
             if (session.producer() != null
                     && !(cause instanceof CommitOutcomeUnknownException)

@@ -29,6 +29,9 @@ final class TxStatsReporter {
     private final Counter fenced;
     private final Counter producersReplaced;
     private final Counter clientRetries;
+    private final RepeatedWarnings warnings = new RepeatedWarnings();
+    private final java.util.concurrent.atomic.AtomicReference<String> firstError =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     TxStatsReporter(StatsLogger statsLogger) {
         StatsLogger tx = statsLogger.scope("tx");
@@ -68,6 +71,23 @@ final class TxStatsReporter {
             producersReplaced.add(recovery.producersReplaced());
             clientRetries.add(recovery.clientRetries());
         }
+    }
+
+    /** Notes a failed attempt: the first one's first cause is kept ({@link #firstError()}). */
+    void failed(Throwable error) {
+        if (firstError.get() == null && error != null) {
+            firstError.compareAndSet(null, ErrorClassifier.firstCause(error));
+        }
+    }
+
+    /** Repeated warnings of this driver's operations, each logged once with a count. */
+    RepeatedWarnings warnings() {
+        return warnings;
+    }
+
+    /** The first cause of the first failed attempt, or null (see {@code ScenarioDriver.firstError}). */
+    String firstError() {
+        return firstError.get();
     }
 
     /** Counted as they happen, so a run cut short still shows them. */

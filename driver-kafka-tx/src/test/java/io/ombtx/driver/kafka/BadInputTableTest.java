@@ -182,6 +182,25 @@ class BadInputTableTest {
                 none,
                 w,
                 "'producerRate'");
+        // workload: what a run may cost, bounded before anything starts
+        t.both(
+                "workload sweep of more than 1000 runs",
+                DRIVER,
+                WORKLOAD + "producerRate: [" + "1000, ".repeat(40) + "1000]\n" + "partitionsPerTopic: ["
+                        + "1, ".repeat(30) + "1]\n",
+                none,
+                w,
+                "'partitionsPerTopic'",
+                "more than 1000 runs");
+        t.both(
+                "workload randomized payload pool above the heap's bound",
+                DRIVER,
+                "name: w\nmessageSize: 104857600\nmeasureOperations: 5\nuseRandomizedPayloads: true\n",
+                none,
+                w,
+                "'randomizedPayloadPoolSize'",
+                "(the default)",
+                "above the bound of");
         t.bench(
                 "workload sweep over a key that cannot sweep",
                 DRIVER,

@@ -54,6 +54,35 @@ class ErrorClassifierTest {
     }
 
     @Test
+    void theFirstCauseIsWhatTheBrokerSaidNotTheErrorStateThatFollowed() {
+        Throwable errorState = new ExecutionException(new KafkaException(
+                "Cannot execute transactional method because we are in an error state",
+                new org.apache.kafka.common.errors.RecordTooLargeException("The request included a message larger")));
+        assertEquals(
+                "RecordTooLargeException: The request included a message larger",
+                ErrorClassifier.firstCause(errorState));
+        assertEquals("TimeoutException: late", ErrorClassifier.firstCause(new TimeoutException("late")));
+    }
+
+    @Test
+    void aRepeatedWarningIsLoggedOnceThenOnlyWithItsCountAtPowersOfTen() {
+        RepeatedWarnings warnings = new RepeatedWarnings();
+        java.util.List<String> logged = new java.util.ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            warnings.warn(logged::add, "WRITE operation failed after retries: RecordTooLargeException: big");
+        }
+        warnings.warn(logged::add, "another");
+        assertEquals(
+                java.util.List.of(
+                        "WRITE operation failed after retries: RecordTooLargeException: big",
+                        "WRITE operation failed after retries: RecordTooLargeException: big (the same 10 times so far)",
+                        "WRITE operation failed after retries: RecordTooLargeException: big (the same 100 times so far)",
+                        "another"),
+                logged);
+        assertEquals(150, warnings.count("WRITE operation failed after retries: RecordTooLargeException: big"));
+    }
+
+    @Test
     void unwrapFindsTheCauseOfFutureFailures() {
         TimeoutException cause = new TimeoutException("x");
         assertEquals(cause, ErrorClassifier.unwrap(new ExecutionException(cause)));

@@ -26,6 +26,16 @@ public interface ClusterSession extends AutoCloseable {
     /** A client of its own that finds the brokers a fault names among the run's topics and groups. */
     FaultCluster faultCluster(FaultCluster.RunNames names) throws Exception;
 
+    /**
+     * Why the cluster can no longer serve the run, noticed without asking it — a broker process of the embedded
+     * cluster that exited on its own, not through a fault the workload declared (with which broker and when) — or
+     * null while it is whole. Cheap: polled by the measurement every few milliseconds. An external cluster's
+     * processes are not ours: null.
+     */
+    default String lost() {
+        return null;
+    }
+
     /** Closes its clients and stops an embedded cluster. */
     @Override
     void close();

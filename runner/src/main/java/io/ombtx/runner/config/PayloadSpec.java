@@ -5,6 +5,7 @@ import io.ombtx.driver.api.config.ConfigFields;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * What each message carries (OMB's fields): its size, and either a payload file of exactly that size or random
@@ -35,7 +36,42 @@ public record PayloadSpec(
         boolean randomized = f.bool("useRandomizedPayloads", false);
         double randomRatio = f.number("randomBytesRatio", 0.0, 0.0, 1.0);
         int poolSize = f.wholeNumber("randomizedPayloadPoolSize", 1000, 1, 1_000_000);
+        if (randomized) {
+            checkPoolBound(f, messageSize, poolSize, poolBoundBytes());
+        }
         return new PayloadSpec(messageSize, randomized, randomRatio, poolSize, payloadFile);
+    }
+
+    /**
+     * The most bytes a randomized payload pool may hold: a quarter of this JVM's maximum heap, leaving the rest to
+     * the clients' buffers, the histograms and the in-flight messages. Checked up front: a pool that does not fit
+     * would otherwise die of an OutOfMemoryError once the broker has started.
+     */
+    static long poolBoundBytes() {
+        return Runtime.getRuntime().maxMemory() / 4;
+    }
+
+    static void checkPoolBound(ConfigFields f, int messageSize, int poolSize, long boundBytes) {
+        long poolBytes = (long) messageSize * poolSize;
+        if (poolBytes > boundBytes) {
+            throw f.error(
+                    "randomizedPayloadPoolSize",
+                    String.format(
+                            Locale.ROOT,
+                            "a pool of %d payload(s)%s of messageSize %d bytes holds %s, above the bound of %s (a"
+                                    + " quarter of the maximum heap, %s); use a smaller pool or message size, or raise"
+                                    + " the heap (-Xmx in OMBTX_JAVA_OPTS)",
+                            poolSize,
+                            f.has("randomizedPayloadPoolSize") ? "" : " (the default)",
+                            messageSize,
+                            megabytes(poolBytes),
+                            megabytes(boundBytes),
+                            megabytes(boundBytes * 4)));
+        }
+    }
+
+    private static String megabytes(long bytes) {
+        return String.format(Locale.ROOT, "%,d MB", bytes / (1024 * 1024));
     }
 
     private static Path payloadFile(ConfigFields f, Path baseDir, int messageSize) {

@@ -62,6 +62,9 @@ public final class WorkloadLoader {
             "brokerVersion",
             "transactionVersion",
             "clientVersion");
+    /** The most runs one workload's sweep may expand into. */
+    public static final int MAX_SWEEP_POINTS = 1000;
+
     /** Fields whose value is a list by nature (not a sweep). */
     static final Set<String> LISTS = Set.of("faults");
     /** Fields that may be given as a list to sweep over. */
@@ -123,6 +126,7 @@ public final class WorkloadLoader {
                 swept.add(key);
             }
         }
+        checkSweepSize(fileName, merged, swept);
         List<ObjectNode> points = new ArrayList<>();
         List<Map<String, String>> labels = new ArrayList<>();
         cartesian(merged, swept, 0, new LinkedHashMap<>(), points, labels);
@@ -141,6 +145,28 @@ public final class WorkloadLoader {
             runs.add(validate(fileName, baseDir, point, sweep));
         }
         return runs;
+    }
+
+    /**
+     * A sweep's runs are every combination of its lists: above {@link #MAX_SWEEP_POINTS} it is refused before any
+     * is built (a million points once ran silently for minutes before printing anything).
+     */
+    private static void checkSweepSize(String fileName, ObjectNode merged, List<String> swept) {
+        long points = 1;
+        for (String key : swept) {
+            points *= merged.get(key).size();
+            if (points > MAX_SWEEP_POINTS) {
+                throw new ConfigException(
+                        fileName,
+                        key,
+                        "the sweep over " + String.join(", ", swept) + " has more than " + MAX_SWEEP_POINTS
+                                + " runs (every combination of its lists: "
+                                + swept.stream()
+                                        .map(k -> merged.get(k).size() + " value(s) of " + k)
+                                        .collect(java.util.stream.Collectors.joining(" × "))
+                                + "); split it into several workloads or use fewer values");
+            }
+        }
     }
 
     private static void cartesian(

@@ -255,6 +255,13 @@ public final class KafkaClusters implements ClusterSystem {
         }
 
         @Override
+        public String lost() {
+            return cluster.unexpectedExit()
+                    .map(exit -> exit.describe() + ", not a fault the workload declared")
+                    .orElse(null);
+        }
+
+        @Override
         public FaultCluster faultCluster(FaultCluster.RunNames names) {
             return faultTargets(driver, names);
         }

@@ -57,7 +57,42 @@ public final class ResultBuilder {
             ExactlyOnceReport exactlyOnce,
             RunResult.Repetition repetition,
             List<RunResult.FaultEvent> faults,
-            RunResult.Drain drain) {
+            RunResult.Drain drain,
+            String failureReason) {
+
+        /** As before {@code failureReason} existed: the run's status follows from its counts and partial reason. */
+        public RunFacts(
+                Workload workload,
+                String driverName,
+                Instant startTime,
+                Instant endTime,
+                String partialReason,
+                RunMode runMode,
+                Versions versions,
+                Broker broker,
+                Map<String, Object> driverConfig,
+                Map<String, Object> environment,
+                ExactlyOnceReport exactlyOnce,
+                RunResult.Repetition repetition,
+                List<RunResult.FaultEvent> faults,
+                RunResult.Drain drain) {
+            this(
+                    workload,
+                    driverName,
+                    startTime,
+                    endTime,
+                    partialReason,
+                    runMode,
+                    versions,
+                    broker,
+                    driverConfig,
+                    environment,
+                    exactlyOnce,
+                    repetition,
+                    faults,
+                    drain,
+                    null);
+        }
 
         public static Builder builder() {
             return new Builder();
@@ -232,7 +267,8 @@ public final class ResultBuilder {
 
     /** When the run took place and how it ended: a failed run outranks a partial one. */
     private static void outcome(RunResultBuilder result, RunFacts facts, Counts counts) {
-        String failureReason = failureReason(counts);
+        // The load's own verdict (nothing succeeded, with the first error) says more than the measured counts.
+        String failureReason = facts.failureReason() != null ? facts.failureReason() : failureReason(counts);
         Status status = failureReason != null
                 ? Status.FAILED
                 : facts.partialReason() != null ? Status.PARTIAL : Status.COMPLETE;

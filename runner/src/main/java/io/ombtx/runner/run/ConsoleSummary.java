@@ -17,13 +17,17 @@ final class ConsoleSummary {
 
     void print(RunCoordinator.Outcome outcome) {
         RunResult result = outcome.result();
+        String where = outcome.unsaved() == null
+                ? "written to " + outcome.resultFile()
+                : outcome.resultFile() == null
+                        ? "NOT saved (" + outcome.unsaved() + ", and every fallback folder failed too)"
+                        : "kept in " + outcome.resultFile() + " (" + outcome.unsaved() + ")";
         if (result.status() == RunResult.Status.FAILED) {
-            console.say("Run FAILED (%s); result written to %s", result.failureReason(), outcome.resultFile());
+            console.say("Run FAILED (%s); result %s", result.failureReason(), where);
         } else if (result.partialReason() != null) {
-            console.say(
-                    "Run ended early (%s); partial result written to %s", result.partialReason(), outcome.resultFile());
+            console.say("Run ended early (%s); partial result %s", result.partialReason(), where);
         } else {
-            console.say("Result written to %s", outcome.resultFile());
+            console.say("Result %s", where);
         }
         if (result.status() == RunResult.Status.FAILED) {
             RunResult.Counts c = result.counts();

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The measurement, once the load has started: the max-rate search when the rate is to be found, the
@@ -31,6 +32,7 @@ final class Execution {
      * @param rateSearch how the rate was found ({@code producerRate: 0}), or null
      * @param faults what happened to each of the workload's faults, or null when it declares none
      * @param drain how the run waited for its consumers at the end, or null
+     * @param failureReason why the run failed outright (nothing the load tried succeeded), or null
      */
     record Measured(
             Instant startTime,
@@ -42,21 +44,26 @@ final class Execution {
             List<Period> periods,
             RateSearchRecord rateSearch,
             List<RunResult.FaultEvent> faults,
-            RunResult.Drain drain) {
+            RunResult.Drain drain,
+            String failureReason) {
 
         /** Nothing measured: the run ended in set-up. */
         static Measured nothing(String reason) {
             Instant now = Instant.now();
-            return new Measured(now, now, reason, Map.of(), null, new StatsSnapshot(), List.of(), null, null, null);
+            return new Measured(
+                    now, now, reason, Map.of(), null, new StatsSnapshot(), List.of(), null, null, null, null);
         }
     }
 
     private final RunConsole console;
     private final Interruption interruption;
+    private final Supplier<String> clusterLost;
 
-    Execution(RunConsole console, Interruption interruption) {
+    /** @param clusterLost why the cluster can no longer serve the run, or null while it is whole */
+    Execution(RunConsole console, Interruption interruption, Supplier<String> clusterLost) {
         this.console = console;
         this.interruption = interruption;
+        this.clusterLost = clusterLost;
     }
 
     Measured run(RunSpec spec, RunResult.Broker broker, WorkerGroup group, SetUp.Done ready) throws Exception {
@@ -101,7 +108,8 @@ final class Execution {
                 interruption,
                 Duration.ofSeconds(spec.teardownTimeoutSeconds()),
                 console::line,
-                ready.faults());
+                ready.faults(),
+                clusterLost);
         loop.run();
         String partialReason = loop.partialReason();
         Instant endTime = loop.endTime();
@@ -158,7 +166,8 @@ final class Execution {
                 loop.periods(),
                 rateSearch,
                 faultEvents,
-                loop.drain());
+                loop.drain(),
+                loop.failureReason());
     }
 
     static void closeWorkers(Teardown teardown, WorkerGroup group) {

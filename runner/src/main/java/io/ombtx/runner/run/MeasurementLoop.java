@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Watches a running load: ends a time-based warm-up by draining its last period and resetting the workers, closes
@@ -27,6 +28,11 @@ import java.util.function.Consumer;
 final class MeasurementLoop {
 
     private static final long POLL_MILLIS = 50;
+    /**
+     * The teardown's deadline once the cluster is lost or nothing the load tried succeeded (the configured one when
+     * shorter): closing clients that cannot flush anything is not waited for long.
+     */
+    static final java.time.Duration SHORT_TEARDOWN = java.time.Duration.ofSeconds(5);
 
     private final Workload workload;
     private final WorkerGroup group;
@@ -36,6 +42,9 @@ final class MeasurementLoop {
     private final java.time.Duration teardownBudget;
     private Teardown teardown = Teardown.unbounded();
     private final FaultInjector faults; // null: the workload declares none
+    private final Supplier<String> clusterLost;
+    /** Set when the cluster was lost: its clients cannot flush anything, so closing them is not waited for long. */
+    private boolean lost;
 
     private final StatsSnapshot measured = new StatsSnapshot();
     private final List<Period> periods = new ArrayList<>();
@@ -49,6 +58,8 @@ final class MeasurementLoop {
     private Instant startTime = Instant.now();
     private Instant endTime;
     private String partialReason;
+    /** Why the run failed outright (nothing the load tried succeeded), or null. */
+    private String failureReason;
     /** OMB's backlog mode: build a backlog with consumers paused, then drain it, then measure the test duration. */
     private enum Backlog {
         NONE,
@@ -74,10 +85,14 @@ final class MeasurementLoop {
             Interruption interruption,
             java.time.Duration teardownBudget,
             Consumer<String> log) {
-        this(workload, group, intervalSeconds, interruption, teardownBudget, log, null);
+        this(workload, group, intervalSeconds, interruption, teardownBudget, log, null, () -> null);
     }
 
-    /** @param faults injects the workload's faults once the measurement starts, or null */
+    /**
+     * @param faults injects the workload's faults once the measurement starts, or null
+     * @param clusterLost why the cluster can no longer serve the run (a broker that died on its own), or null while
+     *     it is whole: polled with the workers, it ends the run at once
+     */
     MeasurementLoop(
             Workload workload,
             WorkerGroup group,
@@ -85,8 +100,10 @@ final class MeasurementLoop {
             Interruption interruption,
             java.time.Duration teardownBudget,
             Consumer<String> log,
-            FaultInjector faults) {
+            FaultInjector faults,
+            Supplier<String> clusterLost) {
         this.faults = faults;
+        this.clusterLost = clusterLost;
         this.teardownBudget = teardownBudget;
         this.workload = workload;
         this.group = group;
@@ -127,8 +144,11 @@ final class MeasurementLoop {
         // part of the measured phase.
         endTime = Instant.now();
         if (partialReason != null) {
-            // Ended early: from here every step shares one deadline (the teardown time-out).
-            teardown = Teardown.within(teardownBudget);
+            // Ended early: from here every step shares one deadline (the teardown time-out), a short one when the
+            // cluster is gone or took nothing: clients closing then would only wait out their own time-outs.
+            boolean hopeless = lost || failureReason != null;
+            teardown = Teardown.within(
+                    hopeless && teardownBudget.compareTo(SHORT_TEARDOWN) > 0 ? SHORT_TEARDOWN : teardownBudget);
         }
         for (WorkerGroup.Member member : group.members()) {
             // One by one, so a worker that fails here does not cost the others' last figures.
@@ -159,9 +179,26 @@ final class MeasurementLoop {
             return false;
         }
         Progress progress = progress();
+        String gone = clusterLost.get();
+        if (gone != null) {
+            // What was measured up to the death is kept as a last (short) period; the rest of the run is not run.
+            lost = true;
+            partialReason = gone;
+            if (!warmingUp) {
+                try {
+                    closePeriod(now, progress);
+                } catch (Exception e) {
+                    // The workers' last figures are asked for once more as they stop, below.
+                }
+            }
+            return false;
+        }
         lastPollNanos = now;
         if (progress.failure() != null) {
             partialReason = progress.failure();
+            if (progress.nothingSucceeded()) {
+                failureReason = progress.failure();
+            }
             return false;
         }
         if (!progress.equals(lastProgress)) {
@@ -387,6 +424,11 @@ final class MeasurementLoop {
 
     String partialReason() {
         return partialReason;
+    }
+
+    /** Why the run failed outright: nothing the load tried succeeded, with the first error; null otherwise. */
+    String failureReason() {
+        return failureReason;
     }
 
     /**

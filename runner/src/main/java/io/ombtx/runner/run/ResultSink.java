@@ -36,7 +36,8 @@ final class ResultSink {
                 m.exactlyOnce(),
                 RunResult.Repetition.of(spec.repetition(), Repetitions.newGroupId(m.startTime())),
                 m.faults(),
-                m.drain());
+                m.drain(),
+                m.failureReason());
         RunResult result = ResultBuilder.build(facts, m.stats(), m.periods());
         String fileStem = spec.repetition() == null || spec.repetition().count() == 1
                 ? w.name()
@@ -44,6 +45,7 @@ final class ResultSink {
         Path target = options.outputFile() != null
                 ? options.outputFile()
                 : ResultWriter.defaultPath(options.outputDir(), fileStem, driver.name(), ZonedDateTime.now());
-        return new RunCoordinator.Outcome(ResultWriter.write(target, result), result);
+        ResultWriter.Saved saved = ResultWriter.writeOrKeep(target, result);
+        return new RunCoordinator.Outcome(saved.file(), result, saved.problem());
     }
 }

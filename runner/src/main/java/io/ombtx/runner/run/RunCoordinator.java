@@ -15,6 +15,7 @@ import io.ombtx.runner.worker.Worker;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -53,17 +54,31 @@ public final class RunCoordinator {
         this.sink = new ResultSink(options);
     }
 
-    /** What a run left behind: its result file and the result written to it. */
-    public record Outcome(Path resultFile, RunResult result) {
+    /**
+     * What a run left behind: its result file and the result written to it.
+     *
+     * @param resultFile where the result is: not where it was asked to go when {@code unsaved} says why, and null
+     *     when it could be written nowhere
+     * @param unsaved why the result could not be written where asked ("could not write …: No space left on
+     *     device"), or null
+     */
+    public record Outcome(Path resultFile, RunResult result, String unsaved) {
+
+        public Outcome(Path resultFile, RunResult result) {
+            this(resultFile, result, null);
+        }
 
         /** Whether the run ended early (its result is marked partial). */
         public boolean partial() {
             return result.status() == RunResult.Status.PARTIAL;
         }
 
-        /** Whether the run completed: neither ended early nor failed (bin/benchmark exits 1 otherwise). */
+        /**
+         * Whether the run completed, neither ended early nor failed, and its result is where it was asked to go
+         * (bin/benchmark exits 1 otherwise).
+         */
         public boolean complete() {
-            return result.status() == RunResult.Status.COMPLETE;
+            return result.status() == RunResult.Status.COMPLETE && unsaved == null;
         }
     }
 
@@ -81,9 +96,23 @@ public final class RunCoordinator {
     public Outcome run(RunSpec spec) throws Exception {
         BrokerPlan plan = spec.broker();
         if (plan.noBroker()) {
-            return execute(spec, spec.driver(), RunResult.Broker.none(), null);
+            return execute(spec, spec.driver(), RunResult.Broker.none(), null, () -> null);
         }
-        try (ClusterSession cluster = clusters.get().open(plan, spec.driver(), console::line)) {
+        ClusterSession opened;
+        try {
+            // Interruptible: Ctrl-C while the embedded broker starts stops it at once, its processes killed.
+            opened = interruption.interruptibly(() -> clusters.get().open(plan, spec.driver(), console::line));
+        } catch (Exception e) {
+            if (interruption.reason() == null) {
+                throw e;
+            }
+            RunResult.Broker notStarted = plan.embedded()
+                    ? RunResult.Broker.embedded(
+                            plan.brokers(), plan.brokerVersion(), plan.profile().displayName(), Map.of())
+                    : RunResult.Broker.external(plan.brokers(), plan.bootstrapServers());
+            return ended(spec, spec.driver(), notStarted, null, "interrupted during set-up (broker start)", null);
+        }
+        try (ClusterSession cluster = opened) {
             BrokerControl control = cluster.processControl();
             if (plan.embedded() && interruption.reason() != null) {
                 String reason = "interrupted during set-up (broker start)";
@@ -99,16 +128,22 @@ public final class RunCoordinator {
                         : new CommandBrokerControl(new FaultCommand(spec.faultCommand()), FAULT_COMMAND_TIMEOUT);
             }
             SetUp.FaultAccess faults = control == null ? null : new SetUp.FaultAccess(control, cluster);
-            return execute(spec, cluster.driver(), cluster.facts(), faults);
+            return execute(spec, cluster.driver(), cluster.facts(), faults, cluster::lost);
         }
     }
 
     /** Runs a plan on a cluster already reached ({@code broker}), without faults. */
     Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker) throws Exception {
-        return execute(spec, driver, broker, null);
+        return execute(spec, driver, broker, null, () -> null);
     }
 
-    private Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker, SetUp.FaultAccess faults)
+    /** @param clusterLost why the cluster can no longer serve the run ({@link ClusterSession#lost()}), or null */
+    Outcome execute(
+            RunSpec spec,
+            DriverFile driver,
+            RunResult.Broker broker,
+            SetUp.FaultAccess faults,
+            Supplier<String> clusterLost)
             throws Exception {
         if (spec.workerNote() != null) {
             console.line(spec.workerNote());
@@ -117,7 +152,7 @@ public final class RunCoordinator {
             Execution.Measured measured;
             try {
                 SetUp.Done ready = new SetUp(console, interruption).run(spec, driver, group, faults);
-                measured = new Execution(console, interruption).run(spec, broker, group, ready);
+                measured = new Execution(console, interruption, clusterLost).run(spec, broker, group, ready);
             } catch (SetUp.Interrupted e) {
                 return ended(spec, driver, broker, group, "interrupted during set-up (" + e.step + ")", null);
             } catch (SetUp.Failed e) {

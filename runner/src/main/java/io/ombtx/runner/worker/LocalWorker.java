@@ -82,6 +82,17 @@ public final class LocalWorker implements Worker {
 
     private volatile boolean recordEndToEnd = true;
     private volatile String failure;
+    /**
+     * How long nothing may succeed after the first error before the load is declared failed: long enough for a
+     * client's own recovery from a transient error at the start, short of making a user wait for nothing.
+     */
+    static final long NOTHING_SUCCEEDED_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** Whether anything the load tried succeeded (a message acknowledged, an operation done). */
+    private volatile boolean succeeded;
+    /** The first error the load met, as this worker saw it (its first cause), or null. */
+    private volatile String firstError;
+    /** When {@link #progress()} first saw an error with nothing succeeded yet (0: not yet). */
+    private volatile long nothingSucceededSinceNanos;
     /** Threads per producer in open loop ({@code null}: auto); see {@link SenderThreads}. */
     private Integer senderThreadsSetting = SenderThreads.fromSystemProperty();
     /** Threads each producer got in the last {@link #startLoad}. */
@@ -206,6 +217,9 @@ public final class LocalWorker implements Worker {
         // Probes and prefill are not part of the load: count from zero, and drop what the consumers recorded of them.
         messagesAcked.set(0);
         messagesReceived.set(0);
+        succeeded = false;
+        firstError = null; // a probe's, which set-up got past
+        nothingSucceededSinceNanos = 0;
         receivedIndex.set(0);
         stats.reset();
         this.load = spec;
@@ -338,6 +352,11 @@ public final class LocalWorker implements Worker {
             long ackNanos = System.nanoTime();
             if (error == null) {
                 messagesAcked.incrementAndGet();
+                if (!succeeded) {
+                    succeeded = true;
+                }
+            } else {
+                noteError(error);
             }
             if (!measured) {
                 return;
@@ -442,7 +461,48 @@ public final class LocalWorker implements Worker {
     private void countAcked(OperationTimings.Outcome outcome, Throwable error) {
         if (error == null && outcome != OperationTimings.Outcome.FAILED) {
             messagesAcked.addAndGet(Math.max(0, load.messagesPerOperation()));
+            if (!succeeded) {
+                succeeded = true;
+            }
+        } else if (error != null) {
+            noteError(error);
         }
+    }
+
+    /** Keeps the first error's first cause: what the broker or client said first, not what followed from it. */
+    private void noteError(Throwable error) {
+        if (firstError == null) {
+            Throwable cause = error;
+            while (cause.getCause() != null && cause.getCause() != cause) {
+                cause = cause.getCause();
+            }
+            firstError =
+                    cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+        }
+    }
+
+    /**
+     * The load's failure when nothing has succeeded for {@link #NOTHING_SUCCEEDED_GRACE_NANOS} since an error was
+     * first seen (this worker's, or the driver's {@link ScenarioDriver#firstError()}): every send rejected by a
+     * healthy broker, say. Not for STREAM, whose operations are the consumers' and counted elsewhere.
+     */
+    private String nothingSucceeded() {
+        if (succeeded || load == null || operation.kind() == OperationKind.STREAM) {
+            return null;
+        }
+        String first = firstError != null ? firstError : scenarioDriver != null ? scenarioDriver.firstError() : null;
+        if (first == null) {
+            return null;
+        }
+        long now = System.nanoTime();
+        if (nothingSucceededSinceNanos == 0) {
+            nothingSucceededSinceNanos = now;
+            return null;
+        }
+        if (now - nothingSucceededSinceNanos < NOTHING_SUCCEEDED_GRACE_NANOS) {
+            return null;
+        }
+        return Worker.NOTHING_SUCCEEDED + " (first error: " + first + ")";
     }
 
     /** What one finished operation records: its messages, latency and phases, or its failure. */
@@ -550,6 +610,12 @@ public final class LocalWorker implements Worker {
 
     @Override
     public Progress progress() {
+        if (failure == null) {
+            String none = nothingSucceeded();
+            if (none != null) {
+                failure = none;
+            }
+        }
         long started = operation.kind() == OperationKind.STREAM ? streamOperationIndex.get() : operationIndex.get();
         return new Progress(started, measuredDone.get(), messagesAcked.get(), messagesReceived.get(), failure);
     }

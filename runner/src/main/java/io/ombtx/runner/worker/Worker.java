@@ -69,6 +69,12 @@ public interface Worker extends AutoCloseable {
     /** A subscription to create on a topic. */
     record TopicSubscription(String topic, String subscription) {}
 
+    /**
+     * How {@link Progress#failure()} begins when nothing the load tried has succeeded (every send rejected): the run
+     * has failed, not merely ended early.
+     */
+    String NOTHING_SUCCEEDED = "every operation failed, none succeeded";
+
     /** Totals since the load started (probes excluded). {@code failure} is set when the load stopped on an error. */
     record Progress(
             long operationsStarted,
@@ -76,6 +82,11 @@ public interface Worker extends AutoCloseable {
             long messagesSent,
             long messagesReceived,
             String failure) {
+
+        /** Whether the load failed because nothing it tried succeeded ({@link Worker#NOTHING_SUCCEEDED}). */
+        public boolean nothingSucceeded() {
+            return failure != null && failure.startsWith(NOTHING_SUCCEEDED);
+        }
 
         public Progress plus(Progress other) {
             return new Progress(

@@ -288,6 +288,45 @@ class WorkloadLoaderTest {
     }
 
     @Test
+    void aSweepOfMoreThanAThousandRunsIsRefusedBeforeItIsExpanded() {
+        String rates = "[" + "1, ".repeat(999) + "1]";
+        ConfigException e =
+                error("name: x\nmessageSize: [10, 20]\nmeasureOperations: 5\nproducerRate: " + rates + "\n");
+        assertEquals("w.yaml", e.file());
+        assertEquals("producerRate", e.key());
+        assertTrue(e.getMessage().contains("more than 1000 runs"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("2 value(s) of messageSize × 1000 value(s) of producerRate"), e.getMessage());
+        assertEquals(
+                1000,
+                load("name: x\nmessageSize: 10\nmeasureOperations: 5\nproducerRate: " + rates + "\n")
+                        .size());
+    }
+
+    @Test
+    void aRandomizedPayloadPoolLargerThanAQuarterOfTheHeapIsRefused() {
+        long bound = Runtime.getRuntime().maxMemory() / 4;
+        int poolSize = (int) Math.min(1_000_000, bound / (1024 * 1024) + 1);
+        ConfigException e = error("name: x\nmessageSize: 1048576\nmeasureOperations: 5\nuseRandomizedPayloads: true\n"
+                + "randomizedPayloadPoolSize: " + poolSize + "\n");
+        assertEquals("randomizedPayloadPoolSize", e.key());
+        assertTrue(
+                e.getMessage().contains("a pool of " + poolSize + " payload(s) of messageSize 1048576 bytes"),
+                e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .contains("above the bound of "
+                                + String.format(java.util.Locale.ROOT, "%,d MB", bound / (1024 * 1024))),
+                e.getMessage());
+        // The same pool is not built without useRandomizedPayloads: one payload only.
+        assertEquals(
+                1,
+                load("name: x\nmessageSize: 1048576\nmeasureOperations: 5\nrandomizedPayloadPoolSize: " + poolSize
+                                + "\n")
+                        .size());
+    }
+
+    @Test
     void faultsAreReadWithTheirTimesTargetsAndRecoveries() {
         Workload w =
                 load("""
