@@ -186,7 +186,7 @@ final class MeasurementLoop {
             partialReason = gone;
             if (!warmingUp) {
                 try {
-                    closePeriod(now, progress);
+                    closePeriod(progress);
                 } catch (Exception e) {
                     // The workers' last figures are asked for once more as they stop, below.
                 }
