@@ -320,6 +320,95 @@ class BadInputTableTest {
                 w,
                 "'producerConfig'",
                 "driverOverrides");
+        String tx = WORKLOAD + "operation: {kind: WRITE, transactional: true}\n";
+        t.both(
+                "driver acks=1 with transactions",
+                DRIVER + "producerConfig: |\n  acks=1\n",
+                tx,
+                none,
+                d,
+                "'producerConfig.acks'",
+                "acks=all");
+        t.both(
+                "workload driverOverrides enable.idempotence=false with transactions",
+                DRIVER,
+                tx + "driverOverrides:\n  producerConfig: {enable.idempotence: false}\n",
+                none,
+                w,
+                "'driverOverrides.producerConfig.enable.idempotence'",
+                "idempotent");
+        t.bench(
+                "driver acks=1 in commonConfig with transactions",
+                DRIVER + "commonConfig: |\n  acks=1\n",
+                tx,
+                List.of("--dry-run"),
+                d,
+                "'commonConfig.acks'");
+        t.both(
+                "transaction.timeout.ms above the broker's default maximum",
+                DRIVER + "producerConfig: |\n  transaction.timeout.ms=900001\n",
+                tx,
+                none,
+                d,
+                "'producerConfig.transaction.timeout.ms'",
+                "transaction.max.timeout.ms (900000, Kafka's default)");
+        t.bench(
+                "transaction.timeout.ms above a maximum lowered by --broker-config",
+                DRIVER + "producerConfig: |\n  transaction.timeout.ms=60000\n",
+                tx,
+                List.of("--dry-run", "--broker-config", "transaction.max.timeout.ms=30000"),
+                d,
+                "'producerConfig.transaction.timeout.ms'",
+                "(30000, as the broker settings set it)");
+        t.both(
+                "driver topicConfig unknown key",
+                DRIVER + "topicConfig: |\n  retention.msx=5\n",
+                WORKLOAD,
+                none,
+                d,
+                "'topicConfig.retention.msx'",
+                "did you mean 'retention.ms'");
+        t.bench(
+                "driver topicConfig bad value",
+                DRIVER + "topicConfig: |\n  min.insync.replicas=zero\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "'topicConfig.min.insync.replicas'",
+                "zero");
+        t.bench(
+                "workload driverOverrides topicConfig unknown key",
+                DRIVER,
+                WORKLOAD + "driverOverrides:\n  topicConfig: {retention.msx: 5}\n",
+                List.of("--dry-run"),
+                w,
+                "'driverOverrides.topicConfig.retention.msx'");
+        t.both(
+                "driver misspelled client property",
+                DRIVER + "producerConfig: |\n  lingr.ms=5\n",
+                WORKLOAD,
+                none,
+                d,
+                "'producerConfig'",
+                "'lingr.ms'",
+                "did you mean 'linger.ms'");
+        t.bench(
+                "driver misspelled client property in commonConfig",
+                DRIVER + "commonConfig: |\n  request.timout.ms=5\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "'commonConfig'",
+                "did you mean 'request.timeout.ms'");
+        t.both(
+                "workload driverOverrides misspelled client property",
+                DRIVER,
+                WORKLOAD + "driverOverrides:\n  consumerConfig: {fetch.min.byte: 1}\n",
+                none,
+                w,
+                "driverOverrides",
+                "'fetch.min.byte'",
+                "did you mean 'fetch.min.bytes'");
         t.both(
                 "driver properties block is a list",
                 DRIVER + "producerConfig: [acks, all]\n",

@@ -6,6 +6,7 @@ import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.config.Secrets;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.run.MaxRateSearch;
 import io.ombtx.runner.worker.LoadSpec;
@@ -59,7 +60,9 @@ public final class PlanText {
                             : b.embedded()
                                     ? "embedded Kafka, " + b.brokers() + " broker(s), profile "
                                             + b.profile().displayName()
-                                            + (b.settings().isEmpty() ? "" : ", settings " + b.settings())
+                                            + (b.settings().isEmpty()
+                                                    ? ""
+                                                    : ", settings " + Secrets.redacted(b.settings()))
                                     : "external " + b.bootstrapServers() + " (needs " + b.brokers() + " broker(s))");
             if (b.embedded()) {
                 line(text, "     kafka       %s", versionText(b));
@@ -149,11 +152,9 @@ public final class PlanText {
             if (run.workerNote() != null) {
                 line(text, "     note        %s", run.workerNote());
             }
-            if (!w.driverOverrides().isEmpty()) {
-                line(
-                        text,
-                        "     overrides   %s",
-                        w.driverOverrides().describe().toString().replace("\n", "; "));
+            List<String> overrides = w.driverOverrides().describe();
+            for (int i = 0; i < overrides.size(); i++) {
+                line(text, "     %s %s", i == 0 ? "overrides  " : "           ", overrides.get(i));
             }
             if (run.repetition() != null) {
                 Repetition r = run.repetition();

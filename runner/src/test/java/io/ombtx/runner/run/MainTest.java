@@ -387,6 +387,34 @@ class MainTest {
     }
 
     @Test
+    void dryRunRedactsSecretBrokerSettingsAndOverridesAndPrintsOverridesOneAPerLine() throws Exception {
+        Path workload = file(
+                "w.yaml",
+                "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
+                        + "brokerSettings: {ssl.truststore.password: trustme}\n"
+                        + "driverOverrides:\n  replicationFactor: 1\n  producerConfig:\n    linger.ms: 5\n"
+                        + "  commonConfig:\n    basic.auth.user.info: 'user:hunter2'\n"
+                        + "    sasl.jaas.config: 'x required password=\"jaas-secret\";'\n");
+        Outcome o = run(
+                "-d",
+                driver().toString(),
+                "--dry-run",
+                "--broker-config",
+                "ssl.keystore.password=keystore-secret",
+                workload.toString());
+        assertEquals(0, o.code(), o.err());
+        for (String secret : new String[] {"trustme", "keystore-secret", "hunter2", "jaas-secret"}) {
+            assertFalse(o.out().contains(secret), secret + " printed: " + o.out());
+        }
+        assertTrue(o.out().contains("ssl.keystore.password=<redacted>"), o.out());
+        assertTrue(o.out().contains("ssl.truststore.password=<redacted>"), o.out());
+        assertTrue(o.out().contains("     overrides   replicationFactor=1\n"), o.out());
+        assertTrue(o.out().contains("                 producerConfig: linger.ms=5\n"), o.out());
+        assertTrue(o.out().contains("                 commonConfig: basic.auth.user.info=<redacted>\n"), o.out());
+        assertFalse(o.out().contains("{replicationFactor"), "no raw map: " + o.out());
+    }
+
+    @Test
     void withoutABrokerClassPathBrokerSettingsAreLeftToTheRun() throws Exception {
         Path workload = file(
                 "w.yaml",
