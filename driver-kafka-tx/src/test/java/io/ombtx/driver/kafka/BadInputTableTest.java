@@ -123,6 +123,36 @@ class BadInputTableTest {
                 List.of("--profile", "quick"),
                 w,
                 "'profiles.quick.measureOps'");
+        t.both(
+                "workload unknown key inside a chosen profile's block",
+                DRIVER,
+                WORKLOAD + "profiles: {quick: {operation: {kind: WRITE, transactionl: true}}}\n",
+                List.of("--profile", "quick"),
+                w,
+                "'profiles.quick.operation.transactionl'",
+                "did you mean 'transactional'");
+        t.both(
+                "workload unknown key in a profile not chosen",
+                DRIVER,
+                WORKLOAD + "profiles: {full: {measureOps: 1}}\n",
+                none,
+                w,
+                "'profiles.full.measureOps'");
+        t.bench(
+                "workload bad value in a profile not chosen",
+                DRIVER,
+                WORKLOAD + "profiles: {quick: {measureOperations: 1}, full: {partitionsPerTopic: 0}}\n",
+                List.of("--dry-run", "--profile", "quick"),
+                w,
+                "'profiles.full.partitionsPerTopic'");
+        t.bench(
+                "workload profile given as a YAML alias, read as the anchored mapping",
+                DRIVER,
+                WORKLOAD + "profiles:\n  quick: &q {measureOperatons: 1}\n  ci: *q\n",
+                List.of("--dry-run", "--profile", "ci"),
+                w,
+                "'profiles.ci.measureOperatons'",
+                "did you mean 'measureOperations'");
         // workload: wrong types and values out of range
         t.bench(
                 "workload messageSize not a number",
@@ -871,7 +901,7 @@ class BadInputTableTest {
                         + " target: 0, at: 1s, restartAfter: 1s, colour: red}]}}\n",
                 List.of("--profile", "quick"),
                 w,
-                "'faults[0].colour'");
+                "'profiles.quick.faults[0].colour'");
 
         // bin/benchmark-suite
         String suiteRun = "runs:\n  - driver: " + DIR + "/d.yaml\n    workloads: [" + DIR + "/w.yaml]\n";
