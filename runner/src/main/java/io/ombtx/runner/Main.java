@@ -219,6 +219,9 @@ public final class Main {
             });
             urls.add(url.trim());
         }
+        WorkerUrls.duplicateProblem(urls).ifPresent(problem -> {
+            throw new UsageException("-w/--workers: " + problem);
+        });
         if (args.workersFile() != null) {
             urls.addAll(WorkersFile.read(args.workersFile()));
         }

@@ -587,6 +587,47 @@ class BadInputTableTest {
                 List.of("-w", "http://ok:8080,ftp://host:8080"),
                 "-w/--workers",
                 "'ftp://host:8080'");
+        t.both(
+                "-w with a port beyond 65535",
+                DRIVER,
+                WORKLOAD,
+                List.of("-w", "http://a:8080,http://b:99999"),
+                "-w/--workers",
+                "'http://b:99999'",
+                "port 99999");
+        t.both(
+                "-w with the same worker twice",
+                DRIVER,
+                WORKLOAD,
+                List.of("-w", "http://a:8080,http://A:8080/"),
+                "-w/--workers",
+                "listed twice");
+        Map<String, String> twiceWorkers = new LinkedHashMap<>(
+                Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD, "workers.yaml", "workers: [http://a:80, http://a]\n"));
+        t.raw(
+                "workers file with the same worker twice (dry run)",
+                Entry.BENCHMARK,
+                twiceWorkers,
+                List.of("-d", DIR + "/d.yaml", "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"),
+                "workers.yaml",
+                "'workers'",
+                "listed twice");
+        t.both(
+                "driver bootstrap.servers not HOST:PORT",
+                "name: k\n" + KAFKA + "commonConfig: |\n  bootstrap.servers=not a host:::\n",
+                WORKLOAD,
+                none,
+                d,
+                "'commonConfig.bootstrap.servers'",
+                "not HOST:PORT");
+        t.bench(
+                "workload driverOverrides bootstrap.servers with a bad port",
+                DRIVER,
+                WORKLOAD + "driverOverrides:\n  commonConfig: {bootstrap.servers: 'b1:9092,b2:70000'}\n",
+                List.of("--dry-run"),
+                w,
+                "'driverOverrides.commonConfig.bootstrap.servers'",
+                "'b2:70000'");
         t.bench(
                 "-w and -wf together",
                 DRIVER,

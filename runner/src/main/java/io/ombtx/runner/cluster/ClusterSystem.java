@@ -90,6 +90,12 @@ public interface ClusterSystem {
      */
     Optional<SettingsCheck> topicSettingsCheck(String release);
 
+    /**
+     * What is wrong with the address list naming an external cluster (Kafka's {@code bootstrap.servers}), or empty;
+     * a check of its form only: nothing is looked up or reached while planning.
+     */
+    Optional<String> serversProblem(String servers);
+
     /** A setting's problem: the key as the user wrote it (with its block) and what is wrong. */
     record SettingProblem(String key, String message) {}
 }

@@ -37,6 +37,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * Kafka-API clusters (Apache Kafka, Redpanda) for the runner: the embedded cluster started from the plan
@@ -124,6 +125,34 @@ public final class KafkaClusters implements ClusterSystem {
             }
             return definitions.topicProblem(key, value);
         });
+    }
+
+    /** Each entry HOST:PORT as kafka-clients reads it ({@code Utils.getHost}/{@code getPort}), the port in range. */
+    @Override
+    public Optional<String> serversProblem(String servers) {
+        boolean any = false;
+        for (String entry : servers.split(",")) {
+            String address = entry.trim();
+            if (address.isEmpty()) {
+                continue;
+            }
+            any = true;
+            String host = Utils.getHost(address);
+            Integer port;
+            try {
+                port = Utils.getPort(address);
+            } catch (NumberFormatException e) {
+                port = -1; // digits beyond an int
+            }
+            if (host == null || host.isEmpty() || port == null) {
+                return Optional.of("'" + address + "' is not HOST:PORT (e.g. broker1:9092, or embedded for the"
+                        + " embedded cluster)");
+            }
+            if (port < 1 || port > 65535) {
+                return Optional.of("'" + address + "' has a port outside 1 to 65535");
+            }
+        }
+        return any ? Optional.empty() : Optional.of("names no address (e.g. broker1:9092)");
     }
 
     /** Kafka's default {@code transaction.max.timeout.ms} (15 minutes), when the plan does not set it. */

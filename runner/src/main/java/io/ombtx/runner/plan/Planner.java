@@ -379,6 +379,9 @@ public final class Planner {
                                 driver.replicationFactor(), driver.file().toString(), "replicationFactor"),
                 new BrokerPlan.Demand(w.brokers(), w.sourceFile(), "brokers"),
                 new BrokerPlan.Demand(options.brokers() == null ? 0 : options.brokers(), null, "--brokers"));
+        ClusterSystems.installed().serversProblem(driver.bootstrapServers()).ifPresent(problem -> {
+            throw blame(driver, w, "commonConfig.bootstrap.servers", problem);
+        });
         String overriddenCommon = w.driverOverrides().propertyBlocks().get("commonConfig");
         String serversSource = overriddenCommon != null && overriddenCommon.contains("bootstrap.servers")
                 ? w.sourceFile() + "'s driverOverrides.commonConfig"
