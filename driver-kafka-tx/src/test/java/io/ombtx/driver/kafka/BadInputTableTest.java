@@ -197,6 +197,15 @@ class BadInputTableTest {
                 w,
                 "'messageSize'");
         t.both("workload duplicate key", DRIVER, WORKLOAD + "name: again\n", none, w, "Duplicate field 'name'");
+        t.bench(
+                "workload STREAM prefill check overflowing a long",
+                DRIVER,
+                "name: w\nmessageSize: 100\nwarmupOperations: 0\nmeasureOperations: 4611686018427387904\n"
+                        + "operation: {kind: STREAM, messagesPerOperation: 4, prefillMessages: 10}\n",
+                List.of("--dry-run"),
+                w,
+                "'operation.prefillMessages'",
+                "more than 9223372036854775807 records");
         // workload: sweeps
         t.bench(
                 "workload empty sweep list",
