@@ -118,6 +118,21 @@ public final class PlanText {
                     length,
                     run.reportingIntervalSeconds(),
                     run.teardownTimeoutSeconds());
+            if (w.consumerBacklogSizeGB() > 0) {
+                line(
+                        text,
+                        "     backlog     consumerBacklogSizeGB %s (%d message(s) of %d bytes across the subscriptions):"
+                                + " consumers paused after the warm-up until it is built, then resumed until"
+                                + " backlogDrainRatio %s of it has drained",
+                        BigDecimal.valueOf(w.consumerBacklogSizeGB())
+                                .stripTrailingZeros()
+                                .toPlainString(),
+                        (long) (w.consumerBacklogSizeGB() * 1024 * 1024 * 1024) / Math.max(1, w.messageSize()),
+                        w.messageSize(),
+                        BigDecimal.valueOf(w.backlogDrainRatio())
+                                .stripTrailingZeros()
+                                .toPlainString());
+            }
             line(text, "     run id      %s", run.runId());
             line(text, "     topics      %s", topics(run.topology(), run.runId()));
             line(text, "     start-load  %s", startLoad(run.load()));

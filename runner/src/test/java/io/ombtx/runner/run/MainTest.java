@@ -415,6 +415,24 @@ class MainTest {
     }
 
     @Test
+    void dryRunShowsOmbsConsumerBacklog() throws Exception {
+        Path workload = file(
+                "backlog.yaml",
+                "name: b\nmessageSize: 1024\nproducerRate: 1000\ntestDurationMinutes: 1\n"
+                        + "consumerBacklogSizeGB: 1\nbacklogDrainRatio: 0.5\n");
+        Outcome o = run("-d", driver().toString(), "--dry-run", workload.toString());
+        assertEquals(0, o.code(), o.err());
+        assertTrue(
+                o.out().contains("     backlog     consumerBacklogSizeGB 1 (1048576 message(s) of 1024 bytes"),
+                o.out());
+        assertTrue(o.out().contains("backlogDrainRatio 0.5 of it has drained"), o.out());
+        Path plain = file("plain.yaml", "name: p\nmessageSize: 1024\nproducerRate: 1000\ntestDurationMinutes: 1\n");
+        Outcome none = run("-d", driver().toString(), "--dry-run", plain.toString());
+        assertEquals(0, none.code(), none.err());
+        assertFalse(none.out().contains("backlog     "), "only when set: " + none.out());
+    }
+
+    @Test
     void withoutABrokerClassPathBrokerSettingsAreLeftToTheRun() throws Exception {
         Path workload = file(
                 "w.yaml",
