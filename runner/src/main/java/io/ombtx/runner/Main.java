@@ -60,7 +60,7 @@ public final class Main {
      */
     public static List<RunSpec> plan(BenchmarkArgs parsed) {
         List<DriverFile> drivers = new ArrayList<>();
-        parsed.drivers().forEach(d -> drivers.add(DriverFile.load(d)));
+        parsed.drivers().forEach(d -> drivers.add(DriverFile.load(ShippedDrivers.resolve(d))));
         List<Workload> workloads = new ArrayList<>();
         boolean profileDefined = false;
         for (Path file : parsed.workloads()) {

@@ -580,6 +580,14 @@ class BadInputTableTest {
                 "nope.yaml",
                 "not found");
         t.raw(
+                "driver file not found and no shipped driver near its name",
+                Entry.BENCHMARK,
+                Map.of(w, WORKLOAD),
+                List.of("-d", "redpanda-tx-rf5.yaml", DIR + "/w.yaml"),
+                "redpanda-tx-rf5.yaml",
+                "file not found",
+                "nearest shipped driver is driver-redpanda-tx/redpanda-tx-rf3.yaml");
+        t.raw(
                 "workload file not found",
                 Entry.BENCHMARK,
                 Map.of(d, DRIVER),

@@ -433,6 +433,15 @@ class MainTest {
     }
 
     @Test
+    void anUnknownDriverNameSuggestsTheNearestShippedDriver() throws Exception {
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
+        assertBadInput(
+                run("-d", "kafka-tx-tunned.yaml", "--dry-run", workload.toString()),
+                "kafka-tx-tunned.yaml: file not found; the nearest shipped driver is"
+                        + " driver-kafka-tx/kafka-tx-tuned.yaml (-d kafka-tx-tuned)");
+    }
+
+    @Test
     void withoutABrokerClassPathBrokerSettingsAreLeftToTheRun() throws Exception {
         Path workload = file(
                 "w.yaml",
