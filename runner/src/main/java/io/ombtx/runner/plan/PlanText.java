@@ -67,6 +67,7 @@ public final class PlanText {
             if (b.embedded()) {
                 line(text, "     kafka       %s", versionText(b));
             }
+            CapabilityCheck.standInNote(run.driver(), b).ifPresent(note -> line(text, "     note        %s", note));
             if (run.clientVersion() != null) {
                 line(
                         text,

@@ -9,6 +9,7 @@ import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.CommandBrokerControl;
 import io.ombtx.runner.fault.FaultCommand;
 import io.ombtx.runner.plan.BrokerPlan;
+import io.ombtx.runner.plan.CapabilityCheck;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.worker.Worker;
@@ -83,6 +84,7 @@ public final class RunCoordinator {
         if (plan.noBroker()) {
             return execute(spec, spec.driver(), RunResult.Broker.none(), null);
         }
+        CapabilityCheck.standInNote(spec.driver(), plan).ifPresent(console::line);
         try (ClusterSession cluster = clusters.get().open(plan, spec.driver(), console::line)) {
             BrokerControl control = cluster.processControl();
             if (plan.embedded() && interruption.reason() != null) {
