@@ -195,6 +195,63 @@ public final class PlanText {
         return text.toString();
     }
 
+    /** What the estimate counts for a run's set-up and teardown on an embedded broker: start, topics, stop. */
+    static final long EMBEDDED_SETUP_SECONDS = 20;
+
+    /** ... and on an external cluster or without a broker: topics, clients, teardown. */
+    static final long OTHER_SETUP_SECONDS = 5;
+
+    /**
+     * A plan's size and the time it will take, as far as the plan knows it: the warm-ups and measurements of its
+     * time-based runs, and a set-up allowance per run ({@value #EMBEDDED_SETUP_SECONDS} s with an embedded broker,
+     * {@value #OTHER_SETUP_SECONDS} s without); count-based runs and maximum-rate searches last as long as their
+     * counts and probes take, which no plan can know, so they are counted apart.
+     */
+    public static String estimate(List<RunSpec> runs) {
+        long seconds = 0;
+        int counted = 0;
+        int searches = 0;
+        for (RunSpec run : runs) {
+            Workload w = run.workload();
+            seconds += run.broker().embedded() ? EMBEDDED_SETUP_SECONDS : OTHER_SETUP_SECONDS;
+            if (w.countBased()) {
+                counted++;
+            } else {
+                seconds += w.warmupDuration().toSeconds() + w.testDuration().toSeconds();
+            }
+            if (run.findMaximumRate()) {
+                searches++;
+            }
+        }
+        StringBuilder text = new StringBuilder(
+                String.format(Locale.ROOT, "%d run(s), estimated time at least %s", runs.size(), duration(seconds)));
+        text.append(" (warm-ups and measurements of the time-based runs, and about ")
+                .append(EMBEDDED_SETUP_SECONDS)
+                .append(" s of set-up per run on an embedded broker)");
+        if (counted > 0 || searches > 0) {
+            text.append("; on top, what ");
+            if (counted > 0) {
+                text.append(counted).append(" count-based run(s)");
+            }
+            if (searches > 0) {
+                text.append(counted > 0 ? " and " : "").append(searches).append(" maximum-rate search(es)");
+            }
+            text.append(" take");
+        }
+        return text.toString();
+    }
+
+    /** "45 s", "12 min", "1 h 05 min". */
+    static String duration(long seconds) {
+        if (seconds < 60) {
+            return seconds + " s";
+        }
+        long minutes = (seconds + 30) / 60;
+        return minutes < 60
+                ? minutes + " min"
+                : String.format(Locale.ROOT, "%d h %02d min", minutes / 60, minutes % 60);
+    }
+
     /** The topics, producers and subscriptions as the workers are asked to create them. */
     public static String topics(Topology t, String runId) {
         return String.format(
