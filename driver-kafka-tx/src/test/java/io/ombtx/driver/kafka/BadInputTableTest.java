@@ -357,8 +357,8 @@ class BadInputTableTest {
                 WORKLOAD + "driverOverrides:\n  producerConfig: |\n" + "    acks=maybe\n",
                 List.of("--dry-run"),
                 w,
-                "'producerConfig'",
-                "driverOverrides");
+                "'driverOverrides.producerConfig.acks'",
+                "kafka-clients rejects acks");
         String tx = WORKLOAD + "operation: {kind: WRITE, transactional: true}\n";
         t.both(
                 "driver acks=1 with transactions",
@@ -445,8 +445,7 @@ class BadInputTableTest {
                 WORKLOAD + "driverOverrides:\n  consumerConfig: {fetch.min.byte: 1}\n",
                 none,
                 w,
-                "driverOverrides",
-                "'fetch.min.byte'",
+                "'driverOverrides.consumerConfig.fetch.min.byte'",
                 "did you mean 'fetch.min.bytes'");
         t.both(
                 "driver properties block is a list",

@@ -342,12 +342,31 @@ public final class Planner {
         try {
             check.checkConfiguration(file, driver.toYaml());
         } catch (ConfigException e) {
-            throw w.driverOverrides().isEmpty() ? e : e.withNote("with the driverOverrides of " + w.sourceFile());
+            throw fromOverrides(w, e)
+                    .orElseGet(() -> w.driverOverrides().isEmpty()
+                            ? e
+                            : e.withNote("with the driverOverrides of " + w.sourceFile()));
         } catch (RuntimeException e) {
             // A driver's check should say what is wrong as a ConfigException; anything else still stops the plan.
             throw new ConfigException(file, null, driver.driverClass() + " rejects this configuration: " + e);
         }
         return true;
+    }
+
+    /**
+     * The driver's complaint about a block's setting, blamed on the workload when its driverOverrides set that key
+     * (their value is the one in force): {@code driverOverrides.<block>.<key>} in the workload's file.
+     */
+    private static java.util.Optional<ConfigException> fromOverrides(Workload w, ConfigException e) {
+        Map<String, String> block =
+                e.key() == null ? Map.of() : w.driverOverrides().settings().getOrDefault(e.key(), Map.of());
+        for (String key : block.keySet()) {
+            if (e.problem().contains("'" + key + "'") || e.problem().contains(" " + key + ":")) {
+                return java.util.Optional.of(
+                        new ConfigException(w.sourceFile(), "driverOverrides." + e.key() + "." + key, e.problem()));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     private static BrokerPlan brokers(DriverFile driver, Workload w, PlanOptions options) {

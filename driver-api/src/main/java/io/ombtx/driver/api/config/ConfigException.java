@@ -45,4 +45,9 @@ public final class ConfigException extends RuntimeException {
     public String key() {
         return key;
     }
+
+    /** What is wrong, without the file and key. */
+    public String problem() {
+        return problem;
+    }
 }
