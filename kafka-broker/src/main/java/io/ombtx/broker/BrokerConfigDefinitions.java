@@ -32,12 +32,15 @@ public final class BrokerConfigDefinitions {
 
     private final String kafkaVersion;
     private final Map<String, ?> keys;
+    private final Map<String, ?> topicKeys;
     private final Method parseType;
     private final Method ensureValid;
 
-    private BrokerConfigDefinitions(String kafkaVersion, Map<String, ?> keys, Method parseType, Method ensureValid) {
+    private BrokerConfigDefinitions(
+            String kafkaVersion, Map<String, ?> keys, Map<String, ?> topicKeys, Method parseType, Method ensureValid) {
         this.kafkaVersion = kafkaVersion;
         this.keys = keys;
+        this.topicKeys = topicKeys;
         this.parseType = parseType;
         this.ensureValid = ensureValid;
     }
@@ -87,19 +90,22 @@ public final class BrokerConfigDefinitions {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         Object configDef;
+        Map<String, ?> topicKeys;
+        Class<?> defClass = Class.forName("org.apache.kafka.common.config.ConfigDef", false, loader);
         thread.setContextClassLoader(loader);
         try {
             configDef = configDef(loader);
+            topicKeys = topicKeysOrNone(loader, defClass);
         } finally {
             thread.setContextClassLoader(previous);
         }
-        Class<?> defClass = Class.forName("org.apache.kafka.common.config.ConfigDef", false, loader);
         Class<?> typeClass = Class.forName("org.apache.kafka.common.config.ConfigDef$Type", false, loader);
         Class<?> validatorClass = Class.forName("org.apache.kafka.common.config.ConfigDef$Validator", false, loader);
         Map<String, ?> keys = (Map<String, ?>) defClass.getMethod("configKeys").invoke(configDef);
         return new BrokerConfigDefinitions(
                 classPath.kafkaVersion(),
                 Map.copyOf(keys),
+                Map.copyOf(topicKeys),
                 defClass.getMethod("parseType", String.class, Object.class, typeClass),
                 validatorClass.getMethod("ensureValid", String.class, Object.class));
     }
@@ -121,6 +127,33 @@ public final class BrokerConfigDefinitions {
         }
     }
 
+    /** The topic-level definitions, or none when this release keeps them where {@link #topicKeys} does not look. */
+    private static Map<String, ?> topicKeysOrNone(ClassLoader loader, Class<?> defClass) {
+        try {
+            return topicKeys(loader, defClass);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return Map.of();
+        }
+    }
+
+    /**
+     * The topic-level config definitions ({@code LogConfig}): a static {@code configKeys()} in the storage module
+     * from Kafka 3.6 on; before, the Scala object {@code kafka.log.LogConfig$}'s {@code configDefCopy()}.
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, ?> topicKeys(ClassLoader loader, Class<?> defClass) throws ReflectiveOperationException {
+        try {
+            return (Map<String, ?>) Class.forName("org.apache.kafka.storage.internals.log.LogConfig", true, loader)
+                    .getMethod("configKeys")
+                    .invoke(null);
+        } catch (ClassNotFoundException | NoSuchMethodException older) {
+            Class<?> module = Class.forName("kafka.log.LogConfig$", true, loader);
+            Object def = module.getMethod("configDefCopy")
+                    .invoke(module.getField("MODULE$").get(null));
+            return (Map<String, ?>) defClass.getMethod("configKeys").invoke(def);
+        }
+    }
+
     public String kafkaVersion() {
         return kafkaVersion;
     }
@@ -135,11 +168,35 @@ public final class BrokerConfigDefinitions {
         return keys.containsKey(key) || PREFIXES.stream().anyMatch(p -> key.startsWith(p) && key.length() > p.length());
     }
 
+    /** Every topic-level key the broker defines ({@code retention.ms}, {@code min.insync.replicas}, …). */
+    public Set<String> topicNames() {
+        return new TreeSet<>(topicKeys.keySet());
+    }
+
+    /** Whether the topic-level definitions could be read (else topic settings are left to the broker). */
+    public boolean hasTopicDefinitions() {
+        return !topicKeys.isEmpty();
+    }
+
+    /** Whether {@code key} is a topic-level setting of this release. */
+    public boolean knowsTopic(String key) {
+        return topicKeys.containsKey(key);
+    }
+
     /**
-     * What is wrong with {@code value} for the defined {@code key}, in Kafka's words and with what it expects; empty
-     * when Kafka accepts it (or the key is not defined: see {@link #knows}). Class names are not checked.
+     * What is wrong with {@code value} for the defined broker {@code key}, in Kafka's words and with what it expects;
+     * empty when Kafka accepts it (or the key is not defined: see {@link #knows}). Class names are not checked.
      */
     public Optional<String> problem(String key, String value) {
+        return problem(keys, key, value);
+    }
+
+    /** As {@link #problem}, for a topic-level {@code key} (see {@link #knowsTopic}). */
+    public Optional<String> topicProblem(String key, String value) {
+        return problem(topicKeys, key, value);
+    }
+
+    private Optional<String> problem(Map<String, ?> keys, String key, String value) {
         Object definition = keys.get(key);
         if (definition == null) {
             return Optional.empty();

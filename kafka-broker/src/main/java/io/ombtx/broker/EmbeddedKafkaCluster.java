@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,6 +58,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     private final BrokerFaults faults = new BrokerFaults(this);
     private final List<Path> logFiles = new ArrayList<>();
+    private final List<Path> configFiles = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::stopQuietly, "embedded-kafka-shutdown");
     private String bootstrapServers;
     private volatile boolean closed;
@@ -309,7 +311,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         props.setProperty("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":" + clientPort);
         props.setProperty("log.dirs", nodeDir.resolve("data").toString());
         settings.forEach(props::setProperty);
-        Path config = nodeDir.resolve("server.properties");
+        Path config = ownerOnly(nodeDir.resolve("server.properties"));
+        configFiles.add(config);
         try (var out = Files.newBufferedWriter(config, StandardCharsets.UTF_8)) {
             props.store(
                     out, "omb-tx embedded Kafka " + version + " broker " + nodeId + " (" + profile.displayName() + ")");
@@ -317,6 +320,19 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         writeLogConfig(nodeDir, nodeDir.resolve("server.log"));
         logFiles.add(nodeDir.resolve("server.log"));
         return config;
+    }
+
+    /**
+     * {@code file}, created empty and readable by its owner only (on a POSIX file system): a broker's settings may
+     * hold secrets (keystore passwords, JAAS configurations), and a run killed before it stops leaves the file behind.
+     */
+    private static Path ownerOnly(Path file) throws IOException {
+        Files.deleteIfExists(file);
+        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return Files.createFile(
+                    file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        }
+        return Files.createFile(file);
     }
 
     /**
@@ -620,6 +636,14 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         if (!keepWorkDir) {
             deleteRecursively(workDir);
         }
+        // Even in a kept folder: the settings may hold secrets, and the result records them (redacted).
+        for (Path config : configFiles) {
+            try {
+                Files.deleteIfExists(config);
+            } catch (IOException ignored) {
+                // Owner-only, and in the broker's own temporary folder.
+            }
+        }
     }
 
     /** Closes each child's standard input ({@link ChildKafkaMain} exits on end of input), then waits for all. */
@@ -710,7 +734,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             return this;
         }
 
-        /** Keep data and logs in this folder (not deleted on close). */
+        /** Keep data and logs in this folder (not deleted on close; the brokers' server.properties are). */
         public Builder workDir(Path dir) {
             this.workDir = dir;
             return this;

@@ -38,6 +38,19 @@ class BrokerConfigDefinitionsTest {
     }
 
     @Test
+    void topicSettingsAreJudgedByTheReleasesTopicDefinitions() {
+        BrokerConfigDefinitions d = definitions();
+        assertTrue(d.hasTopicDefinitions());
+        assertTrue(d.knowsTopic("retention.ms"));
+        assertTrue(d.knowsTopic("min.insync.replicas"));
+        assertFalse(d.knowsTopic("retention.msx"));
+        assertFalse(d.knowsTopic("log.retention.ms"), "a broker key, not a topic key");
+        String notANumber = d.topicProblem("min.insync.replicas", "zero").orElseThrow();
+        assertTrue(notANumber.contains("zero") && notANumber.contains("expects int"), notANumber);
+        assertEquals(Optional.empty(), d.topicProblem("cleanup.policy", "compact"));
+    }
+
+    @Test
     void unknownKeysAreUnknownExceptPrefixedOnes() {
         BrokerConfigDefinitions d = definitions();
         assertFalse(d.knows("num.network.thread"));

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -15,6 +18,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 @Tag("integration")
 class EmbeddedKafkaClusterTest {
@@ -62,6 +66,21 @@ class EmbeddedKafkaClusterTest {
                     ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
                     "broker process " + pid + " stopped");
         }
+    }
+
+    @Test
+    void serverPropertiesAreOwnerOnlyWhileRunningAndDeletedOnStop(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("broker-1").resolve("server.properties");
+        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder()
+                .workDir(dir)
+                .override("ssl.keystore.password", "hunter2")
+                .start()) {
+            assertTrue(Files.readString(config).contains("hunter2"), "the broker reads its settings from it");
+            assertEquals(
+                    PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(config), "owner only");
+        }
+        assertFalse(Files.exists(config), "deleted on stop, even in a kept folder");
+        assertTrue(Files.exists(dir.resolve("broker-1").resolve("server.log")), "the kept folder keeps its logs");
     }
 
     @Test

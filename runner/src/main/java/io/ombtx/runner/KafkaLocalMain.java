@@ -6,6 +6,7 @@ import io.ombtx.broker.KafkaVersion;
 import io.ombtx.broker.TransactionProtocol;
 import io.ombtx.runner.cli.BrokerOptions;
 import io.ombtx.runner.cli.Cli;
+import io.ombtx.runner.config.Secrets;
 import io.ombtx.runner.result.ResultWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,7 +107,7 @@ public final class KafkaLocalMain {
         state.put("transactionVersion", protocol.transactionVersion());
         state.put("transactionProtocol", protocol.description());
         state.put("profile", cluster.profile().displayName());
-        state.put("settings", cluster.settings());
+        state.put("settings", Secrets.redacted(cluster.settings()));
         state.put("brokerPids", cluster.pids());
         cluster.zooKeeperPid().ifPresent(pid -> state.put("zooKeeperPid", pid));
         Path temp = stateFile.resolveSibling(stateFile.getFileName() + ".tmp");

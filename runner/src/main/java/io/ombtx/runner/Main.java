@@ -60,7 +60,7 @@ public final class Main {
      */
     public static List<RunSpec> plan(BenchmarkArgs parsed) {
         List<DriverFile> drivers = new ArrayList<>();
-        parsed.drivers().forEach(d -> drivers.add(DriverFile.load(d)));
+        parsed.drivers().forEach(d -> drivers.add(DriverFile.load(ShippedDrivers.resolve(d))));
         List<Workload> workloads = new ArrayList<>();
         boolean profileDefined = false;
         for (Path file : parsed.workloads()) {
@@ -219,6 +219,9 @@ public final class Main {
             });
             urls.add(url.trim());
         }
+        WorkerUrls.duplicateProblem(urls).ifPresent(problem -> {
+            throw new UsageException("-w/--workers: " + problem);
+        });
         if (args.workersFile() != null) {
             urls.addAll(WorkersFile.read(args.workersFile()));
         }

@@ -14,7 +14,9 @@ import io.ombtx.runner.cluster.ClusterProfile;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.config.BrokerSetup;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Repetitions;
+import io.ombtx.runner.plan.RunSpec;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -173,8 +175,9 @@ public final class SuiteMain {
                                 entry.brokerProfile())
                         .withRepetitions(repeat, interleave, entry.name()));
             }
+            List<RunSpec> planned = new ArrayList<>();
             for (BenchmarkArgs run : runs) {
-                Main.plan(run); // every entry's mistakes before the first entry runs
+                planned.addAll(Main.plan(run)); // every entry's mistakes before the first entry runs
             }
             int status = Main.OK;
             for (BenchmarkArgs run : runs) {
@@ -186,6 +189,9 @@ public final class SuiteMain {
             }
             if (!given.dryRun()) {
                 out.println("Suite " + name + " (" + profile + ") done: results in " + output);
+            } else {
+                out.println("Suite " + name + " (" + profile + "): " + runs.size()
+                        + (runs.size() == 1 ? " entry, " : " entries, ") + PlanText.estimate(planned));
             }
             return status;
         } catch (ConfigException | UsageException e) {

@@ -600,6 +600,21 @@ class CliTest {
     // bin/kafka-local start
 
     @Test
+    void kafkaLocalWithAnUnknownCommandSaysSoThenShowsTheUsage() throws Exception {
+        Process p = new ProcessBuilder(
+                        "bash", OmbTxHome.locate().resolve("bin/kafka-local").toString(), "bogus")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "bin/kafka-local ended");
+        assertEquals(2, p.exitValue(), err);
+        List<String> lines = err.lines().toList();
+        assertEquals("error: unknown command 'bogus' (expected start, status or stop)", lines.get(0), err);
+        assertTrue(lines.get(1).startsWith("Usage: bin/kafka-local start"), err);
+    }
+
+    @Test
     void kafkaLocalHelpAndErrors() {
         Entry local = parsing(KafkaLocalMain.Options::new);
         Outcome help = run(local, "--state", "s.json", "--help");

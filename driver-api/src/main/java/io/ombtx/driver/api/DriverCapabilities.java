@@ -3,10 +3,11 @@ package io.ombtx.driver.api;
 import java.util.Optional;
 
 /**
- * Optional, implemented by a {@code BenchmarkDriver} that is not a Kafka-API client (driver-aeron): the runner creates
- * the driver (public no-argument constructor, nothing else) while planning and asks what it needs and what it can
- * do, so a run it cannot do stops with exit code 2 before anything starts. A driver that does not implement it is
- * taken to be a Kafka-API client. Nothing here may connect anywhere.
+ * Optional, implemented by a {@code BenchmarkDriver} that is not a Kafka-API client (driver-aeron), or one written for
+ * a broker system other than Apache Kafka (driver-redpanda-tx): the runner creates the driver (public no-argument
+ * constructor, nothing else) while planning and asks what it needs and what it can do, so a run it cannot do stops
+ * with exit code 2 before anything starts. A driver that does not implement it is taken to be a Kafka-API client for
+ * Apache Kafka. Nothing here may connect anywhere.
  */
 public interface DriverCapabilities {
 
@@ -21,4 +22,12 @@ public interface DriverCapabilities {
      * transactions"), or empty when it can.
      */
     Optional<String> unsupported(OperationKind kind, boolean transactional);
+
+    /**
+     * The broker system the driver is written for when it is not Apache Kafka (e.g. "Redpanda"), or empty. When such
+     * a driver names no cluster, the runner says before the run that the embedded Apache Kafka stands in for it.
+     */
+    default Optional<String> writtenFor() {
+        return Optional.empty();
+    }
 }

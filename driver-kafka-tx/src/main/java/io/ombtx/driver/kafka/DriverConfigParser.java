@@ -1,17 +1,22 @@
 package io.ombtx.driver.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.driver.api.config.KafkaDriverYaml;
 import io.ombtx.driver.api.config.YamlFiles;
 import java.io.File;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -125,37 +130,66 @@ public final class DriverConfigParser {
     }
 
     /**
-     * Lets kafka-clients' own config definitions check the values they know (e.g. {@code acks=maybe}): types and
-     * allowed values only, block by block, so the message names the block to fix. Not checked: keys kafka-clients
-     * does not know (it ignores them too), class names (they may exist only on the workers), and the rules that
-     * combine several settings (the driver sets the serializers, the group and the transactional id itself).
+     * Lets kafka-clients' own config definitions check the keys and values they know (e.g. {@code acks=maybe}): types
+     * and allowed values, block by block, so the message names the block to fix. A key kafka-clients does not know
+     * but that is a typo of one it does ({@code lingr.ms}) is an error with a did-you-mean: kafka-clients would only
+     * log it and run with the default. Other unknown keys pass (interceptors, serializers and config providers read
+     * their own). Not checked: class names (they may exist only on the workers), and the rules that combine several
+     * settings (the driver sets the serializers, the group and the transactional id itself).
      */
     private static void checkClientSettings(DriverConfig config) {
-        for (ConfigDef definitions :
-                List.of(AdminClientConfig.configDef(), ProducerConfig.configDef(), ConsumerConfig.configDef())) {
-            check(config, "commonConfig", config.commonConfig(), definitions);
-        }
-        check(config, "producerConfig", config.producerConfig(), ProducerConfig.configDef());
-        check(config, "consumerConfig", config.consumerConfig(), ConsumerConfig.configDef());
+        List<ConfigDef> all =
+                List.of(AdminClientConfig.configDef(), ProducerConfig.configDef(), ConsumerConfig.configDef());
+        check(config, "commonConfig", config.commonConfig(), all);
+        check(config, "producerConfig", config.producerConfig(), List.of(ProducerConfig.configDef()));
+        check(config, "consumerConfig", config.consumerConfig(), List.of(ConsumerConfig.configDef()));
     }
 
-    private static void check(DriverConfig config, String block, Properties properties, ConfigDef definitions) {
+    private static void check(DriverConfig config, String block, Properties properties, List<ConfigDef> definitions) {
         for (String key : properties.stringPropertyNames()) {
-            ConfigDef.ConfigKey definition = definitions.configKeys().get(key);
-            if (definition == null || definition.type == ConfigDef.Type.CLASS) {
-                continue;
-            }
-            try {
-                Object value =
-                        ConfigDef.parseType(key, properties.getProperty(key).trim(), definition.type);
-                if (definition.validator != null) {
-                    definition.validator.ensureValid(key, value);
-                }
-            } catch (KafkaException e) {
+            Optional<String> typo = typo(key, definitions);
+            if (typo.isPresent()) {
                 throw new ConfigException(
-                        config.source(), block, "kafka-clients rejects " + key + ": " + e.getMessage());
+                        config.source(),
+                        block,
+                        "kafka-clients has no setting '" + key + "' (did you mean '" + typo.get() + "'?)");
+            }
+            for (ConfigDef definition : definitions) {
+                check(config, block, key, properties.getProperty(key), definition);
             }
         }
+    }
+
+    private static void check(DriverConfig config, String block, String key, String value, ConfigDef definitions) {
+        ConfigDef.ConfigKey definition = definitions.configKeys().get(key);
+        if (definition == null || definition.type == ConfigDef.Type.CLASS) {
+            return;
+        }
+        try {
+            Object parsed = ConfigDef.parseType(key, value.trim(), definition.type);
+            if (definition.validator != null) {
+                definition.validator.ensureValid(key, parsed);
+            }
+        } catch (KafkaException e) {
+            throw new ConfigException(config.source(), block, "kafka-clients rejects " + key + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The setting {@code key} is a typo of, when no definition has it but one is within a few edits (a third of its
+     * length, at least 2): a foreign key for an interceptor or a serializer is further from every client key.
+     */
+    static Optional<String> typo(String key, List<ConfigDef> definitions) {
+        Set<String> known = new TreeSet<>();
+        definitions.forEach(d -> known.addAll(d.names()));
+        if (known.contains(key)) {
+            return Optional.empty();
+        }
+        int tolerated = Math.max(2, key.length() / 3);
+        return known.stream()
+                .filter(k -> KeySuggestions.distance(key.toLowerCase(Locale.ROOT), k) <= tolerated)
+                .min(Comparator.comparingInt((String k) -> KeySuggestions.distance(key.toLowerCase(Locale.ROOT), k))
+                        .thenComparing(Comparator.naturalOrder()));
     }
 
     List<String> rootKeys() {

@@ -123,6 +123,36 @@ class BadInputTableTest {
                 List.of("--profile", "quick"),
                 w,
                 "'profiles.quick.measureOps'");
+        t.both(
+                "workload unknown key inside a chosen profile's block",
+                DRIVER,
+                WORKLOAD + "profiles: {quick: {operation: {kind: WRITE, transactionl: true}}}\n",
+                List.of("--profile", "quick"),
+                w,
+                "'profiles.quick.operation.transactionl'",
+                "did you mean 'transactional'");
+        t.both(
+                "workload unknown key in a profile not chosen",
+                DRIVER,
+                WORKLOAD + "profiles: {full: {measureOps: 1}}\n",
+                none,
+                w,
+                "'profiles.full.measureOps'");
+        t.bench(
+                "workload bad value in a profile not chosen",
+                DRIVER,
+                WORKLOAD + "profiles: {quick: {measureOperations: 1}, full: {partitionsPerTopic: 0}}\n",
+                List.of("--dry-run", "--profile", "quick"),
+                w,
+                "'profiles.full.partitionsPerTopic'");
+        t.bench(
+                "workload profile given as a YAML alias, read as the anchored mapping",
+                DRIVER,
+                WORKLOAD + "profiles:\n  quick: &q {measureOperatons: 1}\n  ci: *q\n",
+                List.of("--dry-run", "--profile", "ci"),
+                w,
+                "'profiles.ci.measureOperatons'",
+                "did you mean 'measureOperations'");
         // workload: wrong types and values out of range
         t.bench(
                 "workload messageSize not a number",
@@ -167,6 +197,15 @@ class BadInputTableTest {
                 w,
                 "'messageSize'");
         t.both("workload duplicate key", DRIVER, WORKLOAD + "name: again\n", none, w, "Duplicate field 'name'");
+        t.bench(
+                "workload STREAM prefill check overflowing a long",
+                DRIVER,
+                "name: w\nmessageSize: 100\nwarmupOperations: 0\nmeasureOperations: 4611686018427387904\n"
+                        + "operation: {kind: STREAM, messagesPerOperation: 4, prefillMessages: 10}\n",
+                List.of("--dry-run"),
+                w,
+                "'operation.prefillMessages'",
+                "more than 9223372036854775807 records");
         // workload: sweeps
         t.bench(
                 "workload empty sweep list",
@@ -337,8 +376,96 @@ class BadInputTableTest {
                 WORKLOAD + "driverOverrides:\n  producerConfig: |\n" + "    acks=maybe\n",
                 List.of("--dry-run"),
                 w,
+                "'driverOverrides.producerConfig.acks'",
+                "kafka-clients rejects acks");
+        String tx = WORKLOAD + "operation: {kind: WRITE, transactional: true}\n";
+        t.both(
+                "driver acks=1 with transactions",
+                DRIVER + "producerConfig: |\n  acks=1\n",
+                tx,
+                none,
+                d,
+                "'producerConfig.acks'",
+                "acks=all");
+        t.both(
+                "workload driverOverrides enable.idempotence=false with transactions",
+                DRIVER,
+                tx + "driverOverrides:\n  producerConfig: {enable.idempotence: false}\n",
+                none,
+                w,
+                "'driverOverrides.producerConfig.enable.idempotence'",
+                "idempotent");
+        t.bench(
+                "driver acks=1 in commonConfig with transactions",
+                DRIVER + "commonConfig: |\n  acks=1\n",
+                tx,
+                List.of("--dry-run"),
+                d,
+                "'commonConfig.acks'");
+        t.both(
+                "transaction.timeout.ms above the broker's default maximum",
+                DRIVER + "producerConfig: |\n  transaction.timeout.ms=900001\n",
+                tx,
+                none,
+                d,
+                "'producerConfig.transaction.timeout.ms'",
+                "transaction.max.timeout.ms (900000, Kafka's default)");
+        t.bench(
+                "transaction.timeout.ms above a maximum lowered by --broker-config",
+                DRIVER + "producerConfig: |\n  transaction.timeout.ms=60000\n",
+                tx,
+                List.of("--dry-run", "--broker-config", "transaction.max.timeout.ms=30000"),
+                d,
+                "'producerConfig.transaction.timeout.ms'",
+                "(30000, as the broker settings set it)");
+        t.both(
+                "driver topicConfig unknown key",
+                DRIVER + "topicConfig: |\n  retention.msx=5\n",
+                WORKLOAD,
+                none,
+                d,
+                "'topicConfig.retention.msx'",
+                "did you mean 'retention.ms'");
+        t.bench(
+                "driver topicConfig bad value",
+                DRIVER + "topicConfig: |\n  min.insync.replicas=zero\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "'topicConfig.min.insync.replicas'",
+                "zero");
+        t.bench(
+                "workload driverOverrides topicConfig unknown key",
+                DRIVER,
+                WORKLOAD + "driverOverrides:\n  topicConfig: {retention.msx: 5}\n",
+                List.of("--dry-run"),
+                w,
+                "'driverOverrides.topicConfig.retention.msx'");
+        t.both(
+                "driver misspelled client property",
+                DRIVER + "producerConfig: |\n  lingr.ms=5\n",
+                WORKLOAD,
+                none,
+                d,
                 "'producerConfig'",
-                "driverOverrides");
+                "'lingr.ms'",
+                "did you mean 'linger.ms'");
+        t.bench(
+                "driver misspelled client property in commonConfig",
+                DRIVER + "commonConfig: |\n  request.timout.ms=5\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "'commonConfig'",
+                "did you mean 'request.timeout.ms'");
+        t.both(
+                "workload driverOverrides misspelled client property",
+                DRIVER,
+                WORKLOAD + "driverOverrides:\n  consumerConfig: {fetch.min.byte: 1}\n",
+                none,
+                w,
+                "'driverOverrides.consumerConfig.fetch.min.byte'",
+                "did you mean 'fetch.min.bytes'");
         t.both(
                 "driver properties block is a list",
                 DRIVER + "producerConfig: [acks, all]\n",
@@ -471,6 +598,14 @@ class BadInputTableTest {
                 "nope.yaml",
                 "not found");
         t.raw(
+                "driver file not found and no shipped driver near its name",
+                Entry.BENCHMARK,
+                Map.of(w, WORKLOAD),
+                List.of("-d", "redpanda-tx-rf5.yaml", DIR + "/w.yaml"),
+                "redpanda-tx-rf5.yaml",
+                "file not found",
+                "nearest shipped driver is driver-redpanda-tx/redpanda-tx-rf3.yaml");
+        t.raw(
                 "workload file not found",
                 Entry.BENCHMARK,
                 Map.of(d, DRIVER),
@@ -487,6 +622,47 @@ class BadInputTableTest {
                 List.of("-w", "http://ok:8080,ftp://host:8080"),
                 "-w/--workers",
                 "'ftp://host:8080'");
+        t.both(
+                "-w with a port beyond 65535",
+                DRIVER,
+                WORKLOAD,
+                List.of("-w", "http://a:8080,http://b:99999"),
+                "-w/--workers",
+                "'http://b:99999'",
+                "port 99999");
+        t.both(
+                "-w with the same worker twice",
+                DRIVER,
+                WORKLOAD,
+                List.of("-w", "http://a:8080,http://A:8080/"),
+                "-w/--workers",
+                "listed twice");
+        Map<String, String> twiceWorkers = new LinkedHashMap<>(
+                Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD, "workers.yaml", "workers: [http://a:80, http://a]\n"));
+        t.raw(
+                "workers file with the same worker twice (dry run)",
+                Entry.BENCHMARK,
+                twiceWorkers,
+                List.of("-d", DIR + "/d.yaml", "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"),
+                "workers.yaml",
+                "'workers'",
+                "listed twice");
+        t.both(
+                "driver bootstrap.servers not HOST:PORT",
+                "name: k\n" + KAFKA + "commonConfig: |\n  bootstrap.servers=not a host:::\n",
+                WORKLOAD,
+                none,
+                d,
+                "'commonConfig.bootstrap.servers'",
+                "not HOST:PORT");
+        t.bench(
+                "workload driverOverrides bootstrap.servers with a bad port",
+                DRIVER,
+                WORKLOAD + "driverOverrides:\n  commonConfig: {bootstrap.servers: 'b1:9092,b2:70000'}\n",
+                List.of("--dry-run"),
+                w,
+                "'driverOverrides.commonConfig.bootstrap.servers'",
+                "'b2:70000'");
         t.bench(
                 "-w and -wf together",
                 DRIVER,
@@ -801,7 +977,7 @@ class BadInputTableTest {
                         + " target: 0, at: 1s, restartAfter: 1s, colour: red}]}}\n",
                 List.of("--profile", "quick"),
                 w,
-                "'faults[0].colour'");
+                "'profiles.quick.faults[0].colour'");
 
         // bin/benchmark-suite
         String suiteRun = "runs:\n  - driver: " + DIR + "/d.yaml\n    workloads: [" + DIR + "/w.yaml]\n";

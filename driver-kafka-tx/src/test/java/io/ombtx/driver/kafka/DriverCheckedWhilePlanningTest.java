@@ -71,7 +71,16 @@ class DriverCheckedWhilePlanningTest {
     void aWorkloadsDriverOverridesAreCheckedWithTheDriverAndSaySo() throws Exception {
         Outcome o = dryRun(HEAD, "name: w\ndriverOverrides:\n  producerConfig: |\n    acks=maybe\n");
         assertEquals(2, o.code(), o.err());
-        assertTrue(o.err().contains("'producerConfig'") && o.err().contains("with the driverOverrides of"), o.err());
+        assertTrue(o.err().contains("key 'driverOverrides.producerConfig.acks': kafka-clients rejects acks"), o.err());
+        // A driver-file setting checked with the overrides in force still names the driver, and says so.
+        Outcome both = dryRun(
+                HEAD + "producerConfig: |\n  acks=maybe\n",
+                "name: w\ndriverOverrides:\n  producerConfig: {linger.ms: 5}\n");
+        assertEquals(2, both.code(), both.err());
+        assertTrue(
+                both.err().contains("my-driver.yaml: key 'producerConfig'")
+                        && both.err().contains("with the driverOverrides of"),
+                both.err());
     }
 
     @Test

@@ -1,10 +1,13 @@
 package io.ombtx.driver.redpanda;
 
+import io.ombtx.driver.api.DriverCapabilities;
+import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.kafka.DriverConfig;
 import io.ombtx.driver.kafka.KafkaTxBenchmarkDriver;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
@@ -16,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * understands. Extra YAML key: {@code adminApiUrl} (e.g. {@code http://redpanda-0:9644}), where the preflight reads
  * the cluster configuration.
  */
-public class RedpandaTxBenchmarkDriver extends KafkaTxBenchmarkDriver {
+public class RedpandaTxBenchmarkDriver extends KafkaTxBenchmarkDriver implements DriverCapabilities {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedpandaTxBenchmarkDriver.class);
     static final String ADMIN_API_URL = "adminApiUrl";
@@ -25,6 +28,22 @@ public class RedpandaTxBenchmarkDriver extends KafkaTxBenchmarkDriver {
     private RedpandaTopicConfigs.Filtered topicConfigs;
 
     public RedpandaTxBenchmarkDriver() {}
+
+    @Override
+    public boolean usesKafkaBroker() {
+        return true;
+    }
+
+    @Override
+    public Optional<String> unsupported(OperationKind kind, boolean transactional) {
+        return Optional.empty();
+    }
+
+    /** Redpanda: with no cluster named, the runner's embedded Apache Kafka stands in, and says so. */
+    @Override
+    public Optional<String> writtenFor() {
+        return Optional.of("Redpanda");
+    }
 
     @Override
     protected Set<String> extraYamlKeys() {

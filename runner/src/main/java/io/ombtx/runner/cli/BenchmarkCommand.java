@@ -41,7 +41,9 @@ public final class BenchmarkCommand implements Cli.Validated {
             split = ",",
             paramLabel = "FILE",
             order = 1,
-            description = "driver YAML files (required), e.g. driver-kafka-tx/kafka-tx.yaml")
+            description =
+                    "driver YAML files (required), e.g. driver-kafka-tx/kafka-tx.yaml; a shipped driver may also be"
+                            + " named from any folder by its file name or name: (kafka-tx, redpanda-tx.yaml)")
     List<String> drivers = new ArrayList<>();
 
     @Mixin

@@ -76,6 +76,26 @@ public interface ClusterSystem {
      */
     Optional<SettingProblem> clientSettingsProblem(String release, DriverFile driver);
 
+    /**
+     * A client setting of {@code driver} a transactional run cannot work with, or empty: for Kafka, {@code acks}
+     * other than all, {@code enable.idempotence=false}, or (on an embedded cluster, whose settings {@code plan}
+     * holds) a {@code transaction.timeout.ms} above the brokers' {@code transaction.max.timeout.ms}. The key is
+     * {@code block.key}.
+     */
+    Optional<SettingProblem> transactionalClientProblem(DriverFile driver, BrokerPlan plan);
+
+    /**
+     * The check of topic settings (a Kafka driver's {@code topicConfig}) on the embedded {@code release} (null: the
+     * default), by its own topic config definitions; empty when they cannot be had.
+     */
+    Optional<SettingsCheck> topicSettingsCheck(String release);
+
+    /**
+     * What is wrong with the address list naming an external cluster (Kafka's {@code bootstrap.servers}), or empty;
+     * a check of its form only: nothing is looked up or reached while planning.
+     */
+    Optional<String> serversProblem(String servers);
+
     /** A setting's problem: the key as the user wrote it (with its block) and what is wrong. */
     record SettingProblem(String key, String message) {}
 }

@@ -10,10 +10,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.regex.Pattern;
 
 /**
  * A driver YAML as the runner sees it: {@code name} and {@code driverClass}, the Kafka convention's
@@ -24,9 +22,7 @@ import java.util.regex.Pattern;
 public final class DriverFile {
 
     private static final String BOOTSTRAP = "bootstrap.servers";
-    private static final Pattern SECRET_KEY =
-            Pattern.compile("(?i).*(password|secret|token|sasl\\.jaas\\.config|\\.key$|credential).*");
-    public static final String REDACTED = "<redacted>";
+    public static final String REDACTED = Secrets.REDACTED;
 
     private final Path file;
     private final ObjectNode root;
@@ -135,7 +131,7 @@ public final class DriverFile {
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             JsonNode value = entry.getValue();
-            if (SECRET_KEY.matcher(entry.getKey()).matches()) {
+            if (isSecret(entry.getKey())) {
                 out.put(entry.getKey(), REDACTED);
             } else if (value.isTextual() && DriverOverrides.BLOCKS.contains(entry.getKey())) {
                 out.put(entry.getKey(), redactProperties(value.asText()));
@@ -159,7 +155,7 @@ public final class DriverFile {
         ObjectNode copy = ((ObjectNode) node).deepCopy();
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String key = it.next();
-            if (SECRET_KEY.matcher(key).matches()) {
+            if (isSecret(key)) {
                 copy.put(key, REDACTED);
             } else {
                 copy.set(key, redactTree(node.get(key)));
@@ -189,7 +185,7 @@ public final class DriverFile {
     }
 
     private static boolean isSecret(String key) {
-        return SECRET_KEY.matcher(key.toLowerCase(Locale.ROOT)).matches();
+        return Secrets.isSecret(key);
     }
 
     private static String appendLines(String text, String extra) {

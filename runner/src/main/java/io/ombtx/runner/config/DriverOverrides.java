@@ -81,13 +81,17 @@ public record DriverOverrides(Integer replicationFactor, Map<String, Map<String,
         return blocks;
     }
 
-    /** For the dry run: the replication factor and each block's text. */
-    public Map<String, Object> describe() {
-        Map<String, Object> map = new LinkedHashMap<>();
+    /**
+     * For the dry run: one {@code key=value} a line, the replication factor first, then each block's settings as
+     * {@code block: key=value}, secret values redacted ({@link Secrets}).
+     */
+    public List<String> describe() {
+        List<String> lines = new java.util.ArrayList<>();
         if (replicationFactor != null) {
-            map.put("replicationFactor", replicationFactor);
+            lines.add("replicationFactor=" + replicationFactor);
         }
-        map.putAll(propertyBlocks());
-        return map;
+        settings.forEach((block, values) ->
+                values.forEach((key, value) -> lines.add(block + ": " + key + "=" + Secrets.shown(key, value))));
+        return lines;
     }
 }

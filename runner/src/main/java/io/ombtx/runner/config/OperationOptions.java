@@ -86,8 +86,16 @@ public record OperationOptions(boolean waitForConsume, long prefillMessages, boo
         }
         RunLength length = run.length();
         if (length.countBased() && producerRate == 0) {
-            long needed = (length.warmupOperations() + length.measureOperations())
-                    * run.operation().messagesPerOperation();
+            long needed;
+            try {
+                needed = Math.multiplyExact(Math.addExact(length.warmupOperations(), length.measureOperations()), (long)
+                        run.operation().messagesPerOperation());
+            } catch (ArithmeticException e) {
+                throw op.error(
+                        "prefillMessages",
+                        "the run would process more than " + Long.MAX_VALUE + " records (warm-up plus measured"
+                                + " operations × messagesPerOperation): lower the counts or messagesPerOperation");
+            }
             if (prefill < needed) {
                 throw op.error(
                         "prefillMessages",

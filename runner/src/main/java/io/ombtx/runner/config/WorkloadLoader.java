@@ -104,10 +104,70 @@ public final class WorkloadLoader {
                 expand(file.toString(), file.toAbsolutePath().getParent(), (ObjectNode) root, profile), defines);
     }
 
-    /** Pure: YAML tree → validated runs. {@code baseDir} resolves a relative payloadFile. */
+    /**
+     * Pure: YAML tree → validated runs. {@code baseDir} resolves a relative payloadFile. Every profile is checked,
+     * chosen or not, as the runs it would give; a mistake a profile makes is blamed on its key under
+     * {@code profiles.<name>.}.
+     */
     public static List<Workload> expand(String fileName, Path baseDir, ObjectNode root, String profile) {
         checkKeys(fileName, "", root, concat(OMB_KEYS, OMB_TX_KEYS));
-        ObjectNode merged = applyProfile(fileName, root, profile);
+        JsonNode profiles = root.get("profiles");
+        List<Workload> runs =
+                inProfile(profiles, profile, () -> runsOf(fileName, baseDir, applyProfile(fileName, root, profile)));
+        if (profiles != null && profiles.isObject()) {
+            for (Iterator<String> it = profiles.fieldNames(); it.hasNext(); ) {
+                String other = it.next();
+                if (!other.equals(profile)) {
+                    inProfile(profiles, other, () -> runsOf(fileName, baseDir, applyProfile(fileName, root, other)));
+                }
+            }
+        }
+        return runs;
+    }
+
+    /**
+     * {@code runs.get()}, with a mistake in a key {@code profile} sets blamed on {@code profiles.<profile>.<key>};
+     * one in a key it does not set is the base workload's and stays as it is (with a note when the base alone is
+     * fine but not with the profile).
+     */
+    private static List<Workload> inProfile(
+            JsonNode profiles, String profile, java.util.function.Supplier<List<Workload>> runs) {
+        try {
+            return runs.get();
+        } catch (ConfigException e) {
+            JsonNode set = profile == null || profiles == null ? null : profiles.get(profile);
+            if (set == null || !set.isObject() || e.key() == null || e.key().startsWith("profiles.")) {
+                throw e;
+            }
+            if (setsKey(set, e.key())) {
+                throw e.withKey("profiles." + profile + "." + e.key());
+            }
+            throw e.withNote("with profile " + profile);
+        }
+    }
+
+    /** Whether a profile's overrides set {@code key} ("operation.kind", "faults[0].at") or the block holding it. */
+    static boolean setsKey(JsonNode overrides, String key) {
+        String top = key.split("[.\\[]", 2)[0];
+        JsonNode value = overrides.get(top);
+        if (value == null) {
+            return false;
+        }
+        // A mapping is merged into the base's key by key; anything else replaces the base's value whole.
+        if (!value.isObject() || key.length() == top.length()) {
+            return true;
+        }
+        String rest = key.substring(top.length() + 1);
+        for (Iterator<String> it = value.fieldNames(); it.hasNext(); ) {
+            String field = it.next();
+            if (rest.equals(field) || rest.startsWith(field + ".") || rest.startsWith(field + "[")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<Workload> runsOf(String fileName, Path baseDir, ObjectNode merged) {
         List<String> swept = new ArrayList<>();
         for (Iterator<String> it = merged.fieldNames(); it.hasNext(); ) {
             String key = it.next();

@@ -15,6 +15,7 @@ import io.ombtx.runner.cluster.ClusterStartFailed;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterUnreachable;
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.Secrets;
 import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.FaultCluster;
 import io.ombtx.runner.plan.BrokerPlan;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -33,7 +35,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * Kafka-API clusters (Apache Kafka, Redpanda) for the runner: the embedded cluster started from the plan
@@ -97,6 +101,121 @@ public final class KafkaClusters implements ClusterSystem {
             }
             return definitions.problem(key, value);
         });
+    }
+
+    @Override
+    public Optional<SettingsCheck> topicSettingsCheck(String release) {
+        BrokerConfigDefinitions definitions;
+        try {
+            definitions = release == null
+                    ? BrokerConfigDefinitions.find().orElse(null)
+                    : BrokerConfigDefinitions.find(KafkaVersion.parse(release)).orElse(null);
+        } catch (BrokerStartException e) {
+            return Optional.empty();
+        }
+        if (definitions == null || !definitions.hasTopicDefinitions()) {
+            return Optional.empty();
+        }
+        return Optional.of((key, value) -> {
+            if (!definitions.knowsTopic(key)) {
+                return Optional.of("Kafka " + definitions.kafkaVersion() + " has no topic setting '" + key + "'"
+                        + KeySuggestions.closest(key, definitions.topicNames())
+                                .map(s -> " (did you mean '" + s + "'?)")
+                                .orElse(""));
+            }
+            return definitions.topicProblem(key, value);
+        });
+    }
+
+    /** Each entry HOST:PORT as kafka-clients reads it ({@code Utils.getHost}/{@code getPort}), the port in range. */
+    @Override
+    public Optional<String> serversProblem(String servers) {
+        boolean any = false;
+        for (String entry : servers.split(",")) {
+            String address = entry.trim();
+            if (address.isEmpty()) {
+                continue;
+            }
+            any = true;
+            String host = Utils.getHost(address);
+            Integer port;
+            try {
+                port = Utils.getPort(address);
+            } catch (NumberFormatException e) {
+                port = -1; // digits beyond an int
+            }
+            if (host == null || host.isEmpty() || port == null) {
+                return Optional.of("'" + address + "' is not HOST:PORT (e.g. broker1:9092, or embedded for the"
+                        + " embedded cluster)");
+            }
+            if (port < 1 || port > 65535) {
+                return Optional.of("'" + address + "' has a port outside 1 to 65535");
+            }
+        }
+        return any ? Optional.empty() : Optional.of("names no address (e.g. broker1:9092)");
+    }
+
+    /** Kafka's default {@code transaction.max.timeout.ms} (15 minutes), when the plan does not set it. */
+    static final long DEFAULT_TRANSACTION_MAX_TIMEOUT_MS = 900_000;
+
+    @Override
+    public Optional<SettingProblem> transactionalClientProblem(DriverFile driver, BrokerPlan plan) {
+        Properties common = driver.properties("commonConfig");
+        Properties producer = driver.properties("producerConfig");
+        for (String key : List.of(ProducerConfig.ACKS_CONFIG, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG)) {
+            String block =
+                    producer.containsKey(key) ? "producerConfig" : common.containsKey(key) ? "commonConfig" : null;
+            if (block == null) {
+                continue;
+            }
+            String value = (block.equals("producerConfig") ? producer : common)
+                    .getProperty(key)
+                    .trim()
+                    .toLowerCase(Locale.ROOT);
+            if (key.equals(ProducerConfig.ACKS_CONFIG) && !value.equals("all") && !value.equals("-1")) {
+                return Optional.of(new SettingProblem(
+                        block + "." + key,
+                        "acks=" + value + " with transactions: a transactional producer needs acks=all (or -1)"));
+            }
+            if (key.equals(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG) && value.equals("false")) {
+                return Optional.of(new SettingProblem(
+                        block + "." + key,
+                        "enable.idempotence=false with transactions: a transactional producer is idempotent"
+                                + " (remove the line, or set it to true)"));
+            }
+        }
+        String timeoutKey = ProducerConfig.TRANSACTION_TIMEOUT_CONFIG;
+        String block = producer.containsKey(timeoutKey)
+                ? "producerConfig"
+                : common.containsKey(timeoutKey) ? "commonConfig" : null;
+        if (block == null || !plan.embedded()) {
+            return Optional.empty();
+        }
+        long timeout;
+        try {
+            timeout = Long.parseLong((block.equals("producerConfig") ? producer : common)
+                    .getProperty(timeoutKey)
+                    .trim());
+        } catch (NumberFormatException e) {
+            return Optional.empty(); // the driver's own check names the bad number
+        }
+        String maxKey = "transaction.max.timeout.ms";
+        String setMax = plan.settings().get(maxKey);
+        long max;
+        try {
+            max = setMax == null ? DEFAULT_TRANSACTION_MAX_TIMEOUT_MS : Long.parseLong(setMax.trim());
+        } catch (NumberFormatException e) {
+            return Optional.empty(); // the broker settings' check names it
+        }
+        if (timeout > max) {
+            return Optional.of(new SettingProblem(
+                    block + "." + timeoutKey,
+                    timeoutKey + "=" + timeout + " is above the embedded brokers' " + maxKey + " (" + max
+                            + (setMax == null ? ", Kafka's default" : ", as the broker settings set it")
+                            + "): the broker would refuse every transactional producer; lower it, or raise " + maxKey
+                            + " with brokerSettings or --broker-config"));
+        }
+        return Optional.empty();
     }
 
     /** "4.1.1 (KRaft, default)", "2.8.2 (ZooKeeper)", "4.1.1 (KRaft, transaction.version 1)". */
@@ -195,7 +314,7 @@ public final class KafkaClusters implements ClusterSystem {
                 plan.brokers(),
                 plan.profile().displayName(),
                 plan.transactionVersion() == null ? "" : ", transaction.version " + plan.transactionVersion(),
-                plan.settings().isEmpty() ? "" : ", overrides " + plan.settings()));
+                plan.settings().isEmpty() ? "" : ", overrides " + Secrets.redacted(plan.settings())));
         EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder()
                 .brokers(plan.brokers())
                 .profile(BrokerProfile.valueOf(plan.profile().name()))
@@ -229,7 +348,8 @@ public final class KafkaClusters implements ClusterSystem {
         String metadata = cluster.zooKeeper() ? "ZooKeeper" : "KRaft";
         log.accept(String.format(
                 "Kafka %s running (%s); transaction protocol: %s", running, metadata, protocol.description()));
-        return RunResult.Broker.embedded(plan.brokers(), running, plan.profile().displayName(), cluster.settings())
+        return RunResult.Broker.embedded(
+                        plan.brokers(), running, plan.profile().displayName(), Secrets.redacted(cluster.settings()))
                 .withReadBack(
                         cluster.zooKeeper()
                                 ? RunResult.Broker.Coordination.ZOOKEEPER

@@ -11,7 +11,7 @@ import java.util.Optional;
  * whether it needs a Kafka broker, while planning: a workload it cannot run stops with exit code 2, naming the
  * workload's key and the driver, before anything starts. Drivers that declare nothing are Kafka-API clients.
  */
-final class CapabilityCheck {
+public final class CapabilityCheck {
 
     private CapabilityCheck() {}
 
@@ -47,6 +47,22 @@ final class CapabilityCheck {
                             + ") uses no broker, so broker settings do not apply");
         }
         return false;
+    }
+
+    /**
+     * When the run is on the embedded Apache Kafka but the driver is written for another broker system (its
+     * {@link DriverCapabilities#writtenFor()}): the line saying so, for the console before the run and the dry run.
+     */
+    public static Optional<String> standInNote(DriverFile driver, BrokerPlan broker) {
+        if (!broker.embedded()) {
+            return Optional.empty();
+        }
+        return capabilities(driver)
+                .flatMap(DriverCapabilities::writtenFor)
+                .map(system -> "driver " + driver.name() + " is written for " + system + " but names no cluster"
+                        + " (commonConfig's bootstrap.servers): it runs on the embedded Apache Kafka, not " + system
+                        + ", and the result says broker.system kafka; name a " + system + " cluster to measure "
+                        + system);
     }
 
     /** The driver's declaration; empty when it makes none or its class is not here (Planner reports that). */

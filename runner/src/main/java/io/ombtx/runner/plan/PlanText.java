@@ -6,6 +6,7 @@ import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.config.Secrets;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.run.MaxRateSearch;
 import io.ombtx.runner.worker.LoadSpec;
@@ -59,11 +60,14 @@ public final class PlanText {
                             : b.embedded()
                                     ? "embedded Kafka, " + b.brokers() + " broker(s), profile "
                                             + b.profile().displayName()
-                                            + (b.settings().isEmpty() ? "" : ", settings " + b.settings())
+                                            + (b.settings().isEmpty()
+                                                    ? ""
+                                                    : ", settings " + Secrets.redacted(b.settings()))
                                     : "external " + b.bootstrapServers() + " (needs " + b.brokers() + " broker(s))");
             if (b.embedded()) {
                 line(text, "     kafka       %s", versionText(b));
             }
+            CapabilityCheck.standInNote(run.driver(), b).ifPresent(note -> line(text, "     note        %s", note));
             if (run.clientVersion() != null) {
                 line(
                         text,
@@ -115,6 +119,21 @@ public final class PlanText {
                     length,
                     run.reportingIntervalSeconds(),
                     run.teardownTimeoutSeconds());
+            if (w.consumerBacklogSizeGB() > 0) {
+                line(
+                        text,
+                        "     backlog     consumerBacklogSizeGB %s (%d message(s) of %d bytes across the subscriptions):"
+                                + " consumers paused after the warm-up until it is built, then resumed until"
+                                + " backlogDrainRatio %s of it has drained",
+                        BigDecimal.valueOf(w.consumerBacklogSizeGB())
+                                .stripTrailingZeros()
+                                .toPlainString(),
+                        (long) (w.consumerBacklogSizeGB() * 1024 * 1024 * 1024) / Math.max(1, w.messageSize()),
+                        w.messageSize(),
+                        BigDecimal.valueOf(w.backlogDrainRatio())
+                                .stripTrailingZeros()
+                                .toPlainString());
+            }
             line(text, "     run id      %s", run.runId());
             line(text, "     topics      %s", topics(run.topology(), run.runId()));
             line(text, "     start-load  %s", startLoad(run.load()));
@@ -149,11 +168,9 @@ public final class PlanText {
             if (run.workerNote() != null) {
                 line(text, "     note        %s", run.workerNote());
             }
-            if (!w.driverOverrides().isEmpty()) {
-                line(
-                        text,
-                        "     overrides   %s",
-                        w.driverOverrides().describe().toString().replace("\n", "; "));
+            List<String> overrides = w.driverOverrides().describe();
+            for (int i = 0; i < overrides.size(); i++) {
+                line(text, "     %s %s", i == 0 ? "overrides  " : "           ", overrides.get(i));
             }
             if (run.repetition() != null) {
                 Repetition r = run.repetition();
@@ -176,6 +193,63 @@ public final class PlanText {
             }
         }
         return text.toString();
+    }
+
+    /** What the estimate counts for a run's set-up and teardown on an embedded broker: start, topics, stop. */
+    static final long EMBEDDED_SETUP_SECONDS = 20;
+
+    /** ... and on an external cluster or without a broker: topics, clients, teardown. */
+    static final long OTHER_SETUP_SECONDS = 5;
+
+    /**
+     * A plan's size and the time it will take, as far as the plan knows it: the warm-ups and measurements of its
+     * time-based runs, and a set-up allowance per run ({@value #EMBEDDED_SETUP_SECONDS} s with an embedded broker,
+     * {@value #OTHER_SETUP_SECONDS} s without); count-based runs and maximum-rate searches last as long as their
+     * counts and probes take, which no plan can know, so they are counted apart.
+     */
+    public static String estimate(List<RunSpec> runs) {
+        long seconds = 0;
+        int counted = 0;
+        int searches = 0;
+        for (RunSpec run : runs) {
+            Workload w = run.workload();
+            seconds += run.broker().embedded() ? EMBEDDED_SETUP_SECONDS : OTHER_SETUP_SECONDS;
+            if (w.countBased()) {
+                counted++;
+            } else {
+                seconds += w.warmupDuration().toSeconds() + w.testDuration().toSeconds();
+            }
+            if (run.findMaximumRate()) {
+                searches++;
+            }
+        }
+        StringBuilder text = new StringBuilder(
+                String.format(Locale.ROOT, "%d run(s), estimated time at least %s", runs.size(), duration(seconds)));
+        text.append(" (warm-ups and measurements of the time-based runs, and about ")
+                .append(EMBEDDED_SETUP_SECONDS)
+                .append(" s of set-up per run on an embedded broker)");
+        if (counted > 0 || searches > 0) {
+            text.append("; on top, what ");
+            if (counted > 0) {
+                text.append(counted).append(" count-based run(s)");
+            }
+            if (searches > 0) {
+                text.append(counted > 0 ? " and " : "").append(searches).append(" maximum-rate search(es)");
+            }
+            text.append(" take");
+        }
+        return text.toString();
+    }
+
+    /** "45 s", "12 min", "1 h 05 min". */
+    static String duration(long seconds) {
+        if (seconds < 60) {
+            return seconds + " s";
+        }
+        long minutes = (seconds + 30) / 60;
+        return minutes < 60
+                ? minutes + " min"
+                : String.format(Locale.ROOT, "%d h %02d min", minutes / 60, minutes % 60);
     }
 
     /** The topics, producers and subscriptions as the workers are asked to create them. */

@@ -49,6 +49,9 @@ public final class Planner {
         boolean usesBroker = CapabilityCheck.check(driver, w);
         BrokerPlan broker = usesBroker ? brokers(driver, w, options) : BrokerPlan.none();
         boolean checked = checkDriver(driver, w, !options.workerUrls().isEmpty());
+        if (usesBroker) {
+            checkClusterSettings(driver, w, broker);
+        }
         boolean streaming = w.streaming();
         boolean open = w.loop() == LoopMode.OPEN;
         double initialRate = !open || (streaming && w.producerRate() == 0)
@@ -154,6 +157,45 @@ public final class Planner {
             throw new ConfigException(driver.file().toString(), problem.key(), problem.message());
         });
         return release;
+    }
+
+    /**
+     * What the broker system judges of the driver's settings before anything starts: the client settings a
+     * transactional operation cannot run with (acks, idempotence, a transaction time-out above the embedded brokers'
+     * maximum), and on an embedded cluster the topic settings, by the release's own topic definitions. Each problem
+     * is blamed on the workload's driverOverrides when the setting came from there, else on the driver file.
+     */
+    private static void checkClusterSettings(DriverFile driver, Workload w, BrokerPlan broker) {
+        ClusterSystem system = ClusterSystems.installed();
+        if (w.operation().transactional()) {
+            system.transactionalClientProblem(driver, broker).ifPresent(problem -> {
+                throw blame(driver, w, problem.key(), problem.message());
+            });
+        }
+        Map<String, String> topicConfig = new LinkedHashMap<>();
+        driver.properties("topicConfig").forEach((key, value) -> topicConfig.put((String) key, (String) value));
+        if (!broker.embedded() || topicConfig.isEmpty()) {
+            return;
+        }
+        ClusterSystem.SettingsCheck check =
+                system.topicSettingsCheck(broker.brokerVersion()).orElse(null);
+        if (check == null) {
+            return;
+        }
+        topicConfig.forEach((key, value) -> check.problem(key, value.trim()).ifPresent(problem -> {
+            throw blame(driver, w, "topicConfig." + key, problem);
+        }));
+    }
+
+    /** {@code blockKey} ("producerConfig.acks") blamed on the workload's driverOverrides if it set it, else the driver. */
+    private static ConfigException blame(DriverFile driver, Workload w, String blockKey, String problem) {
+        int dot = blockKey.indexOf('.');
+        String block = blockKey.substring(0, dot);
+        String key = blockKey.substring(dot + 1);
+        if (w.driverOverrides().settings().getOrDefault(block, Map.of()).containsKey(key)) {
+            return new ConfigException(w.sourceFile(), "driverOverrides." + blockKey, problem);
+        }
+        return new ConfigException(driver.file().toString(), blockKey, problem);
     }
 
     /**
@@ -300,12 +342,31 @@ public final class Planner {
         try {
             check.checkConfiguration(file, driver.toYaml());
         } catch (ConfigException e) {
-            throw w.driverOverrides().isEmpty() ? e : e.withNote("with the driverOverrides of " + w.sourceFile());
+            throw fromOverrides(w, e)
+                    .orElseGet(() -> w.driverOverrides().isEmpty()
+                            ? e
+                            : e.withNote("with the driverOverrides of " + w.sourceFile()));
         } catch (RuntimeException e) {
             // A driver's check should say what is wrong as a ConfigException; anything else still stops the plan.
             throw new ConfigException(file, null, driver.driverClass() + " rejects this configuration: " + e);
         }
         return true;
+    }
+
+    /**
+     * The driver's complaint about a block's setting, blamed on the workload when its driverOverrides set that key
+     * (their value is the one in force): {@code driverOverrides.<block>.<key>} in the workload's file.
+     */
+    private static java.util.Optional<ConfigException> fromOverrides(Workload w, ConfigException e) {
+        Map<String, String> block =
+                e.key() == null ? Map.of() : w.driverOverrides().settings().getOrDefault(e.key(), Map.of());
+        for (String key : block.keySet()) {
+            if (e.problem().contains("'" + key + "'") || e.problem().contains(" " + key + ":")) {
+                return java.util.Optional.of(
+                        new ConfigException(w.sourceFile(), "driverOverrides." + e.key() + "." + key, e.problem()));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     private static BrokerPlan brokers(DriverFile driver, Workload w, PlanOptions options) {
@@ -337,6 +398,9 @@ public final class Planner {
                                 driver.replicationFactor(), driver.file().toString(), "replicationFactor"),
                 new BrokerPlan.Demand(w.brokers(), w.sourceFile(), "brokers"),
                 new BrokerPlan.Demand(options.brokers() == null ? 0 : options.brokers(), null, "--brokers"));
+        ClusterSystems.installed().serversProblem(driver.bootstrapServers()).ifPresent(problem -> {
+            throw blame(driver, w, "commonConfig.bootstrap.servers", problem);
+        });
         String overriddenCommon = w.driverOverrides().propertyBlocks().get("commonConfig");
         String serversSource = overriddenCommon != null && overriddenCommon.contains("bootstrap.servers")
                 ? w.sourceFile() + "'s driverOverrides.commonConfig"

@@ -13,9 +13,14 @@ final class RunConsole {
         this.quiet = quiet;
     }
 
+    /**
+     * One line, written whole (one write of the line and its end): written in pieces, as {@code printf} does, a line
+     * on the other stream of the terminal (a client's warning, a worker JVM's output) could land inside it.
+     */
     void say(String format, Object... args) {
         if (!quiet) {
-            out.printf(Locale.ROOT, "%tT %s%n", System.currentTimeMillis(), String.format(Locale.ROOT, format, args));
+            out.print(String.format(
+                    Locale.ROOT, "%tT %s%n", System.currentTimeMillis(), String.format(Locale.ROOT, format, args)));
             out.flush();
         }
     }

@@ -9,6 +9,7 @@ import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.CommandBrokerControl;
 import io.ombtx.runner.fault.FaultCommand;
 import io.ombtx.runner.plan.BrokerPlan;
+import io.ombtx.runner.plan.CapabilityCheck;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.worker.Worker;
@@ -98,6 +99,7 @@ public final class RunCoordinator {
         if (plan.noBroker()) {
             return execute(spec, spec.driver(), RunResult.Broker.none(), null, () -> null);
         }
+        CapabilityCheck.standInNote(spec.driver(), plan).ifPresent(console::line);
         ClusterSession opened;
         try {
             // Interruptible: Ctrl-C while the embedded broker starts stops it at once, its processes killed.

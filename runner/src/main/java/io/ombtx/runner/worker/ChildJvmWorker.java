@@ -98,7 +98,7 @@ public final class ChildJvmWorker implements Worker {
                 if (!url.isDone() && m.find()) {
                     url.complete(m.group(1));
                 } else {
-                    System.err.println(line);
+                    System.err.print(line + System.lineSeparator()); // one write: never inside a progress line
                 }
             }
         } catch (IOException e) {

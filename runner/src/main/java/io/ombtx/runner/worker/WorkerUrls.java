@@ -2,7 +2,10 @@ package io.ombtx.runner.worker;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /** What a worker URL may be: http or https, a host, an optional port, nothing else (a trailing '/' is fine). */
@@ -28,11 +31,34 @@ public final class WorkerUrls {
         if (uri.getHost() == null || uri.getRawUserInfo() != null) {
             return Optional.of("'" + url + "' has no valid host; " + EXPECTED);
         }
+        if (uri.getPort() != -1 && (uri.getPort() < 1 || uri.getPort() > 65535)) {
+            return Optional.of("'" + url + "' has port " + uri.getPort() + ", outside 1 to 65535; " + EXPECTED);
+        }
         String path = uri.getRawPath();
         if ((path != null && !path.isEmpty() && !path.equals("/"))
                 || uri.getRawQuery() != null
                 || uri.getRawFragment() != null) {
             return Optional.of("'" + url + "' has more than a host and port; " + EXPECTED);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why {@code urls} (each a worker URL) cannot be one run's workers, or empty: a worker listed twice (the same
+     * scheme, host and port, whatever the case or a trailing '/') would be given two workers' share of the run.
+     */
+    public static Optional<String> duplicateProblem(List<String> urls) {
+        Map<String, String> seen = new HashMap<>();
+        for (String url : urls) {
+            URI uri = URI.create(url.trim());
+            String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+            int port = uri.getPort() != -1 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+            String key = scheme + "://" + uri.getHost().toLowerCase(Locale.ROOT) + ":" + port;
+            String first = seen.putIfAbsent(key, url);
+            if (first != null) {
+                return Optional.of("'" + url + "' is listed twice"
+                        + (first.equals(url) ? "" : " (also as '" + first + "')") + "; each worker may be listed once");
+            }
         }
         return Optional.empty();
     }

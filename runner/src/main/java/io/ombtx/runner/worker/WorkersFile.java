@@ -35,6 +35,9 @@ public final class WorkersFile {
             });
             urls.add(text);
         }
+        WorkerUrls.duplicateProblem(urls).ifPresent(problem -> {
+            throw new ConfigException(file.toString(), "workers", problem);
+        });
         return urls;
     }
 }

@@ -114,9 +114,11 @@ class DriverFileTest {
                   bootstrap.servers=h:9092
                   sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="hunter2";
                   ssl.truststore.password=changeit
+                  basic.auth.user.info=user:registry-secret
                 adminPassword: s3cret
                 """);
         String text = config.redacted().toString();
+        assertFalse(text.contains("registry-secret"), "Schema Registry's user:password: " + text);
         assertFalse(text.contains("hunter2"), text);
         assertFalse(text.contains("changeit"), text);
         assertFalse(text.contains("s3cret"), text);

@@ -141,6 +141,32 @@ class WorkloadLoaderTest {
     }
 
     @Test
+    void aProfileGivenAsAnAliasIsTheAnchoredProfile() {
+        String yaml =
+                """
+                name: tx
+                messageSize: 10
+                measureOperations: 1000
+                profiles:
+                  quick: &short {measureOperations: 50}
+                  ci: *short
+                """;
+        assertEquals(50, load(yaml, "ci").get(0).measureOperations());
+    }
+
+    @Test
+    void profileMistakesAreFoundWhetherChosenOrNotAndNamedWithTheProfile() {
+        String base = "name: f\nmessageSize: 10\nmeasureOperations: 10\n";
+        ConfigException unchosen = error(base + "profiles: {full: {operation: {kind: WRITE, transactionl: true}}}\n");
+        assertEquals("profiles.full.operation.transactionl", unchosen.key());
+        ConfigException chosen = assertThrows(
+                ConfigException.class, () -> load(base + "profiles: {quick: {partitionsPerTopic: 0}}\n", "quick"));
+        assertEquals("profiles.quick.partitionsPerTopic", chosen.key());
+        ConfigException baseMistake = error(base + "partitionsPerTopic: 0\nprofiles: {quick: {topics: 2}}\n");
+        assertEquals("partitionsPerTopic", baseMistake.key());
+    }
+
+    @Test
     void measureMessagesBecomesOperations() {
         Workload w =
                 load("""

@@ -1,6 +1,7 @@
 package io.ombtx.runner.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -180,6 +181,43 @@ class LocalRunIntegrationTest {
                 r.at("/counts/messagesReceived").asLong()
                         >= r.at("/counts/messagesSent").asLong() - 1000,
                 "the backlog was drained: " + r.at("/counts"));
+    }
+
+    @Test
+    void secretBrokerSettingsAreRedactedOnTheConsoleAndInTheResult() throws Exception {
+        Path workload = Files.writeString(
+                dir.resolve("w.yaml"),
+                "name: secret\nmessageSize: 100\nsubscriptionsPerTopic: 0\nmeasureOperations: 20\n"
+                        + "brokerSettings: {ssl.truststore.password: trust-secret}\n");
+        Path driver = Files.writeString(
+                dir.resolve("driver.yaml"),
+                "name: spi-only\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Path result = dir.resolve("secret.json");
+        int code = Main.run(
+                new String[] {
+                    "-d",
+                    driver.toString(),
+                    "-o",
+                    result.toString(),
+                    "--broker-config",
+                    "ssl.keystore.password=keystore-secret",
+                    workload.toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, log);
+        assertTrue(log.contains("ssl.keystore.password=<redacted>"), log);
+        String json = Files.readString(result);
+        for (String secret : new String[] {"keystore-secret", "trust-secret"}) {
+            assertFalse(log.contains(secret), secret + " on the console: " + log);
+            assertFalse(json.contains(secret), secret + " in the result");
+        }
+        JsonNode settings = new ObjectMapper().readTree(json).at("/broker/settings");
+        assertEquals("<redacted>", settings.path("ssl.keystore.password").asText(), settings.toString());
+        assertEquals("<redacted>", settings.path("ssl.truststore.password").asText(), settings.toString());
+        assertEquals("false", settings.path("auto.create.topics.enable").asText(), "others as set");
     }
 
     /** Against a cluster the runner did not start (the driver names its bootstrap servers). */

@@ -387,6 +387,61 @@ class MainTest {
     }
 
     @Test
+    void dryRunRedactsSecretBrokerSettingsAndOverridesAndPrintsOverridesOneAPerLine() throws Exception {
+        Path workload = file(
+                "w.yaml",
+                "name: x\nmessageSize: 10\nmeasureOperations: 5\n"
+                        + "brokerSettings: {ssl.truststore.password: trustme}\n"
+                        + "driverOverrides:\n  replicationFactor: 1\n  producerConfig:\n    linger.ms: 5\n"
+                        + "  commonConfig:\n    basic.auth.user.info: 'user:hunter2'\n"
+                        + "    sasl.jaas.config: 'x required password=\"jaas-secret\";'\n");
+        Outcome o = run(
+                "-d",
+                driver().toString(),
+                "--dry-run",
+                "--broker-config",
+                "ssl.keystore.password=keystore-secret",
+                workload.toString());
+        assertEquals(0, o.code(), o.err());
+        for (String secret : new String[] {"trustme", "keystore-secret", "hunter2", "jaas-secret"}) {
+            assertFalse(o.out().contains(secret), secret + " printed: " + o.out());
+        }
+        assertTrue(o.out().contains("ssl.keystore.password=<redacted>"), o.out());
+        assertTrue(o.out().contains("ssl.truststore.password=<redacted>"), o.out());
+        assertTrue(o.out().contains("     overrides   replicationFactor=1\n"), o.out());
+        assertTrue(o.out().contains("                 producerConfig: linger.ms=5\n"), o.out());
+        assertTrue(o.out().contains("                 commonConfig: basic.auth.user.info=<redacted>\n"), o.out());
+        assertFalse(o.out().contains("{replicationFactor"), "no raw map: " + o.out());
+    }
+
+    @Test
+    void dryRunShowsOmbsConsumerBacklog() throws Exception {
+        Path workload = file(
+                "backlog.yaml",
+                "name: b\nmessageSize: 1024\nproducerRate: 1000\ntestDurationMinutes: 1\n"
+                        + "consumerBacklogSizeGB: 1\nbacklogDrainRatio: 0.5\n");
+        Outcome o = run("-d", driver().toString(), "--dry-run", workload.toString());
+        assertEquals(0, o.code(), o.err());
+        assertTrue(
+                o.out().contains("     backlog     consumerBacklogSizeGB 1 (1048576 message(s) of 1024 bytes"),
+                o.out());
+        assertTrue(o.out().contains("backlogDrainRatio 0.5 of it has drained"), o.out());
+        Path plain = file("plain.yaml", "name: p\nmessageSize: 1024\nproducerRate: 1000\ntestDurationMinutes: 1\n");
+        Outcome none = run("-d", driver().toString(), "--dry-run", plain.toString());
+        assertEquals(0, none.code(), none.err());
+        assertFalse(none.out().contains("backlog     "), "only when set: " + none.out());
+    }
+
+    @Test
+    void anUnknownDriverNameSuggestsTheNearestShippedDriver() throws Exception {
+        Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
+        assertBadInput(
+                run("-d", "kafka-tx-tunned.yaml", "--dry-run", workload.toString()),
+                "kafka-tx-tunned.yaml: file not found; the nearest shipped driver is"
+                        + " driver-kafka-tx/kafka-tx-tuned.yaml (-d kafka-tx-tuned)");
+    }
+
+    @Test
     void withoutABrokerClassPathBrokerSettingsAreLeftToTheRun() throws Exception {
         Path workload = file(
                 "w.yaml",

@@ -60,6 +60,27 @@ class SuiteMainTest {
     }
 
     @Test
+    void aSuitesDryRunEndsWithItsTotalOfRunsAndAnEstimateOfTime() throws Exception {
+        Files.writeString(
+                dir.resolve("timed.yaml"),
+                "name: timed\nmessageSize: 10\nproducerRate: 100\ntestDurationSeconds: 60\n"
+                        + "warmupDurationSeconds: 30\n");
+        Files.writeString(dir.resolve("counted.yaml"), "name: counted\nmessageSize: 10\nmeasureOperations: 5\n");
+        Path suite = Files.writeString(
+                dir.resolve("s.yaml"),
+                "name: s\nrepeat: 2\nruns:\n  - driver: driver-kafka-tx/kafka-tx.yaml\n    workloads: [" + dir
+                        + "/timed.yaml, " + dir + "/counted.yaml]\n");
+        String[] r = run("--dry-run", suite.toString());
+        assertEquals("0", r[0], r[2]);
+        String last = r[1].lines().reduce((a, b) -> b).orElse("");
+        assertEquals(
+                "Suite s (full): 1 entry, 4 run(s), estimated time at least 4 min (warm-ups and measurements of the"
+                        + " time-based runs, and about 20 s of set-up per run on an embedded broker); on top, what 2"
+                        + " count-based run(s) take",
+                last);
+    }
+
+    @Test
     void everyShippedSuiteIsValid() throws Exception {
         try (var suites = Files.list(io.ombtx.runner.OmbTxHome.locate().resolve("suites"))) {
             for (Path suite : suites.toList()) {

@@ -22,6 +22,11 @@ public final class ConfigException extends RuntimeException {
         return new ConfigException(file, key, problem + " (" + note + ")");
     }
 
+    /** The same mistake, blamed on {@code key} (e.g. the key with the path of the profile that set it). */
+    public ConfigException withKey(String key) {
+        return new ConfigException(file, key, problem);
+    }
+
     private static String format(String file, String key, String problem) {
         StringBuilder message = new StringBuilder();
         if (file != null) {
@@ -39,5 +44,10 @@ public final class ConfigException extends RuntimeException {
 
     public String key() {
         return key;
+    }
+
+    /** What is wrong, without the file and key. */
+    public String problem() {
+        return problem;
     }
 }

@@ -1,23 +1,37 @@
 package io.ombtx.driver.api.config;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
+import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.events.NodeEvent;
 
 /**
  * Reads a YAML file into a tree, turning every failure into a {@link ConfigException} naming the file. A key given
- * twice in one mapping is an error: YAML would silently keep the last one.
+ * twice in one mapping is an error: YAML would silently keep the last one. Aliases are the values their anchors
+ * mark, up to {@link #MAX_VALUES} values in all.
  */
 public final class YamlFiles {
 
@@ -43,14 +57,142 @@ public final class YamlFiles {
     }
 
     public static JsonNode parse(String fileName, String text) {
-        try {
-            JsonNode root = YAML.readTree(text);
+        try (YAMLParser parser = (YAMLParser) YAML.getFactory().createParser(text)) {
+            JsonNode root = parser.nextToken() == null ? null : new TreeReader(fileName, parser, text).value();
             if (root == null || !root.isObject()) {
                 throw new ConfigException(fileName, null, "expected a YAML mapping of keys to values at the top level");
             }
             return root;
         } catch (JsonProcessingException e) {
             throw new ConfigException(fileName, null, "not valid YAML" + describe(e));
+        } catch (IOException e) {
+            throw new ConfigException(fileName, null, "cannot read: " + e.getMessage());
+        }
+    }
+
+    /** The most values a file may hold once its aliases are expanded: a "billion laughs" file stops here. */
+    static final int MAX_VALUES = 1_000_000;
+
+    /**
+     * Builds the tree token by token so that a YAML alias ({@code *quick}) is the value its anchor
+     * ({@code &quick}) marked, as YAML means it, and a merge key ({@code <<: *quick}) adds the anchored mapping's keys
+     * the mapping does not set itself. (Jackson's own tree reader gives an alias as the text of the anchor's name.)
+     */
+    private static final class TreeReader {
+        private final String fileName;
+        private final YAMLParser parser;
+        private final Iterator<Event> events;
+        private final Map<String, JsonNode> anchors = new HashMap<>();
+        private long values;
+
+        /**
+         * {@code text}'s node events, read alongside {@code parser}'s tokens (Jackson reads them from the same
+         * SnakeYAML parser, one token per node event): Jackson reports the anchors of mappings and lists but not of
+         * single values, so anchors are taken from the events.
+         */
+        TreeReader(String fileName, YAMLParser parser, String text) {
+            this.fileName = fileName;
+            this.parser = parser;
+            this.events = new Yaml().parse(new StringReader(text)).iterator();
+        }
+
+        /** The anchor of the node event of the current token (a key or a value); null when none. */
+        private String anchorOfCurrent() {
+            while (events.hasNext()) {
+                Event event = events.next();
+                if (event instanceof NodeEvent node) {
+                    return node.getAnchor();
+                }
+            }
+            return null;
+        }
+
+        /** The value starting at the current token. */
+        JsonNode value() throws IOException {
+            String anchor = anchorOfCurrent();
+            if (parser.isCurrentAlias()) {
+                String name = parser.getText();
+                JsonNode anchored = anchors.get(name);
+                if (anchored == null) {
+                    throw new ConfigException(
+                            fileName,
+                            null,
+                            "not valid YAML" + at(parser.currentTokenLocation()) + ": alias *" + name
+                                    + " names no anchor (&" + name + ") before it");
+                }
+                count(size(anchored));
+                return anchored.deepCopy();
+            }
+            JsonNode node;
+            switch (parser.currentToken()) {
+                case START_OBJECT -> {
+                    ObjectNode object = JsonNodeFactory.instance.objectNode();
+                    ObjectNode merged = JsonNodeFactory.instance.objectNode();
+                    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                        String key = parser.currentName();
+                        anchorOfCurrent(); // the key's own event
+                        JsonLocation where = parser.currentTokenLocation();
+                        parser.nextToken();
+                        JsonNode value = value();
+                        if (key.equals("<<") && value.isObject()) {
+                            value.fields().forEachRemaining(e -> merged.putIfAbsent(e.getKey(), e.getValue()));
+                        } else if (object.has(key)) {
+                            throw new ConfigException(
+                                    fileName, null, "not valid YAML" + at(where) + ": Duplicate field '" + key + "'");
+                        } else {
+                            object.set(key, value);
+                        }
+                    }
+                    merged.fields().forEachRemaining(e -> object.putIfAbsent(e.getKey(), e.getValue()));
+                    node = object;
+                }
+                case START_ARRAY -> {
+                    ArrayNode array = JsonNodeFactory.instance.arrayNode();
+                    while (parser.nextToken() != JsonToken.END_ARRAY) {
+                        array.add(value());
+                    }
+                    node = array;
+                }
+                case VALUE_NUMBER_INT ->
+                    node = switch (parser.getNumberType()) {
+                        case INT -> JsonNodeFactory.instance.numberNode(parser.getIntValue());
+                        case LONG -> JsonNodeFactory.instance.numberNode(parser.getLongValue());
+                        default -> JsonNodeFactory.instance.numberNode(parser.getBigIntegerValue());
+                    };
+                case VALUE_NUMBER_FLOAT -> node = JsonNodeFactory.instance.numberNode(parser.getDoubleValue());
+                case VALUE_TRUE -> node = JsonNodeFactory.instance.booleanNode(true);
+                case VALUE_FALSE -> node = JsonNodeFactory.instance.booleanNode(false);
+                case VALUE_NULL -> node = JsonNodeFactory.instance.nullNode();
+                default -> node = JsonNodeFactory.instance.textNode(parser.getText());
+            }
+            count(1);
+            if (anchor != null) {
+                anchors.put(anchor, node);
+            }
+            return node;
+        }
+
+        private void count(long more) {
+            values += more;
+            if (values > MAX_VALUES) {
+                throw new ConfigException(
+                        fileName,
+                        null,
+                        "more than " + MAX_VALUES + " values once its aliases are expanded (a file that expands"
+                                + " without bound?)");
+            }
+        }
+
+        private static long size(JsonNode node) {
+            long n = 1;
+            for (JsonNode child : node) {
+                n += size(child);
+            }
+            return n;
+        }
+
+        private static String at(JsonLocation where) {
+            return where == null ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr();
         }
     }
 

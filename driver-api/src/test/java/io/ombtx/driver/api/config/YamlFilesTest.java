@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
 /** YAML errors: where and what kind, whole, and never the user's text (it may hold a secret). */
@@ -41,5 +42,46 @@ class YamlFilesTest {
                 () -> YamlFiles.parse("w.yaml", "workers:\n  - http://a:8080\n - password: hunter22\n"));
         assertTrue(e.getMessage().startsWith("w.yaml: not valid YAML at line 3, column "), e.getMessage());
         assertFalse(e.getMessage().contains("hunter22"), e.getMessage());
+    }
+
+    @Test
+    void anAliasIsTheValueItsAnchorMarkedNotTheAnchorsName() {
+        JsonNode root = YamlFiles.parse(
+                "w.yaml",
+                "profiles:\n  quick: &q {measureOperations: 1, operation: {kind: WRITE}}\n  ci: *q\n"
+                        + "rates: [&low 100, *low]\n");
+        assertEquals(root.path("profiles").path("quick"), root.path("profiles").path("ci"));
+        assertEquals(
+                1, root.path("profiles").path("ci").path("measureOperations").asInt());
+        assertTrue(root.path("rates").get(1).isIntegralNumber(), root.toString());
+        assertEquals(100, root.path("rates").get(1).asInt());
+    }
+
+    @Test
+    void aMergeKeyAddsTheAnchoredKeysTheMappingDoesNotSet() {
+        JsonNode root = YamlFiles.parse("w.yaml", "base: &b {a: 1, b: 2}\nmine:\n  <<: *b\n  b: 3\n");
+        assertEquals(1, root.path("mine").path("a").asInt());
+        assertEquals(3, root.path("mine").path("b").asInt());
+        assertFalse(root.path("mine").has("<<"));
+    }
+
+    @Test
+    void aBillionLaughsFileStopsWithAnError() {
+        StringBuilder yaml = new StringBuilder("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for (int i = 1; i < 10; i++) {
+            yaml.append("a").append(i).append(": &a").append(i).append(" [");
+            for (int j = 0; j < 9; j++) {
+                yaml.append(j == 0 ? "" : ", ").append("*a").append(i - 1);
+            }
+            yaml.append("]\n");
+        }
+        ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.parse("w.yaml", yaml.toString()));
+        assertTrue(e.getMessage().startsWith("w.yaml: more than 1000000 values"), e.getMessage());
+    }
+
+    @Test
+    void aDuplicateKeyIsStillAnError() {
+        ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.parse("w.yaml", "name: a\nname: b\n"));
+        assertTrue(e.getMessage().contains("Duplicate field 'name'"), e.getMessage());
     }
 }
