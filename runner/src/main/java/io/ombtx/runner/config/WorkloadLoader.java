@@ -61,7 +61,9 @@ public final class WorkloadLoader {
             "profiles",
             "brokerVersion",
             "transactionVersion",
-            "clientVersion");
+            "clientVersion",
+            "partitionVerification",
+            "groupProtocol");
     /** Fields whose value is a list by nature (not a sweep). */
     static final Set<String> LISTS = Set.of("faults");
     /** Fields that may be given as a list to sweep over. */
