@@ -152,6 +152,18 @@ public final class Planner {
                             + " they were installed with (drop -w, or install that client on the workers)");
         }
         system.clientSettingsProblem(release, driver).ifPresent(problem -> {
+            // Blamed on where the setting was given: the workload (groupProtocol, driverOverrides) or the driver file.
+            int dot = problem.key().indexOf('.');
+            String block = dot < 0 ? "" : problem.key().substring(0, dot);
+            String setting = problem.key().substring(dot + 1);
+            if (w.groupProtocol() != null
+                    && block.equals("consumerConfig")
+                    && setting.equals(BrokerSetup.GROUP_PROTOCOL)) {
+                throw new ConfigException(w.sourceFile(), "groupProtocol", problem.message());
+            }
+            if (w.driverOverrides().settings().getOrDefault(block, Map.of()).containsKey(setting)) {
+                throw new ConfigException(w.sourceFile(), "driverOverrides." + problem.key(), problem.message());
+            }
             throw new ConfigException(driver.file().toString(), problem.key(), problem.message());
         });
         return release;
