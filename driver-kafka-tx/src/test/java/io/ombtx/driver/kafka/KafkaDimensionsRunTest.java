@@ -71,7 +71,7 @@ class KafkaDimensionsRunTest {
         assertEquals(
                 "false", readBack.get("transaction.two.phase.commit.enable").asText(), readBack.toString());
         assertEquals(
-                "[classic, consumer, streams]",
+                "classic,consumer,streams",
                 readBack.get("group.coordinator.rebalance.protocols").asText());
         assertTrue(
                 r.get("counts").get("committed").asLong() > 0, r.get("counts").toString());
