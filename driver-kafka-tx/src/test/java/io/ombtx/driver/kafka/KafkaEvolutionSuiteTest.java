@@ -60,7 +60,7 @@ class KafkaEvolutionSuiteTest {
         Outcome o = dryRun("quick");
         assertEquals(0, o.code(), o.err());
         assertEquals("", o.err());
-        assertEquals(48, count(o.out(), "^ +\\d+\\. "), "runs planned:\n" + o.out());
+        assertEquals(50, count(o.out(), "^ +\\d+\\. "), "runs planned:\n" + o.out());
         for (String release : RELEASES) {
             String comparison = "comparison (writes|streaming)-" + Pattern.quote(release) + " ";
             assertEquals(4, count(o.out(), "^ +repetition .*" + comparison), release + ": writes and streaming pairs");
@@ -68,13 +68,13 @@ class KafkaEvolutionSuiteTest {
         // The releases before 4.1 run in a worker JVM with their own client; 2.8.2's writes also on the fixed client.
         assertEquals(2, count(o.out(), "comparison writes-2\\.8\\.2-client-4\\.1\\.1 "));
         assertEquals(0, count(o.out(), "comparison streaming-2\\.8\\.2-client-4\\.1\\.1 "), "full only");
-        assertEquals(2, count(o.out(), "^ +\\d+\\. tx-send-offsets "), "on 2.8.2 and 4.1.1");
+        assertEquals(3, count(o.out(), "^ +\\d+\\. tx-send-offsets "), "on 2.8.2 and 4.1.1, and the tv toggle");
         for (String toggle : new String[] {
             "toggle-transaction-version", "toggle-verification", "toggle-group-protocol", "toggle-coordinator-linger"
         }) {
             assertTrue(o.out().contains("comparison " + toggle + " "), toggle);
         }
-        assertEquals(2, count(o.out(), "^ +kafka +4\\.1\\.1 \\(KRaft, transaction\\.version 1\\)"), "the tv1 toggles");
+        assertEquals(3, count(o.out(), "^ +kafka +4\\.1\\.1 \\(KRaft, transaction\\.version 1\\)"), "the tv1 toggles");
         assertEquals(2, count(o.out(), "^ +overrides .*group\\.protocol=consumer"), "the consumer-protocol toggles");
     }
 
@@ -82,8 +82,8 @@ class KafkaEvolutionSuiteTest {
     void theFullProfileAddsTheSlowComparisonsAndRepeatsFiveTimes() {
         Outcome o = dryRun("full");
         assertEquals(0, o.code(), o.err());
-        assertEquals(480, count(o.out(), "^ +\\d+\\. "), "96 comparisons' runs × 5");
-        assertEquals(480, count(o.out(), "^ +repetition +\\d of 5, group \\S+, comparison \\S+"));
+        assertEquals(490, count(o.out(), "^ +\\d+\\. "), "98 runs × 5");
+        assertEquals(490, count(o.out(), "^ +repetition +\\d of 5, group \\S+, comparison \\S+"));
         assertTrue(o.out().contains("comparison streaming-ack-first-3.3.2 "), o.out());
         assertTrue(o.out().contains("comparison toggle-verification-streaming "), o.out());
     }
@@ -101,7 +101,7 @@ class KafkaEvolutionSuiteTest {
         try (Stream<Path> files = Files.list(home.resolve("workloads/evolution"))) {
             variants = files.sorted().toList();
         }
-        assertEquals(8, variants.size(), variants.toString());
+        assertEquals(9, variants.size(), variants.toString());
         for (Path variant : variants) {
             String name = variant.getFileName().toString().replace(".yaml", "");
             Map.Entry<String, String> toggle = toggleKeys.entrySet().stream()
