@@ -10,6 +10,7 @@ import dataclasses
 import json
 import math
 import re
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,8 @@ def test_dimensions_are_what_the_broker_and_client_reported(results):
 
 def test_a_toggle_run_is_told_apart_from_its_releases_defaults(results):
     toggled = {r.workload for r in results if evolution.is_toggle(r)}
-    assert toggled == {"tx-writes-no-verification", "base-streaming-linger-0", "tx-streaming-linger-0"}
+    assert toggled == {"tx-writes-no-verification", "base-streaming-linger-0", "tx-streaming-linger-0",
+                       "tx-send-offsets-tv1"}
     assert evolution.scenario(next(r for r in results if r.workload == "tx-streaming-linger-0")) == "tx-streaming"
 
 
@@ -133,6 +135,27 @@ def test_each_step_between_releases_is_attributed_by_the_rule(results):
             assert any(name in step.explanation for name in names), step.explanation
     kip_890 = next(s for s in steps if s.after == "3.6.2")
     assert [c.release for c in kip_890.candidates] == [(3, 6)], "3.3 → 3.6 brought partition verification"
+
+
+def test_the_transaction_version_toggle_explains_the_send_offsets_step(results):
+    """tx-send-offsets on 2.8.2 waits out the client's back-off on AddOffsetsToTxn; on 4.1.1 the toggle to
+    transaction.version 1 brings the wait back, so KIP-890 part 2 is the explanation the rule gives (a single run:
+    provisional)."""
+    (toggle,) = [t for t in evolution.toggles(results) if t.dimension == "transaction_version"]
+    (tv1,) = _files("tx-send-offsets-tv1", "4.1.1")
+    (tv2,) = [p for p in _files("tx-send-offsets", "4.1.1")
+              if _raw(p)["repetition"] and _raw(p)["repetition"]["group"] == _raw(tv1)["repetition"]["group"]]
+    assert (toggle.scenario, toggle.before, toggle.after) == ("tx-send-offsets", 1, 2)
+    assert _raw(tv1)["broker"]["transactionVersion"] == 1 and _raw(tv2)["broker"]["transactionVersion"] == 2
+    assert toggle.effect is not None
+    assert toggle.effect.median == pytest.approx(_p50(tv2) / _p50(tv1))
+    steps = evolution.steps(evolution.points(results), evolution.toggles(results))
+    (step,) = [s for s in steps if s.scenario == "tx-send-offsets"]
+    (before,) = _files("tx-send-offsets", "2.8.2")
+    after = [_p50(p) / _p50(before) for p in _files("tx-send-offsets", "4.1.1")]  # two runs on 4.1.1
+    assert step.own is not None and step.own.median == pytest.approx(statistics.median(after))
+    assert step.explanation == (
+        f"{evolution.CHANGES[3].name} (toggle on 4.1.1: {toggle.effect.median:.2f}×) (provisional: no interval)")
 
 
 def _scaled(result: Result, factor: float, index: int, group: str) -> Result:
