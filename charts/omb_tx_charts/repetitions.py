@@ -3,7 +3,8 @@
 Runs of one (workload, driver, sweep point, broker release) that share a ``repetition.group`` were made as
 repetitions of one comparison (``--repeat``, a suite's ``repeat``/``interleave``): together they are a spread, none
 replaces another. A run outside the newest run's group (an earlier invocation, or a file without repetition data)
-is superseded. Runs on different broker releases or transaction versions never supersede each other.
+is superseded. Runs on different broker releases, transaction versions or client releases never supersede each other
+(suites/kafka-evolution.yaml runs one broker release on its own client and on a fixed one).
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from .model import Result
 
 
 def run_key(result: Result) -> Hashable:
-    """What makes two files the same run repeated: workload, driver, sweep point, broker release and protocol."""
-    return analysis.run_key(result) + (result.versions.get("broker"), result.transaction_version)
+    """What makes two files the same run repeated: workload, driver, sweep point, broker release, protocol and
+    client release."""
+    return analysis.run_key(result) + (result.versions.get("broker"), result.transaction_version,
+                                       result.versions.get("kafkaClients"))
 
 
 def superseded(results: Iterable[Result]) -> list[Result]:

@@ -8,7 +8,19 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from . import analysis, compare, finding_tables, findings, harness, plots, repetitions, spread, tables, transports
+from . import (
+    analysis,
+    compare,
+    evolution,
+    finding_tables,
+    findings,
+    harness,
+    plots,
+    repetitions,
+    spread,
+    tables,
+    transports,
+)
 from .formatting import format_rate, provenance
 from .model import Result
 from .tables import Table
@@ -89,6 +101,7 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
     finding_rows = findings.findings(results)
     sections = [
         _findings_section(finding_rows, finding_tables.seed_004_table(results)),
+        _since_the_seeds_section(current),
         inputs,
         _closed_loop_section(charted, variants, reps),
         _overhead_section(charted, palette, variants, out_dir, names, reps),
@@ -132,6 +145,32 @@ def _findings_section(rows: Sequence[findings.FindingRow], seed_004: Table) -> S
         [finding_tables.findings_table(rows), Paragraph(findings.RULE),
          Paragraph(harness.RULE), finding_tables.sources_table(rows), seed_004, finding_tables.seed_figures_table()],
     )
+    return section
+
+
+def _since_the_seeds_section(results: Sequence[Result]) -> Section:
+    """Kafka's transaction dimensions release by release (suites/kafka-evolution.yaml); empty (left out) when the
+    inputs hold no scenario on two releases and no toggle."""
+    section = Section(
+        "Since the seeds",
+        "The seeds measured Kafka 2.7 and 2.8. Since then Kafka changed the paths a transaction takes "
+        "(docs/kafka-evolution.md): partition verification (KIP-890 part 1, 3.6), exponential client back-off "
+        "(KIP-580, 3.7), transaction.version 2 (KIP-890 part 2, 4.0) and the new group coordinator with its append "
+        "linger (KIP-848, 4.0). Each run's release, client and dimensions are as the broker and the client reported "
+        "them. The toggles change one dimension on one release; they are the evidence for the attribution.",
+    )
+    if not evolution.applies(results):
+        return section
+    found_points = evolution.points(results)
+    found_toggles = evolution.toggles(results)
+    if found_points:
+        section.blocks.append(evolution.release_table(found_points))
+        section.blocks.append(evolution.attribution_table(evolution.steps(found_points, found_toggles)))
+    if found_toggles:
+        section.blocks.append(evolution.toggle_table(found_toggles))
+    bias = evolution.linger_bias(results)
+    if bias:
+        section.blocks.append(evolution.linger_table(bias))
     return section
 
 

@@ -17,6 +17,8 @@ public record KafkaVersion(int major, int minor, int patch) implements Comparabl
     public static final KafkaVersion FIRST_KRAFT = new KafkaVersion(3, 3, 0);
     /** The first release whose storage format sets {@code transaction.version}. */
     public static final KafkaVersion FIRST_TRANSACTION_VERSION = new KafkaVersion(4, 0, 0);
+    /** The first release whose brokers serve KIP-848's consumer group protocol by default (GA). */
+    public static final KafkaVersion FIRST_CONSUMER_GROUP_PROTOCOL = new KafkaVersion(4, 0, 0);
     /** The highest {@code transaction.version} feature level known here (KIP-890 part 2). */
     public static final int MAX_TRANSACTION_VERSION = 2;
 

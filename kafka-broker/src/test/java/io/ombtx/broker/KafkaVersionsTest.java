@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -21,14 +22,18 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Each kind of release the embedded broker runs: 2.8.2 with ZooKeeper (the seeds'), 3.9.1 (KRaft, before KIP-890's
- * transaction versions) and 4.1.1 formatted with transaction.version 1 and 2. Each starts one broker, commits one
+ * transaction versions), 4.1.1 formatted with transaction.version 1 and 2, and the releases that changed the
+ * transaction path since the seeds (3.3.2, 3.6.2, 3.7.2, 4.0.2). Each starts one broker, commits one
  * transaction with this build's 4.1 client and reads it back read_committed; the version and the transaction
  * protocol are read back from the broker, not taken from what was asked for. Releases other than the built-in one
  * are fetched from Maven Central on the first run (cached afterwards, see BrokerLibrary).
@@ -84,6 +89,37 @@ class KafkaVersionsTest {
                 .transactionVersion(2)
                 .start()) {
             assertRunsTransactions(cluster, "4.1.1", 2, true);
+        }
+    }
+
+    /**
+     * The releases that mark a change to the transaction path since the seeds (suites/kafka-evolution.yaml): each
+     * starts in KRaft mode, runs a transaction with this build's client, and reports partition verification (KIP-890
+     * part 1, 3.6 on) through Admin describeConfigs as its own definitions have it.
+     */
+    @ParameterizedTest
+    @CsvSource({"3.3.2, 0, ", "3.6.2, 0, true", "3.7.2, 0, true", "4.0.2, 2, true"})
+    void eachReleaseSinceTheSeedsStartsInKRaftMode(String version, int transactionVersion, String verification)
+            throws Exception {
+        try (EmbeddedKafkaCluster cluster =
+                EmbeddedKafkaCluster.builder().version(version).start()) {
+            assertFalse(cluster.zooKeeper());
+            assertRunsTransactions(cluster, version, transactionVersion, transactionVersion > 0);
+            try (Admin admin = Admin.create(props(cluster, AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG))) {
+                String broker = admin.describeCluster()
+                        .nodes()
+                        .get(30, TimeUnit.SECONDS)
+                        .iterator()
+                        .next()
+                        .idString();
+                ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, broker);
+                ConfigEntry entry = admin.describeConfigs(Set.of(resource))
+                        .all()
+                        .get(30, TimeUnit.SECONDS)
+                        .get(resource)
+                        .get("transaction.partition.verification.enable");
+                assertEquals(verification, entry == null ? null : entry.value(), version);
+            }
         }
     }
 

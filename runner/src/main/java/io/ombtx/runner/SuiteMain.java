@@ -86,7 +86,8 @@ public final class SuiteMain {
             "transactionVersion",
             "clientVersion",
             "brokers",
-            "brokerProfile");
+            "brokerProfile",
+            "profiles");
 
     private SuiteMain() {}
 
@@ -105,6 +106,7 @@ public final class SuiteMain {
      * @param clientVersion the client release the entry's runs use (the seed's set-up), or null
      * @param brokers the entry's embedded broker count, or null (the workloads' and driver's need)
      * @param brokerProfile the entry's embedded broker profile, or null (the workloads')
+     * @param profiles the suite profiles the entry runs in ({@code profiles: [full]}), or null for every profile
      */
     record Entry(
             List<Path> drivers,
@@ -116,7 +118,8 @@ public final class SuiteMain {
             Integer transactionVersion,
             String clientVersion,
             Integer brokers,
-            ClusterProfile brokerProfile) {}
+            ClusterProfile brokerProfile,
+            List<String> profiles) {}
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return run(args, out, err, Main::run);
@@ -148,6 +151,9 @@ public final class SuiteMain {
             List<BenchmarkArgs> runs = new ArrayList<>();
             for (int i = 0; i < entries.size(); i++) {
                 Entry entry = entries.get(i);
+                if (entry.profiles() != null && !entry.profiles().contains(profile)) {
+                    continue; // read and checked, but not part of this profile
+                }
                 BenchmarkArgs args = common.toArgs(entry.drivers(), entry.workloads(), profile, output, false);
                 String version = args.brokerVersion() != null ? args.brokerVersion() : entry.brokerVersion();
                 Integer transactionVersion = args.transactionVersion();
@@ -253,9 +259,31 @@ public final class SuiteMain {
                     WorkloadLoader.transactionVersion(fields),
                     BrokerSetup.clientVersion(fields),
                     run.has("brokers") ? fields.wholeNumber("brokers", 1, 1, ClusterSystem.MAX_EMBEDDED_BROKERS) : null,
-                    brokerProfile(fields)));
+                    brokerProfile(fields),
+                    profiles(file, where + ".profiles", run.get("profiles"))));
         }
         return entries;
+    }
+
+    /** An entry's {@code profiles}: a list of profile names, or null (absent: every profile). */
+    private static List<String> profiles(String file, String key, JsonNode value) {
+        if (value == null) {
+            return null;
+        }
+        if (!value.isArray() || value.isEmpty()) {
+            throw new ConfigException(
+                    file,
+                    key,
+                    "expected a list of the profiles the entry runs in, e.g. [full], got " + ConfigFields.show(value));
+        }
+        List<String> names = new ArrayList<>();
+        for (JsonNode name : value) {
+            if (!name.isTextual() || name.asText().isBlank()) {
+                throw new ConfigException(file, key, "expected profile names, got " + ConfigFields.show(name));
+            }
+            names.add(name.asText().trim());
+        }
+        return List.copyOf(names);
     }
 
     private static ClusterProfile brokerProfile(ConfigFields fields) {

@@ -3,6 +3,7 @@ package io.ombtx.driver.kafka;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -11,8 +12,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.FeatureMetadata;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
@@ -33,11 +36,24 @@ final class BrokerEnvironment {
             "log.flush.interval.messages",
             "log.flush.interval.ms",
             "offsets.topic.replication.factor",
-            "group.coordinator.append.linger.ms");
+            "group.coordinator.append.linger.ms",
+            // KIP-890 part 1 (3.6 on): the leader asks the coordinator before a transactional append.
+            "transaction.partition.verification.enable",
+            // KIP-848: which group coordinator (3.6 to 4.0) and which rebalance protocols (3.7 on) the broker runs.
+            "group.coordinator.new.enable",
+            "group.coordinator.rebalance.protocols",
+            // KIP-939 (4.1 on): whether two-phase commit with an external coordinator is allowed.
+            "transaction.two.phase.commit.enable");
 
-    /** Producer settings that shape latency; read from the effective config, so defaults are shown too. */
+    /**
+     * Producer settings that shape latency; read from the effective config, so defaults are shown too. A setting the
+     * client release does not define ({@code retry.backoff.max.ms} before 3.7, KIP-580) is left out.
+     */
     static final List<String> PRODUCER_SETTINGS =
-            List.of("acks", "retry.backoff.ms", "linger.ms", "enable.idempotence");
+            List.of("acks", "retry.backoff.ms", "linger.ms", "enable.idempotence", "retry.backoff.max.ms");
+
+    /** Consumer settings the results compare: the group protocol (KIP-848, 3.7 on) and the back-off (KIP-580). */
+    static final List<String> CONSUMER_SETTINGS = List.of("group.protocol", "retry.backoff.ms", "retry.backoff.max.ms");
 
     private static final long TIMEOUT_SECONDS = 30;
 
@@ -111,10 +127,45 @@ final class BrokerEnvironment {
         props.putIfAbsent(
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
                 "org.apache.kafka.common.serialization.ByteArraySerializer");
-        Map<String, Object> effective = ProducerConfig.configDef().parse(props);
+        return defined(ProducerConfig.configDef().parse(props), PRODUCER_SETTINGS);
+    }
+
+    /**
+     * The consumers' settings of {@link #CONSUMER_SETTINGS} in force (defaults included), as the client release's own
+     * {@code ConsumerConfig} reads them; {@code group.protocol} is absent from clients before 3.7, which have only
+     * the classic protocol.
+     */
+    static Map<String, String> consumerSettings(Properties consumerProperties) {
+        return defined(ConsumerConfig.configDef().parse(consumerProperties), CONSUMER_SETTINGS);
+    }
+
+    /**
+     * Each consumer group's protocol as the broker reports it ({@code classic} or {@code consumer}, Admin
+     * {@code describeConsumerGroups}); empty when the client or the broker cannot say (clients before 3.8 have no
+     * group type, brokers before 3.7 describe classic groups only).
+     */
+    static Map<String, String> groupProtocols(Admin admin, Collection<String> groupIds) {
+        Map<String, String> protocols = new TreeMap<>();
+        if (groupIds.isEmpty()) {
+            return protocols;
+        }
+        try {
+            Map<String, ConsumerGroupDescription> groups =
+                    admin.describeConsumerGroups(groupIds).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            groups.forEach((id, description) ->
+                    protocols.put(id, description.type().toString().toLowerCase(Locale.ROOT)));
+        } catch (Exception | LinkageError e) {
+            protocols.clear(); // not known: the consumers' own group.protocol is still recorded
+        }
+        return protocols;
+    }
+
+    private static Map<String, String> defined(Map<String, Object> effective, List<String> names) {
         Map<String, String> settings = new LinkedHashMap<>();
-        for (String name : PRODUCER_SETTINGS) {
-            settings.put(name, String.valueOf(effective.get(name)));
+        for (String name : names) {
+            if (effective.containsKey(name)) {
+                settings.put(name, String.valueOf(effective.get(name)));
+            }
         }
         return settings;
     }

@@ -63,6 +63,9 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     private final AtomicInteger producerIndex = new AtomicInteger();
     private final AtomicInteger streamIndex = new AtomicInteger();
     private final List<AutoCloseable> openClients = new ArrayList<>();
+    /** The consumer groups this driver's consumers joined, whose protocol the environment reads back. */
+    private final Set<String> consumerGroups = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final ExecutorService setup = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "ombtx-driver-setup");
         thread.setDaemon(true);
@@ -346,6 +349,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                 () -> {
                     OperationSpec spec = operationSpec();
                     CallbackDispatch dispatch = new CallbackDispatch(consumerCallback);
+                    consumerGroups.add(subscriptionName);
                     BenchmarkConsumer consumer = spec.kind() == OperationKind.STREAM
                             ? streamProcessor(spec, topic, subscriptionName, dispatch)
                             : plainConsumer(spec, topic, subscriptionName, dispatch);
@@ -428,6 +432,11 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         environment.put("driver", config.name());
         environment.put("runId", runId);
         environment.putAll(BrokerEnvironment.collect(admin, clients.producerProperties(null)));
+        environment.put("consumerSettings", BrokerEnvironment.consumerSettings(clients.consumerProperties()));
+        Map<String, String> groupProtocols = BrokerEnvironment.groupProtocols(admin, List.copyOf(consumerGroups));
+        if (!groupProtocols.isEmpty()) {
+            environment.put("consumerGroupProtocols", groupProtocols);
+        }
         TransactionSettings tx = config.transactions();
         Map<String, Object> transactions = new LinkedHashMap<>();
         transactions.put("transactionalIdPrefix", tx.transactionalIdPrefix());

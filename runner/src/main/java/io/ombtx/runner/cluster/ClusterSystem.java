@@ -96,6 +96,12 @@ public interface ClusterSystem {
      */
     Optional<String> serversProblem(String servers);
 
+    /**
+     * What is wrong with the consumer group protocol {@code protocol} (a driver's {@code group.protocol}) on the
+     * embedded broker {@code release} (null: the default), or null when that broker serves it.
+     */
+    String groupProtocolProblem(String release, String protocol);
+
     /** A setting's problem: the key as the user wrote it (with its block) and what is wrong. */
     record SettingProblem(String key, String message) {}
 }

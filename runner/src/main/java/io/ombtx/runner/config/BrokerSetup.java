@@ -4,12 +4,23 @@ import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.runner.cluster.ClusterProfile;
 import io.ombtx.runner.cluster.ClusterSystem;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The brokers a workload asks for and what it imposes on the driver: how many embedded brokers, their settings
  * profile and individual settings, the release and KIP-890 transaction version (null: the defaults), the client
  * release the drivers run on (null: the built-in one), and the driver overrides.
+ *
+ * <p>Two of Kafka's transaction dimensions have a key of their own, each a shorthand for one setting, so a suite can
+ * toggle them without repeating the setting's name: {@code partitionVerification: true|false} is the broker setting
+ * {@value #PARTITION_VERIFICATION} (KIP-890 part 1, Kafka 3.6 on) and {@code groupProtocol: classic|consumer} the
+ * consumers' {@value #GROUP_PROTOCOL} (KIP-848; {@code consumer} needs a 4.0 broker). Each is merged into
+ * {@link #brokerSettings} or {@link #driverOverrides}' {@code consumerConfig}; giving the same setting there too is
+ * an error. The planner checks both against the chosen releases.
+ *
+ * @param partitionVerification the {@code partitionVerification} key, null when not given
+ * @param groupProtocol the {@code groupProtocol} key, null when not given
  */
 public record BrokerSetup(
         int brokers,
@@ -18,7 +29,28 @@ public record BrokerSetup(
         DriverOverrides driverOverrides,
         String brokerVersion,
         Integer transactionVersion,
-        String clientVersion) {
+        String clientVersion,
+        Boolean partitionVerification,
+        GroupProtocol groupProtocol) {
+
+    /** The broker setting {@code partitionVerification} stands for. */
+    public static final String PARTITION_VERIFICATION = "transaction.partition.verification.enable";
+
+    /** The consumer setting {@code groupProtocol} stands for. */
+    public static final String GROUP_PROTOCOL = "group.protocol";
+
+    /** The consumer group protocols ({@code group.protocol}, KIP-848). */
+    public enum GroupProtocol {
+        /** The protocol of every release: JoinGroup/SyncGroup, assignment by the group leader. */
+        CLASSIC,
+        /** KIP-848's: heartbeats, assignment by the group coordinator (GA in Kafka 4.0). */
+        CONSUMER;
+
+        /** The value kafka-clients takes. */
+        public String key() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
 
     public BrokerSetup {
         brokerSettings = Map.copyOf(brokerSettings);
@@ -36,6 +68,31 @@ public record BrokerSetup(
         }
         Map<String, String> brokerSettings = settings(f.block("brokerSettings"));
         DriverOverrides overrides = DriverOverrides.read(f.block("driverOverrides"));
+        Boolean verification = f.has("partitionVerification") ? f.bool("partitionVerification", true) : null;
+        if (verification != null) {
+            if (brokerSettings.containsKey(PARTITION_VERIFICATION)) {
+                throw f.error(
+                        "partitionVerification",
+                        "give it once: brokerSettings." + PARTITION_VERIFICATION + " sets the same broker setting");
+            }
+            brokerSettings.put(PARTITION_VERIFICATION, verification.toString());
+        }
+        GroupProtocol protocol =
+                f.has("groupProtocol") ? f.choice("groupProtocol", GroupProtocol.class, GroupProtocol.CLASSIC) : null;
+        if (protocol != null) {
+            Map<String, Map<String, String>> settings = new LinkedHashMap<>(overrides.settings());
+            for (String block : List.of("commonConfig", "consumerConfig")) {
+                if (settings.getOrDefault(block, Map.of()).containsKey(GROUP_PROTOCOL)) {
+                    throw f.error(
+                            "groupProtocol",
+                            "give it once: driverOverrides." + block + " sets " + GROUP_PROTOCOL + " too");
+                }
+            }
+            Map<String, String> consumer = new LinkedHashMap<>(settings.getOrDefault("consumerConfig", Map.of()));
+            consumer.put(GROUP_PROTOCOL, protocol.key());
+            settings.put("consumerConfig", consumer);
+            overrides = new DriverOverrides(overrides.replicationFactor(), settings);
+        }
         return new BrokerSetup(
                 brokers,
                 profile,
@@ -43,7 +100,9 @@ public record BrokerSetup(
                 overrides,
                 WorkloadLoader.brokerVersion(f),
                 WorkloadLoader.transactionVersion(f),
-                clientVersion(f));
+                clientVersion(f),
+                verification,
+                protocol);
     }
 
     /** A mapping's {@code clientVersion}: a client release, or null when not given. */

@@ -164,6 +164,16 @@ public record Workload(
         return brokerSetup.clientVersion();
     }
 
+    /** The workload's {@code partitionVerification} (null: not given), already among {@link #brokerSettings()}. */
+    public Boolean partitionVerification() {
+        return brokerSetup.partitionVerification();
+    }
+
+    /** The workload's {@code groupProtocol} (null: not given), already among the driver overrides' consumerConfig. */
+    public BrokerSetup.GroupProtocol groupProtocol() {
+        return brokerSetup.groupProtocol();
+    }
+
     /** The KIP-890 transaction version to format the embedded storage with (null: the release's default). */
     public Integer transactionVersion() {
         return brokerSetup.transactionVersion();

@@ -61,7 +61,9 @@ public final class WorkloadLoader {
             "profiles",
             "brokerVersion",
             "transactionVersion",
-            "clientVersion");
+            "clientVersion",
+            "partitionVerification",
+            "groupProtocol");
     /** The most runs one workload's sweep may expand into. */
     public static final int MAX_SWEEP_POINTS = 1000;
 

@@ -78,6 +78,22 @@ public final class KafkaClusters implements ClusterSystem {
                 .transactionVersionProblem(transactionVersion);
     }
 
+    /**
+     * KIP-848's protocol ({@code consumer}) is served by default from Kafka 4.0, where it became generally available;
+     * 3.7 to 3.9 have it only as an early-access preview behind broker settings, which omb-tx does not measure.
+     */
+    @Override
+    public String groupProtocolProblem(String release, String protocol) {
+        KafkaVersion version = KafkaVersion.parse(release != null ? release : EmbeddedKafkaCluster.DEFAULT_VERSION);
+        String chosen = protocol.trim().toLowerCase(java.util.Locale.ROOT);
+        if (chosen.equals("consumer") && version.compareTo(KafkaVersion.FIRST_CONSUMER_GROUP_PROTOCOL) < 0) {
+            return "the consumer group protocol (KIP-848) needs a Kafka " + KafkaVersion.FIRST_CONSUMER_GROUP_PROTOCOL
+                    + " broker or later (generally available from then; an early-access preview before), and this"
+                    + " run's broker is Kafka " + version + ": use group.protocol=classic, or a later broker release";
+        }
+        return null;
+    }
+
     /** By the release's own broker definitions, loaded from its class path in a class loader of their own. */
     @Override
     public Optional<SettingsCheck> settingsCheck(String release) {

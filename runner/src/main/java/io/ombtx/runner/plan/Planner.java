@@ -6,6 +6,7 @@ import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.cluster.ClusterProfile;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterSystems;
+import io.ombtx.runner.config.BrokerSetup;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultTarget;
@@ -154,6 +155,18 @@ public final class Planner {
                             + " they were installed with (drop -w, or install that client on the workers)");
         }
         system.clientSettingsProblem(release, driver).ifPresent(problem -> {
+            // Blamed on where the setting was given: the workload (groupProtocol, driverOverrides) or the driver file.
+            int dot = problem.key().indexOf('.');
+            String block = dot < 0 ? "" : problem.key().substring(0, dot);
+            String setting = problem.key().substring(dot + 1);
+            if (w.groupProtocol() != null
+                    && block.equals("consumerConfig")
+                    && setting.equals(BrokerSetup.GROUP_PROTOCOL)) {
+                throw new ConfigException(w.sourceFile(), "groupProtocol", problem.message());
+            }
+            if (w.driverOverrides().settings().getOrDefault(block, Map.of()).containsKey(setting)) {
+                throw new ConfigException(w.sourceFile(), "driverOverrides." + problem.key(), problem.message());
+            }
             throw new ConfigException(driver.file().toString(), problem.key(), problem.message());
         });
         return release;
@@ -385,6 +398,7 @@ public final class Planner {
             ClusterProfile profile = options.brokerProfile() != null ? options.brokerProfile() : w.brokerProfile();
             String version = options.brokerVersion() != null ? options.brokerVersion() : w.brokerVersion();
             checkBrokerSettings(w, options, version);
+            checkGroupProtocol(driver, w, version);
             Map<String, String> settings = new LinkedHashMap<>(w.brokerSettings());
             settings.putAll(options.brokerSettings());
             Integer transactionVersion = transactionVersion(w, options, version);
@@ -447,12 +461,44 @@ public final class Planner {
             return;
         }
         w.brokerSettings().forEach((key, value) -> check.problem(key, value).ifPresent(problem -> {
+            if (key.equals(BrokerSetup.PARTITION_VERIFICATION) && w.partitionVerification() != null) {
+                throw new ConfigException(
+                        w.sourceFile(),
+                        "partitionVerification",
+                        problem + "; partition verification (KIP-890 part 1) came with Kafka 3.6: leave"
+                                + " partitionVerification unset on this release");
+            }
             throw new ConfigException(w.sourceFile(), "brokerSettings." + key, problem);
         }));
         options.brokerSettings()
                 .forEach((key, value) -> check.problem(key, value).ifPresent(problem -> {
                     throw new UsageException("--broker-config " + key + ": " + problem);
                 }));
+    }
+
+    /**
+     * The consumers' {@code group.protocol} (the workload's {@code groupProtocol}, its driver overrides' or the driver
+     * file's) against the embedded broker release: blamed on where it was set.
+     */
+    private static void checkGroupProtocol(DriverFile driver, Workload w, String version) {
+        for (String block : List.of("consumerConfig", "commonConfig")) {
+            String protocol = driver.properties(block).getProperty(BrokerSetup.GROUP_PROTOCOL);
+            if (protocol == null) {
+                continue;
+            }
+            String problem = ClusterSystems.installed().groupProtocolProblem(version, protocol);
+            if (problem == null) {
+                return;
+            }
+            if (w.groupProtocol() != null) {
+                throw new ConfigException(w.sourceFile(), "groupProtocol", problem);
+            }
+            if (w.driverOverrides().settings().getOrDefault(block, Map.of()).containsKey(BrokerSetup.GROUP_PROTOCOL)) {
+                throw new ConfigException(
+                        w.sourceFile(), "driverOverrides." + block + "." + BrokerSetup.GROUP_PROTOCOL, problem);
+            }
+            throw new ConfigException(driver.file().toString(), block + "." + BrokerSetup.GROUP_PROTOCOL, problem);
+        }
     }
 
     /**
