@@ -60,6 +60,10 @@ def ansible_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
             "ANSIBLE_HOME": os.environ.get("ANSIBLE_HOME", str(home)),
             "ANSIBLE_LOCAL_TEMP": str(home / "tmp"),
             "ANSIBLE_REMOTE_TEMP": str(home / "remote-tmp"),
+            # Async tasks' job files (the rehearsal's broker start): Ansible writes them under $HOME and its
+            # async_status looks under the user's home from the password file; the two differ when $HOME is not that
+            # home (CI, sudo -E, containers), and every async task then fails with "could not find job".
+            "ANSIBLE_ASYNC_DIR": str(home / "async"),
             "ANSIBLE_ROLES_PATH": str(ANSIBLE_DIR / "roles"),
             "ANSIBLE_NOCOLOR": "1",
             "ANSIBLE_FORCE_COLOR": "0",
