@@ -1,5 +1,6 @@
 package io.ombtx.driver.kafka;
 
+import io.ombtx.driver.api.PollGate;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
 import java.util.List;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -13,7 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * flood the group coordinator when batches are single records (max.poll.records=1, seed 004) and leave thousands
  * of commits pending at close.
  */
-final class KafkaTxConsumer extends PollLoop implements BenchmarkConsumer {
+final class KafkaTxConsumer extends PollLoop implements BenchmarkConsumer, PollGate {
 
     private static final long COMMIT_INTERVAL_NANOS = 1_000_000_000L;
 

@@ -1,6 +1,7 @@
 package io.ombtx.driver.kafka;
 
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.errors.InterruptException;
@@ -17,15 +18,40 @@ abstract class PollLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PollLoop.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    private static final long GATE_CHECK_NANOS = 10_000_000;
 
     protected final Consumer<String, byte[]> consumer;
     private final Thread thread;
     private volatile boolean running = true;
+    /** A closed loop's hold on polling ({@link io.ombtx.driver.api.PollGate}): poll only while open. */
+    private volatile boolean gated;
+
+    private volatile boolean open;
 
     PollLoop(Consumer<String, byte[]> consumer, String threadName) {
         this.consumer = consumer;
         this.thread = new Thread(this::loop, threadName);
         this.thread.setDaemon(true);
+    }
+
+    /** Polls only while the gate is open, from the next poll on (the gate starts closed). */
+    public final void gate() {
+        open = false;
+        gated = true;
+    }
+
+    public final void openGate() {
+        open = true;
+        LockSupport.unpark(thread);
+    }
+
+    public final void closeGate() {
+        open = false;
+    }
+
+    public final void ungate() {
+        gated = false;
+        LockSupport.unpark(thread);
     }
 
     /** Starts polling; call once, after subscribing. */
@@ -43,6 +69,10 @@ abstract class PollLoop implements AutoCloseable {
         try {
             while (running) {
                 try {
+                    if (gated && !open) {
+                        LockSupport.parkNanos(GATE_CHECK_NANOS); // woken by openGate; the bound notices a stop
+                        continue;
+                    }
                     ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
                     if (!records.isEmpty()) {
                         handle(records);

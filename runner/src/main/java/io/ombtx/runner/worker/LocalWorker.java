@@ -8,6 +8,7 @@ import io.ombtx.driver.api.OperationListener;
 import io.ombtx.driver.api.OperationProducer;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
+import io.ombtx.driver.api.PollGate;
 import io.ombtx.driver.api.PreciseConsumerCallback;
 import io.ombtx.driver.api.ReportQueue;
 import io.ombtx.driver.api.ScenarioDriver;
@@ -223,6 +224,10 @@ public final class LocalWorker implements Worker {
         receivedIndex.set(0);
         stats.reset();
         this.load = spec;
+        if (spec.loop() == LoopMode.CLOSED && spec.waitForConsume()) {
+            // Seed 001's FetchBench polls only after each commit, until it sees the write: so do the consumers.
+            consumers.stream().filter(PollGate.class::isInstance).forEach(c -> ((PollGate) c).gate());
+        }
         boolean streaming = operation.kind() == OperationKind.STREAM;
         recordEndToEnd = !(streaming && spec.messagesPerSecond() == 0);
         if (streaming && spec.messagesPerSecond() == 0) {
@@ -300,7 +305,7 @@ public final class LocalWorker implements Worker {
                         && operation.kind() != OperationKind.PUBLISH
                         && producer instanceof OperationProducer inline) {
                     issueInline(inline, keys.nextKey(), payload, measured, !doneWhenConsumed);
-                    if (spec.waitForConsume() && awaitConsumed(messagesAcked.get()) && doneWhenConsumed && measured) {
+                    if (spec.waitForConsume() && awaitVisible(messagesAcked.get()) && doneWhenConsumed && measured) {
                         measuredDone.incrementAndGet();
                     }
                     continue;
@@ -309,13 +314,16 @@ public final class LocalWorker implements Worker {
                         producer, keys.nextKey(), payload, intended, measured, countsOperations, !doneWhenConsumed);
                 if (pacer == null) {
                     done.handle((ok, error) -> null).join();
-                    if (spec.waitForConsume() && awaitConsumed(messagesAcked.get()) && doneWhenConsumed && measured) {
+                    if (spec.waitForConsume() && awaitVisible(messagesAcked.get()) && doneWhenConsumed && measured) {
                         measuredDone.incrementAndGet();
                     }
                 }
             }
         } catch (RuntimeException e) {
             failure = "producer stopped: " + e;
+        } finally {
+            // The load is over: consumers poll freely again (a drain, or their close, may need it).
+            consumers.stream().filter(PollGate.class::isInstance).forEach(c -> ((PollGate) c).ungate());
         }
     }
 
@@ -534,6 +542,19 @@ public final class LocalWorker implements Worker {
         }
         if (countsDone) {
             measuredDone.incrementAndGet();
+        }
+    }
+
+    /**
+     * {@link #awaitConsumed} with the consumers let poll only meanwhile, where they can be held back ({@link
+     * PollGate}): the fetch that finds the write is sent after the commit, as in the seeds' loop.
+     */
+    private boolean awaitVisible(long target) {
+        consumers.stream().filter(PollGate.class::isInstance).forEach(c -> ((PollGate) c).openGate());
+        try {
+            return awaitConsumed(target);
+        } finally {
+            consumers.stream().filter(PollGate.class::isInstance).forEach(c -> ((PollGate) c).closeGate());
         }
     }
 
