@@ -54,6 +54,23 @@ public final class Main {
         return Cli.execute(new BenchmarkCommand(), args, out, err, command -> run(command.toArgs(false), out, err));
     }
 
+    /** What one run of the command line returned and printed. */
+    public record Captured(int code, String out, String err) {}
+
+    /** Runs the command line with what it prints captured (for embedding, and for tests). */
+    public static Captured capture(String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = run(
+                args,
+                new PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+                new PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        return new Captured(
+                code,
+                out.toString(java.nio.charset.StandardCharsets.UTF_8),
+                err.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /**
      * Reads, checks and plans everything the arguments name, touching no broker and no worker: what a dry run prints
      * and a real run executes. Bad input throws {@link ConfigException} or {@link UsageException}.

@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ombtx.runner.Main;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,16 +23,8 @@ class AeronThroughTheRunnerTest {
     @TempDir
     Path dir;
 
-    private record Outcome(int code, String out, String err) {}
-
-    private Outcome run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private Main.Captured run(String... args) {
+        return Main.capture(args);
     }
 
     private Path workload(String yaml) throws Exception {
@@ -47,7 +36,7 @@ class AeronThroughTheRunnerTest {
         Path w = workload("name: tx\nmessageSize: 100\nwarmupOperations: 0\nmeasureOperations: 10\n"
                 + "operation: {kind: WRITE, transactional: true}\n");
         Path results = dir.resolve("results");
-        Outcome o = run("-d", "aeron-ipc.yaml", "-o", results.toString(), w.toString());
+        Main.Captured o = run("-d", "aeron-ipc.yaml", "-o", results.toString(), w.toString());
         assertEquals(2, o.code(), o.err());
         assertEquals(
                 "error: " + w + ": key 'operation.transactional': driver aeron-ipc (aeron-ipc.yaml) cannot run"
@@ -62,7 +51,7 @@ class AeronThroughTheRunnerTest {
 
     @Test
     void theShippedTransactionalWorkloadsAreRefusedInADryRun() {
-        Outcome o = run("-d", "aeron-udp.yaml", "--dry-run", "../workloads/tx-streaming.yaml");
+        Main.Captured o = run("-d", "aeron-udp.yaml", "--dry-run", "../workloads/tx-streaming.yaml");
         assertEquals(2, o.code(), o.err());
         assertTrue(o.err().startsWith("error: ../workloads/tx-streaming.yaml: key 'operation.transactional'"), o.err());
     }
@@ -74,7 +63,7 @@ class AeronThroughTheRunnerTest {
                 dir.resolve("my-aeron.yaml"),
                 "name: a\n"
                         + "driverClass: io.ombtx.driver.aeron.AeronBenchmarkDriver\nmediaDriver: {mtuLenght: 8k}\n");
-        Outcome o = run("-d", driver.toString(), "--dry-run", w.toString());
+        Main.Captured o = run("-d", driver.toString(), "--dry-run", w.toString());
         assertEquals(2, o.code(), o.err());
         assertEquals(
                 "error: " + driver + ": key 'mediaDriver.mtuLenght': unknown key (did you mean 'mtuLength'?)",
@@ -87,7 +76,7 @@ class AeronThroughTheRunnerTest {
         };
         for (String[] c : cases) {
             Files.writeString(driver, "name: a\ndriverClass: io.ombtx.driver.aeron.AeronBenchmarkDriver\n" + c[0]);
-            Outcome bad = run("-d", driver.toString(), "--dry-run", w.toString());
+            Main.Captured bad = run("-d", driver.toString(), "--dry-run", w.toString());
             assertEquals(2, bad.code(), c[0] + " → " + bad.err());
             assertTrue(bad.err().contains(c[1]), c[0] + " → " + bad.err());
         }
@@ -101,7 +90,7 @@ class AeronThroughTheRunnerTest {
                 // the RPS sweep's Kafka settings: accepted, not used
                 + "driverOverrides:\n  producerConfig: |\n    acks=all\n");
         Path results = dir.resolve("results");
-        Outcome o = run("-d", "aeron-ipc.yaml", "-o", results.toString(), "-q", w.toString());
+        Main.Captured o = run("-d", "aeron-ipc.yaml", "-o", results.toString(), "-q", w.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         List<Path> files;
         try (Stream<Path> list = Files.list(results)) {

@@ -7,15 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.ombtx.runner.OmbTxHome;
-import io.ombtx.runner.SuiteMain;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -29,61 +24,39 @@ class KafkaEvolutionSuiteTest {
 
     private static final List<String> RELEASES = List.of("2.8.2", "3.3.2", "3.6.2", "3.7.2", "3.9.1", "4.0.2", "4.1.1");
 
-    private record Outcome(int code, String out, String err) {}
-
-    private static Outcome dryRun(String profile) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = SuiteMain.run(
-                new String[] {
-                    "--dry-run",
-                    "--profile",
-                    profile,
-                    OmbTxHome.locate().resolve("suites/kafka-evolution.yaml").toString()
-                },
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private static int count(String text, String regex) {
-        Matcher m = Pattern.compile(regex, Pattern.MULTILINE).matcher(text);
-        int n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
+    private static SuiteDryRun dryRun(String profile) {
+        return SuiteDryRun.of("suites/kafka-evolution.yaml", profile);
     }
 
     @Test
     void theQuickProfilePlansEveryReleaseOnItsOwnClientAndTheTogglesOn41() {
-        Outcome o = dryRun("quick");
+        SuiteDryRun o = dryRun("quick");
         assertEquals(0, o.code(), o.err());
         assertEquals("", o.err());
-        assertEquals(50, count(o.out(), "^ +\\d+\\. "), "runs planned:\n" + o.out());
+        assertEquals(50, o.count("^ +\\d+\\. "), "runs planned:\n" + o.out());
         for (String release : RELEASES) {
             String comparison = "comparison (writes|streaming)-" + Pattern.quote(release) + " ";
-            assertEquals(4, count(o.out(), "^ +repetition .*" + comparison), release + ": writes and streaming pairs");
+            assertEquals(4, o.count("^ +repetition .*" + comparison), release + ": writes and streaming pairs");
         }
         // The releases before 4.1 run in a worker JVM with their own client; 2.8.2's writes also on the fixed client.
-        assertEquals(2, count(o.out(), "comparison writes-2\\.8\\.2-client-4\\.1\\.1 "));
-        assertEquals(0, count(o.out(), "comparison streaming-2\\.8\\.2-client-4\\.1\\.1 "), "full only");
-        assertEquals(3, count(o.out(), "^ +\\d+\\. tx-send-offsets "), "on 2.8.2 and 4.1.1, and the tv toggle");
+        assertEquals(2, o.count("comparison writes-2\\.8\\.2-client-4\\.1\\.1 "));
+        assertEquals(0, o.count("comparison streaming-2\\.8\\.2-client-4\\.1\\.1 "), "full only");
+        assertEquals(3, o.count("^ +\\d+\\. tx-send-offsets "), "on 2.8.2 and 4.1.1, and the tv toggle");
         for (String toggle : new String[] {
             "toggle-transaction-version", "toggle-verification", "toggle-group-protocol", "toggle-coordinator-linger"
         }) {
             assertTrue(o.out().contains("comparison " + toggle + " "), toggle);
         }
-        assertEquals(3, count(o.out(), "^ +kafka +4\\.1\\.1 \\(KRaft, transaction\\.version 1\\)"), "the tv1 toggles");
-        assertEquals(2, count(o.out(), "^ +overrides .*group\\.protocol=consumer"), "the consumer-protocol toggles");
+        assertEquals(3, o.count("^ +kafka +4\\.1\\.1 \\(KRaft, transaction\\.version 1\\)"), "the tv1 toggles");
+        assertEquals(2, o.count("^ +overrides .*group\\.protocol=consumer"), "the consumer-protocol toggles");
     }
 
     @Test
     void theFullProfileAddsTheSlowComparisonsAndRepeatsFiveTimes() {
-        Outcome o = dryRun("full");
+        SuiteDryRun o = dryRun("full");
         assertEquals(0, o.code(), o.err());
-        assertEquals(490, count(o.out(), "^ +\\d+\\. "), "98 runs × 5");
-        assertEquals(490, count(o.out(), "^ +repetition +\\d of 5, group \\S+, comparison \\S+"));
+        assertEquals(490, o.count("^ +\\d+\\. "), "98 runs × 5");
+        assertEquals(490, o.count("^ +repetition +\\d of 5, group \\S+, comparison \\S+"));
         assertTrue(o.out().contains("comparison streaming-ack-first-3.3.2 "), o.out());
         assertTrue(o.out().contains("comparison toggle-verification-streaming "), o.out());
     }

@@ -3,64 +3,35 @@ package io.ombtx.driver.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.runner.OmbTxHome;
-import io.ombtx.runner.SuiteMain;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** suites/seed-findings.yaml plans cleanly (dry run: no broker), in both profiles, with what a report needs. */
 class SeedFindingsSuiteTest {
 
-    private record Outcome(int code, String out, String err) {}
-
-    private static Outcome dryRun(String profile) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = SuiteMain.run(
-                new String[] {
-                    "--dry-run",
-                    "--profile",
-                    profile,
-                    OmbTxHome.locate().resolve("suites/seed-findings.yaml").toString()
-                },
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private static int count(String text, String regex) {
-        Matcher m = Pattern.compile(regex, Pattern.MULTILINE).matcher(text);
-        int n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
+    private static SuiteDryRun dryRun(String profile) {
+        return SuiteDryRun.of("suites/seed-findings.yaml", profile);
     }
 
     @Test
     void theQuickProfilePlansEveryComparisonOnItsSeedsSetUpAndOnKafka41() {
-        Outcome o = dryRun("quick");
+        SuiteDryRun o = dryRun("quick");
         assertEquals(0, o.code(), o.err());
         assertEquals("", o.err());
-        assertEquals(56, count(o.out(), "^ +\\d+\\. "), "runs planned:\n" + o.out());
-        assertEquals(28, count(o.out(), "^ +kafka +4\\.1\\.1 \\(KRaft, transaction\\.version 2\\)"), "half on 4.1");
-        assertEquals(56, count(o.out(), "^ +repetition +1 of 1, group \\S+, comparison \\S+"), "each names its group");
+        assertEquals(56, o.count("^ +\\d+\\. "), "runs planned:\n" + o.out());
+        assertEquals(28, o.count("^ +kafka +4\\.1\\.1 \\(KRaft, transaction\\.version 2\\)"), "half on 4.1");
+        assertEquals(56, o.count("^ +repetition +1 of 1, group \\S+, comparison \\S+"), "each names its group");
         // The seeds' own releases, each with its own client in a worker JVM of its own.
         for (String release : new String[] {"2.7.2", "2.8.0", "2.8.2"}) {
             assertEquals(
-                    count(o.out(), "^ +kafka +" + Pattern.quote(release) + " \\(ZooKeeper"),
-                    count(o.out(), "^ +client +kafka-clients " + Pattern.quote(release) + " in a worker JVM"),
+                    o.count("^ +kafka +" + Pattern.quote(release) + " \\(ZooKeeper"),
+                    o.count("^ +client +kafka-clients " + Pattern.quote(release) + " in a worker JVM"),
                     release + ": every run on the seed's broker runs the seed's client");
         }
-        assertEquals(28, count(o.out(), "^ +client +kafka-clients 2\\."), "half on the seeds' clients");
+        assertEquals(28, o.count("^ +client +kafka-clients 2\\."), "half on the seeds' clients");
         // The set-ups: seed 001's single node at max consistency, seed 003's tuned 3 nodes, seed 000's RF 3.
         assertTrue(o.out().contains("comparison seed-001-single-node "), o.out());
-        assertEquals(
-                8, count(o.out(), "^ +broker +embedded Kafka, 1 broker\\(s\\), profile max-consistency$"), o.out());
+        assertEquals(8, o.count("^ +broker +embedded Kafka, 1 broker\\(s\\), profile max-consistency$"), o.out());
         assertTrue(o.out().contains("driver-kafka-tx/kafka-tx-tuned.yaml ("), o.out());
         assertTrue(
                 o.out().contains("(driver-kafka-tx/kafka-tx-rf3.yaml")
@@ -98,11 +69,11 @@ class SeedFindingsSuiteTest {
 
     @Test
     void theFullProfileRepeatsEachComparisonFiveTimesInterleaved() {
-        Outcome o = dryRun("full");
+        SuiteDryRun o = dryRun("full");
         assertEquals(0, o.code(), o.err());
-        int once = count(o.out(), "^ +repetition +1 of 5, .*interleaved");
+        int once = o.count("^ +repetition +1 of 5, .*interleaved");
         assertTrue(once >= 56, "every comparison's runs: " + once);
-        assertEquals(once, count(o.out(), "^ +repetition +5 of 5, .*interleaved"));
-        assertEquals(5 * once, count(o.out(), "^ +\\d+\\. "), "every run five times");
+        assertEquals(once, o.count("^ +repetition +5 of 5, .*interleaved"));
+        assertEquals(5 * once, o.count("^ +\\d+\\. "), "every run five times");
     }
 }

@@ -97,14 +97,7 @@ public final class KafkaClusters implements ClusterSystem {
     /** By the release's own broker definitions, loaded from its class path in a class loader of their own. */
     @Override
     public Optional<SettingsCheck> settingsCheck(String release) {
-        BrokerConfigDefinitions definitions;
-        try {
-            definitions = release == null
-                    ? BrokerConfigDefinitions.find().orElse(null)
-                    : BrokerConfigDefinitions.find(KafkaVersion.parse(release)).orElse(null);
-        } catch (BrokerStartException e) {
-            return Optional.empty(); // starting the broker will say why
-        }
+        BrokerConfigDefinitions definitions = definitions(release);
         if (definitions == null) {
             return Optional.empty();
         }
@@ -121,14 +114,7 @@ public final class KafkaClusters implements ClusterSystem {
 
     @Override
     public Optional<SettingsCheck> topicSettingsCheck(String release) {
-        BrokerConfigDefinitions definitions;
-        try {
-            definitions = release == null
-                    ? BrokerConfigDefinitions.find().orElse(null)
-                    : BrokerConfigDefinitions.find(KafkaVersion.parse(release)).orElse(null);
-        } catch (BrokerStartException e) {
-            return Optional.empty();
-        }
+        BrokerConfigDefinitions definitions = definitions(release);
         if (definitions == null || !definitions.hasTopicDefinitions()) {
             return Optional.empty();
         }
@@ -141,6 +127,20 @@ public final class KafkaClusters implements ClusterSystem {
             }
             return definitions.topicProblem(key, value);
         });
+    }
+
+    /**
+     * The config definitions of the embedded {@code release} (null: the default), or null when they cannot be had
+     * (starting the broker will say why).
+     */
+    private static BrokerConfigDefinitions definitions(String release) {
+        try {
+            return release == null
+                    ? BrokerConfigDefinitions.find().orElse(null)
+                    : BrokerConfigDefinitions.find(KafkaVersion.parse(release)).orElse(null);
+        } catch (BrokerStartException e) {
+            return null;
+        }
     }
 
     /** Each entry HOST:PORT as kafka-clients reads it ({@code Utils.getHost}/{@code getPort}), the port in range. */

@@ -42,6 +42,7 @@ public final class ResultBuilder {
      * @param exactlyOnce the exactly-once verdict, or null when it was not checked
      * @param faults what became of the workload's faults, or null when it declared none
      * @param drain how the run waited for its consumers at the end, or null when it did not
+     * @param failureReason why every operation failed (the first cause), or null when it did not
      */
     public record RunFacts(
             Workload workload,
@@ -59,40 +60,6 @@ public final class ResultBuilder {
             List<RunResult.FaultEvent> faults,
             RunResult.Drain drain,
             String failureReason) {
-
-        /** As before {@code failureReason} existed: the run's status follows from its counts and partial reason. */
-        public RunFacts(
-                Workload workload,
-                String driverName,
-                Instant startTime,
-                Instant endTime,
-                String partialReason,
-                RunMode runMode,
-                Versions versions,
-                Broker broker,
-                Map<String, Object> driverConfig,
-                Map<String, Object> environment,
-                ExactlyOnceReport exactlyOnce,
-                RunResult.Repetition repetition,
-                List<RunResult.FaultEvent> faults,
-                RunResult.Drain drain) {
-            this(
-                    workload,
-                    driverName,
-                    startTime,
-                    endTime,
-                    partialReason,
-                    runMode,
-                    versions,
-                    broker,
-                    driverConfig,
-                    environment,
-                    exactlyOnce,
-                    repetition,
-                    faults,
-                    drain,
-                    null);
-        }
 
         public static Builder builder() {
             return new Builder();
@@ -114,6 +81,7 @@ public final class ResultBuilder {
             private RunResult.Repetition repetition;
             private List<RunResult.FaultEvent> faults;
             private RunResult.Drain drain;
+            private String failureReason;
 
             private Builder() {}
 
@@ -187,6 +155,11 @@ public final class ResultBuilder {
                 return this;
             }
 
+            public Builder failureReason(String failureReason) {
+                this.failureReason = failureReason;
+                return this;
+            }
+
             public RunFacts build() {
                 return new RunFacts(
                         workload,
@@ -202,7 +175,8 @@ public final class ResultBuilder {
                         exactlyOnce,
                         repetition,
                         faults,
-                        drain);
+                        drain,
+                        failureReason);
             }
         }
     }

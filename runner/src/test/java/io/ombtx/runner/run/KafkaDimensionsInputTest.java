@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.runner.Main;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -23,19 +20,11 @@ class KafkaDimensionsInputTest {
     @TempDir
     Path dir;
 
-    record Outcome(int code, String out, String err) {}
-
-    private Outcome run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private Main.Captured run(String... args) {
+        return Main.capture(args);
     }
 
-    private Outcome dryRun(String workloadText) throws Exception {
+    private Main.Captured dryRun(String workloadText) throws Exception {
         Path driver = Files.writeString(
                 dir.resolve("driver.yaml"), "name: test\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
         Path workload = Files.writeString(
@@ -43,7 +32,7 @@ class KafkaDimensionsInputTest {
         return run("-d", driver.toString(), "--dry-run", workload.toString());
     }
 
-    private static void assertBadInput(Outcome o, String... fragments) {
+    private static void assertBadInput(Main.Captured o, String... fragments) {
         assertEquals(2, o.code(), o.out() + o.err());
         assertEquals(1, o.err().lines().count(), "one line: " + o.err());
         assertTrue(o.err().startsWith("error: "), o.err());
@@ -66,7 +55,7 @@ class KafkaDimensionsInputTest {
     @Test
     void partitionVerificationOffIsABrokerSettingOnReleasesThatHaveIt() throws Exception {
         for (String release : new String[] {"3.6.2", "4.1.1"}) {
-            Outcome o = dryRun("brokerVersion: " + release + "\npartitionVerification: false\n");
+            Main.Captured o = dryRun("brokerVersion: " + release + "\npartitionVerification: false\n");
             assertEquals(0, o.code(), o.err());
             assertTrue(o.out().contains("transaction.partition.verification.enable=false"), o.out());
         }
@@ -108,9 +97,9 @@ class KafkaDimensionsInputTest {
                 dryRun("brokerVersion: 3.7.2\ndriverOverrides: {consumerConfig: {group.protocol: consumer}}\n"),
                 "'driverOverrides.consumerConfig.group.protocol'",
                 "Kafka 3.7.2");
-        Outcome classic = dryRun("brokerVersion: 3.9.1\ngroupProtocol: classic\n");
+        Main.Captured classic = dryRun("brokerVersion: 3.9.1\ngroupProtocol: classic\n");
         assertEquals(0, classic.code(), classic.err());
-        Outcome consumer = dryRun("brokerVersion: 4.0.2\ngroupProtocol: consumer\n");
+        Main.Captured consumer = dryRun("brokerVersion: 4.0.2\ngroupProtocol: consumer\n");
         assertEquals(0, consumer.code(), consumer.err());
         assertTrue(consumer.out().contains("group.protocol=consumer"), consumer.out());
     }
@@ -132,7 +121,8 @@ class KafkaDimensionsInputTest {
                 "w.yaml",
                 "'driverOverrides.producerConfig.retry.backoff.max.ms'",
                 "kafka-clients 3.6.2");
-        Outcome ok = dryRun("clientVersion: 3.7.2\ndriverOverrides: {producerConfig: {retry.backoff.max.ms: 50}}\n");
+        Main.Captured ok =
+                dryRun("clientVersion: 3.7.2\ndriverOverrides: {producerConfig: {retry.backoff.max.ms: 50}}\n");
         assertEquals(0, ok.code(), ok.err());
     }
 }

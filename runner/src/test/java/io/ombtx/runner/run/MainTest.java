@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.runner.Main;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -19,16 +16,8 @@ class MainTest {
     @TempDir
     Path dir;
 
-    record Outcome(int code, String out, String err) {}
-
-    private Outcome run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private Main.Captured run(String... args) {
+        return Main.capture(args);
     }
 
     private Path file(String name, String text) throws Exception {
@@ -39,7 +28,7 @@ class MainTest {
         return file("driver.yaml", "name: test\ndriverClass: io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\n");
     }
 
-    private void assertBadInput(Outcome o, String... fragments) {
+    private void assertBadInput(Main.Captured o, String... fragments) {
         assertEquals(2, o.code(), o.err());
         for (String fragment : fragments) {
             assertTrue(o.err().contains(fragment), "expected '" + fragment + "' in: " + o.err());
@@ -50,7 +39,7 @@ class MainTest {
 
     @Test
     void helpExplainsEveryFlag() {
-        Outcome o = run("--help");
+        Main.Captured o = run("--help");
         assertEquals(0, o.code());
         for (String flag : new String[] {
             "--drivers",
@@ -73,14 +62,15 @@ class MainTest {
     void dryRunPrintsTheExpandedSweepWithoutABroker() throws Exception {
         Path workload =
                 file("sweep.yaml", "name: rps\nmessageSize: 78\nproducerRate: [1000, 25000]\nmeasureMessages: 100\n");
-        Outcome o = run("-d", driver().toString(), "--dry-run", workload.toString());
+        Main.Captured o = run("-d", driver().toString(), "--dry-run", workload.toString());
         assertEquals(0, o.code(), o.err());
         assertTrue(o.out().contains("Plan: 2 run(s)"), o.out());
         assertTrue(o.out().contains("rps-1000 × test"), o.out());
         assertTrue(o.out().contains("open loop at 25000 msg/s"), o.out());
         assertTrue(o.out().contains("embedded Kafka, 1 broker(s)"), o.out());
         assertTrue(o.out().contains("teardown time-out 30 s"), o.out());
-        Outcome bounded = run("-d", driver().toString(), "--dry-run", "--teardown-timeout", "7", workload.toString());
+        Main.Captured bounded =
+                run("-d", driver().toString(), "--dry-run", "--teardown-timeout", "7", workload.toString());
         assertTrue(bounded.out().contains("teardown time-out 7 s"), bounded.out());
     }
 
@@ -93,7 +83,7 @@ class MainTest {
         Path plain = file(
                 "plain.yaml",
                 "name: plain\nmessageSize: 10\nloop: closed\nmeasureOperations: 5\n" + "operation: {kind: WRITE}\n");
-        Outcome o = run(
+        Main.Captured o = run(
                 "-d",
                 driver().toString(),
                 "--dry-run",
@@ -290,7 +280,7 @@ class MainTest {
                     "'" + bad + "'");
         }
         for (String good : new String[] {"http://host:8080", "https://10.0.0.1", "http://[::1]:8080/", "HTTP://Host"}) {
-            Outcome o = run("-d", driver().toString(), "--dry-run", "-w", good, workload.toString());
+            Main.Captured o = run("-d", driver().toString(), "--dry-run", "-w", good, workload.toString());
             assertEquals(0, o.code(), good + ": " + o.err());
         }
     }
@@ -322,7 +312,7 @@ class MainTest {
                         + "  default.api.timeout.ms=1000\n");
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
         long start = System.nanoTime();
-        Outcome o = run("-d", external.toString(), "-o", dir.resolve("r").toString(), workload.toString());
+        Main.Captured o = run("-d", external.toString(), "-o", dir.resolve("r").toString(), workload.toString());
         assertEquals(1, o.code(), o.err());
         assertTrue(
                 o.err()
@@ -345,7 +335,8 @@ class MainTest {
                 "w.yaml",
                 "'brokerSettings.num.network.threads'",
                 "at least 1");
-        Outcome real = run("-d", driver().toString(), "-o", dir.resolve("r").toString(), bad.toString());
+        Main.Captured real =
+                run("-d", driver().toString(), "-o", dir.resolve("r").toString(), bad.toString());
         assertBadInput(real, "w.yaml", "'brokerSettings.num.network.threads'");
         assertFalse(real.out().contains("Starting embedded Kafka"), real.out());
         Path typo = file(
@@ -376,7 +367,7 @@ class MainTest {
                         good.toString()),
                 "--broker-config auto.create.topic.enable",
                 "did you mean 'auto.create.topics.enable'");
-        Outcome ok = run(
+        Main.Captured ok = run(
                 "-d",
                 driver().toString(),
                 "--dry-run",
@@ -395,7 +386,7 @@ class MainTest {
                         + "driverOverrides:\n  replicationFactor: 1\n  producerConfig:\n    linger.ms: 5\n"
                         + "  commonConfig:\n    basic.auth.user.info: 'user:hunter2'\n"
                         + "    sasl.jaas.config: 'x required password=\"jaas-secret\";'\n");
-        Outcome o = run(
+        Main.Captured o = run(
                 "-d",
                 driver().toString(),
                 "--dry-run",
@@ -420,14 +411,14 @@ class MainTest {
                 "backlog.yaml",
                 "name: b\nmessageSize: 1024\nproducerRate: 1000\ntestDurationMinutes: 1\n"
                         + "consumerBacklogSizeGB: 1\nbacklogDrainRatio: 0.5\n");
-        Outcome o = run("-d", driver().toString(), "--dry-run", workload.toString());
+        Main.Captured o = run("-d", driver().toString(), "--dry-run", workload.toString());
         assertEquals(0, o.code(), o.err());
         assertTrue(
                 o.out().contains("     backlog     consumerBacklogSizeGB 1 (1048576 message(s) of 1024 bytes"),
                 o.out());
         assertTrue(o.out().contains("backlogDrainRatio 0.5 of it has drained"), o.out());
         Path plain = file("plain.yaml", "name: p\nmessageSize: 1024\nproducerRate: 1000\ntestDurationMinutes: 1\n");
-        Outcome none = run("-d", driver().toString(), "--dry-run", plain.toString());
+        Main.Captured none = run("-d", driver().toString(), "--dry-run", plain.toString());
         assertEquals(0, none.code(), none.err());
         assertFalse(none.out().contains("backlog     "), "only when set: " + none.out());
     }
@@ -447,7 +438,7 @@ class MainTest {
                 "w.yaml",
                 "name: x\nmessageSize: 10\nmeasureOperations: 5\n" + "brokerSettings: {num.network.threads: 0}\n");
         withBrokerLib(dir.resolve("no-broker-lib").toString(), () -> {
-            Outcome o = run("-d", driver().toString(), "--dry-run", workload.toString());
+            Main.Captured o = run("-d", driver().toString(), "--dry-run", workload.toString());
             assertEquals(0, o.code(), o.err());
         });
     }
@@ -457,7 +448,7 @@ class MainTest {
         Path missing = dir.resolve("no-broker-lib");
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
         withBrokerLib(missing.toString(), () -> {
-            Outcome o =
+            Main.Captured o =
                     run("-d", driver().toString(), "-o", dir.resolve("results").toString(), workload.toString());
             assertEquals(1, o.code(), o.err());
             assertTrue(
@@ -477,7 +468,7 @@ class MainTest {
         Path workload = file("w.yaml", "name: x\nmessageSize: 10\nmeasureOperations: 5\n");
         Path blocker = file("blocker", "not a folder");
         for (String dry : new String[] {"--dry-run", "--quiet"}) {
-            Outcome o = run("-d", driver().toString(), dry, "-o", blocker.toString(), workload.toString());
+            Main.Captured o = run("-d", driver().toString(), dry, "-o", blocker.toString(), workload.toString());
             assertBadInput(o, blocker.toString(), "is a file");
             assertFalse(o.out().contains("Starting embedded Kafka"), o.out());
             assertBadInput(

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.runner.Main;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -21,26 +18,18 @@ class RedpandaStandInTest {
     @TempDir
     Path dir;
 
-    private record Outcome(int code, String out, String err) {}
-
-    private static Outcome run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static Main.Captured run(String... args) {
+        return Main.capture(args);
     }
 
     @Test
     void theDryRunSaysTheEmbeddedKafkaStandsInForRedpanda() throws Exception {
         Path workload = Files.writeString(dir.resolve("w.yaml"), "name: w\nmessageSize: 10\nmeasureOperations: 5\n");
-        Outcome o = run("-d", "redpanda-tx", "--dry-run", workload.toString());
+        Main.Captured o = run("-d", "redpanda-tx", "--dry-run", workload.toString());
         assertEquals(0, o.code(), o.err());
         assertTrue(o.out().contains("     note        " + NOTE), o.out());
         assertTrue(o.out().contains("it runs on the embedded Apache Kafka, not Redpanda"), o.out());
-        Outcome kafka = run("-d", "kafka-tx", "--dry-run", workload.toString());
+        Main.Captured kafka = run("-d", "kafka-tx", "--dry-run", workload.toString());
         assertFalse(kafka.out().contains("is written for"), "not for a Kafka driver: " + kafka.out());
     }
 
@@ -51,7 +40,8 @@ class RedpandaStandInTest {
         // No broker class path: the run stops where the broker would start, after what it says first.
         System.setProperty("ombtx.broker.lib", dir.resolve("no-broker-lib").toString());
         try {
-            Outcome o = run("-d", "redpanda-tx", "-o", dir.resolve("results").toString(), workload.toString());
+            Main.Captured o =
+                    run("-d", "redpanda-tx", "-o", dir.resolve("results").toString(), workload.toString());
             assertEquals(1, o.code(), o.err());
             assertEquals(1, o.out().lines().filter(l -> l.contains(NOTE)).count(), o.out());
         } finally {
