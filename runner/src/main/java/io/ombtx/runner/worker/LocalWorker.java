@@ -440,7 +440,9 @@ public final class LocalWorker implements Worker {
     }
 
     private void countAcked(OperationTimings.Outcome outcome, Throwable error) {
-        if (error == null && outcome != OperationTimings.Outcome.FAILED) {
+        if (error == null
+                && outcome != OperationTimings.Outcome.FAILED
+                && outcome != OperationTimings.Outcome.ABORTED) {
             messagesAcked.addAndGet(Math.max(0, load.messagesPerOperation()));
         }
     }
@@ -465,6 +467,9 @@ public final class LocalWorker implements Worker {
         } else {
             if (timings.outcome() == OperationTimings.Outcome.FAILED) {
                 stats.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
+            } else if (timings.outcome() == OperationTimings.Outcome.ABORTED) {
+                // Aborted on purpose: nothing published, so no publish latency; the operation is still recorded.
+                stats.recordMicros(Latency.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
             } else if (messages > 0) {
                 stats.recordPublish(messages, (long) messages * payloadLength, sendNanos, intendedNanos, endNanos);
             } else {
@@ -720,7 +725,9 @@ public final class LocalWorker implements Worker {
             }
             long end = System.nanoTime();
             stats.recordOperation(timings, end - Math.max(0, timings.totalNanos()), end);
-            stats.count(Counter.MESSAGES_PROCESSED, timings.messages());
+            if (timings.outcome() != OperationTimings.Outcome.ABORTED) { // an aborted batch is processed again
+                stats.count(Counter.MESSAGES_PROCESSED, timings.messages());
+            }
             measuredDone.incrementAndGet();
         }
     }
