@@ -60,6 +60,11 @@ public final class LocalWorker implements Worker {
     private final AtomicLong messagesReceived = new PaddedAtomicLong();
     /** Messages whose callback has started: the warm-up gate's index. */
     private final AtomicLong receivedIndex = new PaddedAtomicLong();
+    /**
+     * Records of warm-up STREAM operations aborted on purpose: they are delivered by no operation (the batch is
+     * processed again later), so the warm-up gate holds back that many fewer received records.
+     */
+    private final AtomicLong warmupRecordsAborted = new AtomicLong();
     /** Operations issued and not yet completed: the last drain waits for them so nothing is half-recorded. */
     private final AtomicLong inFlight = new PaddedAtomicLong();
     /**
@@ -207,6 +212,7 @@ public final class LocalWorker implements Worker {
         messagesAcked.set(0);
         messagesReceived.set(0);
         receivedIndex.set(0);
+        warmupRecordsAborted.set(0);
         stats.reset();
         this.load = spec;
         boolean streaming = operation.kind() == OperationKind.STREAM;
@@ -702,8 +708,10 @@ public final class LocalWorker implements Worker {
             LoadSpec spec = load;
             long index = receivedIndex.incrementAndGet();
             try {
-                long warmupMessages =
-                        spec == null ? 0 : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
+                long warmupMessages = spec == null
+                        ? 0
+                        : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation())
+                                - warmupRecordsAborted.get();
                 if (index <= warmupMessages) {
                     return;
                 }
@@ -718,6 +726,12 @@ public final class LocalWorker implements Worker {
         public void operationCompleted(OperationTimings timings) {
             long index = streamOperationIndex.getAndIncrement();
             LoadSpec spec = load;
+            if (spec != null
+                    && index < spec.warmupOperations()
+                    && timings.outcome() == OperationTimings.Outcome.ABORTED) {
+                // Reported before the records of later batches are delivered (the driver's report order).
+                warmupRecordsAborted.addAndGet(timings.messages());
+            }
             if (spec == null
                     || index < spec.warmupOperations()
                     || (spec.measureOperations() > 0 && index >= spec.warmupOperations() + spec.measureOperations())) {
