@@ -13,6 +13,9 @@ package io.ombtx.driver.api;
  * @param awaitAcks where a transaction (or a STREAM batch, whose commit is then {@code commitSync}) waits for its
  *     sends' acks; null for operations without that choice, and from runners that do not set it (the driver's own
  *     default then applies)
+ * @param abortRatio the share of transactions (0..1) the driver aborts on purpose after sending, instead of
+ *     committing; 0 for none, and for every non-transactional operation
+ * @param abortSeed the seed of the random choice of which transactions abort, so a run can be repeated
  */
 public record OperationSpec(
         OperationKind kind,
@@ -21,7 +24,30 @@ public record OperationSpec(
         int partitionsPerOperation,
         boolean sendOffsets,
         boolean readCommitted,
-        AwaitAcks awaitAcks) {
+        AwaitAcks awaitAcks,
+        double abortRatio,
+        long abortSeed) {
+
+    /** A spec without aborts on purpose. */
+    public OperationSpec(
+            OperationKind kind,
+            boolean transactional,
+            int messagesPerOperation,
+            int partitionsPerOperation,
+            boolean sendOffsets,
+            boolean readCommitted,
+            AwaitAcks awaitAcks) {
+        this(
+                kind,
+                transactional,
+                messagesPerOperation,
+                partitionsPerOperation,
+                sendOffsets,
+                readCommitted,
+                awaitAcks,
+                0,
+                0);
+    }
 
     /** A spec that leaves the order of the ack wait to the driver. */
     public OperationSpec(
@@ -50,6 +76,13 @@ public record OperationSpec(
         if (awaitAcks != null && !hasAckOrder(kind, transactional)) {
             throw new IllegalArgumentException("awaitAcks applies to transactional operations and STREAM, not to a"
                     + " non-transactional " + kind);
+        }
+        if (!(abortRatio >= 0 && abortRatio <= 1)) {
+            throw new IllegalArgumentException("abortRatio must be within 0..1, got " + abortRatio);
+        }
+        if (abortRatio > 0 && !transactional) {
+            throw new IllegalArgumentException(
+                    "abortRatio applies to transactions, not to a non-transactional " + kind);
         }
     }
 

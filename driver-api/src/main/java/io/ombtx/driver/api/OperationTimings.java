@@ -57,7 +57,12 @@ public record OperationTimings(
         /** A non-transactional operation whose writes were all acknowledged. */
         ACKNOWLEDGED,
         /** Gave up: the operation's writes are not in the log (or not visible). */
-        FAILED
+        FAILED,
+        /**
+         * A transaction aborted on purpose after its sends ({@link OperationSpec#abortRatio()}): not a failure, and
+         * its writes are never visible to a read_committed reader.
+         */
+        ABORTED
     }
 
     /**

@@ -26,6 +26,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * once and nothing else. Both topics are read with their own group-less consumer; per partition, two bit sets
  * (seen once, seen again) keep memory at two bits per source offset.
  *
+ * <p>An output record carrying {@link ExactlyOnceReport#ABORTED_HEADER} was written in a transaction aborted on
+ * purpose ({@code operation.abortRatio}): read with read_committed it must never appear, so each one read is counted
+ * as {@code abortedSeen} (and nothing else).
+ *
  * <p>The processor may still be running while this reads (a run whose input kept coming has a backlog left): the
  * committed offsets are read before the target and again after it. Every transaction that committed before the first
  * read has its output below the target's last stable offset, read later; an output of a transaction that committed
@@ -37,12 +41,22 @@ class ExactlyOnceVerifier {
     private final Admin admin;
     private final Properties consumerBase;
     private final Duration timeout;
+    private final String isolationLevel;
 
     /** @param consumerBase connection settings (bootstrap, security) for the reading consumers */
     ExactlyOnceVerifier(Admin admin, Properties consumerBase, Duration timeout) {
+        this(admin, consumerBase, timeout, "read_committed");
+    }
+
+    /**
+     * A checker whose readers use {@code isolationLevel}: read_committed always, except in the test that shows a
+     * checker reading read_uncommitted sees the aborted records.
+     */
+    ExactlyOnceVerifier(Admin admin, Properties consumerBase, Duration timeout, String isolationLevel) {
         this.admin = admin;
         this.consumerBase = consumerBase;
         this.timeout = timeout;
+        this.isolationLevel = isolationLevel;
     }
 
     ExactlyOnceReport verify(String sourceTopic, String targetTopic, String groupId) throws Exception {
@@ -65,11 +79,16 @@ class ExactlyOnceVerifier {
         Map<Integer, BitSet> seen = new HashMap<>();
         Map<Integer, BitSet> seenAgain = new HashMap<>();
         long[] unexpected = {0};
+        long[] abortedSeen = {0};
         List<long[]> later = new ArrayList<>(); // outputs beyond the offsets read first: judged after the second read
         try (KafkaConsumer<String, byte[]> reader = reader()) {
             List<TopicPartition> partitions = partitions(reader, targetTopic);
             Map<TopicPartition, Long> end = reader.endOffsets(partitions, timeout); // the LSO under read_committed
             readUpTo(reader, end, record -> {
+                if (record.headers().lastHeader(ExactlyOnceReport.ABORTED_HEADER) != null) {
+                    abortedSeen[0]++;
+                    return;
+                }
                 long[] source = parseKey(record.key());
                 if (source != null && source[1] >= processedBelow.getOrDefault((int) source[0], 0L)) {
                     later.add(source);
@@ -109,7 +128,7 @@ class ExactlyOnceVerifier {
             missing += absent.cardinality();
             duplicated += seenAgain.getOrDefault(entry.getKey(), new BitSet()).cardinality();
         }
-        return new ExactlyOnceReport(checked, duplicated, missing, unexpected[0]);
+        return new ExactlyOnceReport(checked, duplicated, missing, unexpected[0], abortedSeen[0]);
     }
 
     /** The group's committed offset per partition of {@code sourceTopic}: the source records below it are processed. */
@@ -130,7 +149,7 @@ class ExactlyOnceVerifier {
         Properties props = new Properties();
         props.putAll(consumerBase);
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());

@@ -328,6 +328,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                                 tx,
                                 ackWait(spec),
                                 stats);
+                        flow.abortOnPurpose(AbortChoice.of(spec.abortRatio(), spec.abortSeed(), index));
                         SyntheticOffsets offsets = new SyntheticOffsets(
                                 sendOffsetsGroupId(), new TopicPartition(topic, index % partitions));
                         // Stock OMB (no runner configured the operation) group-commits within the YAML's bounds.
@@ -380,11 +381,12 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
         var consumer = clients.consumer(group, required);
         TransactionSettings tx = config.transactions();
         if (spec.transactional()) {
-            String transactionalId =
-                    tx.transactionalIdPrefix() + "-" + runId + "-stream-" + group + "-" + streamIndex.getAndIncrement();
+            int index = streamIndex.getAndIncrement();
+            String transactionalId = tx.transactionalIdPrefix() + "-" + runId + "-stream-" + group + "-" + index;
             TransactionFlow flow;
             try {
                 flow = TransactionFlow.start(transactionalId, clients::producer, tx, ackWait(spec), stats);
+                flow.abortOnPurpose(AbortChoice.of(spec.abortRatio(), spec.abortSeed(), index));
             } catch (RuntimeException e) {
                 consumer.close(Duration.ZERO);
                 throw e;

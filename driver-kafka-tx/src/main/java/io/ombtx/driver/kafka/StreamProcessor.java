@@ -1,5 +1,6 @@
 package io.ombtx.driver.kafka;
 
+import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
 import io.ombtx.driver.api.Phase;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Only the write path is timed, not the fetch. Each finished batch is reported to the callback as an operation and
  * its input records as received (after the commit, so a retried batch is not counted twice). When a batch cannot
- * be committed after retries, the consumer seeks back to the committed offsets and the records are processed again.
+ * be committed after retries, or is aborted on purpose ({@code operation.abortRatio}), the consumer seeks back to
+ * the committed offsets and the records are processed again.
  */
 final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
 
@@ -142,7 +144,7 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
      */
     private boolean process(Batch batch) {
         OperationResult result = writer.write(batch.outputs(), batch.offsets(), consumer);
-        boolean committed = result.failure() == null;
+        boolean committed = result.failure() == null && result.outcome() != Outcome.ABORTED;
         reports.execute(() -> {
             dispatch.operationCompleted(result.timings());
             if (committed) {
@@ -151,7 +153,11 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
                 }
             }
         });
-        if (!committed) {
+        if (result.outcome() == Outcome.ABORTED) {
+            LOG.debug(
+                    "stream batch of {} records aborted on purpose, re-reading it",
+                    batch.inputs().size());
+        } else if (!committed) {
             LOG.warn(
                     "stream batch of {} records failed after retries, re-reading from committed offsets: {}",
                     batch.inputs().size(),
@@ -166,7 +172,10 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
             List<ProducerRecord<String, byte[]>> outputs,
             Map<TopicPartition, OffsetAndMetadata> offsets) {}
 
-    /** The output for each input: same value and publish time, keyed by the input's identity. */
+    /**
+     * The output for each input: same value, publish time and headers, keyed by the input's identity; an input's mark
+     * of an aborted transaction is not carried over (only this processor's own aborts mark its outputs).
+     */
     private List<ProducerRecord<String, byte[]>> transform(List<ConsumerRecord<String, byte[]>> batch) {
         List<ProducerRecord<String, byte[]>> outputs = new ArrayList<>(batch.size());
         for (ConsumerRecord<String, byte[]> record : batch) {
@@ -177,6 +186,7 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
                     sourceKey(record.partition(), record.offset()),
                     record.value(),
                     record.headers()));
+            outputs.get(outputs.size() - 1).headers().remove(ExactlyOnceReport.ABORTED_HEADER);
         }
         return outputs;
     }

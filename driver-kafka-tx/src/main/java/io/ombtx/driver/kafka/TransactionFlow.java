@@ -1,8 +1,10 @@
 package io.ombtx.driver.kafka;
 
+import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationTimings.Outcome;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.driver.api.ReportQueue;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,12 +32,20 @@ import org.slf4j.LoggerFactory;
  * <p>A failed attempt is aborted [ABORT] and retried; after a fatal error, or a failed abort, the producer is
  * replaced and the attempt retried. Retries stop after {@code maxRetries}. A commit that times out is repeated, as
  * kafka-clients requires, up to {@code maxRetries} times; after that its outcome is unknown and it is never retried,
- * since that could write it twice. Each transaction ends as one operation, COMMITTED or FAILED, reported to the
- * stats. Not thread-safe: one thread at a time.
+ * since that could write it twice.
+ *
+ * <p>With an {@link AbortChoice} ({@code operation.abortRatio}), a transaction chosen before its sends carries the
+ * header {@link ExactlyOnceReport#ABORTED_HEADER} on every record and, once its sends are acknowledged (so its records
+ * are in the log for a read_committed reader to skip) and its offsets sent, is aborted [ABORT] instead of committed.
+ * A failed attempt of it is retried as any other, and the retry aborts in its turn.
+ *
+ * <p>Each transaction ends as one operation, COMMITTED, ABORTED (on purpose) or FAILED, reported to the stats.
+ * Not thread-safe: one thread at a time.
  */
 final class TransactionFlow {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionFlow.class);
+    private static final byte[] ABORTED_MARK = "1".getBytes(StandardCharsets.UTF_8);
 
     private final TransactionalSession session;
     private final AckWait ackWait;
@@ -43,6 +53,7 @@ final class TransactionFlow {
     private final TxStatsReporter stats;
     private final Supplier<PhaseTimer> timers;
     private Executor reports = Runnable::run;
+    private AbortChoice aborts = AbortChoice.NEVER;
     /**
      * The session's client retries when the last transaction ended: the next one's starting count, so a transaction
      * reads the client's metric once, at its end, not again before its begin (nothing is sent between the two).
@@ -97,21 +108,33 @@ final class TransactionFlow {
         this.reports = executor;
     }
 
+    /** Which transactions of {@link #run} abort on purpose (default: none). */
+    void abortOnPurpose(AbortChoice choice) {
+        this.aborts = choice;
+    }
+
     /**
-     * Runs one transaction of {@code records} and commits it, retrying as needed. The records are built once by the
-     * caller, so a retry resends them with their original publish time.
+     * Runs one transaction of {@code records} and commits it (or aborts it, when the flow's {@link AbortChoice} picks
+     * it), retrying as needed. The records are built once by the caller, so a retry resends them with their original
+     * publish time; a transaction picked to abort has its records marked here, before they are sent.
      *
      * @param offsets what each attempt passes to sendOffsetsToTransaction, or null for no such call
      */
     OperationResult run(List<ProducerRecord<String, byte[]>> records, Supplier<OffsetsToCommit> offsets) {
-        Transaction transaction = new Transaction(records, offsets, false);
+        boolean abortOnPurpose = aborts.next();
+        if (abortOnPurpose) {
+            for (ProducerRecord<String, byte[]> record : records) {
+                record.headers().add(ExactlyOnceReport.ABORTED_HEADER, ABORTED_MARK);
+            }
+        }
+        Transaction transaction = new Transaction(records, offsets, false, abortOnPurpose);
         transaction.sendAll();
         return transaction.commit();
     }
 
     /** Begins a transaction that records join one at a time ({@link Transaction#send}), without offsets. */
     Transaction begin() {
-        return new Transaction(new ArrayList<>(), null, true);
+        return new Transaction(new ArrayList<>(), null, true, false);
     }
 
     /** Aborts an open transaction, best effort (e.g. when a consumer's partitions are revoked). */
@@ -144,16 +167,19 @@ final class TransactionFlow {
         private final List<ProducerRecord<String, byte[]>> records;
         private final Supplier<OffsetsToCommit> offsets;
         private final boolean joinedOneByOne;
+        private final boolean abortOnPurpose;
         private PendingAcks acks;
         private Throwable failure; // the first error of the attempt in progress
 
         private Transaction(
                 List<ProducerRecord<String, byte[]>> records,
                 Supplier<OffsetsToCommit> offsets,
-                boolean joinedOneByOne) {
+                boolean joinedOneByOne,
+                boolean abortOnPurpose) {
             this.records = records;
             this.offsets = offsets;
             this.joinedOneByOne = joinedOneByOne;
+            this.abortOnPurpose = abortOnPurpose;
             beginAttempt();
         }
 
@@ -260,6 +286,9 @@ final class TransactionFlow {
 
         /** Sends the offsets, commits and waits for the acks in the flow's order. */
         private OperationResult finishAttempt() throws ExecutionException, InterruptedException {
+            if (abortOnPurpose) {
+                return abortAsPlanned();
+            }
             if (ackWait == AckWait.BEFORE_SEND_OFFSETS) {
                 acks.await(timer);
             }
@@ -284,6 +313,28 @@ final class TransactionFlow {
                 }
             }
             return done(null);
+        }
+
+        /**
+         * Ends a transaction picked to abort: its offsets are sent as in a committed one, its acks are awaited before
+         * the abort whatever the flow's order (so its records are in the log, for a read_committed reader to skip),
+         * then it is aborted. Not an aborted attempt: it is the operation's outcome.
+         */
+        private OperationResult abortAsPlanned() throws ExecutionException, InterruptedException {
+            if (ackWait == AckWait.BEFORE_SEND_OFFSETS) {
+                acks.await(timer);
+            }
+            if (offsets != null) {
+                OffsetsToCommit next = offsets.get();
+                session.producer().sendOffsetsToTransaction(next.offsets(), next.groupMetadata());
+                timer.lap(Phase.SEND_OFFSETS);
+            }
+            if (ackWait != AckWait.BEFORE_SEND_OFFSETS) {
+                acks.await(timer);
+            }
+            session.abort();
+            timer.lap(Phase.ABORT);
+            return done(null, Outcome.ABORTED);
         }
 
         private void commitTransaction() {
@@ -346,11 +397,14 @@ final class TransactionFlow {
         }
 
         private OperationResult done(Throwable error) {
+            return done(error, error == null ? Outcome.COMMITTED : Outcome.FAILED);
+        }
+
+        private OperationResult done(Throwable error, Outcome outcome) {
             clientRetriesSoFar = session.clientRetries();
             timer.clientRetries(clientRetriesSoFar - clientRetriesBefore);
             // The timings are built where they are reported: on a closed loop's report queue, not on its thread.
-            OperationResult result = new OperationResult(
-                    timer, records.size(), error == null ? Outcome.COMMITTED : Outcome.FAILED, error);
+            OperationResult result = new OperationResult(timer, records.size(), outcome, error);
             reports.execute(() -> stats.report(result.timings()));
             return result;
         }

@@ -12,7 +12,8 @@ import org.apache.bookkeeper.stats.StatsLogger;
 /**
  * Reports transactions through OMB's StatsLogger, the only reporting path inside stock OMB: one OpStatsLogger per
  * phase under scope {@code tx} (microseconds), one for the messages each transaction held
- * ({@code messagesPerTransaction}, a value, not a time), counters for committed, aborted, fatal and failed, and for
+ * ({@code messagesPerTransaction}, a value, not a time), counters for committed, aborted (attempts aborted after a
+ * failure), abortedOnPurpose (transactions aborted as {@code operation.abortRatio} asks), fatal and failed, and for
  * how failures were got past (retries, fenced, producersReplaced, clientRetries). A stock OMB worker hands its
  * Prometheus-backed logger (scope {@code benchmark}); OMB's local mode hands a NullStatsLogger. The loggers are
  * looked up once, so a report there costs a few no-op calls.
@@ -23,6 +24,7 @@ final class TxStatsReporter {
     private final OpStatsLogger messagesPerTransaction;
     private final Counter committed;
     private final Counter aborted;
+    private final Counter abortedOnPurpose;
     private final Counter fatal;
     private final Counter failed;
     private final Counter retries;
@@ -41,6 +43,7 @@ final class TxStatsReporter {
         messagesPerTransaction = tx.getOpStatsLogger("messagesPerTransaction");
         committed = tx.getCounter("committed");
         aborted = tx.getCounter("aborted");
+        abortedOnPurpose = tx.getCounter("abortedOnPurpose");
         fatal = tx.getCounter("fatal");
         failed = tx.getCounter("failed");
         retries = tx.getCounter("retries");
@@ -49,7 +52,7 @@ final class TxStatsReporter {
         clientRetries = tx.getCounter("clientRetries");
     }
 
-    /** Records one finished operation: its phases, and a committed or failed count. */
+    /** Records one finished operation: its phases, and a committed, aborted-on-purpose or failed count. */
     void report(OperationTimings timings) {
         timings.phaseNanos().forEach((phase, nanos) -> phases.get(phase)
                 .registerSuccessfulEvent(nanos / 1_000, TimeUnit.MICROSECONDS));
@@ -62,6 +65,7 @@ final class TxStatsReporter {
                 failed.inc();
                 messagesPerTransaction.registerFailedValue(timings.messages());
             }
+            case ABORTED -> abortedOnPurpose.inc();
             case ACKNOWLEDGED -> {}
         }
         OperationTimings.Recovery recovery = timings.recovery();

@@ -169,6 +169,45 @@ class BadInputTableTest {
                 w,
                 "'operation.transactional'");
         t.both(
+                "workload operation.abortRatio above 1",
+                DRIVER,
+                WORKLOAD + "operation: {kind: WRITE, transactional: true, abortRatio: 1.5}\n",
+                none,
+                w,
+                "'operation.abortRatio'",
+                "expected a number");
+        t.both(
+                "workload operation.abortRatio below 0",
+                DRIVER,
+                WORKLOAD + "operation: {kind: STREAM, transactional: true, abortRatio: -0.1}\n",
+                none,
+                w,
+                "'operation.abortRatio'");
+        t.both(
+                "workload operation.abortRatio on a non-transactional operation",
+                DRIVER,
+                WORKLOAD + "operation: {kind: WRITE, abortRatio: 0.3}\n",
+                none,
+                w,
+                "'operation.abortRatio'",
+                "only a transaction can be aborted on purpose");
+        t.bench(
+                "workload operation.abortRatio on a transactional PUBLISH",
+                DRIVER,
+                WORKLOAD + "operation: {kind: PUBLISH, transactional: true, abortRatio: 0.3}\n",
+                List.of("--dry-run"),
+                w,
+                "'operation.abortRatio'",
+                "group-commits");
+        t.bench(
+                "workload operation.abortSeed without abortRatio",
+                DRIVER,
+                WORKLOAD + "operation: {kind: WRITE, transactional: true, abortSeed: 7}\n",
+                List.of("--dry-run"),
+                w,
+                "'operation.abortSeed'",
+                "set abortRatio");
+        t.both(
                 "workload zero partitions",
                 DRIVER,
                 WORKLOAD + "partitionsPerTopic: 0\n",

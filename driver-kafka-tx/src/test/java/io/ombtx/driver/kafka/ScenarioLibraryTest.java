@@ -192,6 +192,35 @@ class ScenarioLibraryTest {
         assertOrder(result("base-streaming-ack-first"), "before-commit", "send", "resolve", "commit");
     }
 
+    /**
+     * tx-streaming-aborts: the seed's draws decide which of the one processor's transactions abort, so the measured
+     * operations (the 101st to the 400th) abort exactly those the replayed seed picks; none of their records is seen.
+     */
+    @Test
+    void randomAbortsAreCountedApartAndNoAbortedRecordIsVisible() {
+        JsonNode r = result("tx-streaming-aborts");
+        AbortChoice replay = AbortChoice.of(0.3, 31, 0);
+        long aborted = 0;
+        for (int operation = 0; operation < 400; operation++) {
+            boolean abort = replay.next();
+            aborted += operation >= 100 && abort ? 1 : 0;
+        }
+        JsonNode counts = r.get("counts");
+        assertEquals(300, counts.get("operations").asLong());
+        assertEquals(aborted, counts.get("abortedOnPurpose").asLong(), counts.toString());
+        assertEquals(300 - aborted, counts.get("committed").asLong(), "committed + abortedOnPurpose = operations");
+        assertEquals(0, counts.get("failed").asLong());
+        assertEquals(300 - aborted, counts.get("messagesProcessed").asLong(), "an aborted batch is not processed");
+        assertEquals(0.3, r.at("/scenario/abortRatio").asDouble());
+        assertEquals(31, r.at("/scenario/abortSeed").asLong());
+        assertTrue(r.at("/transactionPhases/abort/count").asLong() >= aborted, "aborts timed as abort");
+        JsonNode eo = r.get("exactlyOnce");
+        assertTrue(eo.get("passed").asBoolean(), eo.toString());
+        assertEquals(0, eo.get("abortedSeen").asLong());
+        assertEquals(0, eo.get("duplicated").asLong());
+        assertEquals(0, eo.get("missing").asLong());
+    }
+
     @Test
     void sendOffsetsOnlyTransactionsCommitWithoutRecords() {
         JsonNode r = result("tx-send-offsets");

@@ -20,7 +20,12 @@ final class OperationReader {
             "waitForConsume",
             "prefillMessages",
             "verifyExactlyOnce",
-            "awaitAcks");
+            "awaitAcks",
+            "abortRatio",
+            "abortSeed");
+
+    /** The seed of the choice of transactions to abort when the workload gives none: fixed, so runs repeat. */
+    static final long DEFAULT_ABORT_SEED = 31;
 
     private OperationReader() {}
 
@@ -49,6 +54,12 @@ final class OperationReader {
         if (sendOffsets && (!transactional || kind != OperationKind.WRITE)) {
             throw op.error("sendOffsets", "only a transactional WRITE can also send offsets");
         }
+        AwaitAcks awaitAcks = awaitAcks(op, kind, transactional);
+        double abortRatio = abortRatio(op, kind, transactional);
+        long abortSeed = op.wholeNumber("abortSeed", DEFAULT_ABORT_SEED, Long.MIN_VALUE, Long.MAX_VALUE);
+        if (op.has("abortSeed") && abortRatio == 0) {
+            throw op.error("abortSeed", "it seeds the choice of transactions to abort: set abortRatio too");
+        }
         return new OperationSpec(
                 kind,
                 transactional,
@@ -56,7 +67,30 @@ final class OperationReader {
                 partitionsPerOperation,
                 sendOffsets,
                 readCommitted,
-                awaitAcks(op, kind, transactional));
+                awaitAcks,
+                abortRatio,
+                abortRatio > 0 ? abortSeed : 0);
+    }
+
+    /**
+     * {@code operation.abortRatio}: the share of transactions the driver aborts on purpose after their sends. Only
+     * transactions the driver runs one operation at a time have it: a transactional WRITE, SEND_OFFSETS or STREAM
+     * (a transactional PUBLISH group-commits whatever sends arrive, as stock OMB's does).
+     */
+    private static double abortRatio(ConfigFields op, OperationKind kind, boolean transactional) {
+        double ratio = op.number("abortRatio", 0, 0, 1);
+        if (ratio > 0 && !transactional) {
+            throw op.error(
+                    "abortRatio",
+                    "only a transaction can be aborted on purpose: set transactional: true or remove abortRatio");
+        }
+        if (ratio > 0 && kind == OperationKind.PUBLISH) {
+            throw op.error(
+                    "abortRatio",
+                    "a transactional PUBLISH group-commits and aborts nothing on purpose: use kind WRITE, SEND_OFFSETS"
+                            + " or STREAM");
+        }
+        return ratio;
     }
 
     /**

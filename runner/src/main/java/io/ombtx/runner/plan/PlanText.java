@@ -83,6 +83,13 @@ public final class PlanText {
                     w.operation().partitionsPerOperation(),
                     w.operation().sendOffsets() ? ", with sendOffsets" : "",
                     w.verifyExactlyOnce() ? ", exactly-once check" : "");
+            if (w.operation().abortRatio() > 0) {
+                line(
+                        text,
+                        "     aborts      %s of the transactions aborted on purpose (seed %d)",
+                        w.operation().abortRatio(),
+                        w.operation().abortSeed());
+            }
             if (w.operation().awaitAcks() != null) {
                 line(
                         text,

@@ -193,7 +193,7 @@ public final class ResultBuilder {
         // OMB's lists on OMB's period (see OmbPeriods); omb-tx's own `periods` below keep the reporting interval.
         ombPeriods(result, OmbPeriods.regroup(periods, facts.runMode().reportingIntervalSeconds()));
         ombAggregated(result, measured);
-        Counts counts = Counts.of(measured);
+        Counts counts = Counts.of(measured, facts.workload().operation().abortRatio() > 0);
         outcome(result, facts, counts);
         scenario(result, facts, measured);
         measured(result, facts, measured, counts);
@@ -275,7 +275,12 @@ public final class ResultBuilder {
                 .operationLatency(LatencySummary.of(measured.histogram(Latency.OPERATION_LATENCY)))
                 .intendedPublishLatency(LatencySummary.of(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)))
                 .transactionPhases(phases(measured, w))
-                .exactlyOnce(facts.exactlyOnce() == null ? null : ExactlyOnce.of(facts.exactlyOnce()))
+                .exactlyOnce(
+                        facts.exactlyOnce() == null
+                                ? null
+                                : ExactlyOnce.of(
+                                        facts.exactlyOnce(),
+                                        facts.workload().operation().abortRatio() > 0))
                 .faults(facts.faults() == null || facts.faults().isEmpty() ? null : List.copyOf(facts.faults()))
                 .histograms(encodedHistograms(measured, w));
     }

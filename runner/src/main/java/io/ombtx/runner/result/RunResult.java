@@ -288,6 +288,8 @@ public record RunResult(
         "waitForConsume",
         "prefillMessages",
         "awaitAcks",
+        "abortRatio",
+        "abortSeed",
         "phaseSequence"
     })
     public record Scenario(
@@ -300,6 +302,9 @@ public record RunResult(
             boolean waitForConsume,
             long prefillMessages,
             @JsonInclude(JsonInclude.Include.NON_NULL) AwaitAcks awaitAcks,
+            // The share of transactions aborted on purpose and the seed that chose them; absent without aborts.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Double abortRatio,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long abortSeed,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> phaseSequence) {
 
         public static Scenario of(Workload w) {
@@ -319,6 +324,8 @@ public record RunResult(
                     w.waitForConsume(),
                     w.prefillMessages(),
                     op.awaitAcks(),
+                    op.abortRatio() > 0 ? op.abortRatio() : null,
+                    op.abortRatio() > 0 ? op.abortSeed() : null,
                     phaseSequence);
         }
     }
@@ -519,6 +526,7 @@ public record RunResult(
         "messagesProcessed",
         "committed",
         "aborted",
+        "abortedOnPurpose",
         "failed",
         "fatalErrors",
         "retries",
@@ -534,7 +542,10 @@ public record RunResult(
             // Source records STREAM operations consumed and wrote on.
             long messagesProcessed,
             long committed,
+            // Attempts aborted after a failure (and retried).
             long aborted,
+            // Transactions aborted on purpose (operation.abortRatio); absent from a run without them.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long abortedOnPurpose,
             long failed,
             long fatalErrors,
             // Attempts begun again after a failed one, plus commits repeated after a time-out.
@@ -547,6 +558,12 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) Long clientRetries) {
 
         public static Counts of(StatsSnapshot s) {
+            return of(s, false);
+        }
+
+        /** @param abortsOnPurpose the workload aborts transactions on purpose: {@code abortedOnPurpose} is written */
+        public static Counts of(StatsSnapshot s, boolean abortsOnPurpose) {
+            long onPurpose = s.counter(Counter.ABORTED_ON_PURPOSE);
             return new Counts(
                     s.counter(Counter.MESSAGES_SENT),
                     s.counter(Counter.MESSAGES_RECEIVED),
@@ -555,6 +572,7 @@ public record RunResult(
                     s.counter(Counter.MESSAGES_PROCESSED),
                     s.counter(Counter.COMMITTED),
                     s.counter(Counter.ABORTED),
+                    abortsOnPurpose || onPurpose > 0 ? onPurpose : null,
                     s.counter(Counter.FAILED),
                     s.counter(Counter.FATAL_ERRORS),
                     s.counter(Counter.RETRIES),
@@ -613,13 +631,32 @@ public record RunResult(
         }
     }
 
-    /** The verdict of the exactly-once check of a STREAM run. */
-    @JsonPropertyOrder({"checked", "duplicated", "missing", "unexpected", "passed"})
-    public record ExactlyOnce(long checked, long duplicated, long missing, long unexpected, boolean passed) {
+    /**
+     * The verdict of the exactly-once check of a STREAM run. {@code abortedSeen}, records of transactions aborted on
+     * purpose that the checker read with read_committed, is written when the run aborted on purpose or any was seen.
+     */
+    @JsonPropertyOrder({"checked", "duplicated", "missing", "unexpected", "abortedSeen", "passed"})
+    public record ExactlyOnce(
+            long checked,
+            long duplicated,
+            long missing,
+            long unexpected,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long abortedSeen,
+            boolean passed) {
 
         public static ExactlyOnce of(ExactlyOnceReport report) {
+            return of(report, false);
+        }
+
+        /** @param abortsOnPurpose the run aborted transactions on purpose: {@code abortedSeen} is written */
+        public static ExactlyOnce of(ExactlyOnceReport report, boolean abortsOnPurpose) {
             return new ExactlyOnce(
-                    report.checked(), report.duplicated(), report.missing(), report.unexpected(), report.passed());
+                    report.checked(),
+                    report.duplicated(),
+                    report.missing(),
+                    report.unexpected(),
+                    abortsOnPurpose || report.abortedSeen() > 0 ? report.abortedSeen() : null,
+                    report.passed());
         }
     }
 

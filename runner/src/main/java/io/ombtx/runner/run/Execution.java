@@ -136,12 +136,15 @@ final class Execution {
             }
         }
         if (exactlyOnce != null) {
+            boolean aborts =
+                    exactlyOnce.abortedSeen() > 0 || spec.workload().operation().abortRatio() > 0;
             console.say(
-                    "Exactly-once: %d checked, %d duplicated, %d missing, %d unexpected: %s",
+                    "Exactly-once: %d checked, %d duplicated, %d missing, %d unexpected%s: %s",
                     exactlyOnce.checked(),
                     exactlyOnce.duplicated(),
                     exactlyOnce.missing(),
                     exactlyOnce.unexpected(),
+                    aborts ? ", " + exactlyOnce.abortedSeen() + " aborted seen" : "",
                     exactlyOnce.passed() ? "PASS" : "FAIL");
         }
         Map<String, Object> environment;
@@ -191,13 +194,15 @@ final class Execution {
         long duplicated = 0;
         long missing = 0;
         long unexpected = 0;
+        long abortedSeen = 0;
         for (TopicSubscription s : subscriptions.stream().distinct().toList()) {
             ExactlyOnceReport one = group.verifyExactlyOnce(s.topic(), s.subscription());
             checked += one.checked();
             duplicated += one.duplicated();
             missing += one.missing();
             unexpected += one.unexpected();
+            abortedSeen += one.abortedSeen();
         }
-        return new ExactlyOnceReport(checked, duplicated, missing, unexpected);
+        return new ExactlyOnceReport(checked, duplicated, missing, unexpected, abortedSeen);
     }
 }

@@ -17,7 +17,10 @@ public enum Counter {
     /** Source records a STREAM operation consumed and wrote to its target topic. */
     MESSAGES_PROCESSED("messagesProcessed", Long::sum),
     COMMITTED("committed", Long::sum),
+    /** Transaction attempts aborted after a failure (and retried). */
     ABORTED("aborted", Long::sum),
+    /** Transactions aborted on purpose ({@code operation.abortRatio}): not failures. */
+    ABORTED_ON_PURPOSE("abortedOnPurpose", Long::sum),
     FAILED("failed", Long::sum),
     FATAL_ERRORS("fatalErrors", Long::sum),
     /** Attempts begun again after a failed one, plus commits repeated after a time-out. */

@@ -129,6 +129,7 @@ public final class WorkerStats {
         switch (timings.outcome()) {
             case COMMITTED -> counters.get(Counter.COMMITTED).increment();
             case FAILED -> counters.get(Counter.FAILED).increment();
+            case ABORTED -> counters.get(Counter.ABORTED_ON_PURPOSE).increment();
             default -> {}
         }
         markMeasured(startNanos, endNanos);

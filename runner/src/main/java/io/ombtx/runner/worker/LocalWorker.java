@@ -61,6 +61,11 @@ public final class LocalWorker implements Worker {
     private final AtomicLong messagesReceived = new PaddedAtomicLong();
     /** Messages whose callback has started: the warm-up gate's index. */
     private final AtomicLong receivedIndex = new PaddedAtomicLong();
+    /**
+     * Records of warm-up STREAM operations aborted on purpose: they are delivered by no operation (the batch is
+     * processed again later), so the warm-up gate holds back that many fewer received records.
+     */
+    private final AtomicLong warmupRecordsAborted = new AtomicLong();
     /** Operations issued and not yet completed: the last drain waits for them so nothing is half-recorded. */
     private final AtomicLong inFlight = new PaddedAtomicLong();
     /**
@@ -222,6 +227,7 @@ public final class LocalWorker implements Worker {
         firstError = null; // a probe's, which set-up got past
         nothingSucceededSinceNanos = 0;
         receivedIndex.set(0);
+        warmupRecordsAborted.set(0);
         stats.reset();
         this.load = spec;
         if (spec.loop() == LoopMode.CLOSED && spec.waitForConsume()) {
@@ -467,7 +473,9 @@ public final class LocalWorker implements Worker {
     }
 
     private void countAcked(OperationTimings.Outcome outcome, Throwable error) {
-        if (error == null && outcome != OperationTimings.Outcome.FAILED) {
+        if (error == null
+                && outcome != OperationTimings.Outcome.FAILED
+                && outcome != OperationTimings.Outcome.ABORTED) {
             messagesAcked.addAndGet(Math.max(0, load.messagesPerOperation()));
             if (!succeeded) {
                 succeeded = true;
@@ -533,6 +541,9 @@ public final class LocalWorker implements Worker {
         } else {
             if (timings.outcome() == OperationTimings.Outcome.FAILED) {
                 stats.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
+            } else if (timings.outcome() == OperationTimings.Outcome.ABORTED) {
+                // Aborted on purpose: nothing published, so no publish latency; the operation is still recorded.
+                stats.recordMicros(Latency.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
             } else if (messages > 0) {
                 stats.recordPublish(messages, (long) messages * payloadLength, sendNanos, intendedNanos, endNanos);
             } else {
@@ -784,8 +795,10 @@ public final class LocalWorker implements Worker {
             LoadSpec spec = load;
             long index = receivedIndex.incrementAndGet();
             try {
-                long warmupMessages =
-                        spec == null ? 0 : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
+                long warmupMessages = spec == null
+                        ? 0
+                        : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation())
+                                - warmupRecordsAborted.get();
                 if (index <= warmupMessages) {
                     return;
                 }
@@ -800,6 +813,12 @@ public final class LocalWorker implements Worker {
         public void operationCompleted(OperationTimings timings) {
             long index = streamOperationIndex.getAndIncrement();
             LoadSpec spec = load;
+            if (spec != null
+                    && index < spec.warmupOperations()
+                    && timings.outcome() == OperationTimings.Outcome.ABORTED) {
+                // Reported before the records of later batches are delivered (the driver's report order).
+                warmupRecordsAborted.addAndGet(timings.messages());
+            }
             if (spec == null
                     || index < spec.warmupOperations()
                     || (spec.measureOperations() > 0 && index >= spec.warmupOperations() + spec.measureOperations())) {
@@ -807,7 +826,9 @@ public final class LocalWorker implements Worker {
             }
             long end = System.nanoTime();
             stats.recordOperation(timings, end - Math.max(0, timings.totalNanos()), end);
-            stats.count(Counter.MESSAGES_PROCESSED, timings.messages());
+            if (timings.outcome() != OperationTimings.Outcome.ABORTED) { // an aborted batch is processed again
+                stats.count(Counter.MESSAGES_PROCESSED, timings.messages());
+            }
             measuredDone.incrementAndGet();
         }
     }

@@ -245,6 +245,37 @@ class WorkloadLoaderTest {
     }
 
     @Test
+    void theAbortRatioAndItsSeedAreReadIntoTheOperationSpec() {
+        Workload w = load(WRITE
+                        + "operation: {kind: STREAM, transactional: true, prefillMessages: 10, abortRatio: 0.3, abortSeed: 7}\n")
+                .get(0);
+        assertEquals(0.3, w.operation().abortRatio());
+        assertEquals(7, w.operation().abortSeed());
+        Workload seeded = load(WRITE + "operation: {kind: WRITE, transactional: true, abortRatio: 1}\n")
+                .get(0);
+        assertEquals(1.0, seeded.operation().abortRatio());
+        assertEquals(OperationReader.DEFAULT_ABORT_SEED, seeded.operation().abortSeed(), "a fixed seed by default");
+        Workload none =
+                load(WRITE + "operation: {kind: WRITE, transactional: true}\n").get(0);
+        assertEquals(0.0, none.operation().abortRatio());
+        assertEquals(0, none.operation().abortSeed());
+    }
+
+    @Test
+    void anAbortRatioOutsideZeroToOneOrOnAPlainOperationIsAnError() {
+        ConfigException above = error(WRITE + "operation: {kind: WRITE, transactional: true, abortRatio: 1.01}\n");
+        assertEquals("operation.abortRatio", above.key());
+        assertTrue(above.getMessage().startsWith("w.yaml: "), above.getMessage());
+        assertEquals(
+                "operation.abortRatio",
+                error(WRITE + "operation: {kind: WRITE, transactional: true, abortRatio: -0.5}\n")
+                        .key());
+        ConfigException plain = error(WRITE + "operation: {kind: STREAM, abortRatio: 0.3}\n");
+        assertEquals("operation.abortRatio", plain.key());
+        assertTrue(plain.getMessage().contains("only a transaction can be aborted on purpose"), plain.getMessage());
+    }
+
+    @Test
     void anOrderOnANonTransactionalOperationIsAnError() {
         ConfigException e = error(WRITE + "operation: {kind: WRITE, awaitAcks: after-commit}\n");
         assertEquals("operation.awaitAcks", e.key());
