@@ -379,7 +379,11 @@ public final class Fidelity {
                 phases.put(e.getKey().substring(6), decode(e.getValue().asText()));
             }
         });
-        return Figures.of(decode(histograms.path("operationLatencyMicros").asText()), phases, gapFile);
+        // tx-fetch: the seeds' operation ends when the write is seen (their loop's last lap); omb-tx's operation is the
+        // transaction and the wait for visibility is its end-to-end latency, from the record's publish time (taken
+        // before the begin) to its receipt.
+        String operations = scenario.equals("tx-fetch") ? "endToEndLatencyMicros" : "operationLatencyMicros";
+        return Figures.of(decode(histograms.path(operations).asText()), phases, gapFile);
     }
 
     /** {@link SeedLoop} in a fresh JVM on this class path; its per-operation file read back. */
