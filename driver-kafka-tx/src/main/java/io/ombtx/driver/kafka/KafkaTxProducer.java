@@ -258,9 +258,6 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
                         }
                         if (flow != null) {
                             flow.close(closeTimeout);
-                            if (inlineReports != null) {
-                                inlineReports.close();
-                            }
                         } else {
                             plain.close(closeTimeout);
                         }
@@ -289,6 +286,9 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             Thread.currentThread().interrupt();
         } finally {
             thread.shutdownNow(); // interrupts only a thread that ignored the forced close
+            if (inlineReports != null) {
+                inlineReports.close(); // after the last transaction, also after a forced close
+            }
         }
     }
 

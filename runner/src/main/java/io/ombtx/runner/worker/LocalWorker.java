@@ -51,6 +51,9 @@ public final class LocalWorker implements Worker {
     private final WorkerStats stats = new WorkerStats();
     private final List<BenchmarkProducer> producers = new ArrayList<>();
     private final List<BenchmarkConsumer> consumers = new ArrayList<>();
+    /** The consumers a waitForConsume load holds back between operations (made once, at its start). */
+    private volatile List<PollGate> gates = List.of();
+
     private final List<Thread> producerThreads = new ArrayList<>();
     private final List<Pacer> pacers = new ArrayList<>();
     private final AtomicLong operationIndex = new PaddedAtomicLong();
@@ -232,7 +235,11 @@ public final class LocalWorker implements Worker {
         this.load = spec;
         if (spec.loop() == LoopMode.CLOSED && spec.waitForConsume()) {
             // Seed 001's FetchBench polls only after each commit, until it sees the write: so do the consumers.
-            consumers.stream().filter(PollGate.class::isInstance).forEach(c -> ((PollGate) c).gate());
+            gates = consumers.stream()
+                    .filter(PollGate.class::isInstance)
+                    .map(PollGate.class::cast)
+                    .toList();
+            gates.forEach(PollGate::gate);
         }
         boolean streaming = operation.kind() == OperationKind.STREAM;
         recordEndToEnd = !(streaming && spec.messagesPerSecond() == 0);
@@ -329,7 +336,8 @@ public final class LocalWorker implements Worker {
             failure = "producer stopped: " + e;
         } finally {
             // The load is over: consumers poll freely again (a drain, or their close, may need it).
-            consumers.stream().filter(PollGate.class::isInstance).forEach(c -> ((PollGate) c).ungate());
+            gates.forEach(PollGate::ungate);
+            gates = List.of();
         }
     }
 
@@ -561,11 +569,15 @@ public final class LocalWorker implements Worker {
      * PollGate}): the fetch that finds the write is sent after the commit, as in the seeds' loop.
      */
     private boolean awaitVisible(long target) {
-        consumers.stream().filter(PollGate.class::isInstance).forEach(c -> ((PollGate) c).openGate());
+        for (PollGate gate : gates) {
+            gate.openGate();
+        }
         try {
             return awaitConsumed(target);
         } finally {
-            consumers.stream().filter(PollGate.class::isInstance).forEach(c -> ((PollGate) c).closeGate());
+            for (PollGate gate : gates) {
+                gate.closeGate();
+            }
         }
     }
 
