@@ -108,6 +108,12 @@ public final class Fidelity {
         List<String> brokerConfig = new ArrayList<>();
 
         @Option(
+                names = "--aa",
+                description = "also run the bare loop a second time each round (A/A): bare ÷ bare is the comparison's"
+                        + " noise floor on this machine, printed beside omb-tx ÷ bare")
+        boolean aa;
+
+        @Option(
                 names = "--driver",
                 paramLabel = "FILE",
                 description = "omb-tx driver file whose client settings both sides use"
@@ -275,19 +281,21 @@ public final class Fidelity {
                         scenario.startsWith("bulk") ? 20 : 500,
                         bench.work().resolve(scenario + "-warm-bare.csv"));
             }
-            int total = options.rounds * options.scenarios.size() * 2;
+            int total = options.rounds * options.scenarios.size() * (options.aa ? 3 : 2);
             int done = 0;
             for (int round = 1; round <= options.rounds; round++) {
                 for (String scenario : options.scenarios) {
                     boolean bulk = scenario.startsWith("bulk");
                     int warmup = bulk ? Math.max(1, options.warmup / 50) : options.warmup;
                     int measure = bulk ? Math.max(10, options.measure / 10) : options.measure;
-                    Figures[] pair = new Figures[2];
-                    boolean ombFirst = round % 2 == 1;
-                    for (int side = 0; side < 2; side++) {
-                        boolean omb = (side == 0) == ombFirst;
-                        Path output = bench.work().resolve(scenario + "-" + round + (omb ? "-omb.json" : "-bare.csv"));
-                        pair[omb ? 0 : 1] = omb
+                    // Sides: 0 omb-tx, 1 the bare loop, 2 the bare loop again (--aa); the order turns each round.
+                    int sides = options.aa ? 3 : 2;
+                    Figures[] pair = new Figures[sides];
+                    for (int i = 0; i < sides; i++) {
+                        int side = (i + round - 1) % sides;
+                        Path output = bench.work()
+                                .resolve(scenario + "-" + round + (side == 0 ? "-omb.json" : "-bare" + side + ".csv"));
+                        pair[side] = side == 0
                                 ? ombTx(bench, scenario, ombDriver, warmup, measure, output)
                                 : bare(scenario, bootstrap, clientProperties, replication, warmup, measure, output);
                         done++;
@@ -553,9 +561,61 @@ public final class Fidelity {
                     ombP90,
                     bareP90);
         }
+        if (measured.values().stream().allMatch(runs -> runs.get(0).length > 2)) {
+            printNoiseFloor(out, measured);
+        }
         out.println("(total = sum of the measured operations' latencies; both sides decoded through HdrHistogram"
                 + " at 3 significant digits; fewer than 1% of the operations on both sides counts as met)");
         return allMet;
+    }
+
+    /**
+     * The A/A table: the bare loop against itself, round by round, so a reader sees how far two runs of the same loop
+     * on this machine differ; omb-tx's median ratio is marked "inside" when it lies within that spread.
+     */
+    static void printNoiseFloor(PrintStream out, Map<String, List<Figures[]>> measured) {
+        out.printf(
+                Locale.ROOT,
+                "%nNoise floor (A/A): the bare loop ÷ itself run again in the same round, median [min–max]; omb-tx ÷"
+                        + " bare's median beside it, 'inside' when within the A/A range%n");
+        out.printf(
+                Locale.ROOT,
+                "%-25s | %-19s | %-19s | %-19s | %-17s | %s%n",
+                "scenario",
+                "p50 × (A/A)",
+                "p99 × (A/A)",
+                "total × (A/A)",
+                ">=50ms bare / bare",
+                "omb-tx ÷ bare: p50, p99, total");
+        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
+            List<Figures[]> runs = e.getValue();
+            List<Figures[]> aa =
+                    runs.stream().map(r -> new Figures[] {r[2], r[1]}).toList();
+            StringBuilder against = new StringBuilder();
+            for (ToDoubleFunction<Figures> figure :
+                    List.<ToDoubleFunction<Figures>>of(Figures::p50, Figures::p99, Figures::total)) {
+                double[] floor = ratios(aa, figure);
+                double omb = median(ratios(runs, figure));
+                if (against.length() > 0) {
+                    against.append(", ");
+                }
+                against.append(String.format(
+                        Locale.ROOT,
+                        "%.3f %s",
+                        omb,
+                        omb >= floor[0] && omb <= floor[floor.length - 1] ? "inside" : "outside"));
+            }
+            out.printf(
+                    Locale.ROOT,
+                    "%-25s | %-19s | %-19s | %-19s | %7.1f / %-7.1f | %s%n",
+                    e.getKey(),
+                    spread(ratios(aa, Figures::p50)),
+                    spread(ratios(aa, Figures::p99)),
+                    spread(ratios(aa, Figures::total)),
+                    median(runs.stream().mapToDouble(r -> r[2].slow()).sorted().toArray()),
+                    median(runs.stream().mapToDouble(r -> r[1].slow()).sorted().toArray()),
+                    against);
+        }
     }
 
     /** Both sides' slow operations under 1% of the operations: too few for a ±10% comparison to mean anything. */

@@ -5,6 +5,7 @@ import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.BenchmarkCommand;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterStartFailed;
 import io.ombtx.runner.cluster.ClusterUnreachable;
 import io.ombtx.runner.config.DriverFile;
@@ -146,6 +147,17 @@ public final class Main {
         }
     }
 
+    /** The dry run's line on --reuse-brokers: how many clusters the plan starts. */
+    static String reuseLine(List<RunSpec> plan) {
+        int starts = ClusterReuse.starts(
+                plan.stream().map(RunSpec::broker).toList(),
+                i -> plan.get(i).workload().faults().isEmpty());
+        return String.format(
+                "Brokers: --reuse-brokers: %d embedded cluster start(s) for %d run(s) (runs in a row on the same"
+                        + " cluster and without faults share one)",
+                starts, plan.size());
+    }
+
     private static boolean singleFileOutput(BenchmarkArgs parsed) {
         return OutputTarget.of(parsed.output()).file() != null;
     }
@@ -159,8 +171,28 @@ public final class Main {
         }
     }
 
-    /** Runs already-parsed arguments (bin/benchmark-suite calls this once per suite entry). */
+    /** Runs already-parsed arguments. */
     public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err) {
+        if (!parsed.reuseBrokers()) {
+            return run(parsed, out, err, null);
+        }
+        if (parsed.dryRun()) {
+            int code = run(parsed, out, err, null);
+            if (code == OK) {
+                out.println(reuseLine(plan(parsed)));
+            }
+            return code;
+        }
+        try (ClusterReuse reuse = new ClusterReuse()) {
+            return run(parsed, out, err, reuse);
+        }
+    }
+
+    /**
+     * Runs already-parsed arguments, their embedded clusters kept between runs by {@code reuse} when
+     * {@code parsed.reuseBrokers()} (the caller closes it: bin/benchmark-suite keeps one across its entries).
+     */
+    public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err, ClusterReuse reuse) {
         Interruption interruption = new Interruption();
         try {
             List<RunSpec> plan = plan(parsed);
@@ -196,7 +228,8 @@ public final class Main {
             };
             RunOptions options = new RunOptions(outputDir, outputFile, parsed.quiet());
             installSignalHandlers(interruption);
-            RunCoordinator coordinator = new RunCoordinator(options, out, workers, interruption);
+            RunCoordinator coordinator =
+                    new RunCoordinator(options, out, workers, interruption, parsed.reuseBrokers() ? reuse : null);
             int status = OK;
             for (RunSpec run : plan) {
                 if (interruption.reason() != null) {

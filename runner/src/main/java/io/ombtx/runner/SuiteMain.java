@@ -11,6 +11,7 @@ import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.CommonOptions;
 import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.config.BrokerSetup;
 import io.ombtx.runner.config.WorkloadLoader;
@@ -74,7 +75,7 @@ public final class SuiteMain {
     }
 
     private static final List<String> SUITE_KEYS =
-            List.of("name", "description", "profile", "repeat", "interleave", "runs");
+            List.of("name", "description", "profile", "repeat", "interleave", "reuseBrokers", "runs");
     private static final List<String> RUN_KEYS = List.of(
             "name",
             "driver",
@@ -122,14 +123,22 @@ public final class SuiteMain {
             List<String> profiles) {}
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        return run(args, out, err, Main::run);
+        return run(args, out, err, null);
     }
 
+    /** @param runner runs one entry; null: {@link Main#run}, embedded clusters kept across entries when reused */
     static int run(String[] args, PrintStream out, PrintStream err, Runner runner) {
         return Cli.execute(new Options(), args, out, err, options -> run(options, out, err, runner));
     }
 
-    private static int run(Options options, PrintStream out, PrintStream err, Runner runner) {
+    private static int run(Options options, PrintStream out, PrintStream err, Runner given) {
+        try (ClusterReuse shared = new ClusterReuse()) {
+            Runner runner = given != null ? given : (args, o, e) -> Main.run(args, o, e, shared);
+            return runSuite(options, out, err, runner);
+        }
+    }
+
+    private static int runSuite(Options options, PrintStream out, PrintStream err, Runner runner) {
         CommonOptions common = options.common;
         BenchmarkArgs given = common.toArgs(List.of(), List.of(), null, null, false); // the options as given
         try {
@@ -148,6 +157,8 @@ public final class SuiteMain {
             }
             int suiteRepeat = repeat(suiteFile.toString(), "repeat", suite.get("repeat"), profile, 1);
             boolean suiteInterleave = new ConfigFields(suiteFile.toString(), suite, "").bool("interleave", false);
+            boolean reuseBrokers = common.reuseBrokersGiven()
+                    || flag(suiteFile.toString(), "reuseBrokers", suite.get("reuseBrokers"), profile);
             List<BenchmarkArgs> runs = new ArrayList<>();
             for (int i = 0; i < entries.size(); i++) {
                 Entry entry = entries.get(i);
@@ -179,7 +190,8 @@ public final class SuiteMain {
                                 entry.clientVersion(),
                                 entry.brokers(),
                                 entry.brokerProfile())
-                        .withRepetitions(repeat, interleave, entry.name()));
+                        .withRepetitions(repeat, interleave, entry.name())
+                        .withReuseBrokers(reuseBrokers));
             }
             List<RunSpec> planned = new ArrayList<>();
             for (BenchmarkArgs run : runs) {
@@ -198,6 +210,9 @@ public final class SuiteMain {
             } else {
                 out.println("Suite " + name + " (" + profile + "): " + runs.size()
                         + (runs.size() == 1 ? " entry, " : " entries, ") + PlanText.estimate(planned));
+                if (reuseBrokers) {
+                    out.println(Main.reuseLine(planned));
+                }
             }
             return status;
         } catch (ConfigException | UsageException e) {
@@ -317,6 +332,39 @@ public final class SuiteMain {
             return chosen;
         }
         return wholeRepeat(file, key, value);
+    }
+
+    /**
+     * A yes/no suite setting: true or false, or one per profile ({@code {verdict: true}}, a profile it does not name
+     * taking false). Checked whichever profile runs.
+     */
+    static boolean flag(String file, String key, JsonNode value, String profile) {
+        if (value == null || value.isNull()) {
+            return false;
+        }
+        if (value.isObject()) {
+            boolean chosen = false;
+            for (var it = value.fields(); it.hasNext(); ) {
+                var e = it.next();
+                boolean b = oneFlag(file, key + "." + e.getKey(), e.getValue());
+                if (e.getKey().equals(profile)) {
+                    chosen = b;
+                }
+            }
+            return chosen;
+        }
+        return oneFlag(file, key, value);
+    }
+
+    private static boolean oneFlag(String file, String key, JsonNode value) {
+        if (!value.isBoolean()) {
+            throw new ConfigException(
+                    file,
+                    key,
+                    "expected true or false (or one per profile, e.g. {verdict: true}), got "
+                            + ConfigFields.show(value));
+        }
+        return value.asBoolean();
     }
 
     private static int wholeRepeat(String file, String key, JsonNode value) {

@@ -76,4 +76,21 @@ class SeedFindingsSuiteTest {
         assertEquals(once, o.count("^ +repetition +5 of 5, .*interleaved"));
         assertEquals(5 * once, o.count("^ +\\d+\\. "), "every run five times");
     }
+
+    @Test
+    void theVerdictProfileRunsFiveInterleavedRepetitionsOnClustersKeptBetweenRuns() {
+        SuiteDryRun o = dryRun("verdict");
+        assertEquals(0, o.code(), o.err());
+        // 56 runs as in quick, and the knee's sweep at 10K and 50K msg/s too (2 rates more on each release).
+        assertEquals(60, o.count("^ +repetition +1 of 5, .*interleaved"), o.out());
+        assertEquals(5 * 60, o.count("^ +\\d+\\. "), "every run five times");
+        // The workloads' own verdict counts: the transactional closed loops 20 + 100 operations.
+        assertEquals(
+                5 * 34,
+                o.count("^ +load +.*; warm-up 20 op\\(s\\), measure 100 op\\(s\\);"),
+                "tx-writes, tx-streaming, tx-streaming-ack-first, tx-send-offsets, tx-fetch:\n" + o.out());
+        // One start per set-up in a row: 2.7.2 3 brokers, 2.8.2 1 and 3 at max consistency, 2.7.2 again (002),
+        // 2.8.0 3 at max consistency, 2.8.0 1, then the same six on 4.1.1 — not one per run.
+        assertTrue(o.out().contains("Brokers: --reuse-brokers: 12 embedded cluster start(s) for 300 run(s)"), o.out());
+    }
 }

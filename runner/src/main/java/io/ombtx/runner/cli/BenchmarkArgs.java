@@ -22,6 +22,8 @@ import java.util.Map;
  * @param interleave alternate the runs of the comparison in each round (A B A B) instead of A A B B
  * @param comparison a name for the comparison these runs make (a suite entry's), recorded in each result and
  *     leading its group id; null for none
+ * @param reuseBrokers runs in a row on the same embedded cluster, without faults, share one started once
+ *     ({@code --reuse-brokers})
  */
 public record BenchmarkArgs(
         List<Path> drivers,
@@ -46,7 +48,8 @@ public record BenchmarkArgs(
         String clientVersion,
         int repeat,
         boolean interleave,
-        String comparison) {
+        String comparison,
+        boolean reuseBrokers) {
 
     /** These arguments with a suite entry's repetitions, interleaving and comparison name in place of their own. */
     public BenchmarkArgs withRepetitions(int repeat, boolean interleave, String comparison) {
@@ -73,7 +76,8 @@ public record BenchmarkArgs(
                 clientVersion,
                 repeat,
                 interleave,
-                comparison);
+                comparison,
+                reuseBrokers);
     }
 
     /**
@@ -106,7 +110,37 @@ public record BenchmarkArgs(
                 clientVersion != null ? clientVersion : client,
                 repeat,
                 interleave,
-                comparison);
+                comparison,
+                reuseBrokers);
+    }
+
+    /** These arguments with embedded clusters kept between runs ({@code reuseBrokers}) or not. */
+    public BenchmarkArgs withReuseBrokers(boolean reuse) {
+        return new BenchmarkArgs(
+                drivers,
+                workers,
+                workersFile,
+                output,
+                extraConsumers,
+                workloads,
+                profile,
+                dryRun,
+                brokers,
+                brokerProfile,
+                brokerSettings,
+                reportingIntervalSeconds,
+                workerTimeoutSeconds,
+                teardownTimeoutSeconds,
+                faultCommand,
+                quiet,
+                help,
+                brokerVersion,
+                transactionVersion,
+                clientVersion,
+                repeat,
+                interleave,
+                comparison,
+                reuse);
     }
 
     /** The generated {@code --help} text. */

@@ -118,6 +118,14 @@ public class CommonOptions implements Cli.Validated {
     boolean interleave;
 
     @Option(
+            names = "--reuse-brokers",
+            order = Cli.OMB_TX_SECTION + 7,
+            description = "runs in a row on the same embedded cluster (release, brokers, profile, settings) and"
+                    + " without faults share one, started once; each run keeps its own topics and transactional ids"
+                    + " (default: a fresh cluster per run, or a suite's 'reuseBrokers')")
+    boolean reuseBrokers;
+
+    @Option(
             names = {"-q", "--quiet"},
             order = Cli.OMB_TX_SECTION + 3,
             description = "print nothing but errors")
@@ -168,12 +176,18 @@ public class CommonOptions implements Cli.Validated {
                 broker.clientVersion(),
                 repeat == null ? 1 : repeat,
                 interleave,
-                null);
+                null,
+                reuseBrokers);
     }
 
     /** --repeat as given, null when absent (a suite's own setting then applies). */
     public Integer repeatGiven() {
         return repeat;
+    }
+
+    /** Whether --reuse-brokers was given. */
+    public boolean reuseBrokersGiven() {
+        return reuseBrokers;
     }
 
     /** Whether --interleave was given. */

@@ -36,6 +36,15 @@ public interface ClusterSession extends AutoCloseable {
         return null;
     }
 
+    /**
+     * The driver {@code planned} pointed at this cluster, for another run on it ({@link ClusterReuse}), or null when
+     * the cluster cannot serve a driver other than the one it was opened with (an external cluster: its address is
+     * the driver's own).
+     */
+    default DriverFile driverFor(DriverFile planned) {
+        return null;
+    }
+
     /** Closes its clients and stops an embedded cluster. */
     @Override
     void close();

@@ -403,6 +403,11 @@ public final class KafkaClusters implements ClusterSystem {
         }
 
         @Override
+        public DriverFile driverFor(DriverFile planned) {
+            return planned.withBootstrapServers(cluster.bootstrapServers());
+        }
+
+        @Override
         public void close() {
             cluster.close();
         }

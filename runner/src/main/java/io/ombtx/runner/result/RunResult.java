@@ -414,7 +414,10 @@ public record RunResult(
             // The broker system that answered (kafka or redpanda) and the cluster id it reported, read back from the
             // cluster, so a result is labelled with what really ran rather than with a driver file's name.
             @JsonInclude(JsonInclude.Include.NON_NULL) SystemKind system,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String clusterId) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) String clusterId,
+            // With --reuse-brokers: which run this was on the embedded cluster (1: the run that started it); absent
+            // when every run starts its own.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer runOnCluster) {
 
         public Broker(
                 boolean embedded,
@@ -423,7 +426,20 @@ public record RunResult(
                 String profile,
                 Map<String, String> settings,
                 String bootstrapServers) {
-            this(embedded, brokers, version, profile, settings, bootstrapServers, null, null, null, null, null, null);
+            this(
+                    embedded,
+                    brokers,
+                    version,
+                    profile,
+                    settings,
+                    bootstrapServers,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null);
         }
 
         /** How the brokers agree on the cluster's metadata: ZooKeeper (Kafka before 3.3) or KRaft. */
@@ -472,7 +488,26 @@ public record RunResult(
                     transactionProtocol,
                     requestedTransactionVersion,
                     system,
-                    clusterId);
+                    clusterId,
+                    runOnCluster);
+        }
+
+        /** This broker as the {@code run}-th run on a cluster kept between runs ({@link #runOnCluster}). */
+        public Broker withRunOnCluster(int run) {
+            return new Broker(
+                    embedded,
+                    brokers,
+                    version,
+                    profile,
+                    settings,
+                    bootstrapServers,
+                    coordination,
+                    transactionVersion,
+                    transactionProtocol,
+                    requestedTransactionVersion,
+                    system,
+                    clusterId,
+                    run);
         }
 
         public static Broker embedded(int brokers, String version, String profile, Map<String, String> settings) {
@@ -510,7 +545,8 @@ public record RunResult(
                     transactionProtocol,
                     requestedTransactionVersion,
                     system,
-                    clusterId);
+                    clusterId,
+                    runOnCluster);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterSystems;
@@ -35,10 +36,24 @@ public final class RunCoordinator {
     private final Interruption interruption;
     private final Supplier<ClusterSystem> clusters;
     private final ResultSink sink;
+    private final ClusterReuse reuse;
 
     /** Runs plans on the broker system on the class path ({@link ClusterSystems}), found when a plan needs one. */
     public RunCoordinator(RunOptions options, PrintStream out, WorkerFactory workerFactory, Interruption interruption) {
-        this(options, out, workerFactory, interruption, ClusterSystems::installed);
+        this(options, out, workerFactory, interruption, ClusterSystems::installed, null);
+    }
+
+    /**
+     * As {@link #RunCoordinator(RunOptions, PrintStream, WorkerFactory, Interruption)}, the embedded clusters kept
+     * between runs by {@code reuse} (null: each run starts its own); the caller closes it after the last run.
+     */
+    public RunCoordinator(
+            RunOptions options,
+            PrintStream out,
+            WorkerFactory workerFactory,
+            Interruption interruption,
+            ClusterReuse reuse) {
+        this(options, out, workerFactory, interruption, ClusterSystems::installed, reuse);
     }
 
     /** @param clusters the broker system the plans' clusters are started or reached through */
@@ -48,6 +63,17 @@ public final class RunCoordinator {
             WorkerFactory workerFactory,
             Interruption interruption,
             Supplier<ClusterSystem> clusters) {
+        this(options, out, workerFactory, interruption, clusters, null);
+    }
+
+    private RunCoordinator(
+            RunOptions options,
+            PrintStream out,
+            WorkerFactory workerFactory,
+            Interruption interruption,
+            Supplier<ClusterSystem> clusters,
+            ClusterReuse reuse) {
+        this.reuse = reuse;
         this.console = new RunConsole(out, options.quiet());
         this.workerFactory = workerFactory;
         this.interruption = interruption;
@@ -103,7 +129,14 @@ public final class RunCoordinator {
         ClusterSession opened;
         try {
             // Interruptible: Ctrl-C while the embedded broker starts stops it at once, its processes killed.
-            opened = interruption.interruptibly(() -> clusters.get().open(plan, spec.driver(), console::line));
+            opened = interruption.interruptibly(() -> reuse == null
+                    ? clusters.get().open(plan, spec.driver(), console::line)
+                    : reuse.open(
+                            clusters.get(),
+                            plan,
+                            spec.driver(),
+                            spec.workload().faults().isEmpty(),
+                            console::line));
         } catch (Exception e) {
             if (interruption.reason() == null) {
                 throw e;
