@@ -53,31 +53,11 @@ public record BenchmarkArgs(
 
     /** These arguments with a suite entry's repetitions, interleaving and comparison name in place of their own. */
     public BenchmarkArgs withRepetitions(int repeat, boolean interleave, String comparison) {
-        return new BenchmarkArgs(
-                drivers,
-                workers,
-                workersFile,
-                output,
-                extraConsumers,
-                workloads,
-                profile,
-                dryRun,
-                brokers,
-                brokerProfile,
-                brokerSettings,
-                reportingIntervalSeconds,
-                workerTimeoutSeconds,
-                teardownTimeoutSeconds,
-                faultCommand,
-                quiet,
-                help,
-                brokerVersion,
-                transactionVersion,
-                clientVersion,
-                repeat,
-                interleave,
-                comparison,
-                reuseBrokers);
+        Edit e = new Edit(this);
+        e.repeat = repeat;
+        e.interleave = interleave;
+        e.comparison = comparison;
+        return e.done();
     }
 
     /**
@@ -87,60 +67,75 @@ public record BenchmarkArgs(
      */
     public BenchmarkArgs withSetup(
             String version, Integer transactions, String client, Integer brokerCount, ClusterProfile profile) {
-        return new BenchmarkArgs(
-                drivers,
-                workers,
-                workersFile,
-                output,
-                extraConsumers,
-                workloads,
-                this.profile,
-                dryRun,
-                brokers != null ? brokers : brokerCount,
-                brokerProfile != null ? brokerProfile : profile,
-                brokerSettings,
-                reportingIntervalSeconds,
-                workerTimeoutSeconds,
-                teardownTimeoutSeconds,
-                faultCommand,
-                quiet,
-                help,
-                version,
-                transactions,
-                clientVersion != null ? clientVersion : client,
-                repeat,
-                interleave,
-                comparison,
-                reuseBrokers);
+        Edit e = new Edit(this);
+        e.brokerVersion = version;
+        e.transactionVersion = transactions;
+        e.clientVersion = clientVersion != null ? clientVersion : client;
+        e.brokers = brokers != null ? brokers : brokerCount;
+        e.brokerProfile = brokerProfile != null ? brokerProfile : profile;
+        return e.done();
     }
 
     /** These arguments with embedded clusters kept between runs ({@code reuseBrokers}) or not. */
     public BenchmarkArgs withReuseBrokers(boolean reuse) {
-        return new BenchmarkArgs(
-                drivers,
-                workers,
-                workersFile,
-                output,
-                extraConsumers,
-                workloads,
-                profile,
-                dryRun,
-                brokers,
-                brokerProfile,
-                brokerSettings,
-                reportingIntervalSeconds,
-                workerTimeoutSeconds,
-                teardownTimeoutSeconds,
-                faultCommand,
-                quiet,
-                help,
-                brokerVersion,
-                transactionVersion,
-                clientVersion,
-                repeat,
-                interleave,
-                comparison,
-                reuse);
+        Edit e = new Edit(this);
+        e.reuseBrokers = reuse;
+        return e.done();
+    }
+
+    /** A copy of the arguments to change a few of: the one place that lists every component. */
+    private static final class Edit {
+        private final BenchmarkArgs from;
+        Integer brokers;
+        ClusterProfile brokerProfile;
+        String brokerVersion;
+        Integer transactionVersion;
+        String clientVersion;
+        int repeat;
+        boolean interleave;
+        String comparison;
+        boolean reuseBrokers;
+
+        Edit(BenchmarkArgs from) {
+            this.from = from;
+            brokers = from.brokers;
+            brokerProfile = from.brokerProfile;
+            brokerVersion = from.brokerVersion;
+            transactionVersion = from.transactionVersion;
+            clientVersion = from.clientVersion;
+            repeat = from.repeat;
+            interleave = from.interleave;
+            comparison = from.comparison;
+            reuseBrokers = from.reuseBrokers;
+        }
+
+        BenchmarkArgs done() {
+            return new BenchmarkArgs(
+                    from.drivers,
+                    from.workers,
+                    from.workersFile,
+                    from.output,
+                    from.extraConsumers,
+                    from.workloads,
+                    from.profile,
+                    from.dryRun,
+                    brokers,
+                    brokerProfile,
+                    from.brokerSettings,
+                    from.reportingIntervalSeconds,
+                    from.workerTimeoutSeconds,
+                    from.teardownTimeoutSeconds,
+                    from.faultCommand,
+                    from.quiet,
+                    from.help,
+                    brokerVersion,
+                    transactionVersion,
+                    clientVersion,
+                    repeat,
+                    interleave,
+                    comparison,
+                    reuseBrokers);
+        }
     }
 
     /** The generated {@code --help} text. */

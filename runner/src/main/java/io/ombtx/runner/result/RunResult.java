@@ -476,6 +476,36 @@ public record RunResult(
 
         /** This broker with the system and cluster id read back from the cluster. */
         public Broker withSystem(SystemKind system, String clusterId) {
+            return with(
+                    coordination,
+                    transactionVersion,
+                    transactionProtocol,
+                    requestedTransactionVersion,
+                    system,
+                    clusterId,
+                    runOnCluster);
+        }
+
+        /** This broker as the {@code run}-th run on a cluster kept between runs ({@link #runOnCluster}). */
+        public Broker withRunOnCluster(int run) {
+            return with(
+                    coordination,
+                    transactionVersion,
+                    transactionProtocol,
+                    requestedTransactionVersion,
+                    system,
+                    clusterId,
+                    run);
+        }
+
+        private Broker with(
+                Coordination coordination,
+                Integer transactionVersion,
+                String transactionProtocol,
+                Integer requestedTransactionVersion,
+                SystemKind system,
+                String clusterId,
+                Integer runOnCluster) {
             return new Broker(
                     embedded,
                     brokers,
@@ -490,24 +520,6 @@ public record RunResult(
                     system,
                     clusterId,
                     runOnCluster);
-        }
-
-        /** This broker as the {@code run}-th run on a cluster kept between runs ({@link #runOnCluster}). */
-        public Broker withRunOnCluster(int run) {
-            return new Broker(
-                    embedded,
-                    brokers,
-                    version,
-                    profile,
-                    settings,
-                    bootstrapServers,
-                    coordination,
-                    transactionVersion,
-                    transactionProtocol,
-                    requestedTransactionVersion,
-                    system,
-                    clusterId,
-                    run);
         }
 
         public static Broker embedded(int brokers, String version, String profile, Map<String, String> settings) {
@@ -533,13 +545,7 @@ public record RunResult(
                 Integer transactionVersion,
                 String transactionProtocol,
                 Integer requestedTransactionVersion) {
-            return new Broker(
-                    embedded,
-                    brokers,
-                    version,
-                    profile,
-                    settings,
-                    bootstrapServers,
+            return with(
                     coordination,
                     transactionVersion,
                     transactionProtocol,
