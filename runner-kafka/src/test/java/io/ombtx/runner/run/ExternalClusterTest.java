@@ -32,7 +32,7 @@ class ExternalClusterTest {
         return Planner.plan(
                         List.of(DriverFile.load(driver)),
                         WorkloadLoader.load(workload, null),
-                        new PlanOptions(brokersFlag, null, Map.of(), null, List.of(), false))
+                        PlanOptions.builder().brokers(brokersFlag).build())
                 .get(0)
                 .broker();
     }
