@@ -54,7 +54,8 @@ class KafkaLocalMainTest {
 
     @Test
     void badInputIsOneLineWithExitCode2() {
-        assertOneLineError(parse("--state", "s.json", "--brokers", "10"), "--brokers expects a whole number from 1 to 9");
+        assertOneLineError(
+                parse("--state", "s.json", "--brokers", "10"), "--brokers expects a whole number from 1 to 9");
         assertOneLineError(parse("--state", "s.json", "--broker-config", "x"), "--broker-config expects KEY=VALUE");
         assertOneLineError(parse("--brokers", "3"), "--state FILE is required");
         assertOneLineError(
@@ -65,8 +66,16 @@ class KafkaLocalMainTest {
     void optionsAreReadTypedAndALaterBrokerConfigWins() {
         KafkaLocalMain.Options options = new KafkaLocalMain.Options();
         Cli.parse(options, new String[] {
-            "--state", "s.json", "--brokers", "3", "--broker-profile", "default", "--broker-config", "a=1",
-            "--broker-config", "a=2"
+            "--state",
+            "s.json",
+            "--brokers",
+            "3",
+            "--broker-profile",
+            "default",
+            "--broker-config",
+            "a=1",
+            "--broker-config",
+            "a=2"
         });
         assertEquals(Path.of("s.json"), options.state);
         assertEquals(3, options.broker.brokers());

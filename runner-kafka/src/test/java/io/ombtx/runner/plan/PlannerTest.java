@@ -13,7 +13,6 @@ import io.ombtx.runner.config.WorkloadLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +35,10 @@ class PlannerTest {
     }
 
     private static PlanOptions workers(boolean extra, String... urls) {
-        return PlanOptions.builder().workerUrls(List.of(urls)).extraConsumers(extra).build();
+        return PlanOptions.builder()
+                .workerUrls(List.of(urls))
+                .extraConsumers(extra)
+                .build();
     }
 
     @Test
@@ -255,8 +257,10 @@ class PlannerTest {
         assertEquals("3.9.1", fromWorkload.brokerVersion());
         assertNull(fromWorkload.transactionVersion());
 
-        PlanOptions flags =
-                PlanOptions.builder().brokerVersion("4.1.1").transactionVersion(1).build();
+        PlanOptions flags = PlanOptions.builder()
+                .brokerVersion("4.1.1")
+                .transactionVersion(1)
+                .build();
         List<RunSpec> plan = Planner.plan(List.of(d), List.of(w), flags);
         assertEquals("4.1.1", plan.get(0).broker().brokerVersion(), "--broker-version beats the workload's");
         assertEquals(1, plan.get(0).broker().transactionVersion());

@@ -132,7 +132,9 @@ class EarlyEndTest {
         return Planner.plan(
                         List.of(DriverFile.load(driver)),
                         WorkloadLoader.load(workload, null),
-                        PlanOptions.builder().teardownTimeoutSeconds(teardownSeconds).build())
+                        PlanOptions.builder()
+                                .teardownTimeoutSeconds(teardownSeconds)
+                                .build())
                 .get(0);
     }
 

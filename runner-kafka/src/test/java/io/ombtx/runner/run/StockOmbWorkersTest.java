@@ -325,7 +325,8 @@ class StockOmbWorkersTest {
                         WorkloadLoader.load(file, null),
                         PlanOptions.builder()
                                 .reportingIntervalSeconds(reportingIntervalSeconds)
-                                .workerUrls(workers.stream().map(FakeOmbWorker::url).toList())
+                                .workerUrls(
+                                        workers.stream().map(FakeOmbWorker::url).toList())
                                 .teardownTimeoutSeconds(10)
                                 .build())
                 .get(0);

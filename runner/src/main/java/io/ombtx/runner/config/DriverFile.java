@@ -25,6 +25,7 @@ public final class DriverFile {
     private static final String EMBEDDED = "embedded";
     /** The most replicas a topic can have: Kafka stores the factor as a short. */
     private static final int MAX_REPLICATION_FACTOR = Short.MAX_VALUE;
+
     public static final String REDACTED = Secrets.REDACTED;
 
     private final Path file;

@@ -134,7 +134,18 @@ public record PlanOptions(
 
         public PlanOptions build() {
             return new PlanOptions(
-                    brokers, brokerProfile, brokerSettings, reportingIntervalSeconds, workerUrls, extraConsumers, teardownTimeoutSeconds, brokerVersion, transactionVersion, faultCommand, senderThreadsPerProducer, clientVersion);
+                    brokers,
+                    brokerProfile,
+                    brokerSettings,
+                    reportingIntervalSeconds,
+                    workerUrls,
+                    extraConsumers,
+                    teardownTimeoutSeconds,
+                    brokerVersion,
+                    transactionVersion,
+                    faultCommand,
+                    senderThreadsPerProducer,
+                    clientVersion);
         }
     }
 }

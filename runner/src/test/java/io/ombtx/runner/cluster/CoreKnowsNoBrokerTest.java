@@ -35,7 +35,9 @@ class CoreKnowsNoBrokerTest {
             List<String> lines = Files.readAllLines(source);
             for (int i = 0; i < lines.size(); i++) {
                 String line = lines.get(i).strip();
-                if (!line.startsWith("*") && !line.startsWith("//") && KAFKA.matcher(line).find()) {
+                if (!line.startsWith("*")
+                        && !line.startsWith("//")
+                        && KAFKA.matcher(line).find()) {
                     offenders.add(root.relativize(source) + ":" + (i + 1) + ": " + line);
                 }
             }
