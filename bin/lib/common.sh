@@ -39,7 +39,8 @@ ombtx_mvn() {
 # source is newer than the last build.
 ombtx_build_stale() {
   local stamp="$OMBTX_HOME/runner/target/.omb-tx-built"
-  if [ ! -f "$stamp" ] || ! ls "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/driver-kafka-tx/target/driver-kafka-tx-*.jar \
+  if [ ! -f "$stamp" ] || ! ls "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/runner-kafka/target/runner-kafka-*.jar \
+      "$OMBTX_HOME"/driver-kafka-tx/target/driver-kafka-tx-*.jar \
       "$OMBTX_HOME"/driver-redpanda-tx/target/driver-redpanda-tx-*.jar \
       "$OMBTX_HOME"/driver-aeron/target/driver-aeron-*.jar >/dev/null 2>&1 \
       || ! ombtx_broker_jar >/dev/null || ! ombtx_broker_lib_present; then
@@ -86,6 +87,9 @@ ombtx_check_distribution() {
   local missing=""
   ls "$OMBTX_HOME"/runner/target/runner-*.jar >/dev/null 2>&1 || missing="$missing runner/target/runner-*.jar"
   ls "$OMBTX_HOME"/runner/target/lib >/dev/null 2>&1 || missing="$missing runner/target/lib/"
+  ls "$OMBTX_HOME"/runner-kafka/target/runner-kafka-*.jar >/dev/null 2>&1 \
+    || missing="$missing runner-kafka/target/runner-kafka-*.jar"
+  ls "$OMBTX_HOME"/runner-kafka/target/lib >/dev/null 2>&1 || missing="$missing runner-kafka/target/lib/"
   ombtx_broker_jar >/dev/null || missing="$missing kafka-broker/target/kafka-broker-*.jar"
   ombtx_broker_lib_present || missing="$missing kafka-broker/target/broker-lib/"
   if [ -n "$missing" ]; then
@@ -95,14 +99,17 @@ ombtx_check_distribution() {
   fi
 }
 
+# The runner, its Kafka cluster system (runner-kafka, found by the runner through ServiceLoader), the embedded broker's
+# launcher and the drivers, with their libraries.
 ombtx_classpath() {
   local cp="" jar
-  for jar in "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/kafka-broker/target/kafka-broker-*.jar \
-      "$OMBTX_HOME"/driver-*/target/driver-*.jar; do
+  for jar in "$OMBTX_HOME"/runner/target/runner-*.jar "$OMBTX_HOME"/runner-kafka/target/runner-kafka-*.jar \
+      "$OMBTX_HOME"/kafka-broker/target/kafka-broker-*.jar "$OMBTX_HOME"/driver-*/target/driver-*.jar; do
     case "$jar" in *-sources.jar|*-tests.jar) continue ;; esac
     [ -f "$jar" ] && cp="$cp:$jar"
   done
   cp="$cp:$OMBTX_HOME/runner/target/lib/*"
+  [ -d "$OMBTX_HOME/runner-kafka/target/lib" ] && cp="$cp:$OMBTX_HOME/runner-kafka/target/lib/*"
   for lib in "$OMBTX_HOME"/driver-*/target/lib; do
     [ -d "$lib" ] && cp="$cp:$lib/*"
   done

@@ -1,10 +1,12 @@
-"""Turns loaded results into figures and tables, and writes report.md and index.html beside the PNGs."""
+"""The report model: loaded results turned, once, into sections of tables, paragraphs and figures
+(``compute_report``). A figure holds what it shows — its data bound to the plots function that draws it — and is
+drawn to a PNG only by ``render``; writers.py writes report.md and index.html from the rendered model."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -27,12 +29,21 @@ from .tables import Table
 
 
 @dataclass(frozen=True)
+class Drawing:
+    """A figure's content as computed: a plots function with its data bound, called with ``path=`` to draw it."""
+
+    file: str  # the PNG's name, unique in the report
+    draw: Callable[..., plots.Rendered]
+
+
+@dataclass(frozen=True)
 class Figure:
     title: str
     description: str  # what is plotted and where the numbers come from
     runs: tuple[str, ...]  # how each run in it was obtained
     partial: bool
-    rendered: plots.Rendered
+    drawing: Drawing
+    rendered: plots.Rendered | None = None  # set by render()
 
 
 @dataclass(frozen=True)
@@ -81,7 +92,25 @@ class _FileNames:
 
 
 def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[str] = ()) -> Report:
+    """The report of ``results``, its figures drawn into ``out_dir``."""
+    return render(compute_report(results, warnings), out_dir)
+
+
+def render(report: Report, out_dir: Path) -> Report:
+    """``report`` with each figure drawn once, as a PNG in ``out_dir``; nothing else is computed here."""
     out_dir.mkdir(parents=True, exist_ok=True)
+
+    def drawn(block: Block) -> Block:
+        if isinstance(block, Figure):
+            return replace(block, rendered=block.drawing.draw(path=out_dir / block.drawing.file))
+        return block
+
+    sections = tuple(Section(s.title, s.intro, [drawn(b) for b in s.blocks]) for s in report.sections)
+    return replace(report, sections=sections)
+
+
+def compute_report(results: Sequence[Result], warnings: Sequence[str] = ()) -> Report:
+    """The report model of ``results``: every table, paragraph and figure's data; no file is written."""
     superseded = repetitions.superseded(results)
     variants = compare.Variants(results)
     palette = plots.Palette(variants.keys(results) + sorted({r.driver for r in results}))
@@ -104,14 +133,14 @@ def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[st
         _since_the_seeds_section(current),
         inputs,
         _closed_loop_section(charted, variants, reps),
-        _overhead_section(charted, palette, variants, out_dir, names, reps),
-        _phases_section(charted, palette, variants, out_dir, names, reps),
-        _bulk_section(charted, variants, out_dir, names, reps),
-        _percentiles_section(charted, palette, variants, out_dir, names, reps),
-        _sweep_section(charted, palette, out_dir, names, reps),
-        _transports_section(charted, palette, out_dir, names),
-        _acks_section(charted, out_dir, names, reps),
-        _time_series_section(results, variants, out_dir, names),
+        _overhead_section(charted, palette, variants, names, reps),
+        _phases_section(charted, palette, variants, names, reps),
+        _bulk_section(charted, variants, names, reps),
+        _percentiles_section(charted, palette, variants, names, reps),
+        _sweep_section(charted, palette, names, reps),
+        _transports_section(charted, palette, names),
+        _acks_section(charted, names, reps),
+        _time_series_section(results, variants, names),
     ]
     # A section with nothing in it (time series of runs too short to show a trend) is left out, not printed empty.
     return Report(tuple(s for s in sections if s.blocks), tuple(warnings), finding_tables.summary(finding_rows))
@@ -125,13 +154,13 @@ def _harness_note(results: Sequence[Result]) -> str:
             "not judge them): " + "; ".join(f"{r.path.name}{harness.flag(r)}" for r in behind) + ".")
 
 
-def _figure(title: str, description: str, results: Sequence[Result], rendered: plots.Rendered) -> Figure:
+def _figure(title: str, description: str, results: Sequence[Result], drawing: Drawing) -> Figure:
     return Figure(
         title=title,
         description=description,
         runs=tuple(provenance(r) for r in results),
         partial=any(r.is_partial for r in results),
-        rendered=rendered,
+        drawing=drawing,
     )
 
 
@@ -193,7 +222,7 @@ def _closed_loop_section(results: Sequence[Result], variants: compare.Variants,
     return section
 
 
-def _overhead_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants, out_dir: Path,
+def _overhead_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants,
                       names: _FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Overhead of transactions: tx ÷ base",
@@ -212,13 +241,14 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, variant
         value = analysis.operation_p50_ms if which == "p50" else tables.total_per_operation
         return spread.ratio_spread(reps.of(pair.tx), reps.of(pair.base), value)
 
-    rendered = plots.overhead_figure(pairs, palette, out_dir / names("overhead-ratios"), variants.key, ratios)
+    drawing = Drawing(names("overhead-ratios"),
+                       partial(plots.overhead_figure, pairs, palette, key=variants.key, ratios=ratios))
     section.blocks.append(
         _figure("Transactional overhead ratios", "Bars: tx ÷ base for each driver; dashed line: no overhead (1×)."
                 + _if_repeated(" Repeated runs: the bar is the median of the ratios of tx and base runs of the same "
                                "repetition index, the whisker their min–max, and n the number of ratios.",
                                involved, reps),
-                involved, rendered)
+                involved, drawing)
     )
     families = list(dict.fromkeys(pair.label for pair in pairs))
     for family in families:
@@ -237,15 +267,13 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, variant
         if not panels:
             continue
         runs = [r for pair in chosen for side in (pair.base, pair.tx) for r in reps.of(side)]
-        rendered = plots.percentile_figure(
-            f"{family}: transactional vs base operation latency", panels, out_dir / names("overhead-curves", family),
-            share_y=True,
-        )
+        drawing = Drawing(names("overhead-curves", family), partial(
+            plots.percentile_figure, f"{family}: transactional vs base operation latency", panels, share_y=True))
         section.blocks.append(
             _figure(f"{family}: tx vs base latency distribution",
                     f"Operation latency by percentile, base (dashed) and transactional (solid); {_sources(runs)}. "
                     + _MAX_NOTE + _if_repeated(_BAND_NOTE, runs, reps),
-                    runs, rendered)
+                    runs, drawing)
         )
     return section
 
@@ -272,7 +300,7 @@ def _band(result: Result, metric: analysis.Metric, reps: spread.Repetitions) -> 
                  if (curve := analysis.latency_curve(r, metric)) is not None)
 
 
-def _phases_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants, out_dir: Path,
+def _phases_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants,
                     names: _FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Transaction phases: transactional vs naive, side by side",
@@ -301,17 +329,16 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
                 plots.PhaseBar(label, colour, result, analysis.charted_phases(result),
                                None if analysis.is_transactional(result) else "//", tuple(reps.of(result)))
             )
-        rendered = plots.phase_comparison_figure(
-            f"{comparison.family}: time per phase, transactional (solid) vs naive (hatched)", list(panels.items()),
-            out_dir / names("phases", comparison.family)
-        )
+        drawing = Drawing(names("phases", comparison.family), partial(
+            plots.phase_comparison_figure,
+            f"{comparison.family}: time per phase, transactional (solid) vs naive (hatched)", list(panels.items())))
         section.blocks.append(
             _figure(f"{comparison.family}: phases, transactional vs naive",
                     "Bar height is the phase's median (p50), the whisker reaches its p99 (transactionPhases); "
                     "hatched bars are naive (non-transactional) runs; log scale, because begin takes microseconds "
                     "and commit milliseconds. \"acks after-commit\" / \"before-send-offsets\" is the call order "
                     "(scenario.awaitAcks)." + _if_repeated(_PHASE_REPEATS_NOTE, comparison.results, reps),
-                    [r for result in comparison.results for r in reps.of(result)], rendered)
+                    [r for result in comparison.results for r in reps.of(result)], drawing)
         )
         for key, bars in panels.items():
             title = f"{comparison.family}" + (f", {key}" if key else "")
@@ -328,13 +355,13 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
         bars = [plots.PhaseBar(reps.label(variants.label(r), r), palette(variants.key(r)), r,
                                analysis.charted_phases(r), "//" if r.is_partial else None, tuple(reps.of(r)))
                 for r in group]
-        rendered = plots.phase_comparison_figure(f"{workload}: time per {kind}", [("", bars)],
-                                                 out_dir / names("phases", workload))
+        drawing = Drawing(names("phases", workload),
+                           partial(plots.phase_comparison_figure, f"{workload}: time per {kind}", [("", bars)]))
         section.blocks.append(
             _figure(f"{workload}: {kind}s",
                     "Bar height is the phase's median (p50), the whisker reaches its p99 (transactionPhases); "
                     "log scale." + _if_repeated(_PHASE_REPEATS_NOTE, group, reps),
-                    [r for result in group for r in reps.of(result)], rendered)
+                    [r for result in group for r in reps.of(result)], drawing)
         )
         section.blocks.append(tables.phases_table(workload, group, variants.label, reps))
     if not comparisons and not others:
@@ -353,7 +380,7 @@ def _run_name(result: Result, with_driver: bool) -> str:
     return name + (" [PARTIAL]" if result.is_partial else "")
 
 
-def _bulk_section(results: Sequence[Result], variants: compare.Variants, out_dir: Path, names: _FileNames,
+def _bulk_section(results: Sequence[Result], variants: compare.Variants, names: _FileNames,
                   reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Bulk insert: transactional vs naive throughput (seed 003)",
@@ -367,18 +394,18 @@ def _bulk_section(results: Sequence[Result], variants: compare.Variants, out_dir
         return section
     section.blocks.append(tables.bulk_table(pairs, reps))
     runs = [r for pair in pairs for side in (pair.tx, pair.acks_all) if side is not None for r in reps.of(side)]
-    rendered = plots.bulk_figure(pairs, out_dir / names("bulk-throughput"),
-                                 lambda run: spread.spread(reps.of(run), compare.BulkPair.rate))
+    drawing = Drawing(names("bulk-throughput"), partial(
+        plots.bulk_figure, pairs, rates=lambda run: spread.spread(reps.of(run), compare.BulkPair.rate)))
     section.blocks.append(
         _figure("Bulk insert throughput", "Bars: summary.messagesPerSecond of each run; the number on a bar is its "
                 "value." + _if_repeated(" A run repeated n > 1 times: the bar is the median of its repetitions, the "
-                                       "whisker their min–max, and the bar says n.", runs, reps), runs, rendered)
+                                       "whisker their min–max, and the bar says n.", runs, reps), runs, drawing)
     )
     return section
 
 
 def _percentiles_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants,
-                         out_dir: Path, names: _FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
+                         names: _FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Latency by percentile",
         "HdrHistogram-style curves: the x axis spreads the tail (1/(1-p), log scale), one line per driver, "
@@ -400,15 +427,15 @@ def _percentiles_section(results: Sequence[Result], palette: plots.Palette, vari
                 panels.append((metric.title, lines))
         if not panels:
             continue
-        rendered = plots.percentile_figure(f"{workload}: latency by percentile", panels,
-                                           out_dir / names("latency", workload))
+        drawing = Drawing(names("latency", workload),
+                           partial(plots.percentile_figure, f"{workload}: latency by percentile", panels))
         sources = "; ".join(f"{title.split(' (')[0].lower()}: {_sources(group, metric)}"
                             for metric in analysis.METRICS for title, _ in panels if title == metric.title)
         description = sources[:1].upper() + sources[1:] + ". " + _MAX_NOTE + _if_repeated(_BAND_NOTE, group, reps)
         if workload.startswith("acks-sla-"):
             description += " " + _ACKS_BURST_NOTE
         section.blocks.append(_figure(f"{workload}: latency percentiles", description,
-                                      [r for result in group for r in reps.of(result)], rendered))
+                                      [r for result in group for r in reps.of(result)], drawing))
     return section
 
 
@@ -432,7 +459,7 @@ def _end_to_end_ms(result: Result, percentile: float) -> float | None:
     return analysis.percentile_value_ms(result, analysis.END_TO_END, percentile)
 
 
-def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path, names: _FileNames,
+def _sweep_section(results: Sequence[Result], palette: plots.Palette, names: _FileNames,
                    reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Rate sweep: end-to-end latency against target rate (seed 004 form)",
@@ -447,7 +474,7 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
             return spread.spread(reps.of(point.result),
                                  partial(_end_to_end_ms, percentile=percentile))
 
-        rendered = plots.sweep_figure(name, by_driver, out_dir / names("sweep", name), over)
+        drawing = Drawing(names("sweep", name), partial(plots.sweep_figure, name, by_driver, spreads=over))
         section.blocks.append(
             _figure(f"{name}: latency against rate",
                     "Log-log; colour = percentile, line style and marker = driver; values from "
@@ -457,7 +484,7 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
                     + _harness_note(runs)
                     + _if_repeated(" A rate run n > 1 times: the line passes through the median of its repetitions, "
                                    "the whisker spans their min–max.", runs, reps),
-                    runs, rendered)
+                    runs, drawing)
         )
         section.blocks += [tables.sweep_table(name, driver, points, reps) for driver, points in by_driver.items()]
         rates = sorted({point.rate for points in by_driver.values() for point in points})
@@ -473,39 +500,38 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, out_dir: P
             if lines:
                 panels.append((f"{format_rate(rate)} msg/s", lines))
         if panels:
-            rendered = plots.percentile_figure(f"{name}: end-to-end latency by percentile at each rate", panels,
-                                               out_dir / names("sweep-percentiles", name), share_y=True)
+            drawing = Drawing(names("sweep-percentiles", name), partial(
+                plots.percentile_figure, f"{name}: end-to-end latency by percentile at each rate", panels,
+                share_y=True))
             section.blocks.append(
                 _figure(f"{name}: end-to-end percentiles per rate",
                         f"One panel per target rate, one line per driver; {_sources(runs, analysis.END_TO_END)}."
                         + _if_repeated(_BAND_NOTE, runs, reps),
-                        runs, rendered)
+                        runs, drawing)
             )
     if not all_sweeps:
         section.blocks.append(Paragraph("No sweep results (results carrying sweep.parameter = producerRate)."))
     return section
 
 
-def _transports_section(results: Sequence[Result], palette: plots.Palette, out_dir: Path,
-                        names: _FileNames) -> Section:
+def _transports_section(results: Sequence[Result], palette: plots.Palette, names: _FileNames) -> Section:
     section = Section(
         "Transports beside seed 004",
         "The rps-sweep results of every driver here (Kafka on the embedded broker, Aeron over IPC and UDP) "
         "next to the three tables seed 004 published; see transports.py.",
     )
-    for comparison in transports.comparisons(results, palette, lambda sweep: out_dir / names("transports", sweep)):
-        if comparison.rendered is not None:
-            section.blocks.append(_figure(f"{comparison.sweep}: transports beside seed 004",
-                                          "p50 and p99 end-to-end latency against target rate, log-log; solid: "
-                                          "measured here, dashed grey: seed 004 as published.",
-                                          comparison.runs, comparison.rendered))
+    for comparison in transports.comparisons(results, palette):
+        section.blocks.append(_figure(f"{comparison.sweep}: transports beside seed 004",
+                                      "p50 and p99 end-to-end latency against target rate, log-log; solid: "
+                                      "measured here, dashed grey: seed 004 as published.",
+                                      comparison.runs, Drawing(names("transports", comparison.sweep), comparison.draw)))
         section.blocks += list(comparison.tables)
     if not section.blocks:
         section.blocks.append(Paragraph("No rps-sweep results in the inputs."))
     return section
 
 
-def _acks_section(results: Sequence[Result], out_dir: Path, names: _FileNames,
+def _acks_section(results: Sequence[Result], names: _FileNames,
                   reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Acks and durability profiles (seed 002 form)",
@@ -518,22 +544,22 @@ def _acks_section(results: Sequence[Result], out_dir: Path, names: _FileNames,
         labelled = {f"{driver}, {messages:,} messages" if messages else driver: rows
                     for (driver, messages), rows in groups.items()}
         runs = [r for rows in groups.values() for row in rows for r in reps.of(row.result)]
-        rendered = plots.acks_figure(labelled, out_dir / names("acks-sla-profiles"),
-                                     lambda run: spread.spread(reps.of(run), lambda r: r.summary.messages_per_second
-                                                               if r.summary else None))
+        drawing = Drawing(names("acks-sla-profiles"), partial(
+            plots.acks_figure, labelled,
+            rates=lambda run: spread.spread(reps.of(run), lambda r: r.summary.messages_per_second
+                                            if r.summary else None)))
         section.blocks.append(_figure("SLA profiles side by side", "Bars: summary.messagesPerSecond of each profile "
                                       "(N messages ÷ the time from the first send to the last acknowledgement), one "
                                       "colour per driver, broker version and message count."
                                       + _if_repeated(" A profile run n > 1 times: the bar is the median of its "
                                                      "repetitions, the whisker their min–max, and the bar says n.",
-                                                     runs, reps), runs, rendered))
+                                                     runs, reps), runs, drawing))
     if not groups:
         section.blocks.append(Paragraph("No acks-sla-* results in the inputs."))
     return section
 
 
-def _time_series_section(results: Sequence[Result], variants: compare.Variants, out_dir: Path,
-                         names: _FileNames) -> Section:
+def _time_series_section(results: Sequence[Result], variants: compare.Variants, names: _FileNames) -> Section:
     section = Section(
         "Time series per run",
         f"Rates and latency per reporting period over the measured phase (x: seconds since it started; warm-up "
@@ -549,9 +575,9 @@ def _time_series_section(results: Sequence[Result], variants: compare.Variants, 
         if result.sweep is not None and isinstance(result.sweep.value, float) and analysis.is_rate_sweep_point(result):
             rate = f" (target {format_rate(result.sweep.value)} msg/s)"
         title = f"{result.workload} — {variants.key(result)}{rate}"
-        rendered = plots.time_series_figure(result, title, out_dir / names("timeseries", result.path.stem))
+        drawing = Drawing(names("timeseries", result.path.stem), partial(plots.time_series_figure, result, title))
         section.blocks.append(
-            _figure(title, "Per-period publishRate/consumeRate and latency lists of the result.", [result], rendered)
+            _figure(title, "Per-period publishRate/consumeRate and latency lists of the result.", [result], drawing)
         )
     if short and section.blocks:
         section.blocks.append(Paragraph(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -28,7 +29,7 @@ class Comparison:
     sweep: str
     measured: Mapping[str, Sequence[analysis.SweepPoint]]  # driver -> points by rate
     tables: tuple[Table, ...]
-    rendered: plots.Rendered | None
+    draw: Callable[..., plots.Rendered]  # the figure, drawn when called with path=
     runs: tuple[Result, ...]
 
 
@@ -126,11 +127,11 @@ def comparison_figure(sweep: str, measured: Mapping[str, Sequence[analysis.Sweep
         return plots._save(figure, path)
 
 
-def comparisons(results: Sequence[Result], palette: plots.Palette, path_for: Callable[[str], Path]) -> list[Comparison]:
-    """One comparison per rps-sweep in the results; none when there is no such sweep."""
+def comparisons(results: Sequence[Result], palette: plots.Palette) -> list[Comparison]:
+    """One comparison per rps-sweep in the results; none when there is no such sweep. Nothing is drawn here."""
     out = []
     for sweep, measured in rps_sweeps(results).items():
         runs = tuple(point.result for points in measured.values() for point in points)
-        rendered = comparison_figure(sweep, measured, palette, path_for(sweep))
-        out.append(Comparison(sweep, measured, (side_by_side_table(sweep, measured), *seed_tables()), rendered, runs))
+        draw = partial(comparison_figure, sweep, measured, palette)
+        out.append(Comparison(sweep, measured, (side_by_side_table(sweep, measured), *seed_tables()), draw, runs))
     return out

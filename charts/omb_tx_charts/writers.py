@@ -1,5 +1,6 @@
-"""The report's writers: a built ``report.Report`` (sections of tables, figures and paragraphs) to report.md and
-index.html. Nothing here computes: every number is in the report model already."""
+"""The report's writers: a rendered ``report.Report`` (sections of tables, figures and paragraphs; its figures drawn by
+``report.render``) to report.md and index.html. Nothing here computes or draws: every number is in the report model
+already."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import html
 from datetime import UTC, datetime
 from pathlib import Path
 
-from . import tables
+from . import plots, tables
 from .report import Figure, Report
 from .tables import Table
 
@@ -33,7 +34,7 @@ def write_markdown(report: Report, path: Path, generated: datetime | None = None
                 if block.note:
                     lines += [f"_{block.note}_", ""]
             elif isinstance(block, Figure):
-                lines += [f"### {block.title}", "", f"![{block.title}]({block.rendered.path.name})", ""]
+                lines += [f"### {block.title}", "", f"![{block.title}]({_drawn(block).path.name})", ""]
                 flag = "**⚠ PARTIAL RESULT INCLUDED.** " if block.partial else ""
                 lines += [f"{flag}{block.description}", "", "How it was obtained:", ""]
                 lines += [f"- {run}" for run in block.runs]
@@ -85,11 +86,12 @@ def write_html(report: Report, path: Path, generated: datetime | None = None) ->
             elif isinstance(block, Figure):
                 flag = '<span class="partial">PARTIAL RESULT INCLUDED</span> ' if block.partial else ""
                 runs = "".join(f"<li>{_html_run(run)}</li>" for run in block.runs)
-                name = html.escape(block.rendered.path.name)
+                drawn = _drawn(block)
+                name = html.escape(drawn.path.name)
                 parts.append(
                     f"<figure><h3>{html.escape(block.title)}</h3>"
                     f'<img src="{name}" alt="{html.escape(block.title)}" '
-                    f'width="{block.rendered.width_px}" height="{block.rendered.height_px}">'
+                    f'width="{drawn.width_px}" height="{drawn.height_px}">'
                     f"<figcaption>{flag}{html.escape(block.description)}<br>How it was obtained:<ul>{runs}</ul>"
                     "</figcaption></figure>"
                 )
@@ -102,3 +104,9 @@ def write_html(report: Report, path: Path, generated: datetime | None = None) ->
 def _html_run(run: str) -> str:
     escaped = html.escape(run)
     return escaped.replace("PARTIAL (", '<span class="partial">PARTIAL</span> (', 1)
+
+
+def _drawn(figure: Figure) -> plots.Rendered:
+    if figure.rendered is None:
+        raise ValueError(f"figure '{figure.title}' was not drawn: write a report after report.render")
+    return figure.rendered

@@ -14,7 +14,7 @@ from PIL import Image
 from omb_tx_charts import analysis, transports
 from omb_tx_charts.formatting import format_ms
 from omb_tx_charts.loader import find_result_files, load_result
-from omb_tx_charts.report import build_report
+from omb_tx_charts.report import Figure, build_report, compute_report, render
 from omb_tx_charts.writers import write_markdown
 
 TRANSPORTS = FIXTURES / "transports"
@@ -96,3 +96,21 @@ def test_bin_charts_renders_the_transport_comparison(tmp_path: Path):
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "report" / "transports-rps-sweep.png").is_file()
     assert "seed 004: Aeron 1.34.0" in (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+
+
+def test_the_model_is_computed_without_drawing_and_each_figure_is_drawn_once_by_render(results, tmp_path: Path):
+    model = compute_report(results)
+    figures = model.figures
+    assert figures, "the transports fixtures give figures"
+    assert all(f.rendered is None for f in figures)
+    assert len({f.drawing.file for f in figures}) == len(figures), "one PNG name per figure"
+    out = tmp_path / "out"
+    assert not out.exists()
+    drawn = render(model, out)
+    assert sorted(p.name for p in out.iterdir()) == sorted(f.drawing.file for f in figures)
+    assert [f.title for f in drawn.figures] == [f.title for f in figures]
+    assert all(isinstance(f, Figure) and f.rendered is not None and f.rendered.path.parent == out
+               for f in drawn.figures)
+    assert all(f.rendered is None for f in model.figures), "the model itself is left as it was"
+    assert [t.rows for t in drawn.tables] == [t.rows for t in model.tables]
+

@@ -182,16 +182,10 @@ public final class TxOverhead {
                                     ? new DriverOverrides(
                                             null, Map.of("producerConfig", Map.of("retry.backoff.ms", "0")))
                                     : DriverOverrides.none());
-                    PlanOptions plan = new PlanOptions(
-                            null,
-                            null,
-                            Map.of(),
-                            null,
-                            List.of(),
-                            false,
-                            PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS,
-                            broker.version(),
-                            broker.transactionVersion());
+                    PlanOptions plan = PlanOptions.builder()
+                            .brokerVersion(broker.version())
+                            .transactionVersion(broker.transactionVersion())
+                            .build();
                     for (Pair pair : pairs) {
                         Figures base = figures(bench.runEmbedded(driver, load(bench, pair.base(), options), plan));
                         Figures tx = figures(bench.runEmbedded(driver, load(bench, pair.tx(), options), plan));

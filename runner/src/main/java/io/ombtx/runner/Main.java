@@ -91,19 +91,20 @@ public final class Main {
             throw new UsageException("--profile " + parsed.profile() + ": no workload defines it (its 'profiles:'"
                     + " block); the shipped workloads have quick and full");
         }
-        PlanOptions planOptions = new PlanOptions(
-                parsed.brokers(),
-                parsed.brokerProfile(),
-                parsed.brokerSettings(),
-                parsed.reportingIntervalSeconds(),
-                workerUrls(parsed),
-                parsed.extraConsumers(),
-                parsed.teardownTimeoutSeconds(),
-                parsed.brokerVersion(),
-                parsed.transactionVersion(),
-                parsed.faultCommand(),
-                senderThreadsSetting(),
-                parsed.clientVersion());
+        PlanOptions planOptions = PlanOptions.builder()
+                .brokers(parsed.brokers())
+                .brokerProfile(parsed.brokerProfile())
+                .brokerSettings(parsed.brokerSettings())
+                .reportingIntervalSeconds(parsed.reportingIntervalSeconds())
+                .workerUrls(workerUrls(parsed))
+                .extraConsumers(parsed.extraConsumers())
+                .teardownTimeoutSeconds(parsed.teardownTimeoutSeconds())
+                .brokerVersion(parsed.brokerVersion())
+                .transactionVersion(parsed.transactionVersion())
+                .faultCommand(parsed.faultCommand())
+                .senderThreadsPerProducer(senderThreadsSetting())
+                .clientVersion(parsed.clientVersion())
+                .build();
         List<RunSpec> plan = Repetitions.expand(
                 Planner.plan(drivers, workloads, planOptions),
                 parsed.repeat(),

@@ -1,8 +1,6 @@
 package io.ombtx.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ombtx.broker.EmbeddedKafkaCluster;
-import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.driver.api.config.YamlFiles;
@@ -13,6 +11,7 @@ import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.cluster.ClusterProfile;
 import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterSystem;
+import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.BrokerSetup;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.PlanText;
@@ -170,9 +169,8 @@ public final class SuiteMain {
                 Integer transactionVersion = args.transactionVersion();
                 if (transactionVersion == null && entry.transactionVersion() != null) {
                     // Checked here so the entry is blamed, not --transaction-version.
-                    String problem = KafkaVersion.parse(
-                                    version != null ? version : EmbeddedKafkaCluster.DEFAULT_VERSION)
-                            .transactionVersionProblem(entry.transactionVersion());
+                    String problem =
+                            ClusterSystems.installed().transactionVersionProblem(version, entry.transactionVersion());
                     if (problem != null) {
                         throw new ConfigException(suiteFile.toString(), "runs[" + i + "].transactionVersion", problem);
                     }

@@ -23,26 +23,33 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The runner's core knows no broker: an Aeron run goes through bin/benchmark's entry point ({@code Main.run}: plan,
- * local worker, driver, stats, result file) in a class loader holding this test's class path without kafka-clients
- * and without kafka-broker, so any Kafka class the run touched would fail it with a {@link NoClassDefFoundError}.
+ * The runner knows no broker: the runner module depends on no Kafka jar (Kafka's cluster system is the runner-kafka
+ * module), so this module's test class path — the runner, this driver and their libraries — holds none. An Aeron run
+ * goes through bin/benchmark's entry point ({@code Main.run}: plan, local worker, driver, stats, result file) in a
+ * class loader of that class path alone, where any Kafka class the run touched would fail it with a
+ * {@link NoClassDefFoundError}.
  */
 class AeronRunsWithoutKafkaTest {
 
     @TempDir
     Path dir;
 
-    /** This test's class path less kafka-clients and kafka-broker (its jar or, in the reactor, its classes). */
+    /** This test's class path, which has no Kafka jar (or, in the reactor, a Kafka module's classes) on it. */
     private static URL[] classPathWithoutKafka() throws Exception {
         List<URL> urls = new ArrayList<>();
+        List<String> kafka = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             String name = entry.replace('\\', '/');
-            boolean kafka =
-                    name.contains("/kafka-clients") || name.contains("/kafka-broker") || name.contains("/kafka_");
-            if (!entry.isBlank() && !kafka) {
+            if (name.contains("/kafka-clients")
+                    || name.contains("/kafka-broker")
+                    || name.contains("/kafka_")
+                    || name.contains("/runner-kafka")) {
+                kafka.add(entry);
+            } else if (!entry.isBlank()) {
                 urls.add(Path.of(entry).toUri().toURL());
             }
         }
+        assertEquals(List.of(), kafka, "the runner and the Aeron driver bring no Kafka jar");
         return urls.toArray(URL[]::new);
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
-import io.ombtx.driver.api.config.KafkaDriverYaml;
 import io.ombtx.driver.api.config.YamlFiles;
 import java.io.File;
 import java.util.ArrayList;

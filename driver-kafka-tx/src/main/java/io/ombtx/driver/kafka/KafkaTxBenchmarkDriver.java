@@ -6,7 +6,6 @@ import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.ScenarioDriver;
 import io.ombtx.driver.api.config.ConfigException;
-import io.ombtx.driver.api.config.KafkaDriverYaml;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
 import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;

@@ -1,7 +1,7 @@
 package io.ombtx.runner.cli;
 
-import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.cluster.ClusterSystem;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,7 +18,7 @@ public class BrokerOptions {
             converter = Converters.WholeNumber.class,
             order = Cli.BROKER_SECTION,
             description = "embedded broker count, 1 to 9 (default: as many as the workload and driver need, else 1)")
-    @Converters.Bounds(min = 1, max = EmbeddedKafkaCluster.MAX_BROKERS)
+    @Converters.Bounds(min = 1, max = ClusterSystem.MAX_EMBEDDED_BROKERS)
     Integer brokers;
 
     @Option(

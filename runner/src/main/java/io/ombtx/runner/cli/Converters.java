@@ -1,7 +1,7 @@
 package io.ombtx.runner.cli;
 
-import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.cluster.ClusterSystems;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -94,12 +94,12 @@ public final class Converters {
         }
     }
 
-    /** A supported Kafka release, {@code MAJOR.MINOR.PATCH}; kept as the text given (trimmed). */
+    /** A release the broker system supports (Kafka's: {@code MAJOR.MINOR.PATCH}), normalized. */
     public static final class Version implements ITypeConverter<String> {
         @Override
         public String convert(String text) {
             try {
-                return KafkaVersion.parse(text).toString();
+                return ClusterSystems.installed().release(text);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage().replaceFirst("^expected", "expects"));
             }

@@ -10,8 +10,9 @@ import java.util.function.Consumer;
 /**
  * What the runner needs of a broker system, and all it knows of one: start the cluster a plan asks for (or reach the
  * one the driver names), read its facts, and find and act on the brokers a fault names, through a
- * {@link ClusterSession}. One implementation per system, apart from the core ({@code io.ombtx.runner.kafka} for
- * Kafka-API brokers); a plan without a broker ({@link BrokerPlan#none()}, driver-aeron) never asks for one.
+ * {@link ClusterSession}. One implementation per system, in a module of its own (Kafka-API brokers: runner-kafka's
+ * {@code io.ombtx.runner.kafka.KafkaClusters}); a plan without a broker ({@link BrokerPlan#none()}, driver-aeron) never
+ * asks for one.
  */
 public interface ClusterSystem {
 

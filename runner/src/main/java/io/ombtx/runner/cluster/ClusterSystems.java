@@ -1,5 +1,6 @@
 package io.ombtx.runner.cluster;
 
+import java.util.Optional;
 import java.util.ServiceLoader;
 
 /**
@@ -11,14 +12,16 @@ public final class ClusterSystems {
     private ClusterSystems() {}
 
     private static final class Installed {
-        static final ClusterSystem SYSTEM = ServiceLoader.load(
+        static final Optional<ClusterSystem> SYSTEM = ServiceLoader.load(
                         ClusterSystem.class, ClusterSystem.class.getClassLoader())
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException(
-                        "no broker system on the class path (Kafka's is io.ombtx.runner.kafka.KafkaClusters)"));
+                .findFirst();
     }
 
+    /**
+     * @throws IllegalStateException when there is none (the runner's class path lacks runner-kafka)
+     */
     public static ClusterSystem installed() {
-        return Installed.SYSTEM;
+        return Installed.SYSTEM.orElseThrow(() -> new IllegalStateException(
+                "no broker system on the class path (Kafka's is in the runner-kafka module)"));
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ombtx.driver.api.config.ConfigFields;
-import io.ombtx.driver.api.config.KafkaDriverYaml;
 import io.ombtx.driver.api.config.YamlFiles;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -22,6 +21,11 @@ import java.util.Properties;
 public final class DriverFile {
 
     private static final String BOOTSTRAP = "bootstrap.servers";
+    /** The value of {@code bootstrap.servers} that asks the runner for its embedded broker (as leaving it out does). */
+    private static final String EMBEDDED = "embedded";
+    /** The most replicas a topic can have: Kafka stores the factor as a short. */
+    private static final int MAX_REPLICATION_FACTOR = Short.MAX_VALUE;
+
     public static final String REDACTED = Secrets.REDACTED;
 
     private final Path file;
@@ -37,7 +41,7 @@ public final class DriverFile {
         ConfigFields fields = new ConfigFields(file.toString(), root, "");
         requireText(fields, "name", "a name for the driver");
         requireText(fields, "driverClass", "the driver's fully-qualified class name");
-        fields.wholeNumber("replicationFactor", 1, 1, KafkaDriverYaml.MAX_REPLICATION_FACTOR);
+        fields.wholeNumber("replicationFactor", 1, 1, MAX_REPLICATION_FACTOR);
         for (String block : DriverOverrides.BLOCKS) {
             fields.properties(block);
         }
@@ -70,7 +74,7 @@ public final class DriverFile {
     /** The bootstrap servers named in commonConfig, or null when none (or {@code embedded}) is named. */
     public String bootstrapServers() {
         String value = properties("commonConfig").getProperty(BOOTSTRAP);
-        if (KafkaDriverYaml.namesNoCluster(value)) {
+        if (value == null || value.isBlank() || value.trim().equalsIgnoreCase(EMBEDDED)) {
             return null;
         }
         return value.trim();

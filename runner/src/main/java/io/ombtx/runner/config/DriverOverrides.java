@@ -19,7 +19,9 @@ import java.util.Map;
  */
 public record DriverOverrides(Integer replicationFactor, Map<String, Map<String, String>> settings) {
 
-    public static final List<String> BLOCKS = io.ombtx.driver.api.config.KafkaDriverYaml.BLOCKS;
+    /** OMB's Kafka driver YAML convention: the Java-properties text blocks a driver passes to its client. */
+    public static final List<String> BLOCKS =
+            List.of("topicConfig", "commonConfig", "producerConfig", "consumerConfig");
 
     /** The keys a workload's {@code driverOverrides:} may hold. */
     static final List<String> KEYS =

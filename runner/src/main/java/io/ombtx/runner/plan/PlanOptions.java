@@ -38,128 +38,114 @@ public record PlanOptions(
         Integer senderThreadsPerProducer,
         String clientVersion) {
 
-    /** As the canonical constructor, with the workload's (else the built-in) client release. */
-    public PlanOptions(
-            Integer brokers,
-            ClusterProfile brokerProfile,
-            Map<String, String> brokerSettings,
-            Integer reportingIntervalSeconds,
-            List<String> workerUrls,
-            boolean extraConsumers,
-            int teardownTimeoutSeconds,
-            String brokerVersion,
-            Integer transactionVersion,
-            String faultCommand,
-            Integer senderThreadsPerProducer) {
-        this(
-                brokers,
-                brokerProfile,
-                brokerSettings,
-                reportingIntervalSeconds,
-                workerUrls,
-                extraConsumers,
-                teardownTimeoutSeconds,
-                brokerVersion,
-                transactionVersion,
-                faultCommand,
-                senderThreadsPerProducer,
-                null);
-    }
-
-    public PlanOptions(
-            Integer brokers,
-            ClusterProfile brokerProfile,
-            Map<String, String> brokerSettings,
-            Integer reportingIntervalSeconds,
-            List<String> workerUrls,
-            boolean extraConsumers,
-            int teardownTimeoutSeconds,
-            String brokerVersion,
-            Integer transactionVersion,
-            String faultCommand) {
-        this(
-                brokers,
-                brokerProfile,
-                brokerSettings,
-                reportingIntervalSeconds,
-                workerUrls,
-                extraConsumers,
-                teardownTimeoutSeconds,
-                brokerVersion,
-                transactionVersion,
-                faultCommand,
-                null);
-    }
-
-    public PlanOptions(
-            Integer brokers,
-            ClusterProfile brokerProfile,
-            Map<String, String> brokerSettings,
-            Integer reportingIntervalSeconds,
-            List<String> workerUrls,
-            boolean extraConsumers,
-            int teardownTimeoutSeconds) {
-        this(
-                brokers,
-                brokerProfile,
-                brokerSettings,
-                reportingIntervalSeconds,
-                workerUrls,
-                extraConsumers,
-                teardownTimeoutSeconds,
-                null,
-                null,
-                null);
-    }
-
-    public PlanOptions(
-            Integer brokers,
-            ClusterProfile brokerProfile,
-            Map<String, String> brokerSettings,
-            Integer reportingIntervalSeconds,
-            List<String> workerUrls,
-            boolean extraConsumers,
-            int teardownTimeoutSeconds,
-            String brokerVersion,
-            Integer transactionVersion) {
-        this(
-                brokers,
-                brokerProfile,
-                brokerSettings,
-                reportingIntervalSeconds,
-                workerUrls,
-                extraConsumers,
-                teardownTimeoutSeconds,
-                brokerVersion,
-                transactionVersion,
-                null);
-    }
-
-    public static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
-
-    public PlanOptions(
-            Integer brokers,
-            ClusterProfile brokerProfile,
-            Map<String, String> brokerSettings,
-            Integer reportingIntervalSeconds,
-            List<String> workerUrls,
-            boolean extraConsumers) {
-        this(
-                brokers,
-                brokerProfile,
-                brokerSettings,
-                reportingIntervalSeconds,
-                workerUrls,
-                extraConsumers,
-                DEFAULT_TEARDOWN_TIMEOUT_SECONDS);
-    }
+    private static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
 
     public PlanOptions {
         brokerSettings = Map.copyOf(brokerSettings);
         workerUrls = List.copyOf(workerUrls);
     }
 
+    /** Nothing from the command line: the workload's settings, one local worker. */
     public static PlanOptions defaults() {
-        return new PlanOptions(null, null, Map.of(), null, List.of(), false);
+        return builder().build();
+    }
+
+    /** Starts from {@link #defaults()}; each setter replaces one component. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link PlanOptions} by name, so no caller writes twelve values in a row. */
+    public static final class Builder {
+        private Integer brokers;
+        private ClusterProfile brokerProfile;
+        private Map<String, String> brokerSettings = Map.of();
+        private Integer reportingIntervalSeconds;
+        private List<String> workerUrls = List.of();
+        private boolean extraConsumers;
+        private int teardownTimeoutSeconds = DEFAULT_TEARDOWN_TIMEOUT_SECONDS;
+        private String brokerVersion;
+        private Integer transactionVersion;
+        private String faultCommand;
+        private Integer senderThreadsPerProducer;
+        private String clientVersion;
+
+        private Builder() {}
+
+        public Builder brokers(Integer brokers) {
+            this.brokers = brokers;
+            return this;
+        }
+
+        public Builder brokerProfile(ClusterProfile brokerProfile) {
+            this.brokerProfile = brokerProfile;
+            return this;
+        }
+
+        public Builder brokerSettings(Map<String, String> brokerSettings) {
+            this.brokerSettings = brokerSettings;
+            return this;
+        }
+
+        public Builder reportingIntervalSeconds(Integer reportingIntervalSeconds) {
+            this.reportingIntervalSeconds = reportingIntervalSeconds;
+            return this;
+        }
+
+        public Builder workerUrls(List<String> workerUrls) {
+            this.workerUrls = workerUrls;
+            return this;
+        }
+
+        public Builder extraConsumers(boolean extraConsumers) {
+            this.extraConsumers = extraConsumers;
+            return this;
+        }
+
+        public Builder teardownTimeoutSeconds(int teardownTimeoutSeconds) {
+            this.teardownTimeoutSeconds = teardownTimeoutSeconds;
+            return this;
+        }
+
+        public Builder brokerVersion(String brokerVersion) {
+            this.brokerVersion = brokerVersion;
+            return this;
+        }
+
+        public Builder transactionVersion(Integer transactionVersion) {
+            this.transactionVersion = transactionVersion;
+            return this;
+        }
+
+        public Builder faultCommand(String faultCommand) {
+            this.faultCommand = faultCommand;
+            return this;
+        }
+
+        public Builder senderThreadsPerProducer(Integer senderThreadsPerProducer) {
+            this.senderThreadsPerProducer = senderThreadsPerProducer;
+            return this;
+        }
+
+        public Builder clientVersion(String clientVersion) {
+            this.clientVersion = clientVersion;
+            return this;
+        }
+
+        public PlanOptions build() {
+            return new PlanOptions(
+                    brokers,
+                    brokerProfile,
+                    brokerSettings,
+                    reportingIntervalSeconds,
+                    workerUrls,
+                    extraConsumers,
+                    teardownTimeoutSeconds,
+                    brokerVersion,
+                    transactionVersion,
+                    faultCommand,
+                    senderThreadsPerProducer,
+                    clientVersion);
+        }
     }
 }

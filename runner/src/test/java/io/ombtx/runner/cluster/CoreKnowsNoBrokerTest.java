@@ -1,6 +1,7 @@
 package io.ombtx.runner.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.runner.OmbTxHome;
@@ -13,39 +14,52 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The runner's core — config, plan, run, stats, result, worker, fault and this package — names no Kafka class: what
- * it needs of a cluster goes through {@link ClusterSystem}, whose Kafka implementation lives in
- * {@code io.ombtx.runner.kafka}. (AeronRunsWithoutKafkaTest, in driver-aeron, runs a plan with no Kafka jar at all.)
+ * The runner module — its core (config, plan, run, stats, result, worker, fault, this package) and its entry points —
+ * names no Kafka class and has no Kafka jar: what it needs of a cluster goes through {@link ClusterSystem}, whose Kafka
+ * implementation is the runner-kafka module. (AeronRunsWithoutKafkaTest, in driver-aeron, runs a plan with no Kafka
+ * jar at all.)
  */
 class CoreKnowsNoBrokerTest {
 
-    private static final List<String> CORE =
-            List.of("config", "plan", "run", "stats", "result", "worker", "fault", "cluster");
     private static final Pattern KAFKA = Pattern.compile("\\b(org\\.apache\\.kafka|io\\.ombtx\\.broker)\\.[A-Za-z]");
 
     @Test
-    void noCoreSourceNamesAKafkaClass() throws Exception {
+    void noRunnerSourceNamesAKafkaClass() throws Exception {
         Path root = OmbTxHome.locate().resolve("runner/src/main/java/io/ombtx/runner");
         List<String> offenders = new ArrayList<>();
-        int files = 0;
-        for (String pkg : CORE) {
-            try (Stream<Path> sources = Files.walk(root.resolve(pkg))) {
-                for (Path source :
-                        sources.filter(p -> p.toString().endsWith(".java")).toList()) {
-                    files++;
-                    List<String> lines = Files.readAllLines(source);
-                    for (int i = 0; i < lines.size(); i++) {
-                        String line = lines.get(i).strip();
-                        if (!line.startsWith("*")
-                                && !line.startsWith("//")
-                                && KAFKA.matcher(line).find()) {
-                            offenders.add(root.relativize(source) + ":" + (i + 1) + ": " + line);
-                        }
-                    }
+        List<Path> sources;
+        try (Stream<Path> walk = Files.walk(root)) {
+            sources = walk.filter(p -> p.toString().endsWith(".java")).toList();
+        }
+        for (Path source : sources) {
+            List<String> lines = Files.readAllLines(source);
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i).strip();
+                if (!line.startsWith("*")
+                        && !line.startsWith("//")
+                        && KAFKA.matcher(line).find()) {
+                    offenders.add(root.relativize(source) + ":" + (i + 1) + ": " + line);
                 }
             }
         }
-        assertTrue(files > 50, "the core's sources were found: " + files);
+        assertTrue(sources.size() > 100, "the runner's sources were found: " + sources.size());
         assertEquals(List.of(), offenders);
+    }
+
+    @Test
+    void noKafkaClassIsOnTheRunnersClassPath() {
+        ClassLoader loader = CoreKnowsNoBrokerTest.class.getClassLoader();
+        for (String name : List.of(
+                "org.apache.kafka.clients.admin.Admin",
+                "io.ombtx.broker.EmbeddedKafkaCluster",
+                "io.ombtx.runner.kafka.KafkaClusters")) {
+            assertThrows(ClassNotFoundException.class, () -> Class.forName(name, false, loader), name);
+        }
+    }
+
+    @Test
+    void withoutABrokerSystemOnTheClassPathAPlanNeedingOneIsToldWhereItLives() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, ClusterSystems::installed);
+        assertTrue(e.getMessage().contains("runner-kafka"), e.getMessage());
     }
 }

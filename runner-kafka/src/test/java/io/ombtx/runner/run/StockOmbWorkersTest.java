@@ -323,14 +323,12 @@ class StockOmbWorkersTest {
         RunSpec spec = Planner.plan(
                         List.of(DriverFile.load(driver)),
                         WorkloadLoader.load(file, null),
-                        new PlanOptions(
-                                null,
-                                null,
-                                Map.of(),
-                                reportingIntervalSeconds,
-                                workers.stream().map(FakeOmbWorker::url).toList(),
-                                false,
-                                10))
+                        PlanOptions.builder()
+                                .reportingIntervalSeconds(reportingIntervalSeconds)
+                                .workerUrls(
+                                        workers.stream().map(FakeOmbWorker::url).toList())
+                                .teardownTimeoutSeconds(10)
+                                .build())
                 .get(0);
         RunCoordinator coordinator = new RunCoordinator(
                 new RunOptions(dir.resolve("out"), null, false),

@@ -1,15 +1,18 @@
-package io.ombtx.runner;
+package io.ombtx.runner.kafka;
 
+import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.BrokerStartException;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.broker.TransactionProtocol;
+import io.ombtx.runner.Main;
 import io.ombtx.runner.cli.BrokerOptions;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.config.Secrets;
 import io.ombtx.runner.result.ResultWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -62,8 +65,7 @@ public final class KafkaLocalMain {
             builder.brokers(options.broker.brokers());
         }
         if (options.broker.profile() != null) {
-            builder.profile(io.ombtx.broker.BrokerProfile.valueOf(
-                    options.broker.profile().name()));
+            builder.profile(BrokerProfile.valueOf(options.broker.profile().name()));
         }
         options.broker.settings().forEach(builder::override);
         builder.version(options.broker.brokerVersion());
@@ -113,7 +115,7 @@ public final class KafkaLocalMain {
         Path temp = stateFile.resolveSibling(stateFile.getFileName() + ".tmp");
         Files.createDirectories(stateFile.toAbsolutePath().getParent());
         Files.write(temp, ResultWriter.json().writeValueAsBytes(state));
-        Files.move(temp, stateFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(temp, stateFile, StandardCopyOption.ATOMIC_MOVE);
         System.out.println("embedded Kafka " + version + " ready at " + cluster.bootstrapServers());
         Path written = stateFile;
         CountDownLatch stop = new CountDownLatch(1);

@@ -132,7 +132,9 @@ class EarlyEndTest {
         return Planner.plan(
                         List.of(DriverFile.load(driver)),
                         WorkloadLoader.load(workload, null),
-                        new PlanOptions(null, null, Map.of(), null, List.of(), false, teardownSeconds))
+                        PlanOptions.builder()
+                                .teardownTimeoutSeconds(teardownSeconds)
+                                .build())
                 .get(0);
     }
 

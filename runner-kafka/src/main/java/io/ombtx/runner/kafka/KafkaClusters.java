@@ -32,7 +32,9 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -101,15 +103,8 @@ public final class KafkaClusters implements ClusterSystem {
         if (definitions == null) {
             return Optional.empty();
         }
-        return Optional.of((key, value) -> {
-            if (!definitions.knows(key)) {
-                return Optional.of("Kafka " + definitions.kafkaVersion() + " has no broker setting '" + key + "'"
-                        + KeySuggestions.closest(key, definitions.names())
-                                .map(s -> " (did you mean '" + s + "'?)")
-                                .orElse(""));
-            }
-            return definitions.problem(key, value);
-        });
+        return Optional.of(settingsCheck(
+                definitions.kafkaVersion(), "broker", definitions::knows, definitions.names(), definitions::problem));
     }
 
     @Override
@@ -118,15 +113,30 @@ public final class KafkaClusters implements ClusterSystem {
         if (definitions == null || !definitions.hasTopicDefinitions()) {
             return Optional.empty();
         }
-        return Optional.of((key, value) -> {
-            if (!definitions.knowsTopic(key)) {
-                return Optional.of("Kafka " + definitions.kafkaVersion() + " has no topic setting '" + key + "'"
-                        + KeySuggestions.closest(key, definitions.topicNames())
+        return Optional.of(settingsCheck(
+                definitions.kafkaVersion(),
+                "topic",
+                definitions::knowsTopic,
+                definitions.topicNames(),
+                definitions::topicProblem));
+    }
+
+    /** An unknown {@code kind} setting (with a did-you-mean), else what {@code problem} says of its value. */
+    private static SettingsCheck settingsCheck(
+            String kafkaVersion,
+            String kind,
+            Predicate<String> knows,
+            Set<String> names,
+            BiFunction<String, String, Optional<String>> problem) {
+        return (key, value) -> {
+            if (!knows.test(key)) {
+                return Optional.of("Kafka " + kafkaVersion + " has no " + kind + " setting '" + key + "'"
+                        + KeySuggestions.closest(key, names)
                                 .map(s -> " (did you mean '" + s + "'?)")
                                 .orElse(""));
             }
-            return definitions.topicProblem(key, value);
-        });
+            return problem.apply(key, value);
+        };
     }
 
     /**

@@ -11,7 +11,6 @@ import io.ombtx.runner.plan.Planner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +31,7 @@ class ExternalClusterTest {
         return Planner.plan(
                         List.of(DriverFile.load(driver)),
                         WorkloadLoader.load(workload, null),
-                        new PlanOptions(brokersFlag, null, Map.of(), null, List.of(), false))
+                        PlanOptions.builder().brokers(brokersFlag).build())
                 .get(0)
                 .broker();
     }

@@ -9,6 +9,7 @@ import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.kafka.KafkaLocalMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -612,38 +613,6 @@ class CliTest {
         List<String> lines = err.lines().toList();
         assertEquals("error: unknown command 'bogus' (expected start, status or stop)", lines.get(0), err);
         assertTrue(lines.get(1).startsWith("Usage: bin/kafka-local start"), err);
-    }
-
-    @Test
-    void kafkaLocalHelpAndErrors() {
-        Entry local = parsing(KafkaLocalMain.Options::new);
-        Outcome help = run(local, "--state", "s.json", "--help");
-        assertHelp(help, "bin/kafka-local start", "--brokers", "--broker-profile", "--broker-config");
-        assertFalse(help.out().contains("--state"), "the script passes --state itself");
-        assertOneLineError(
-                run(local, "--state", "s.json", "--brokers", "10"), "--brokers expects a whole number from 1 to 9");
-        assertOneLineError(
-                run(local, "--state", "s.json", "--broker-config", "x"), "--broker-config expects KEY=VALUE");
-        assertOneLineError(run(local, "--brokers", "3"), "--state FILE is required");
-        assertOneLineError(
-                run(local, "--state", "s.json", "--brokr", "3"), "unknown option --brokr", "did you mean --brokers?");
-        KafkaLocalMain.Options options = new KafkaLocalMain.Options();
-        Cli.parse(options, new String[] {
-            "--state",
-            "s.json",
-            "--brokers",
-            "3",
-            "--broker-profile",
-            "default",
-            "--broker-config",
-            "a=1",
-            "--broker-config",
-            "a=2"
-        });
-        assertEquals(Path.of("s.json"), options.state);
-        assertEquals(3, options.broker.brokers());
-        assertEquals(ClusterProfile.DEFAULT, options.broker.profile());
-        assertEquals(Map.of("a", "2"), options.broker.settings());
     }
 
     /** The mains that exit the JVM, as a person runs them: exit codes and streams. Four JVMs of their own. */

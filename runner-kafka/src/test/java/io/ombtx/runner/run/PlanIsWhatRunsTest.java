@@ -179,7 +179,7 @@ class PlanIsWhatRunsTest {
 
     @Test
     void theSenderThreadSettingIsPlannedAndSent() throws Exception {
-        RunSpec spec = plan(new PlanOptions(null, null, Map.of(), null, List.of(), false, 30, null, null, null, 3));
+        RunSpec spec = plan(PlanOptions.builder().senderThreadsPerProducer(3).build());
         String dryRun = PlanText.describe(List.of(spec));
         RecordingWorker worker = execute(spec);
         assertEquals(3, worker.load.senderThreadsPerProducer());

@@ -1,13 +1,11 @@
-package io.ombtx.driver.api.config;
+package io.ombtx.driver.kafka;
 
-import java.util.List;
-
-/** OMB's Kafka driver YAML convention, as both the runner and the drivers read it. */
+/**
+ * OMB's Kafka driver YAML convention, as this driver reads it. The runner reads the same keys of any driver file
+ * ({@code io.ombtx.runner.config.DriverFile}), which is how it fills in the embedded broker's address.
+ */
 public final class KafkaDriverYaml {
 
-    /** The Java-properties text blocks passed through to kafka-clients (and topic creation). */
-    public static final List<String> BLOCKS =
-            List.of("topicConfig", "commonConfig", "producerConfig", "consumerConfig");
     /** The most replicas a topic can have: Kafka stores the factor as a short. */
     public static final int MAX_REPLICATION_FACTOR = Short.MAX_VALUE;
     /** The value of {@code bootstrap.servers} that asks the omb-tx runner for its embedded broker. */

@@ -13,7 +13,6 @@ import io.ombtx.runner.config.WorkloadLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +35,10 @@ class PlannerTest {
     }
 
     private static PlanOptions workers(boolean extra, String... urls) {
-        return new PlanOptions(null, null, Map.of(), null, List.of(urls), extra);
+        return PlanOptions.builder()
+                .workerUrls(List.of(urls))
+                .extraConsumers(extra)
+                .build();
     }
 
     @Test
@@ -255,8 +257,10 @@ class PlannerTest {
         assertEquals("3.9.1", fromWorkload.brokerVersion());
         assertNull(fromWorkload.transactionVersion());
 
-        PlanOptions flags = new PlanOptions(
-                null, null, Map.of(), null, List.of(), false, PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS, "4.1.1", 1);
+        PlanOptions flags = PlanOptions.builder()
+                .brokerVersion("4.1.1")
+                .transactionVersion(1)
+                .build();
         List<RunSpec> plan = Planner.plan(List.of(d), List.of(w), flags);
         assertEquals("4.1.1", plan.get(0).broker().brokerVersion(), "--broker-version beats the workload's");
         assertEquals(1, plan.get(0).broker().transactionVersion());
@@ -284,8 +288,7 @@ class PlannerTest {
         assertTrue(
                 inWorkload.getMessage().contains("Kafka 2.8.2 has no transaction.version feature"),
                 inWorkload.getMessage());
-        PlanOptions flag = new PlanOptions(
-                null, null, Map.of(), null, List.of(), false, PlanOptions.DEFAULT_TEARDOWN_TIMEOUT_SECONDS, null, 2);
+        PlanOptions flag = PlanOptions.builder().transactionVersion(2).build();
         io.ombtx.runner.cli.UsageException onFlag = assertThrows(
                 io.ombtx.runner.cli.UsageException.class,
                 () -> Planner.plan(List.of(d), List.of(workload("name: w\nbrokerVersion: 3.9.1\n")), flag));
@@ -336,7 +339,7 @@ class PlannerTest {
         assertEquals("faults", noHook.key());
         assertTrue(noHook.getMessage().contains("--fault-command"), noHook.getMessage());
         PlanOptions hook =
-                new PlanOptions(null, null, Map.of(), null, List.of(), false, 30, null, null, "ssh {host} f {action}");
+                PlanOptions.builder().faultCommand("ssh {host} f {action}").build();
         RunSpec reached = Planner.plan(List.of(external), List.of(workload(kill.formatted("partition-leader"))), hook)
                 .get(0);
         assertEquals("ssh {host} f {action}", reached.faultCommand());
