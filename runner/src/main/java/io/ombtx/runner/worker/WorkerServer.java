@@ -69,6 +69,7 @@ public final class WorkerServer implements AutoCloseable {
         route(WorkerProtocol.PROGRESS, none -> worker.progress());
         route(WorkerProtocol.ENVIRONMENT, none -> worker.environment());
         route(WorkerProtocol.VERIFY_EXACTLY_ONCE, s -> worker.verifyExactlyOnce(s.topic(), s.subscription()));
+        route(WorkerProtocol.CLIENT_FAULT, request -> worker.clientFault(request));
         route(WorkerProtocol.CLOSE, none -> {
             worker.close();
             worker = new LocalWorker();
