@@ -918,7 +918,7 @@ class BadInputTableTest {
                 w,
                 "'faults[0].restartAfter'");
         // client faults: checked against the run's clients and operation
-        String streamTx = "operation: {kind: STREAM, transactional: true}\n";
+        String streamTx = "operation: {kind: STREAM, transactional: true, prefillMessages: 1000}\n";
         t.both(
                 "client fault index beyond the processors",
                 DRIVER,

@@ -13,6 +13,7 @@ import io.ombtx.runner.config.FaultRecovery;
 import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.result.ResultReader;
 import io.ombtx.runner.result.RunResult;
+import io.ombtx.runner.worker.WorkerServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +63,7 @@ class ClientFaultsTest {
 
     private record Run(RunResult result, String log) {}
 
-    private Run run(String workloadText) throws Exception {
+    private Run run(String workloadText, String... flags) throws Exception {
         Path driver = dir.resolve("driver.yaml");
         Files.writeString(
                 driver,
@@ -87,10 +88,11 @@ class ClientFaultsTest {
         Files.writeString(workload, workloadText);
         Path result = dir.resolve("result.json");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
+        List<String> args = new java.util.ArrayList<>(List.of("-d", driver.toString(), "-o", result.toString()));
+        args.addAll(List.of(flags));
+        args.add(workload.toString());
         int code = Main.run(
-                new String[] {"-d", driver.toString(), "-o", result.toString(), workload.toString()},
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                System.err);
+                args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
         String log = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, log);
         RunResult r = ResultReader.read(result);
@@ -233,6 +235,46 @@ class ClientFaultsTest {
         assertNull(add.abortedTransactions(), "add and remove carry no fault counts");
         assertTrue(run.log().contains("Fault faults[1]: added stream-processor 3 at "), run.log());
         assertExactlyOnce(run);
+    }
+
+    /**
+     * Group mode on distributed workers: with three workers and {@code -x}, the first produces and the other two run
+     * the processors, dealt round-robin (processors 0 and 2 on the second worker, 1 on the third); each fault reaches
+     * the worker that runs its processor, and the added one (index 3) goes to the third worker.
+     */
+    @Test
+    void processorsOnSeveralWorkersAreFaultedWhereTheyRun() throws Exception {
+        try (WorkerServer first = new WorkerServer("127.0.0.1", 0).start();
+                WorkerServer second = new WorkerServer("127.0.0.1", 0).start();
+                WorkerServer third = new WorkerServer("127.0.0.1", 0).start()) {
+            String workers = "http://127.0.0.1:" + first.port() + ",http://127.0.0.1:" + second.port()
+                    + ",http://127.0.0.1:" + third.port();
+            Run run = run(
+                    stream(
+                            "distributed-group",
+                            6,
+                            3,
+                            """
+                              - {action: kill, target: stream-processor, index: 1, at: 3s, restartAfter: 2s}
+                              - {action: remove, target: stream-processor, index: 2, at: 9s}
+                              - {action: add, target: stream-processor, at: 12s}
+                            """),
+                    "-w",
+                    workers,
+                    "-x");
+            List<RunResult.FaultEvent> faults = run.result().faults();
+            for (RunResult.FaultEvent f : faults) {
+                assertNull(f.error(), run.log());
+            }
+            RunResult.FaultEvent kill = faults.get(0);
+            assertEquals(1, kill.index());
+            assertEquals(1, kill.abortedTransactions(), run.log());
+            assertEquals(1L, kill.reprocessedRecords(), run.log());
+            assertNotNull(kill.stallSeconds(), run.log());
+            assertEquals(2, faults.get(1).index());
+            assertEquals(3, faults.get(2).index());
+            assertExactlyOnce(run);
+        }
     }
 
     /** The example workloads in workloads/eos/ plan with the tuned driver, in both profiles, as documented. */

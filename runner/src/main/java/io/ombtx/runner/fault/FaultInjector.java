@@ -186,9 +186,10 @@ public final class FaultInjector {
                     case REMOVE -> ClientFaults.Step.REMOVE;
                 };
         try {
+            ClientFaults.Report report = clients.clientFault(request(f, step, f.clientIndex()));
+            // Injected when the client acted (at its next transaction), which the recovery's delay counts from.
             state.injectedEpochMillis = System.currentTimeMillis();
             state.injectedNanos = System.nanoTime();
-            ClientFaults.Report report = clients.clientFault(request(f, step, f.clientIndex()));
             state.clientReport = report;
             state.clientIndex = report.index();
             state.injected = true;

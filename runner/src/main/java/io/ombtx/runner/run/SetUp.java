@@ -109,7 +109,7 @@ final class SetUp {
                     .toList();
             faults = step(
                     "faults",
-                    () -> injector(w, faultAccess, group, new FaultCluster.RunNames(topics, groups, w.streaming())));
+                    () -> injector(w, faultAccess, group::clientFault, new FaultCluster.RunNames(topics, groups, w.streaming())));
             console.say(
                     "%d fault(s) planned through the %s; brokers by node id: %s",
                     w.faults().size(),

@@ -474,7 +474,7 @@ class WorkloadLoaderTest {
             partitionsPerTopic: 9
             consumerPerSubscription: %d
             testDurationSeconds: 40
-            operation: {kind: STREAM, transactional: true, messagesPerOperation: 1, verifyExactlyOnce: true}
+            operation: {kind: STREAM, transactional: true, messagesPerOperation: 1, prefillMessages: 1000, verifyExactlyOnce: true}
             faults:
             """;
 

@@ -350,7 +350,7 @@ class PlannerTest {
 
     @Test
     void clientFaultsNeedADriverThatCanFaultItsClientsButNoBrokerControl() throws Exception {
-        String zombie = "name: w\npartitionsPerTopic: 3\noperation: {kind: STREAM, transactional: true}\n"
+        String zombie = "name: w\npartitionsPerTopic: 3\noperation: {kind: STREAM, transactional: true, prefillMessages: 1000}\n"
                 + "faults: [{action: pause, target: stream-processor, at: 1s, resumeAfter: 2s}]\n";
         ConfigException spiOnly = assertThrows(
                 ConfigException.class,
