@@ -394,7 +394,7 @@ public final class FaultInjector {
                 s.rejoinedEpochMillis == null ? null : seconds(s.rejoinedNanos),
                 s.error,
                 noteWith(s),
-                f.target().isClient() ? s.clientIndex : null,
+                f.target().isClient() ? (s.clientIndex != null ? s.clientIndex : f.clientIndex()) : null,
                 report == null ? null : report.fencings(),
                 report == null ? null : report.zombieCommits(),
                 report == null ? null : report.abortedTransactions(),
