@@ -526,9 +526,15 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     @Override
     public CompletableFuture<Report> clientFault(Request request) {
         return CompletableFuture.supplyAsync(
-                () -> await(() -> clientFaultStep(request), request.step().name().toLowerCase(java.util.Locale.ROOT)
-                        + " " + request.client().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + " "
-                        + request.index()),
+                () -> await(
+                        () -> clientFaultStep(request),
+                        request.step().name().toLowerCase(java.util.Locale.ROOT)
+                                + " "
+                                + request.client()
+                                        .name()
+                                        .toLowerCase(java.util.Locale.ROOT)
+                                        .replace('_', '-') + " "
+                                + request.index()),
                 setup);
     }
 
@@ -538,8 +544,9 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                 String client = request.client() + " " + request.index();
                 String earlier = down.putIfAbsent(client, request.fault());
                 if (earlier != null) {
-                    throw new IllegalArgumentException(client.toLowerCase(java.util.Locale.ROOT).replace('_', '-')
-                            + " is out since " + earlier + ", which brings no new instance of it yet");
+                    throw new IllegalArgumentException(
+                            client.toLowerCase(java.util.Locale.ROOT).replace('_', '-') + " is out since " + earlier
+                                    + ", which brings no new instance of it yet");
                 }
                 ClientFault fault = new ClientFault(request.step(), request.index());
                 try {
@@ -638,8 +645,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     private StreamProcessor liveProcessor(int index) {
         StreamSlot slot = processors.get(index);
         if (slot == null) {
-            throw new IllegalArgumentException("there is no transactional stream processor " + index + " (this driver has "
-                    + processors.size() + ")");
+            throw new IllegalArgumentException("there is no transactional stream processor " + index
+                    + " (this driver has " + processors.size() + ")");
         }
         StreamProcessor current = slot.current;
         if (current == null) {
@@ -651,8 +658,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     private KafkaTxProducer txProducer(int index) {
         KafkaTxProducer producer = txProducers.get(index);
         if (producer == null) {
-            throw new IllegalArgumentException("there is no transactional producer " + index + " (this driver has "
-                    + txProducers.size() + ")");
+            throw new IllegalArgumentException(
+                    "there is no transactional producer " + index + " (this driver has " + txProducers.size() + ")");
         }
         return producer;
     }

@@ -156,8 +156,7 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     /** The producer a kill abandoned (its transaction open), for the driver to close at the end; or null. */
     TransactionFlow abandoned() {
         ClientFault fault = haltedBy();
-        return fault != null && fault.step() == ClientFaults.Step.KILL
-                        && writer instanceof InTransaction inTransaction
+        return fault != null && fault.step() == ClientFaults.Step.KILL && writer instanceof InTransaction inTransaction
                 ? inTransaction.flow()
                 : null;
     }

@@ -366,7 +366,8 @@ final class TransactionFlow {
                 return;
             }
             pendingFault = null;
-            throw fault.cut(records.size(), session::abort, endIsCommit ? session::commit : session::abort, endIsCommit);
+            throw fault.cut(
+                    records.size(), session::abort, endIsCommit ? session::commit : session::abort, endIsCommit);
         }
 
         private void commitTransaction() {

@@ -91,8 +91,8 @@ class ClientFaultsTest {
         List<String> args = new java.util.ArrayList<>(List.of("-d", driver.toString(), "-o", result.toString()));
         args.addAll(List.of(flags));
         args.add(workload.toString());
-        int code = Main.run(
-                args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        int code =
+                Main.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
         String log = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, log);
         RunResult r = ResultReader.read(result);
@@ -215,11 +215,12 @@ class ClientFaultsTest {
      */
     @Test
     void aGroupOfProcessorsLosingOneAndGainingOneStaysExactlyOnce() throws Exception {
-        Run run = run(stream(
-                "group",
-                9,
-                3,
-                """
+        Run run = run(
+                stream(
+                        "group",
+                        9,
+                        3,
+                        """
                   - {action: remove, target: stream-processor, index: 1, at: 4s}
                   - {action: add, target: stream-processor, at: 9s}
                 """));

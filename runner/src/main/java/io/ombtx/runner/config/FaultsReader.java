@@ -50,7 +50,10 @@ final class FaultsReader {
 
         /** Group mode: one topic, one subscription, several stream processors sharing its partitions. */
         boolean groupMode() {
-            return kind == OperationKind.STREAM && topics == 1 && subscriptionsPerTopic == 1 && consumerPerSubscription > 1;
+            return kind == OperationKind.STREAM
+                    && topics == 1
+                    && subscriptionsPerTopic == 1
+                    && consumerPerSubscription > 1;
         }
     }
 
@@ -295,7 +298,8 @@ final class FaultsReader {
         if (index >= clients) {
             throw f.error(
                     "index",
-                    "the run starts " + clients + " " + counted + ": expected 0 to " + (clients - 1) + ", got " + index);
+                    "the run starts " + clients + " " + counted + ": expected 0 to " + (clients - 1) + ", got "
+                            + index);
         }
         return index;
     }

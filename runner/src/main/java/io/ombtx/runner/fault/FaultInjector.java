@@ -243,7 +243,9 @@ public final class FaultInjector {
 
     /** What a client fault came to, asked once the faults are over (the stall may need the next commit). */
     private void reportClient(State state) {
-        if (!state.injected || !state.fault.target().isClient() || state.fault.action().changesGroup()) {
+        if (!state.injected
+                || !state.fault.target().isClient()
+                || state.fault.action().changesGroup()) {
             return;
         }
         try {

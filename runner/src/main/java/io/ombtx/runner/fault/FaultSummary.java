@@ -19,7 +19,9 @@ public final class FaultSummary {
                 .append(
                         f.target() == FaultTarget.BROKER
                                 ? "broker index " + f.brokerIndex()
-                                : f.index() != null ? f.target().key() + " " + f.index() : f.target().key());
+                                : f.index() != null
+                                        ? f.target().key() + " " + f.index()
+                                        : f.target().key());
         if (f.brokerId() != null) {
             text.append(" -> broker ").append(f.brokerId());
         }

@@ -109,14 +109,19 @@ final class SetUp {
                     .toList();
             faults = step(
                     "faults",
-                    () -> injector(w, faultAccess, group::clientFault, new FaultCluster.RunNames(topics, groups, w.streaming())));
+                    () -> injector(
+                            w,
+                            faultAccess,
+                            group::clientFault,
+                            new FaultCluster.RunNames(topics, groups, w.streaming())));
             console.say(
                     "%d fault(s) planned through the %s; brokers by node id: %s",
                     w.faults().size(),
                     faultAccess.control() == null
                             ? "workers' drivers"
                             : faultAccess.control().describe()
-                                    + (w.faults().stream().anyMatch(f -> f.target().isClient())
+                                    + (w.faults().stream()
+                                                    .anyMatch(f -> f.target().isClient())
                                             ? " and the workers' drivers"
                                             : ""),
                     faults.brokersAtStart().stream()
@@ -138,8 +143,8 @@ final class SetUp {
         return new Done(topics, subscriptions, faults);
     }
 
-    private FaultInjector injector(
-            Workload w, FaultAccess access, ClientControl group, FaultCluster.RunNames names) throws Exception {
+    private FaultInjector injector(Workload w, FaultAccess access, ClientControl group, FaultCluster.RunNames names)
+            throws Exception {
         FaultCluster cluster = access.cluster().faultCluster(names);
         try {
             return new FaultInjector(w.faults(), access.control(), group, cluster, console::line);

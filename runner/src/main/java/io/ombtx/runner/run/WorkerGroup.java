@@ -175,8 +175,7 @@ public final class WorkerGroup implements Worker {
      */
     @Override
     public synchronized ClientFaults.Report clientFault(ClientFaults.Request request) throws Exception {
-        List<Member> targets =
-                request.client() == ClientFaults.Client.STREAM_PROCESSOR ? consuming() : producing();
+        List<Member> targets = request.client() == ClientFaults.Client.STREAM_PROCESSOR ? consuming() : producing();
         if (targets.isEmpty()) {
             throw new IllegalStateException("no worker runs " + request.client());
         }

@@ -174,7 +174,8 @@ public final class HttpWorkerClient implements Worker {
     @Override
     public ClientFaults.Report clientFault(ClientFaults.Request request) throws Exception {
         // A kill, stop or pause returns once the client reached its next transaction's decision point.
-        return send(WorkerProtocol.CLIENT_FAULT, request, timeout.plusMinutes(5)).read(WorkerProtocol.CLIENT_FAULT);
+        return send(WorkerProtocol.CLIENT_FAULT, request, timeout.plusMinutes(5))
+                .read(WorkerProtocol.CLIENT_FAULT);
     }
 
     @Override

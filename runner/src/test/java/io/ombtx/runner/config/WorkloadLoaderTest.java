@@ -502,16 +502,20 @@ class WorkloadLoaderTest {
                         Duration.ofSeconds(2),
                         2),
                 faults.get(0));
-        assertEquals("kill stream-processor 2 at 5 s, restart after 2 s", faults.get(0).describe());
+        assertEquals(
+                "kill stream-processor 2 at 5 s, restart after 2 s",
+                faults.get(0).describe());
         assertEquals(0, faults.get(1).clientIndex(), "index 0 unless given");
-        assertEquals("pause stream-processor 1 at 15 s, resume after 3 s", faults.get(2).describe());
+        assertEquals(
+                "pause stream-processor 1 at 15 s, resume after 3 s",
+                faults.get(2).describe());
         assertEquals("remove stream-processor 1 at 20 s", faults.get(3).describe());
         assertEquals(null, faults.get(4).clientIndex(), "an added processor takes the next index at run time");
         assertEquals("add stream-processor at 25 s", faults.get(4).describe());
         assertTrue(faults.stream().allMatch(f -> f.target().isClient()));
 
-        Workload writes = load(
-                        """
+        Workload writes =
+                load("""
                         name: p
                         messageSize: 10
                         producersPerTopic: 2
@@ -520,7 +524,7 @@ class WorkloadLoaderTest {
                         operation: {kind: WRITE, transactional: true, messagesPerOperation: 2}
                         faults: [{action: kill, target: transactional-producer, index: 1, afterOperations: 50}]
                         """)
-                .get(0);
+                        .get(0);
         assertEquals(FaultTarget.TRANSACTIONAL_PRODUCER, writes.faults().get(0).target());
         assertEquals(1, writes.faults().get(0).clientIndex());
     }
@@ -545,8 +549,7 @@ class WorkloadLoaderTest {
         assertEquals("faults[0].target", notStream.key());
         assertTrue(notStream.getMessage().contains("WRITE, which runs no stream processor"), notStream.getMessage());
 
-        ConfigException producerOnStream =
-                error(one + "  - {action: kill, target: transactional-producer, at: 5s}\n");
+        ConfigException producerOnStream = error(one + "  - {action: kill, target: transactional-producer, at: 5s}\n");
         assertEquals("faults[0].target", producerOnStream.key());
         assertTrue(producerOnStream.getMessage().contains("write target: stream-processor"));
 
@@ -579,8 +582,8 @@ class WorkloadLoaderTest {
         assertEquals("faults[0].index", brokerIndex.key());
         ConfigException zombieForever = error(group + "  - {action: pause, target: stream-processor, at: 5s}\n");
         assertEquals("faults[0].resumeAfter", zombieForever.key());
-        ConfigException restartedZombie = error(
-                group + "  - {action: pause, target: stream-processor, at: 5s, restartAfter: 1s}\n");
+        ConfigException restartedZombie =
+                error(group + "  - {action: pause, target: stream-processor, at: 5s, restartAfter: 1s}\n");
         assertEquals("faults[0].restartAfter", restartedZombie.key());
         assertTrue(restartedZombie.getMessage().contains("a paused client is resumed"), restartedZombie.getMessage());
     }

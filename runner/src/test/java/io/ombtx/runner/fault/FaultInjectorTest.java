@@ -211,11 +211,10 @@ class FaultInjectorTest {
                 null,
                 Duration.ofMillis(100),
                 1);
-        Fault add = new Fault(1, FaultAction.ADD, FaultTarget.STREAM_PROCESSOR, null, null, Duration.ofMillis(60), null,
-                null, null);
+        Fault add = new Fault(
+                1, FaultAction.ADD, FaultTarget.STREAM_PROCESSOR, null, null, Duration.ofMillis(60), null, null, null);
         List<String> log = Collections.synchronizedList(new ArrayList<>());
-        FaultInjector injector =
-                new FaultInjector(List.of(pause, add), brokers, clients, new FakeCluster(), log::add);
+        FaultInjector injector = new FaultInjector(List.of(pause, add), brokers, clients, new FakeCluster(), log::add);
         long start = System.nanoTime();
         injector.measurementStarted(start);
         run(injector, start, 1000, 0);
@@ -246,6 +245,8 @@ class FaultInjectorTest {
         assertEquals(3, added.index(), "the driver's answer names the new processor");
         assertNull(added.abortedTransactions());
         assertNull(added.recovery());
-        assertTrue(log.stream().anyMatch(l -> l.startsWith("Fault faults[1]: added stream-processor 3 at ")), log.toString());
+        assertTrue(
+                log.stream().anyMatch(l -> l.startsWith("Fault faults[1]: added stream-processor 3 at ")),
+                log.toString());
     }
 }

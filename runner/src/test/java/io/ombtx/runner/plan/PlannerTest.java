@@ -350,8 +350,9 @@ class PlannerTest {
 
     @Test
     void clientFaultsNeedADriverThatCanFaultItsClientsButNoBrokerControl() throws Exception {
-        String zombie = "name: w\npartitionsPerTopic: 3\noperation: {kind: STREAM, transactional: true, prefillMessages: 1000}\n"
-                + "faults: [{action: pause, target: stream-processor, at: 1s, resumeAfter: 2s}]\n";
+        String zombie =
+                "name: w\npartitionsPerTopic: 3\noperation: {kind: STREAM, transactional: true, prefillMessages: 1000}\n"
+                        + "faults: [{action: pause, target: stream-processor, at: 1s, resumeAfter: 2s}]\n";
         ConfigException spiOnly = assertThrows(
                 ConfigException.class,
                 () -> Planner.plan(
@@ -369,8 +370,9 @@ class PlannerTest {
         assertNull(planned.faultCommand());
         assertTrue(
                 PlanText.describe(List.of(planned))
-                        .contains("fault       faults[0]: pause stream-processor 0 at 1 s, resume after 2 s (the client,"
-                                + " through its worker's driver)"),
+                        .contains(
+                                "fault       faults[0]: pause stream-processor 0 at 1 s, resume after 2 s (the client,"
+                                        + " through its worker's driver)"),
                 PlanText.describe(List.of(planned)));
     }
 }

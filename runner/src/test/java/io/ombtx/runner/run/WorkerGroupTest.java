@@ -259,13 +259,15 @@ class WorkerGroupTest {
                 new WorkerGroup.Member(b, new WorkerAssignment("b", 0, 2, 0, 0, 0, 0)),
                 new WorkerGroup.Member(c, new WorkerAssignment("c", 0, 1, 0, 0, 0, 0))))) {
             group.createConsumers(List.of(
-                    new TopicSubscription("t", "s"), new TopicSubscription("t", "s"), new TopicSubscription("t", "s")));
-            ClientFaults.Report killed = group.clientFault(
-                    new ClientFaults.Request("faults[0]", ClientFaults.Client.STREAM_PROCESSOR, 2, ClientFaults.Step.KILL));
+                    new Worker.TopicSubscription("t", "s"),
+                    new Worker.TopicSubscription("t", "s"),
+                    new Worker.TopicSubscription("t", "s")));
+            ClientFaults.Report killed = group.clientFault(new ClientFaults.Request(
+                    "faults[0]", ClientFaults.Client.STREAM_PROCESSOR, 2, ClientFaults.Step.KILL));
             assertEquals(2, killed.index());
             assertEquals(7L, killed.reprocessedRecords());
-            ClientFaults.Report added = group.clientFault(
-                    new ClientFaults.Request("faults[1]", ClientFaults.Client.STREAM_PROCESSOR, -1, ClientFaults.Step.ADD));
+            ClientFaults.Report added = group.clientFault(new ClientFaults.Request(
+                    "faults[1]", ClientFaults.Client.STREAM_PROCESSOR, -1, ClientFaults.Step.ADD));
             assertEquals(3, added.index(), "the fourth processor of the run");
             group.clientFault(new ClientFaults.Request(
                     "faults[2]", ClientFaults.Client.TRANSACTIONAL_PRODUCER, 1, ClientFaults.Step.STOP));
