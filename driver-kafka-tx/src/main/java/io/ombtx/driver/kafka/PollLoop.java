@@ -67,6 +67,11 @@ abstract class PollLoop implements AutoCloseable {
     /** Runs on the poll thread after the last poll, before the consumer closes. */
     protected void shutdown() {}
 
+    /** Whether {@link #close} was called: a handler stops at its next step, the loop after it. */
+    protected final boolean closing() {
+        return !running;
+    }
+
     /** The client fault that ended the loop ({@link ClientHalted} out of {@link #handle}), or null. */
     protected final ClientFault haltedBy() {
         return haltedBy;

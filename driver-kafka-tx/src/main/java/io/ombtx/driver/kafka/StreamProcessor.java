@@ -175,6 +175,11 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
             batches.add(new Batch(inputs, transform(inputs), nextOffsets(inputs)));
         }
         for (Batch batch : batches) {
+            if (closing()) {
+                // Closed (at the end of the run, or removed from its group mid-run): what is left of the poll is not
+                // committed, so whoever reads the partitions next reads it from the committed offsets.
+                return;
+            }
             if (!process(batch)) {
                 rewindToCommitted(); // the rest of this poll is dropped and read again from the committed offsets
                 return;
