@@ -11,6 +11,9 @@
  *   <li>{@link io.ombtx.driver.api.OperationListener} and {@link io.ombtx.driver.api.PreciseConsumerCallback}
  *       on the runner's {@code ConsumerCallback}: the driver reports streaming operations and microsecond
  *       publish timestamps through them when the callback implements them.</li>
+ *   <li>{@link io.ombtx.driver.api.ClientFaults} on a {@code BenchmarkDriver}: the runner kills, stops or pauses
+ *       one of its transactional clients, brings it back with the same transactional id, and adds or removes
+ *       stream processors (a workload's client faults).</li>
  * </ul>
  */
 package io.ombtx.driver.api;

@@ -1,6 +1,7 @@
 package io.ombtx.driver.kafka;
 
 import io.ombtx.driver.api.CheckedConfiguration;
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
@@ -46,11 +47,15 @@ import org.slf4j.LoggerFactory;
  * <p>Created by reflection, then {@link #initialize}; {@link #configureOperation} (omb-tx only) comes before any
  * topic, producer or consumer is created.
  */
-public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, CheckedConfiguration {
+public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, CheckedConfiguration, ClientFaults {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaTxBenchmarkDriver.class);
     private static final long ADMIN_TIMEOUT_SECONDS = 60;
     private static final Duration VERIFY_TIMEOUT = Duration.ofMinutes(5);
+    /** How long a fault's report waits for the next instance's first commit, when none was seen yet. */
+    private static final long FIRST_COMMIT_WAIT_MILLIS = 30_000;
+    /** How long a resumed zombie gets to make its (fenced) call and close. */
+    private static final long ZOMBIE_END_SECONDS = 60;
 
     private DriverConfig config;
     private TxStatsReporter stats;
@@ -64,6 +69,16 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     private final List<AutoCloseable> openClients = new ArrayList<>();
     /** The consumer groups this driver's consumers joined, whose protocol the environment reads back. */
     private final Set<String> consumerGroups = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Transactional stream processors by index (creation order, added ones after), for client faults. */
+    private final Map<Integer, StreamSlot> processors = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Transactional WRITE / SEND_OFFSETS producers by index (creation order), for client faults. */
+    private final Map<Integer, KafkaTxProducer> txProducers = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The client faults injected so far, by the workload's key. */
+    private final Map<String, InjectedFault> clientFaults = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Clients a kill, stop or pause took out and no new instance replaced yet ("STREAM_PROCESSOR 0") → the fault. */
+    private final Map<String, String> down = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Stream processors that client faults took out or removed, closed with the driver. */
+    private final List<StreamProcessor> retired = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private final ExecutorService setup = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "ombtx-driver-setup");
@@ -333,6 +348,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                         // Stock OMB (no runner configured the operation) group-commits within the YAML's bounds.
                         producer = KafkaTxProducer.transactional(
                                 topic, partitions, spec, flow, tx, offsets, stats, configuredSpec == null);
+                        txProducers.put(index, producer);
                     } else {
                         producer = KafkaTxProducer.plain(topic, partitions, spec, clients.producer(null), stats, tx);
                     }
@@ -369,30 +385,27 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
 
     private BenchmarkConsumer streamProcessor(
             OperationSpec spec, String source, String group, CallbackDispatch dispatch) {
-        String target = streamTargetTopic(source);
-        int targetPartitions = partitionCount(target);
         // The processor owns its offsets: it starts from the group's committed position (or the beginning) and
         // only ever sees committed input.
-        Map<String, String> required = Map.of(
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        var consumer = clients.consumer(group, required);
         TransactionSettings tx = config.transactions();
         if (spec.transactional()) {
             int index = streamIndex.getAndIncrement();
             String transactionalId = tx.transactionalIdPrefix() + "-" + runId + "-stream-" + group + "-" + index;
-            TransactionFlow flow;
-            try {
-                flow = TransactionFlow.start(transactionalId, clients::producer, tx, ackWait(spec), stats);
-                flow.abortOnPurpose(AbortChoice.of(spec.abortRatio(), spec.abortSeed(), index));
-            } catch (RuntimeException e) {
-                consumer.close(Duration.ZERO);
-                throw e;
-            }
-            return StreamProcessor.transactional(
-                    consumer, source, target, targetPartitions, spec.messagesPerOperation(), flow, dispatch);
+            StreamSlot slot = new StreamSlot(
+                    index,
+                    transactionalId,
+                    spec,
+                    source,
+                    group,
+                    dispatch,
+                    AbortChoice.of(spec.abortRatio(), spec.abortSeed(), index));
+            StreamProcessor processor = startProcessor(slot, null);
+            processors.put(index, slot);
+            return processor;
         }
+        String target = streamTargetTopic(source);
+        int targetPartitions = partitionCount(target);
+        var consumer = clients.consumer(group, processorConsumerSettings());
         return StreamProcessor.naive(
                 consumer,
                 source,
@@ -404,6 +417,250 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                 ackWait(spec),
                 dispatch,
                 stats);
+    }
+
+    /** The consumer settings a stream processor cannot do without. */
+    private static Map<String, String> processorConsumerSettings() {
+        return Map.of(
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    }
+
+    /**
+     * Starts an instance of a transactional stream processor: a consumer in the slot's group, a producer holding the
+     * slot's transactional id (its initTransactions fences any earlier instance and aborts what it left open).
+     *
+     * @param replacing the client fault this instance recovers from (its first commit ends the stall), or null
+     */
+    private StreamProcessor startProcessor(StreamSlot slot, ClientFault replacing) {
+        String target = streamTargetTopic(slot.source());
+        int targetPartitions = partitionCount(target);
+        var consumer = clients.consumer(slot.group(), processorConsumerSettings());
+        TransactionFlow flow;
+        try {
+            flow = TransactionFlow.start(
+                    slot.transactionalId(), clients::producer, config.transactions(), ackWait(slot.spec()), stats);
+            flow.abortOnPurpose(slot.aborts());
+        } catch (RuntimeException e) {
+            consumer.close(Duration.ZERO);
+            throw e;
+        }
+        StreamProcessor processor = StreamProcessor.transactional(
+                consumer,
+                slot.source(),
+                target,
+                targetPartitions,
+                slot.spec().messagesPerOperation(),
+                flow,
+                slot.dispatch(),
+                replacing);
+        slot.current = processor;
+        return processor;
+    }
+
+    /**
+     * One transactional stream processor over its instances: what a new instance needs (the same transactional id,
+     * group and call-back), and the instance running now (null once removed).
+     */
+    private static final class StreamSlot {
+        private final int index;
+        private final String transactionalId;
+        private final OperationSpec spec;
+        private final String source;
+        private final String group;
+        private final CallbackDispatch dispatch;
+        private final AbortChoice aborts;
+        private volatile StreamProcessor current;
+
+        StreamSlot(
+                int index,
+                String transactionalId,
+                OperationSpec spec,
+                String source,
+                String group,
+                CallbackDispatch dispatch,
+                AbortChoice aborts) {
+            this.index = index;
+            this.transactionalId = transactionalId;
+            this.spec = spec;
+            this.source = source;
+            this.group = group;
+            this.dispatch = dispatch;
+            this.aborts = aborts;
+        }
+
+        int index() {
+            return index;
+        }
+
+        String transactionalId() {
+            return transactionalId;
+        }
+
+        OperationSpec spec() {
+            return spec;
+        }
+
+        String source() {
+            return source;
+        }
+
+        String group() {
+            return group;
+        }
+
+        CallbackDispatch dispatch() {
+            return dispatch;
+        }
+
+        AbortChoice aborts() {
+            return aborts;
+        }
+    }
+
+    /** A client fault as injected: on which client, and what it has come to. */
+    private record InjectedFault(Client client, int index, ClientFault fault) {}
+
+    @Override
+    public CompletableFuture<Report> clientFault(Request request) {
+        return CompletableFuture.supplyAsync(
+                () -> await(
+                        () -> clientFaultStep(request),
+                        request.step().name().toLowerCase(java.util.Locale.ROOT)
+                                + " "
+                                + request.client()
+                                        .name()
+                                        .toLowerCase(java.util.Locale.ROOT)
+                                        .replace('_', '-') + " "
+                                + request.index()),
+                setup);
+    }
+
+    private Report clientFaultStep(Request request) throws Exception {
+        switch (request.step()) {
+            case KILL, STOP, PAUSE -> {
+                String client = request.client() + " " + request.index();
+                String earlier = down.putIfAbsent(client, request.fault());
+                if (earlier != null) {
+                    throw new IllegalArgumentException(
+                            client.toLowerCase(java.util.Locale.ROOT).replace('_', '-') + " is out since " + earlier
+                                    + ", which brings no new instance of it yet");
+                }
+                ClientFault fault = new ClientFault(request.step(), request.index());
+                try {
+                    boolean armed;
+                    if (request.client() == Client.STREAM_PROCESSOR) {
+                        StreamProcessor processor = liveProcessor(request.index());
+                        armed = processor.cut(fault);
+                        if (armed) {
+                            retired.add(processor); // a killed one's abandoned producer is closed with the driver
+                        }
+                    } else {
+                        armed = txProducer(request.index()).cut(fault);
+                    }
+                    if (!armed) {
+                        throw new IllegalArgumentException(request.client() + " " + request.index()
+                                + " does not run transactions that a client fault can cut");
+                    }
+                } catch (RuntimeException e) {
+                    down.remove(client);
+                    throw e;
+                }
+                clientFaults.put(request.fault(), new InjectedFault(request.client(), request.index(), fault));
+                fault.actedFuture().get(); // the client acts at its next transaction's decision point
+                return fault.report(0);
+            }
+            case RESTART, RESUME -> {
+                InjectedFault injected = clientFaults.get(request.fault());
+                if (injected == null) {
+                    throw new IllegalArgumentException("no client fault " + request.fault() + " was injected");
+                }
+                ClientFault fault = injected.fault();
+                down.remove(injected.client() + " " + injected.index());
+                if (injected.client() == Client.STREAM_PROCESSOR) {
+                    StreamSlot slot = processors.get(injected.index());
+                    if (fault.step() != Step.PAUSE) {
+                        fault.endedFuture().get(); // the old instance's consumer has left the group
+                    }
+                    track(startProcessor(slot, fault));
+                } else {
+                    KafkaTxProducer producer = txProducer(injected.index());
+                    OperationSpec spec = operationSpec();
+                    TransactionFlow next = TransactionFlow.start(
+                            producer.transactionalId(), clients::producer, config.transactions(), ackWait(spec), stats);
+                    next.abortOnPurpose(producer.abortChoice());
+                    producer.takeOver(next, fault);
+                }
+                if (fault.step() == Step.PAUSE) {
+                    fault.resume();
+                    fault.endedFuture().get(ZOMBIE_END_SECONDS, TimeUnit.SECONDS);
+                }
+                return fault.report(0);
+            }
+            case ADD -> {
+                StreamSlot template = processors.values().stream()
+                        .min(java.util.Comparator.comparingInt(StreamSlot::index))
+                        .orElseThrow(() -> new IllegalArgumentException("no stream processor to add another to"));
+                int index = streamIndex.getAndIncrement();
+                OperationSpec spec = template.spec();
+                String transactionalId = config.transactions().transactionalIdPrefix() + "-" + runId + "-stream-"
+                        + template.group() + "-" + index;
+                StreamSlot slot = new StreamSlot(
+                        index,
+                        transactionalId,
+                        spec,
+                        template.source(),
+                        template.group(),
+                        template.dispatch(),
+                        AbortChoice.of(spec.abortRatio(), spec.abortSeed(), index));
+                track(startProcessor(slot, null));
+                processors.put(index, slot);
+                return new Report(index, 0, 0, 0, 0, null, null);
+            }
+            case REMOVE -> {
+                String earlier = down.get(Client.STREAM_PROCESSOR + " " + request.index());
+                if (earlier != null) {
+                    throw new IllegalArgumentException(
+                            "stream-processor " + request.index() + " is out since " + earlier + ": nothing to remove");
+                }
+                StreamProcessor processor = liveProcessor(request.index());
+                processors.get(request.index()).current = null;
+                processor.close(); // clean: the group rebalances while the others are in their transactions
+                retired.add(processor);
+                return new Report(request.index(), 0, 0, 0, 0, null, null);
+            }
+            case REPORT -> {
+                InjectedFault injected = clientFaults.get(request.fault());
+                if (injected == null) {
+                    throw new IllegalArgumentException("no client fault " + request.fault() + " was injected");
+                }
+                return injected.fault().report(FIRST_COMMIT_WAIT_MILLIS);
+            }
+            default -> throw new IllegalArgumentException("unknown step " + request.step());
+        }
+    }
+
+    private StreamProcessor liveProcessor(int index) {
+        StreamSlot slot = processors.get(index);
+        if (slot == null) {
+            throw new IllegalArgumentException("there is no transactional stream processor " + index
+                    + " (this driver has " + processors.size() + ")");
+        }
+        StreamProcessor current = slot.current;
+        if (current == null) {
+            throw new IllegalArgumentException("stream processor " + index + " was removed");
+        }
+        return current;
+    }
+
+    private KafkaTxProducer txProducer(int index) {
+        KafkaTxProducer producer = txProducers.get(index);
+        if (producer == null) {
+            throw new IllegalArgumentException(
+                    "there is no transactional producer " + index + " (this driver has " + txProducers.size() + ")");
+        }
+        return producer;
     }
 
     @Override
@@ -478,10 +735,18 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
 
     @Override
     public void close() throws Exception {
+        // A zombie still held (its fault was never recovered) goes on, so its loop can end.
+        clientFaults.values().forEach(injected -> injected.fault().resume());
         List<AutoCloseable> clientsToClose;
         synchronized (openClients) {
             clientsToClose = new ArrayList<>(openClients);
             openClients.clear();
+        }
+        for (StreamProcessor processor : retired) {
+            TransactionFlow abandoned = processor.abandoned();
+            if (abandoned != null) {
+                abandoned.forceClose(); // a killed instance's producer, fenced by now
+            }
         }
         for (AutoCloseable client : clientsToClose) {
             try {

@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * {@link #runOperation} is omb-tx's (one whole WRITE / SEND_OFFSETS / PUBLISH as the spec says). Transactional
  * work and operations run on the producer's own thread in call order; a plain {@code sendAsync} goes straight to
  * kafka-clients from the caller's thread, as in OMB, so nothing is added to what is measured.
+ *
+ * <p>A client fault ({@link #cut}) ends the transactional id's current instance inside an operation; the operation's
+ * thread then waits for the next instance ({@link #takeOver}, a new flow of the same transactional id, whose
+ * initTransactions fenced the old one) and runs the operation again on it, so the loop sees one slow operation.
  */
 final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, CallbackProducer {
 
@@ -41,7 +45,7 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
     private final OperationRunner operations;
     private final ProducerThread thread;
     private final Producer<String, byte[]> plain; // null when transactional
-    private final TransactionFlow flow; // null when plain
+    private volatile TransactionFlow flow; // null when plain; replaced by takeOver after a client fault
     private final TransactionBatcher batcher; // null when plain
     private final Duration closeTimeout;
     /** Held while an operation or the close uses the flow: inline operations run on the caller's thread. */
@@ -53,6 +57,12 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
      * by the first inline operation. Only the loop's thread writes it; close reads it after the loop has stopped.
      */
     private volatile ReportQueue inlineReports;
+    /** Completed by {@link #takeOver}: the instance an operation cut by a client fault waits for. */
+    private volatile CompletableFuture<Void> nextInstance = new CompletableFuture<>();
+    /** After a take-over: the fault whose stall the next commit ends, or null. */
+    private volatile ClientFault firstCommitEnds;
+    /** Instances a kill abandoned (their transaction open), closed at once by {@link #close}. */
+    private final java.util.List<TransactionFlow> abandoned = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private KafkaTxProducer(
             String topic,
@@ -120,7 +130,43 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
 
     /** The transactional id this producer holds, or null when it is plain. */
     String transactionalId() {
-        return flow == null ? null : flow.transactionalId();
+        TransactionFlow current = flow;
+        return current == null ? null : current.transactionalId();
+    }
+
+    /** The current instance's choice of aborts on purpose, which the next instance carries on. */
+    AbortChoice abortChoice() {
+        return flow.abortChoice();
+    }
+
+    /**
+     * Arms a client fault on the current instance (from any thread): the next operation's transaction carries it out
+     * at its decision point. False when this producer cannot take one (plain, or PUBLISH transactions that records
+     * join one at a time).
+     */
+    boolean cut(ClientFault fault) {
+        if (flow == null || !operations.runsWholeOperations()) {
+            return false;
+        }
+        flow.cutAt(fault);
+        return true;
+    }
+
+    /**
+     * The next instance of the transactional id takes over (from any thread): an operation waiting after a client
+     * fault runs again on it, and its first commit ends {@code fault}'s stall.
+     */
+    void takeOver(TransactionFlow next, ClientFault fault) {
+        ReportQueue queue = inlineReports;
+        if (queue != null) {
+            next.reportThrough(queue);
+        }
+        firstCommitEnds = fault;
+        flow = next;
+        nextInstance.complete(null);
+        if (closed) {
+            next.close(closeTimeout); // nothing will run on it
+        }
     }
 
     @Override
@@ -215,15 +261,63 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
     private FinishedOperation runLocked(Optional<String> key, byte[] payload) {
         flowLock.lock();
         try {
-            if (closed) {
-                throw new IllegalStateException("producer for " + topic + " is closed");
+            while (true) {
+                if (closed) {
+                    throw new IllegalStateException("producer for " + topic + " is closed");
+                }
+                TransactionFlow current = flow;
+                if (current == null) {
+                    return FinishedOperation.of(operations.runPlain(plain, key, payload));
+                }
+                try {
+                    OperationResult result = operations.runTransactional(current, key, payload);
+                    ClientFault stalled = firstCommitEnds;
+                    if (stalled != null && result.outcome() == Outcome.COMMITTED) {
+                        stalled.committedAgain();
+                        firstCommitEnds = null;
+                    }
+                    return result;
+                } catch (ClientHalted e) {
+                    endInstance(current, e.fault());
+                    awaitNextInstance(current);
+                }
             }
-            return flow != null
-                    ? operations.runTransactional(flow, key, payload)
-                    : FinishedOperation.of(operations.runPlain(plain, key, payload));
         } finally {
             flowLock.unlock();
         }
+    }
+
+    /** After a client fault cut {@code instance}: stopped, it is closed; paused (fenced), closed at once; killed, left. */
+    private void endInstance(TransactionFlow instance, ClientFault fault) {
+        try {
+            switch (fault.step()) {
+                case STOP -> instance.close(closeTimeout);
+                case PAUSE -> instance.forceClose();
+                default -> abandoned.add(instance);
+            }
+        } finally {
+            fault.ended();
+        }
+    }
+
+    /** Waits, on the operation's thread, until {@link #takeOver} gives the next instance, or the producer closes. */
+    private void awaitNextInstance(TransactionFlow ended) {
+        while (flow == ended) {
+            if (closed) {
+                throw new IllegalStateException("producer for " + topic + " is closed");
+            }
+            try {
+                nextInstance.get(100, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // check whether the producer closed meanwhile
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("no next instance for " + topic, e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new org.apache.kafka.common.errors.InterruptException(e);
+            }
+        }
+        nextInstance = new CompletableFuture<>();
     }
 
     /** One OMB message as an operation: acknowledged (plain) or committed (transactional), timed as a whole. */
@@ -285,6 +379,7 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            abandoned.forEach(TransactionFlow::forceClose);
             thread.shutdownNow(); // interrupts only a thread that ignored the forced close
             if (inlineReports != null) {
                 inlineReports.close(); // after the last transaction, also after a forced close

@@ -27,6 +27,8 @@ abstract class PollLoop implements AutoCloseable {
     private volatile boolean gated;
 
     private volatile boolean open;
+    /** The client fault that ended the loop, or null. */
+    private volatile ClientFault haltedBy;
 
     PollLoop(Consumer<String, byte[]> consumer, String threadName) {
         this.consumer = consumer;
@@ -65,6 +67,16 @@ abstract class PollLoop implements AutoCloseable {
     /** Runs on the poll thread after the last poll, before the consumer closes. */
     protected void shutdown() {}
 
+    /** Whether {@link #close} was called: a handler stops at its next step, the loop after it. */
+    protected final boolean closing() {
+        return !running;
+    }
+
+    /** The client fault that ended the loop ({@link ClientHalted} out of {@link #handle}), or null. */
+    protected final ClientFault haltedBy() {
+        return haltedBy;
+    }
+
     private void loop() {
         try {
             while (running) {
@@ -77,6 +89,10 @@ abstract class PollLoop implements AutoCloseable {
                     if (!records.isEmpty()) {
                         handle(records);
                     }
+                } catch (ClientHalted e) {
+                    haltedBy = e.fault();
+                    running = false;
+                    break;
                 } catch (WakeupException | InterruptException e) {
                     if (running) {
                         LOG.warn("consumer woken up unexpectedly; continuing");
@@ -97,6 +113,11 @@ abstract class PollLoop implements AutoCloseable {
                     consumer.close(CLOSE_TIMEOUT);
                 } catch (RuntimeException e) {
                     LOG.debug("consumer close failed", e);
+                } finally {
+                    ClientFault fault = haltedBy;
+                    if (fault != null) {
+                        fault.ended();
+                    }
                 }
             }
         }

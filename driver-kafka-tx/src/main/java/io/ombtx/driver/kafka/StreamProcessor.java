@@ -1,5 +1,6 @@
 package io.ombtx.driver.kafka;
 
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
@@ -40,6 +41,13 @@ import org.slf4j.LoggerFactory;
  * its input records as received (after the commit, so a retried batch is not counted twice). When a batch cannot
  * be committed after retries, or is aborted on purpose ({@code operation.abortRatio}), the consumer seeks back to
  * the committed offsets and the records are processed again.
+ *
+ * <p>A client fault ({@link #cut}) ends a transactional processor at its next batch's decision point: killed, its
+ * producer is abandoned with the transaction open (no abort, no close; kept for {@link #abandoned}); stopped, the
+ * transaction is aborted and the producer closed; paused, its consumer leaves the group (as a real zombie's would be
+ * expelled by the group's time-outs) while its producer holds the transaction until resumed, when its commit must
+ * fail as fenced. Either way the consumer closes, so the group gives its partitions to the processors left, or to
+ * the next instance, which reads them again from the committed offsets.
  */
 final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
 
@@ -51,6 +59,10 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     private final BatchWriter writer;
     private final CallbackDispatch dispatch;
     private final ReportQueue reports;
+    /** Set when a client fault takes the processor out: a revocation then must not abort its transaction. */
+    private volatile boolean leaving;
+    /** After a restart: the fault whose stall this processor's first commit ends, or null. */
+    private volatile ClientFault firstCommitEnds;
 
     private StreamProcessor(
             Consumer<String, byte[]> consumer,
@@ -60,9 +72,11 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
             int recordsPerTransaction,
             BatchWriter writer,
             CallbackDispatch dispatch,
-            ReportQueue reports) {
+            ReportQueue reports,
+            ClientFault replacing) {
         super(consumer, "ombtx-stream-" + sourceTopic);
         this.reports = reports;
+        this.firstCommitEnds = replacing;
         this.targetTopic = targetTopic;
         this.targetPartitions = targetPartitions;
         this.recordsPerTransaction = recordsPerTransaction;
@@ -72,7 +86,10 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
         start();
     }
 
-    /** @param flow started; its producer writes the outputs and the offsets in one transaction */
+    /**
+     * @param flow started; its producer writes the outputs and the offsets in one transaction
+     * @param replacing the client fault this instance recovers from (its first commit ends the fault's stall), or null
+     */
     static StreamProcessor transactional(
             Consumer<String, byte[]> consumer,
             String sourceTopic,
@@ -80,7 +97,8 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
             int targetPartitions,
             int recordsPerTransaction,
             TransactionFlow flow,
-            CallbackDispatch dispatch) {
+            CallbackDispatch dispatch,
+            ClientFault replacing) {
         ReportQueue reports = new ReportQueue("ombtx-stream-reports-" + sourceTopic);
         flow.reportThrough(reports);
         return new StreamProcessor(
@@ -91,7 +109,8 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
                 recordsPerTransaction,
                 new InTransaction(flow),
                 dispatch,
-                reports);
+                reports,
+                replacing);
     }
 
     static StreamProcessor naive(
@@ -114,7 +133,32 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
                 recordsPerTransaction,
                 new Naive(producer, ackWait, settings.maxRetries(), stats, reports),
                 dispatch,
-                reports);
+                reports,
+                null);
+    }
+
+    /**
+     * Arms a client fault on this processor (from any thread); false when its writes are not transactional.
+     * {@link ClientFault#endedFuture} completes once the processor is out (its consumer closed).
+     */
+    boolean cut(ClientFault fault) {
+        if (!(writer instanceof InTransaction inTransaction)) {
+            return false;
+        }
+        fault.beforeHold(() -> {
+            leaving = true;
+            consumer.close(Duration.ofSeconds(30));
+        });
+        inTransaction.flow().cutAt(fault);
+        return true;
+    }
+
+    /** The producer a kill abandoned (its transaction open), for the driver to close at the end; or null. */
+    TransactionFlow abandoned() {
+        ClientFault fault = haltedBy();
+        return fault != null && fault.step() == ClientFaults.Step.KILL && writer instanceof InTransaction inTransaction
+                ? inTransaction.flow()
+                : null;
     }
 
     @Override
@@ -131,6 +175,11 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
             batches.add(new Batch(inputs, transform(inputs), nextOffsets(inputs)));
         }
         for (Batch batch : batches) {
+            if (closing()) {
+                // Closed (at the end of the run, or removed from its group mid-run): what is left of the poll is not
+                // committed, so whoever reads the partitions next reads it from the committed offsets.
+                return;
+            }
             if (!process(batch)) {
                 rewindToCommitted(); // the rest of this poll is dropped and read again from the committed offsets
                 return;
@@ -143,8 +192,19 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
      * {@link #reports}, in order, so the next transaction starts as soon as this one ends, as in the seeds' loop.
      */
     private boolean process(Batch batch) {
-        OperationResult result = writer.write(batch.outputs(), batch.offsets(), consumer);
+        OperationResult result;
+        try {
+            result = writer.write(batch.outputs(), batch.offsets(), consumer);
+        } catch (ClientHalted e) {
+            leaving = true; // closing the consumer next revokes its partitions: the transaction is the fault's
+            throw e;
+        }
         boolean committed = result.failure() == null && result.outcome() != Outcome.ABORTED;
+        ClientFault stalled = firstCommitEnds;
+        if (committed && stalled != null) {
+            stalled.committedAgain();
+            firstCommitEnds = null;
+        }
         reports.execute(() -> {
             dispatch.operationCompleted(result.timings());
             if (committed) {
@@ -224,8 +284,13 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
 
     @Override
     protected void shutdown() {
+        ClientFault fault = haltedBy();
         try {
-            writer.close(Duration.ofSeconds(30));
+            if (fault == null || fault.step() == ClientFaults.Step.STOP) {
+                writer.close(Duration.ofSeconds(30));
+            } else if (fault.step() == ClientFaults.Step.PAUSE) {
+                ((InTransaction) writer).flow().forceClose(); // fenced: nothing of it can be aborted or committed
+            } // killed: the producer is abandoned as it is
         } finally {
             reports.close(); // every batch written is reported before the consumer closes
         }
@@ -235,7 +300,9 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
     private final class AbortOnRebalance implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            writer.abortIfOpen();
+            if (!leaving) {
+                writer.abortIfOpen();
+            }
         }
 
         @Override

@@ -54,6 +54,8 @@ final class TransactionFlow {
     private final Supplier<PhaseTimer> timers;
     private Executor reports = Runnable::run;
     private AbortChoice aborts = AbortChoice.NEVER;
+    /** A client fault armed by another thread, carried out at the next transaction's decision point. */
+    private volatile ClientFault pendingFault;
     /**
      * The session's client retries when the last transaction ended: the next one's starting count, so a transaction
      * reads the client's metric once, at its end, not again before its begin (nothing is sent between the two).
@@ -111,6 +113,19 @@ final class TransactionFlow {
     /** Which transactions of {@link #run} abort on purpose (default: none). */
     void abortOnPurpose(AbortChoice choice) {
         this.aborts = choice;
+    }
+
+    /** The choice of aborts on purpose, which a new instance of the transactional id carries on. */
+    AbortChoice abortChoice() {
+        return aborts;
+    }
+
+    /**
+     * Arms a client fault (from any thread): the next transaction {@link #run} carries out, after its sends and its
+     * offsets and before its commit (or its abort on purpose), then throws {@link ClientHalted} past every retry.
+     */
+    void cutAt(ClientFault fault) {
+        pendingFault = fault;
     }
 
     /**
@@ -217,6 +232,8 @@ final class TransactionFlow {
                         return finishAttempt();
                     } catch (InterruptedException | InterruptException e) {
                         throw interrupted(e);
+                    } catch (ClientHalted e) {
+                        throw e;
                     } catch (Exception e) {
                         failure = ErrorClassifier.unwrap(e);
                     }
@@ -300,6 +317,7 @@ final class TransactionFlow {
             if (ackWait == AckWait.BEFORE_COMMIT) {
                 acks.await(timer);
             }
+            decisionPoint(true);
             commitTransaction();
             if (ackWait == AckWait.AFTER_COMMIT) {
                 try {
@@ -332,9 +350,24 @@ final class TransactionFlow {
             if (ackWait != AckWait.BEFORE_SEND_OFFSETS) {
                 acks.await(timer);
             }
+            decisionPoint(false);
             session.abort();
             timer.lap(Phase.ABORT);
             return done(null, Outcome.ABORTED);
+        }
+
+        /**
+         * Where an armed client fault cuts the transaction: every record sent and acknowledged as the flow's order
+         * says, the offsets sent, the commit (or the abort on purpose) not yet called. Only from {@link #commit}.
+         */
+        private void decisionPoint(boolean endIsCommit) {
+            ClientFault fault = pendingFault;
+            if (fault == null || joinedOneByOne) {
+                return;
+            }
+            pendingFault = null;
+            throw fault.cut(
+                    records.size(), session::abort, endIsCommit ? session::commit : session::abort, endIsCommit);
         }
 
         private void commitTransaction() {

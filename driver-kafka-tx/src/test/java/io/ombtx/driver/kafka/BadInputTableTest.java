@@ -917,6 +917,35 @@ class BadInputTableTest {
                 List.of("--dry-run"),
                 w,
                 "'faults[0].restartAfter'");
+        // client faults: checked against the run's clients and operation
+        String streamTx = "operation: {kind: STREAM, transactional: true, prefillMessages: 1000}\n";
+        t.both(
+                "client fault index beyond the processors",
+                DRIVER,
+                WORKLOAD + streamTx
+                        + "faults: [{action: kill, target: stream-processor, index: 2, afterOperations: 1,"
+                        + " restartAfter: 1s}]\n",
+                none,
+                w,
+                "'faults[0].index'",
+                "the run starts 1 stream processor(s)");
+        t.bench(
+                "client fault stream-processor on a WRITE workload",
+                DRIVER,
+                WORKLOAD + "operation: {kind: WRITE, transactional: true}\n"
+                        + "faults: [{action: kill, target: stream-processor, afterOperations: 1}]\n",
+                List.of("--dry-run"),
+                w,
+                "'faults[0].target'",
+                "runs no stream processor");
+        t.both(
+                "client fault add outside group mode",
+                DRIVER,
+                WORKLOAD + streamTx + "faults: [{action: add, target: stream-processor, afterOperations: 1}]\n",
+                none,
+                w,
+                "'faults[0].action'",
+                "needs group mode");
         t.both(
                 "faults broker index beyond the cluster",
                 DRIVER,

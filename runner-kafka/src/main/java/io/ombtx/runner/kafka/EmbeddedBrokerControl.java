@@ -25,6 +25,7 @@ final class EmbeddedBrokerControl implements BrokerControl {
             case KILL -> faults.kill(index);
             case PAUSE -> faults.pause(index);
             case STOP -> faults.stop(index, STOP_TIMEOUT);
+            case ADD, REMOVE -> throw new IllegalArgumentException(action.key() + " applies to stream processors only");
         }
     }
 

@@ -69,6 +69,8 @@ public final class FaultTargets implements FaultCluster {
             case PARTITION_LEADER -> partitionLeader(fault.partition());
             case TRANSACTION_COORDINATOR -> transactionCoordinator();
             case GROUP_COORDINATOR -> groupCoordinator();
+            case STREAM_PROCESSOR, TRANSACTIONAL_PRODUCER ->
+                throw new IllegalArgumentException(fault.key() + " targets a client, not a broker");
         };
     }
 

@@ -350,4 +350,32 @@ class PlannerTest {
                                         + " the run (through --fault-command)"),
                 PlanText.describe(List.of(reached)));
     }
+
+    @Test
+    void clientFaultsNeedADriverThatCanFaultItsClientsButNoBrokerControl() throws Exception {
+        String zombie =
+                "name: w\npartitionsPerTopic: 3\noperation: {kind: STREAM, transactional: true, prefillMessages: 1000}\n"
+                        + "faults: [{action: pause, target: stream-processor, at: 1s, resumeAfter: 2s}]\n";
+        ConfigException spiOnly = assertThrows(
+                ConfigException.class,
+                () -> Planner.plan(
+                        List.of(driver("name: d\ndriverClass: " + SPI_DRIVER + "\n")),
+                        List.of(workload(zombie)),
+                        PlanOptions.defaults()));
+        assertEquals("faults[0].target", spiOnly.key());
+        assertTrue(spiOnly.getMessage().contains("cannot fault its clients"), spiOnly.getMessage());
+
+        // An external cluster without --fault-command: client faults act through the workers' drivers.
+        DriverFile external = driver("name: d\ndriverClass: io.ombtx.runner.testdriver.ClientFaultsOnlyDriver\n"
+                + "commonConfig: |\n  bootstrap.servers=h1:9092\n");
+        RunSpec planned = Planner.plan(List.of(external), List.of(workload(zombie)), PlanOptions.defaults())
+                .get(0);
+        assertNull(planned.faultCommand());
+        assertTrue(
+                PlanText.describe(List.of(planned))
+                        .contains(
+                                "fault       faults[0]: pause stream-processor 0 at 1 s, resume after 2 s (the client,"
+                                        + " through its worker's driver)"),
+                PlanText.describe(List.of(planned)));
+    }
 }

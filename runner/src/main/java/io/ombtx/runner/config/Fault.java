@@ -4,18 +4,21 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * One fault a workload declares in its {@code faults:} list, validated: what happens to which broker, when
+ * One fault a workload declares in its {@code faults:} list, validated: what happens to which broker or client, when
  * (seconds after the measurement started, or once so many measured operations completed) and whether and when the
- * broker comes back.
+ * target comes back.
  *
  * @param position the fault's index in the workload's list (its key is {@code faults[position]})
- * @param action kill, pause or stop
- * @param target the role or index that picks the broker
+ * @param action kill, pause or stop; for a stream processor in group mode also add or remove
+ * @param target the role or index that picks the broker, or the kind of client
  * @param brokerIndex for {@link FaultTarget#BROKER}: the broker's index, from 0; else null
  * @param partition for {@link FaultTarget#PARTITION_LEADER}: the partition of the first topic; else null
  * @param at when, from the start of the measurement; null when {@code afterOperations} says
  * @param afterOperations when: once this many measured operations completed; null when {@code at} says
- * @param recoverAfter how long after the injection the broker is restarted or resumed; null: not during the run
+ * @param recoverAfter how long after the injection the broker is restarted or resumed (a client: its new instance
+ *     starts); null: not during the run
+ * @param clientIndex for a client target: which stream processor or transactional producer, from 0 in the order the
+ *     runner creates them (processors added by {@code action: add} follow); null for add and for brokers
  */
 public record Fault(
         int position,
@@ -25,7 +28,21 @@ public record Fault(
         Integer partition,
         Duration at,
         Long afterOperations,
-        Duration recoverAfter) {
+        Duration recoverAfter,
+        Integer clientIndex) {
+
+    /** A broker fault. */
+    public Fault(
+            int position,
+            FaultAction action,
+            FaultTarget target,
+            Integer brokerIndex,
+            Integer partition,
+            Duration at,
+            Long afterOperations,
+            Duration recoverAfter) {
+        this(position, action, target, brokerIndex, partition, at, afterOperations, recoverAfter, null);
+    }
 
     /** The workload key of this fault, {@code faults[N]}. */
     public String key() {
@@ -37,9 +54,12 @@ public record Fault(
         return recoverAfter != null;
     }
 
-    /** The target as a workload names it: a role, or the broker index. */
+    /** The target as a workload names it: a role, the broker index, or the client and its index. */
     public String targetName() {
-        return target == FaultTarget.BROKER ? "broker " + brokerIndex : target.key();
+        if (target == FaultTarget.BROKER) {
+            return "broker " + brokerIndex;
+        }
+        return clientIndex != null ? target.key() + " " + clientIndex : target.key();
     }
 
     /** One line for the dry run and the console: "kill partition-leader (partition 0) at 20 s, restart after 10 s". */
@@ -49,10 +69,12 @@ public record Fault(
             text.append(" (partition ").append(partition).append(" of the first topic)");
         }
         text.append(at != null ? " at " + seconds(at) + " s" : " after " + afterOperations + " measured operation(s)");
-        text.append(
-                recoverAfter != null
-                        ? ", " + action.recovery() + " after " + seconds(recoverAfter) + " s"
-                        : ", no " + action.recovery() + " during the run");
+        if (action.recovery() != null) {
+            text.append(
+                    recoverAfter != null
+                            ? ", " + action.recovery() + " after " + seconds(recoverAfter) + " s"
+                            : ", no " + action.recovery() + " during the run");
+        }
         return text.toString();
     }
 

@@ -310,7 +310,12 @@ public final class WorkloadLoader {
                         length.measureOperations(),
                         operation.transactional(),
                         consumers,
-                        layout.partitionsPerTopic()));
+                        layout.partitionsPerTopic(),
+                        operation.kind(),
+                        layout.topics(),
+                        clients.subscriptionsPerTopic(),
+                        clients.consumerPerSubscription(),
+                        layout.topics() * clients.producersPerTopic()));
         return new Workload(
                 name,
                 file,

@@ -1,7 +1,9 @@
 package io.ombtx.runner.fault;
 
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultAction;
+import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.result.RunResult;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,10 +21,17 @@ import java.util.function.Consumer;
  * dying broker) and injecting it never hold up the measurement. Faults run one after another; a recovery runs its delay
  * after its injection. {@link #finish} ends it: faults not yet due are reported as not injected, recoveries still
  * waiting run at once (the cluster is left as the workload meant to leave it), and every fault's record is returned.
+ *
+ * <p>A client fault (target {@code stream-processor} or {@code transactional-producer}) goes through the
+ * {@link ClientControl} instead: its injection is the client acting (killed, stopped or paused at its next
+ * transaction's decision point; a processor added or removed), its recovery a new instance with the same
+ * transactional id (after a pause, the zombie is then let go on and must be fenced); {@link #finish} asks each for
+ * what it came to (fencings, transactions aborted, records processed again, the stall).
  */
 public final class FaultInjector {
 
-    private final BrokerControl control;
+    private final BrokerControl control; // null when every fault is a client fault and no broker control is given
+    private final ClientControl clients; // null when the run has no client faults
     private final FaultCluster targets;
     private final Consumer<String> log;
     private final List<State> states = new ArrayList<>();
@@ -39,7 +48,25 @@ public final class FaultInjector {
      */
     public FaultInjector(List<Fault> faults, BrokerControl control, FaultCluster cluster, Consumer<String> log)
             throws Exception {
+        this(faults, control, null, cluster, log);
+    }
+
+    /** As the broker-only constructor, client faults reaching the run's clients through {@code clients}. */
+    public FaultInjector(
+            List<Fault> faults,
+            BrokerControl control,
+            ClientControl clients,
+            FaultCluster cluster,
+            Consumer<String> log)
+            throws Exception {
+        for (Fault f : faults) {
+            if (f.target().isClient() ? clients == null : control == null) {
+                throw new IllegalArgumentException(
+                        f.key() + ": no " + (f.target().isClient() ? "client" : "broker") + " control for it");
+            }
+        }
         this.control = control;
+        this.clients = clients;
         this.targets = cluster;
         this.log = log;
         faults.forEach(f -> states.add(new State(f)));
@@ -92,6 +119,10 @@ public final class FaultInjector {
 
     private void inject(State state) {
         Fault f = state.fault;
+        if (f.target().isClient()) {
+            injectClient(state);
+            return;
+        }
         try {
             FaultCluster.Resolved resolved = targets.resolve(f, brokersAtStart);
             BrokerControl.Broker broker = broker(resolved.nodeId());
@@ -119,6 +150,11 @@ public final class FaultInjector {
             log.accept("Fault " + f.key() + ": " + state.error);
             return;
         }
+        scheduleRecovery(state);
+    }
+
+    private void scheduleRecovery(State state) {
+        Fault f = state.fault;
         if (f.recovers()) {
             synchronized (lock) {
                 if (!finishing) {
@@ -139,6 +175,90 @@ public final class FaultInjector {
         recover(state, false);
     }
 
+    private void injectClient(State state) {
+        Fault f = state.fault;
+        ClientFaults.Step step =
+                switch (f.action()) {
+                    case KILL -> ClientFaults.Step.KILL;
+                    case STOP -> ClientFaults.Step.STOP;
+                    case PAUSE -> ClientFaults.Step.PAUSE;
+                    case ADD -> ClientFaults.Step.ADD;
+                    case REMOVE -> ClientFaults.Step.REMOVE;
+                };
+        try {
+            ClientFaults.Report report = clients.clientFault(request(f, step, f.clientIndex()));
+            // Injected when the client acted (at its next transaction), which the recovery's delay counts from.
+            state.injectedEpochMillis = System.currentTimeMillis();
+            state.injectedNanos = System.nanoTime();
+            state.clientReport = report;
+            state.clientIndex = report.index();
+            state.injected = true;
+            log.accept(String.format(
+                    Locale.ROOT,
+                    "Fault %s: %s %s %d at %.1f s",
+                    f.key(),
+                    past(f.action()),
+                    f.target().key(),
+                    report.index(),
+                    seconds(state.injectedNanos)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            state.error = "interrupted while injecting";
+            return;
+        } catch (Exception e) {
+            state.error = "injecting failed: " + message(e);
+            log.accept("Fault " + f.key() + ": " + state.error);
+            return;
+        }
+        scheduleRecovery(state);
+    }
+
+    private static ClientFaults.Request request(Fault f, ClientFaults.Step step, Integer index) {
+        ClientFaults.Client client = f.target() == FaultTarget.STREAM_PROCESSOR
+                ? ClientFaults.Client.STREAM_PROCESSOR
+                : ClientFaults.Client.TRANSACTIONAL_PRODUCER;
+        return new ClientFaults.Request(f.key(), client, index == null ? -1 : index, step);
+    }
+
+    /** A new instance of the faulted client (with the same transactional id); after a pause, the zombie goes on. */
+    private void recoverClient(State state) throws Exception {
+        Fault f = state.fault;
+        ClientFaults.Step step = f.action() == FaultAction.PAUSE ? ClientFaults.Step.RESUME : ClientFaults.Step.RESTART;
+        state.recoveredEpochMillis = System.currentTimeMillis();
+        state.recoveredNanos = System.nanoTime();
+        state.clientReport = clients.clientFault(request(f, step, state.clientIndex));
+        state.rejoinedEpochMillis = System.currentTimeMillis();
+        state.rejoinedNanos = System.nanoTime();
+        log.accept(String.format(
+                Locale.ROOT,
+                "Fault %s: %s %d %s at %.1f s, the new instance ready at %.1f s%s",
+                f.key(),
+                f.target().key(),
+                state.clientIndex,
+                f.action() == FaultAction.PAUSE ? "replaced, the zombie resumed" : "restarted",
+                seconds(state.recoveredNanos),
+                seconds(state.rejoinedNanos),
+                state.clientReport.fencings() > 0 ? ", the zombie fenced" : ""));
+    }
+
+    /** What a client fault came to, asked once the faults are over (the stall may need the next commit). */
+    private void reportClient(State state) {
+        if (!state.injected
+                || !state.fault.target().isClient()
+                || state.fault.action().changesGroup()) {
+            return;
+        }
+        try {
+            state.clientReport = clients.clientFault(request(state.fault, ClientFaults.Step.REPORT, state.clientIndex));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            if (state.error == null) {
+                state.error = "reading what the fault did failed: " + message(e);
+            }
+        }
+    }
+
     /** @param early whether the recovery runs before its time because the measurement ended */
     private void recover(State state, boolean early) {
         if (!state.injected || !state.recoveryStarted.compareAndSet(false, true)) {
@@ -147,6 +267,18 @@ public final class FaultInjector {
         Fault f = state.fault;
         if (early) {
             state.note = f.action().recovery() + " brought forward to the end of the measurement";
+        }
+        if (f.target().isClient()) {
+            try {
+                recoverClient(state);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                state.error = f.action().recovery() + " interrupted";
+            } catch (Exception e) {
+                state.error = f.action().recovery() + " failed: " + message(e);
+                log.accept("Fault " + f.key() + ": " + state.error);
+            }
+            return;
         }
         BrokerControl.Broker broker = state.broker;
         state.recoveredEpochMillis = System.currentTimeMillis();
@@ -234,11 +366,15 @@ public final class FaultInjector {
         } finally {
             targets.close();
         }
+        if (recoverPending && !Thread.currentThread().isInterrupted()) {
+            states.forEach(this::reportClient);
+        }
         return states.stream().map(this::event).toList();
     }
 
     private RunResult.FaultEvent event(State s) {
         Fault f = s.fault;
+        ClientFaults.Report report = f.action().changesGroup() ? null : s.clientReport;
         return new RunResult.FaultEvent(
                 f.key(),
                 f.action(),
@@ -259,7 +395,21 @@ public final class FaultInjector {
                 s.rejoinedEpochMillis,
                 s.rejoinedEpochMillis == null ? null : seconds(s.rejoinedNanos),
                 s.error,
-                s.note);
+                noteWith(s),
+                f.target().isClient() ? (s.clientIndex != null ? s.clientIndex : f.clientIndex()) : null,
+                report == null ? null : report.fencings(),
+                report == null ? null : report.zombieCommits(),
+                report == null ? null : report.abortedTransactions(),
+                report == null ? null : report.reprocessedRecords(),
+                report == null || report.stallMillis() == null ? null : report.stallMillis() / 1000.0);
+    }
+
+    private static String noteWith(State s) {
+        String driverNote = s.clientReport == null ? null : s.clientReport.note();
+        if (driverNote == null) {
+            return s.note;
+        }
+        return s.note == null ? driverNote : s.note + "; " + driverNote;
     }
 
     /** Seconds from the start of the measurement, to the millisecond. */
@@ -272,6 +422,8 @@ public final class FaultInjector {
             case KILL -> "killed";
             case PAUSE -> "paused";
             case STOP -> "stopped";
+            case ADD -> "added";
+            case REMOVE -> "removed";
         };
     }
 
@@ -304,6 +456,8 @@ public final class FaultInjector {
         volatile long rejoinedNanos;
         volatile String error;
         volatile String note;
+        volatile Integer clientIndex;
+        volatile ClientFaults.Report clientReport;
 
         State(Fault fault) {
             this.fault = fault;

@@ -19,7 +19,9 @@ public final class FaultSummary {
                 .append(
                         f.target() == FaultTarget.BROKER
                                 ? "broker index " + f.brokerIndex()
-                                : f.target().key());
+                                : f.index() != null
+                                        ? f.target().key() + " " + f.index()
+                                        : f.target().key());
         if (f.brokerId() != null) {
             text.append(" -> broker ").append(f.brokerId());
         }
@@ -34,7 +36,22 @@ public final class FaultSummary {
                     f.recoveredAtSeconds()));
         }
         if (f.rejoinedAtSeconds() != null) {
-            text.append(String.format(Locale.ROOT, ", serving again at %.1f s", f.rejoinedAtSeconds()));
+            text.append(String.format(
+                    Locale.ROOT,
+                    f.target().isClient() ? ", new instance ready at %.1f s" : ", serving again at %.1f s",
+                    f.rejoinedAtSeconds()));
+        }
+        if (f.abortedTransactions() != null) {
+            text.append(String.format(
+                    Locale.ROOT,
+                    "; %d transaction(s) aborted, %d record(s) processed again, %d fencing(s), %d zombie commit(s)",
+                    f.abortedTransactions(),
+                    f.reprocessedRecords(),
+                    f.fencings(),
+                    f.zombieCommits()));
+            if (f.stallSeconds() != null) {
+                text.append(String.format(Locale.ROOT, ", stall %.3f s", f.stallSeconds()));
+            }
         }
         if (f.error() != null) {
             text.append("; ERROR: ").append(f.error());

@@ -1,8 +1,10 @@
 package io.ombtx.runner.plan;
 
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.DriverCapabilities;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.Workload;
 import java.util.Optional;
 
@@ -17,6 +19,7 @@ public final class CapabilityCheck {
 
     /** Whether the run needs a Kafka broker (embedded or external); throws when the driver cannot run {@code w}. */
     static boolean check(DriverFile driver, Workload w) {
+        clientFaults(driver, w);
         Optional<DriverCapabilities> declared = capabilities(driver);
         if (declared.isEmpty()) {
             return true;
@@ -47,6 +50,32 @@ public final class CapabilityCheck {
                             + ") uses no broker, so broker settings do not apply");
         }
         return false;
+    }
+
+    /**
+     * A workload's client faults (target: stream-processor, transactional-producer) act through the driver's
+     * {@link ClientFaults}: a driver without it cannot run them.
+     */
+    private static void clientFaults(DriverFile driver, Workload w) {
+        Optional<Fault> first =
+                w.faults().stream().filter(f -> f.target().isClient()).findFirst();
+        if (first.isEmpty()) {
+            return;
+        }
+        Class<?> type;
+        try {
+            type = Class.forName(driver.driverClass(), false, CapabilityCheck.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return; // Planner reports a driver class that is not here
+        }
+        if (!ClientFaults.class.isAssignableFrom(type)) {
+            throw new ConfigException(
+                    w.sourceFile(),
+                    first.get().key() + ".target",
+                    first.get().target().key() + ": driver " + driver.name() + " (" + driver.file()
+                            + ") cannot fault its clients (it does not implement " + ClientFaults.class.getName()
+                            + "): run this workload with driver-kafka-tx");
+        }
     }
 
     /**

@@ -167,7 +167,9 @@ public final class PlanText {
                         "     fault       %s: %s%s",
                         fault.key(),
                         fault.describe(),
-                        b.embedded() ? " (embedded broker, by the runner)" : " (through --fault-command)");
+                        fault.target().isClient()
+                                ? " (the client, through its worker's driver)"
+                                : b.embedded() ? " (embedded broker, by the runner)" : " (through --fault-command)");
             }
             if (run.faultCommand() != null) {
                 line(text, "     fault hook  %s", run.faultCommand());

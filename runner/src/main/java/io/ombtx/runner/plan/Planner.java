@@ -216,8 +216,8 @@ public final class Planner {
      * one is taken away for good, and on an external cluster a way to reach its brokers ({@code --fault-command}).
      */
     static void checkFaults(Workload w, BrokerPlan broker, PlanOptions options) {
-        if (w.faults().isEmpty()) {
-            return;
+        if (w.faults().stream().allMatch(f -> f.target().isClient())) {
+            return; // client faults act through the workers' drivers, not on brokers
         }
         if (!broker.embedded() && options.faultCommand() == null) {
             throw new ConfigException(
@@ -230,6 +230,9 @@ public final class Planner {
                             + " /usr/local/bin/omb-tx-fault {action}' (the deploy playbook installs omb-tx-fault)");
         }
         for (Fault fault : w.faults()) {
+            if (fault.target().isClient()) {
+                continue;
+            }
             if (fault.target() == FaultTarget.BROKER && broker.embedded() && fault.brokerIndex() >= broker.brokers()) {
                 throw new ConfigException(
                         w.sourceFile(),

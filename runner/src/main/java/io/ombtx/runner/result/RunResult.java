@@ -766,12 +766,20 @@ public record RunResult(
      * @param rejoinedEpochMillis when the broker answered requests again
      * @param error why injecting or recovering failed
      * @param note what else happened to the plan (not injected, recovery brought forward to the end of the run)
+     * @param index a client fault's client: which stream processor or transactional producer (for add: the new one's)
+     * @param fencings a client fault's: calls of the faulted instance that failed as fenced (a resumed zombie's)
+     * @param zombieCommits a client fault's: commits the faulted instance made after it was replaced (must be 0)
+     * @param abortedTransactions a client fault's: transactions it aborted or left open for the next instance to abort
+     * @param reprocessedRecords a client fault's: the records of those transactions, read again (STREAM) or sent
+     *     again (WRITE, SEND_OFFSETS) by the next instance
+     * @param stallSeconds a client fault's: from the fault until the next instance's first commit
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonPropertyOrder({
         "fault",
         "action",
         "target",
+        "index",
         "partition",
         "brokerIndex",
         "atSeconds",
@@ -787,6 +795,11 @@ public record RunResult(
         "recoveredAtSeconds",
         "rejoinedEpochMillis",
         "rejoinedAtSeconds",
+        "fencings",
+        "zombieCommits",
+        "abortedTransactions",
+        "reprocessedRecords",
+        "stallSeconds",
         "error",
         "note"
     })
@@ -810,7 +823,13 @@ public record RunResult(
             Long rejoinedEpochMillis,
             Double rejoinedAtSeconds,
             String error,
-            String note) {
+            String note,
+            Integer index,
+            Integer fencings,
+            Integer zombieCommits,
+            Integer abortedTransactions,
+            Long reprocessedRecords,
+            Double stallSeconds) {
 
         /** Whether the fault was injected without error (and, if planned, recovered from). */
         public boolean succeeded() {

@@ -162,7 +162,11 @@ public final class RunCoordinator {
                         ? null
                         : new CommandBrokerControl(new FaultCommand(spec.faultCommand()), FAULT_COMMAND_TIMEOUT);
             }
-            SetUp.FaultAccess faults = control == null ? null : new SetUp.FaultAccess(control, cluster);
+            // Client faults need no control of the brokers: they act through the workers' drivers.
+            boolean clientFaults =
+                    spec.workload().faults().stream().anyMatch(f -> f.target().isClient());
+            SetUp.FaultAccess faults =
+                    control == null && !clientFaults ? null : new SetUp.FaultAccess(control, cluster);
             return execute(spec, cluster.driver(), cluster.facts(), faults, cluster::lost);
         }
     }

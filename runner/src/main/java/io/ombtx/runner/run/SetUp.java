@@ -4,6 +4,7 @@ import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.fault.BrokerControl;
+import io.ombtx.runner.fault.ClientControl;
 import io.ombtx.runner.fault.FaultCluster;
 import io.ombtx.runner.fault.FaultInjector;
 import io.ombtx.runner.plan.RunSpec;
@@ -28,7 +29,10 @@ final class SetUp {
     /** What set-up created, which the measurement and its checks use. */
     record Done(List<String> topics, List<TopicSubscription> subscriptions, FaultInjector faults) {}
 
-    /** How a run's faults reach its cluster: the brokers' control and the session that resolves targets. */
+    /**
+     * How a run's faults reach its cluster: the brokers' control (null when the workload's faults are all client
+     * faults and the cluster is external without --fault-command) and the session that resolves targets.
+     */
     record FaultAccess(BrokerControl control, ClusterSession cluster) {}
 
     /** Set-up ended by the interruption; {@code step} is the one it ended. */
@@ -104,11 +108,22 @@ final class SetUp {
                     .distinct()
                     .toList();
             faults = step(
-                    "faults", () -> injector(w, faultAccess, new FaultCluster.RunNames(topics, groups, w.streaming())));
+                    "faults",
+                    () -> injector(
+                            w,
+                            faultAccess,
+                            group::clientFault,
+                            new FaultCluster.RunNames(topics, groups, w.streaming())));
             console.say(
                     "%d fault(s) planned through the %s; brokers by node id: %s",
                     w.faults().size(),
-                    faultAccess.control().describe(),
+                    faultAccess.control() == null
+                            ? "workers' drivers"
+                            : faultAccess.control().describe()
+                                    + (w.faults().stream()
+                                                    .anyMatch(f -> f.target().isClient())
+                                            ? " and the workers' drivers"
+                                            : ""),
                     faults.brokersAtStart().stream()
                             .map(b -> b.nodeId() + "=" + b.address())
                             .toList());
@@ -128,10 +143,11 @@ final class SetUp {
         return new Done(topics, subscriptions, faults);
     }
 
-    private FaultInjector injector(Workload w, FaultAccess access, FaultCluster.RunNames names) throws Exception {
+    private FaultInjector injector(Workload w, FaultAccess access, ClientControl group, FaultCluster.RunNames names)
+            throws Exception {
         FaultCluster cluster = access.cluster().faultCluster(names);
         try {
-            return new FaultInjector(w.faults(), access.control(), cluster, console::line);
+            return new FaultInjector(w.faults(), access.control(), group, cluster, console::line);
         } catch (Exception | Error e) {
             cluster.close();
             throw e;

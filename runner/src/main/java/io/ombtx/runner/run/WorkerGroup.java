@@ -1,5 +1,6 @@
 package io.ombtx.runner.run;
 
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
@@ -35,6 +36,8 @@ public final class WorkerGroup implements Worker {
     private volatile boolean driverSent;
 
     private OperationSpec operation = OperationSpec.publish();
+    /** The stream processors created at set-up, then those added by client faults: the next added one's index. */
+    private int processors;
 
     /** The workers of a plan, each created by {@code create} from its name; those created are closed on a failure. */
     static WorkerGroup of(List<WorkerAssignment> assignments, java.util.function.Function<String, Worker> create) {
@@ -160,6 +163,38 @@ public final class WorkerGroup implements Worker {
         List<Member> targets = consuming();
         List<List<TopicSubscription>> dealt = deal(subscriptions, targets, WorkerAssignment::consumers);
         each(targets, m -> m.worker().createConsumers(dealt.get(targets.indexOf(m))));
+        synchronized (this) {
+            processors = subscriptions.size();
+        }
+    }
+
+    /**
+     * To the worker that runs the client: producers and stream processors were dealt round-robin over the producing
+     * and the consuming workers, so client {@code i} of the run is client {@code i / n} of worker {@code i % n}; an
+     * added processor takes the next index and is dealt the same way. The report's index is the run's again.
+     */
+    @Override
+    public synchronized ClientFaults.Report clientFault(ClientFaults.Request request) throws Exception {
+        List<Member> targets = request.client() == ClientFaults.Client.STREAM_PROCESSOR ? consuming() : producing();
+        if (targets.isEmpty()) {
+            throw new IllegalStateException("no worker runs " + request.client());
+        }
+        int index = request.step() == ClientFaults.Step.ADD ? processors : request.index();
+        Member member = targets.get(index % targets.size());
+        ClientFaults.Report report = member.worker()
+                .clientFault(new ClientFaults.Request(
+                        request.fault(), request.client(), index / targets.size(), request.step()));
+        if (request.step() == ClientFaults.Step.ADD) {
+            processors++;
+        }
+        return new ClientFaults.Report(
+                index,
+                report.fencings(),
+                report.zombieCommits(),
+                report.abortedTransactions(),
+                report.reprocessedRecords(),
+                report.stallMillis(),
+                report.note());
     }
 
     /** Round-robin, as the plan counted; a different count means the plan and the run disagree, a bug. */

@@ -1,5 +1,6 @@
 package io.ombtx.runner.worker;
 
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -171,6 +172,11 @@ public final class ChildJvmWorker implements Worker {
     @Override
     public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) throws Exception {
         return client.verifyExactlyOnce(topic, subscription);
+    }
+
+    @Override
+    public ClientFaults.Report clientFault(ClientFaults.Request request) throws Exception {
+        return client.clientFault(request);
     }
 
     /** Closes the driver in the child, then stops the child. */

@@ -1,5 +1,6 @@
 package io.ombtx.runner.worker;
 
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
@@ -168,6 +169,13 @@ public final class HttpWorkerClient implements Worker {
                         new TopicSubscription(topic, subscription),
                         timeout.plusMinutes(5))
                 .read(WorkerProtocol.VERIFY_EXACTLY_ONCE);
+    }
+
+    @Override
+    public ClientFaults.Report clientFault(ClientFaults.Request request) throws Exception {
+        // A kill, stop or pause returns once the client reached its next transaction's decision point.
+        return send(WorkerProtocol.CLIENT_FAULT, request, timeout.plusMinutes(5))
+                .read(WorkerProtocol.CLIENT_FAULT);
     }
 
     @Override

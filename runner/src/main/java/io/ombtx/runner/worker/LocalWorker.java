@@ -1,6 +1,7 @@
 package io.ombtx.runner.worker;
 
 import io.ombtx.driver.api.CallbackProducer;
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.FinishedOperation;
 import io.ombtx.driver.api.OperationKind;
@@ -706,6 +707,14 @@ public final class LocalWorker implements Worker {
             throw new WorkerException("the driver cannot verify exactly-once delivery");
         }
         return await(scenarioDriver.verifyExactlyOnce(topic, subscription), "verifying exactly-once delivery");
+    }
+
+    @Override
+    public ClientFaults.Report clientFault(ClientFaults.Request request) throws Exception {
+        if (!(driver instanceof ClientFaults faults)) {
+            throw new WorkerException("the driver cannot fault its clients");
+        }
+        return await(faults.clientFault(request), "client fault " + request.fault());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.ombtx.runner.worker;
 
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -49,6 +50,14 @@ public interface Worker extends AutoCloseable {
     Map<String, Object> environment() throws Exception;
 
     ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) throws Exception;
+
+    /**
+     * One step of a client fault on one of this worker's clients, by its index on this worker (the driver's
+     * {@link ClientFaults}). A worker that cannot (a stock OMB worker) refuses it.
+     */
+    default ClientFaults.Report clientFault(ClientFaults.Request request) throws Exception {
+        throw new WorkerException("this worker cannot fault its clients");
+    }
 
     @Override
     void close();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -68,6 +69,8 @@ public final class WorkerProtocol {
     public static final Endpoint<Worker.TopicSubscription, ExactlyOnceReport> VERIFY_EXACTLY_ONCE =
             post("/omb-tx/verify-exactly-once", type(Worker.TopicSubscription.class), type(ExactlyOnceReport.class));
     public static final Endpoint<Void, Void> CLOSE = post("/omb-tx/close", null, null);
+    public static final Endpoint<ClientFaults.Request, ClientFaults.Report> CLIENT_FAULT =
+            post("/omb-tx/client-fault", type(ClientFaults.Request.class), type(ClientFaults.Report.class));
 
     /**
      * OMB's {@code TopicsInfo}, and omb-tx's {@code runId}: the planned run's id, which the topic names carry (absent,

@@ -20,7 +20,7 @@ import java.util.concurrent.Executors;
 public final class WorkerServer implements AutoCloseable {
 
     private final HttpServer server;
-    private LocalWorker worker = new LocalWorker();
+    private volatile LocalWorker worker = new LocalWorker();
     private OperationSpec pendingOperation = OperationSpec.publish();
     private final StatsSnapshot cumulative = new StatsSnapshot();
 
@@ -69,6 +69,9 @@ public final class WorkerServer implements AutoCloseable {
         route(WorkerProtocol.PROGRESS, none -> worker.progress());
         route(WorkerProtocol.ENVIRONMENT, none -> worker.environment());
         route(WorkerProtocol.VERIFY_EXACTLY_ONCE, s -> worker.verifyExactlyOnce(s.topic(), s.subscription()));
+        // Not under the server's lock: a client fault waits for the client (its next transaction, a new instance's
+        // initTransactions) while the coordinator keeps polling this worker's progress and statistics.
+        route(WorkerProtocol.CLIENT_FAULT, request -> worker.clientFault(request), false);
         route(WorkerProtocol.CLOSE, none -> {
             worker.close();
             worker = new LocalWorker();
@@ -122,6 +125,11 @@ public final class WorkerServer implements AutoCloseable {
      * closed only after the answer is written: closing it first would leave the caller an empty reply.
      */
     private <Q, R> void route(WorkerProtocol.Endpoint<Q, R> endpoint, Handler<Q, R> handler) {
+        route(endpoint, handler, true);
+    }
+
+    /** @param locked whether the request holds the server's lock (every endpoint but one that may wait long) */
+    private <Q, R> void route(WorkerProtocol.Endpoint<Q, R> endpoint, Handler<Q, R> handler, boolean locked) {
         server.createContext(endpoint.path(), exchange -> {
             try {
                 int status;
@@ -129,7 +137,11 @@ public final class WorkerServer implements AutoCloseable {
                 try {
                     Q request = decode(endpoint, exchange.getRequestBody().readAllBytes());
                     Object reply;
-                    synchronized (this) {
+                    if (locked) {
+                        synchronized (this) {
+                            reply = handler.handle(request);
+                        }
+                    } else {
                         reply = handler.handle(request);
                     }
                     status = 200;

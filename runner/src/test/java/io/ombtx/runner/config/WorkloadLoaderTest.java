@@ -466,4 +466,125 @@ class WorkloadLoaderTest {
         ConfigException fraction = error(base + "faults: [{action: kill, target: 0, at: 0.5ms}]\n");
         assertTrue(fraction.getMessage().contains("whole milliseconds"), fraction.getMessage());
     }
+
+    private static final String STREAM_RUN =
+            """
+            name: c
+            messageSize: 10
+            partitionsPerTopic: 9
+            consumerPerSubscription: %d
+            testDurationSeconds: 40
+            operation: {kind: STREAM, transactional: true, messagesPerOperation: 1, prefillMessages: 1000, verifyExactlyOnce: true}
+            faults:
+            """;
+
+    @Test
+    void clientFaultsNameTheClientByIndexAndBringItBackWithTheSameTransactionalId() {
+        Workload w = load(STREAM_RUN.formatted(3)
+                        + """
+                          - {action: kill, target: stream-processor, index: 2, at: 5s, restartAfter: 2s}
+                          - {action: stop, target: stream-processor, at: 10s, restartAfter: 1s}
+                          - {action: pause, target: stream_processor, index: 1, at: 15s, resumeAfter: 3s}
+                          - {action: remove, target: stream-processor, index: 1, at: 20s}
+                          - {action: add, target: stream-processor, at: 25s}
+                        """)
+                .get(0);
+        List<Fault> faults = w.faults();
+        assertEquals(
+                new Fault(
+                        0,
+                        FaultAction.KILL,
+                        FaultTarget.STREAM_PROCESSOR,
+                        null,
+                        null,
+                        Duration.ofSeconds(5),
+                        null,
+                        Duration.ofSeconds(2),
+                        2),
+                faults.get(0));
+        assertEquals(
+                "kill stream-processor 2 at 5 s, restart after 2 s",
+                faults.get(0).describe());
+        assertEquals(0, faults.get(1).clientIndex(), "index 0 unless given");
+        assertEquals(
+                "pause stream-processor 1 at 15 s, resume after 3 s",
+                faults.get(2).describe());
+        assertEquals("remove stream-processor 1 at 20 s", faults.get(3).describe());
+        assertEquals(null, faults.get(4).clientIndex(), "an added processor takes the next index at run time");
+        assertEquals("add stream-processor at 25 s", faults.get(4).describe());
+        assertTrue(faults.stream().allMatch(f -> f.target().isClient()));
+
+        Workload writes =
+                load("""
+                        name: p
+                        messageSize: 10
+                        producersPerTopic: 2
+                        subscriptionsPerTopic: 0
+                        measureOperations: 100
+                        operation: {kind: WRITE, transactional: true, messagesPerOperation: 2}
+                        faults: [{action: kill, target: transactional-producer, index: 1, afterOperations: 50}]
+                        """)
+                        .get(0);
+        assertEquals(FaultTarget.TRANSACTIONAL_PRODUCER, writes.faults().get(0).target());
+        assertEquals(1, writes.faults().get(0).clientIndex());
+    }
+
+    @Test
+    void clientFaultMistakesNameTheFaultAndWhatTheRunHas() {
+        String one = STREAM_RUN.formatted(1);
+        ConfigException beyond =
+                error(one + "  - {action: kill, target: stream-processor, index: 1, at: 5s, restartAfter: 1s}\n");
+        assertEquals("faults[0].index", beyond.key());
+        assertTrue(beyond.getMessage().contains("the run starts 1 stream processor(s)"), beyond.getMessage());
+        assertTrue(beyond.getMessage().contains("expected 0 to 0, got 1"), beyond.getMessage());
+
+        ConfigException notStream = error(
+                """
+                name: p
+                messageSize: 10
+                measureOperations: 100
+                operation: {kind: WRITE, transactional: true}
+                faults: [{action: kill, target: stream-processor, afterOperations: 5}]
+                """);
+        assertEquals("faults[0].target", notStream.key());
+        assertTrue(notStream.getMessage().contains("WRITE, which runs no stream processor"), notStream.getMessage());
+
+        ConfigException producerOnStream = error(one + "  - {action: kill, target: transactional-producer, at: 5s}\n");
+        assertEquals("faults[0].target", producerOnStream.key());
+        assertTrue(producerOnStream.getMessage().contains("write target: stream-processor"));
+
+        ConfigException plain = error(
+                """
+                name: p
+                messageSize: 10
+                measureOperations: 100
+                operation: {kind: WRITE}
+                faults: [{action: stop, target: transactional-producer, afterOperations: 5}]
+                """);
+        assertEquals("faults[0].target", plain.key());
+        assertTrue(plain.getMessage().contains("not transactional"), plain.getMessage());
+
+        ConfigException addAlone = error(one + "  - {action: add, target: stream-processor, at: 5s}\n");
+        assertEquals("faults[0].action", addAlone.key());
+        assertTrue(addAlone.getMessage().contains("add needs group mode"), addAlone.getMessage());
+        assertTrue(addAlone.getMessage().contains("consumerPerSubscription 1"), addAlone.getMessage());
+
+        String group = STREAM_RUN.formatted(3);
+        ConfigException addIndex = error(group + "  - {action: add, target: stream-processor, index: 3, at: 5s}\n");
+        assertEquals("faults[0].index", addIndex.key());
+        ConfigException addBack =
+                error(group + "  - {action: remove, target: stream-processor, at: 5s, restartAfter: 1s}\n");
+        assertEquals("faults[0].restartAfter", addBack.key());
+        ConfigException brokerRemoved = error(group + "  - {action: remove, target: 0, at: 5s}\n");
+        assertEquals("faults[0].action", brokerRemoved.key());
+        ConfigException brokerIndex =
+                error(group + "  - {action: kill, target: 0, index: 1, at: 5s, restartAfter: 1s}\n");
+        assertEquals("faults[0].index", brokerIndex.key());
+        ConfigException zombieForever = error(group + "  - {action: pause, target: stream-processor, at: 5s}\n");
+        assertEquals("faults[0].resumeAfter", zombieForever.key());
+        ConfigException restartedZombie =
+                error(group + "  - {action: pause, target: stream-processor, at: 5s, restartAfter: 1s}\n");
+        assertEquals("faults[0].restartAfter", restartedZombie.key());
+        assertTrue(restartedZombie.getMessage().contains("a paused client is resumed"), restartedZombie.getMessage());
+    }
 }

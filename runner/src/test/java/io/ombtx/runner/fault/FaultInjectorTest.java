@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultAction;
 import io.ombtx.runner.config.FaultRecovery;
@@ -179,5 +180,73 @@ class FaultInjectorTest {
         assertEquals(List.of("kill 2"), control.calls);
         assertEquals("no restart: the run ended early", event.note());
         assertNull(event.recoveredEpochMillis());
+    }
+
+    /** Records the client fault steps it is asked for and answers as a driver would. */
+    private static final class FakeClients implements ClientControl {
+        final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public ClientFaults.Report clientFault(ClientFaults.Request request) {
+            calls.add(request.fault() + " " + request.step() + " " + request.client() + " " + request.index());
+            return switch (request.step()) {
+                case ADD -> new ClientFaults.Report(3, 0, 0, 0, 0, null, null);
+                case REPORT -> new ClientFaults.Report(request.index(), 1, 0, 1, 10, 2_345L, null);
+                default -> new ClientFaults.Report(request.index(), 0, 0, 1, 10, null, null);
+            };
+        }
+    }
+
+    @Test
+    void aClientFaultGoesToTheClientsAndItsRecordCarriesWhatTheDriverCounted() throws Exception {
+        FakeControl brokers = new FakeControl();
+        FakeClients clients = new FakeClients();
+        Fault pause = new Fault(
+                0,
+                FaultAction.PAUSE,
+                FaultTarget.STREAM_PROCESSOR,
+                null,
+                null,
+                Duration.ofMillis(50),
+                null,
+                Duration.ofMillis(100),
+                1);
+        Fault add = new Fault(
+                1, FaultAction.ADD, FaultTarget.STREAM_PROCESSOR, null, null, Duration.ofMillis(60), null, null, null);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        FaultInjector injector = new FaultInjector(List.of(pause, add), brokers, clients, new FakeCluster(), log::add);
+        long start = System.nanoTime();
+        injector.measurementStarted(start);
+        run(injector, start, 1000, 0);
+        List<RunResult.FaultEvent> events = injector.finish(Duration.ofSeconds(10));
+        assertTrue(brokers.calls.isEmpty(), "no broker was touched");
+        assertEquals(
+                List.of(
+                        "faults[0] PAUSE STREAM_PROCESSOR 1",
+                        "faults[0] RESUME STREAM_PROCESSOR 1",
+                        "faults[0] REPORT STREAM_PROCESSOR 1"),
+                clients.calls.stream().filter(c -> c.startsWith("faults[0]")).toList());
+        assertEquals(
+                List.of("faults[1] ADD STREAM_PROCESSOR -1"),
+                clients.calls.stream().filter(c -> c.startsWith("faults[1]")).toList(),
+                "an add has no recovery and nothing to report");
+        RunResult.FaultEvent zombie = events.get(0);
+        assertNull(zombie.error());
+        assertEquals(1, zombie.index());
+        assertEquals(FaultRecovery.RESUME, zombie.recovery());
+        assertNull(zombie.brokerId());
+        assertEquals(1, zombie.fencings());
+        assertEquals(0, zombie.zombieCommits());
+        assertEquals(1, zombie.abortedTransactions());
+        assertEquals(10L, zombie.reprocessedRecords());
+        assertEquals(2.345, zombie.stallSeconds());
+        assertTrue(zombie.recoveredAtSeconds() - zombie.injectedAtSeconds() >= 0.1 - 0.001, zombie.toString());
+        RunResult.FaultEvent added = events.get(1);
+        assertEquals(3, added.index(), "the driver's answer names the new processor");
+        assertNull(added.abortedTransactions());
+        assertNull(added.recovery());
+        assertTrue(
+                log.stream().anyMatch(l -> l.startsWith("Fault faults[1]: added stream-processor 3 at ")),
+                log.toString());
     }
 }

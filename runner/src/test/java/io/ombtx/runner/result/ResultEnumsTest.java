@@ -60,6 +60,12 @@ class ResultEnumsTest {
                 null,
                 null,
                 null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
                 null);
         String json = ResultWriter.json().writeValueAsString(event);
         assertEquals(

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.config.KeyDistributorType;
@@ -112,6 +113,12 @@ class WorkerGroupTest {
         @Override
         public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) {
             return new ExactlyOnceReport(1, 0, 0, 0);
+        }
+
+        @Override
+        public ClientFaults.Report clientFault(ClientFaults.Request request) {
+            note(request.step() + " " + request.client() + " " + request.index());
+            return new ClientFaults.Report(request.index(), 0, 0, 1, 7, null, null);
         }
 
         @Override
@@ -234,6 +241,39 @@ class WorkerGroupTest {
                 assertEquals(4, partial.reported().counter(Counter.MESSAGES_SENT));
                 assertSame(boom, partial.getCause());
             }
+        }
+    }
+
+    /**
+     * Client {@code i} of the run is client {@code i / n} of worker {@code i % n}, as consumers and producers are dealt
+     * round-robin; an added processor takes the next index and is dealt the same way; reports carry the run's index.
+     */
+    @Test
+    void aClientFaultGoesToTheWorkerThatRunsTheClient() throws Exception {
+        CountDownLatch none = new CountDownLatch(0);
+        Recording producer = new Recording(none, 0);
+        Recording b = new Recording(none, 0);
+        Recording c = new Recording(none, 0);
+        try (WorkerGroup group = new WorkerGroup(List.of(
+                new WorkerGroup.Member(producer, new WorkerAssignment("a", 2, 0, 0, 0, 0, 0)),
+                new WorkerGroup.Member(b, new WorkerAssignment("b", 0, 2, 0, 0, 0, 0)),
+                new WorkerGroup.Member(c, new WorkerAssignment("c", 0, 1, 0, 0, 0, 0))))) {
+            group.createConsumers(List.of(
+                    new Worker.TopicSubscription("t", "s"),
+                    new Worker.TopicSubscription("t", "s"),
+                    new Worker.TopicSubscription("t", "s")));
+            ClientFaults.Report killed = group.clientFault(new ClientFaults.Request(
+                    "faults[0]", ClientFaults.Client.STREAM_PROCESSOR, 2, ClientFaults.Step.KILL));
+            assertEquals(2, killed.index());
+            assertEquals(7L, killed.reprocessedRecords());
+            ClientFaults.Report added = group.clientFault(new ClientFaults.Request(
+                    "faults[1]", ClientFaults.Client.STREAM_PROCESSOR, -1, ClientFaults.Step.ADD));
+            assertEquals(3, added.index(), "the fourth processor of the run");
+            group.clientFault(new ClientFaults.Request(
+                    "faults[2]", ClientFaults.Client.TRANSACTIONAL_PRODUCER, 1, ClientFaults.Step.STOP));
+            assertEquals(List.of("consumers 2", "KILL STREAM_PROCESSOR 1"), b.calls);
+            assertEquals(List.of("consumers 1", "ADD STREAM_PROCESSOR 1"), c.calls);
+            assertEquals(List.of("STOP TRANSACTIONAL_PRODUCER 1"), producer.calls);
         }
     }
 }
