@@ -1,23 +1,16 @@
 package io.ombtx.broker;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -40,7 +33,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     /** The most brokers one machine's embedded cluster starts. */
     public static final int MAX_BROKERS = 9;
 
-    private static final String LOOPBACK = "127.0.0.1";
+    private static final String LOOPBACK = LoopbackPorts.LOOPBACK;
 
     private final int brokerCount;
     private final BrokerProfile profile;
@@ -204,7 +197,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private void startKRaft() throws IOException, BrokerStartException {
         // All 2 × N ports are taken while the others are still held, so no two are the same: the kernel may hand
         // a port just released straight back to the next bind (seen in CI: listener and controller on one port).
-        int[] taken = freePorts(2 * brokerCount);
+        int[] taken = LoopbackPorts.freePorts(2 * brokerCount);
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < brokerCount; i++) {
             ports.add(new int[] {taken[2 * i], taken[2 * i + 1]});
@@ -216,7 +209,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             clientListeners.add(LOOPBACK + ":" + ports.get(i)[0]);
         }
         bootstrapServers = String.join(",", clientListeners);
-        String clusterId = randomClusterId();
+        String clusterId = BrokerStorage.randomClusterId();
         List<Path> configs = new ArrayList<>();
         for (int i = 0; i < brokerCount; i++) {
             Properties props = new Properties();
@@ -233,7 +226,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             configs.add(writeBrokerConfig(i + 1, ports.get(i)[0], props));
         }
         for (Path config : configs) {
-            format(config, clusterId);
+            BrokerStorage.format(classPath, config, clusterId, transactionVersion);
         }
         for (int i = 0; i < brokerCount; i++) {
             launch(i + 1, configs.get(i));
@@ -243,10 +236,11 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     /** Kafka before 3.3: a ZooKeeper child first (ZooKeeper comes with the release's jars), then the brokers. */
     private void startWithZooKeeper() throws IOException, BrokerStartException {
         Path zkDir = Files.createDirectories(workDir.resolve("zookeeper"));
-        int zkPort = freePort();
-        writeLogConfig(zkDir, zkDir.resolve("zookeeper.log"));
+        int zkPort = LoopbackPorts.freePorts(1)[0];
+        ChildFiles.writeLogConfig(zkDir, zkDir.resolve("zookeeper.log"));
         // ZooKeeperServerMain PORT DATADIR; its admin HTTP server (port 8080 by default) is switched off.
-        zooKeeper = new ProcessBuilder(javaCommand(
+        zooKeeper = new ProcessBuilder(ChildJvm.command(
+                        classPath,
                         zkDir,
                         List.of("-Dzookeeper.admin.enableServer=false"),
                         List.of(
@@ -263,7 +257,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         awaitPort(zkPort, Duration.ofSeconds(60), zkDir.resolve("zookeeper.log"));
         List<String> clientListeners = new ArrayList<>();
         List<Path> configs = new ArrayList<>();
-        int[] brokerPorts = freePorts(brokerCount, zkPort);
+        int[] brokerPorts = LoopbackPorts.freePorts(brokerCount, zkPort);
         for (int i = 0; i < brokerCount; i++) {
             int port = brokerPorts[i];
             clientListeners.add(LOOPBACK + ":" + port);
@@ -282,19 +276,16 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private void awaitPort(int port, Duration timeout, Path log) throws BrokerStartException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            try (java.net.Socket socket = new java.net.Socket()) {
-                socket.connect(new java.net.InetSocketAddress(LOOPBACK, port), 1000);
+            if (LoopbackPorts.listening(port)) {
                 return;
-            } catch (IOException notYet) {
-                // Not listening yet.
             }
             if (!zooKeeper.isAlive() || System.nanoTime() > deadline) {
                 throw new BrokerStartException("the embedded ZooKeeper for Kafka " + version + " did not start"
                         + (zooKeeper.isAlive()
                                 ? " within " + timeout.toSeconds() + " s"
                                 : " (exit code " + zooKeeper.exitValue() + ")")
-                        + "; its log ends with:\n" + tail(log, 30)
-                        + tail(log.resolveSibling("stdout.log"), 30));
+                        + "; its log ends with:\n" + ChildFiles.tail(log, 30)
+                        + ChildFiles.tail(log.resolveSibling("stdout.log"), 30));
             }
             try {
                 Thread.sleep(100);
@@ -311,85 +302,15 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         props.setProperty("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":" + clientPort);
         props.setProperty("log.dirs", nodeDir.resolve("data").toString());
         settings.forEach(props::setProperty);
-        Path config = ownerOnly(nodeDir.resolve("server.properties"));
+        Path config = ChildFiles.ownerOnly(nodeDir.resolve("server.properties"));
         configFiles.add(config);
         try (var out = Files.newBufferedWriter(config, StandardCharsets.UTF_8)) {
             props.store(
                     out, "omb-tx embedded Kafka " + version + " broker " + nodeId + " (" + profile.displayName() + ")");
         }
-        writeLogConfig(nodeDir, nodeDir.resolve("server.log"));
+        ChildFiles.writeLogConfig(nodeDir, nodeDir.resolve("server.log"));
         logFiles.add(nodeDir.resolve("server.log"));
         return config;
-    }
-
-    /**
-     * {@code file}, created empty and readable by its owner only (on a POSIX file system): a broker's settings may
-     * hold secrets (keystore passwords, JAAS configurations), and a run killed before it stops leaves the file behind.
-     */
-    private static Path ownerOnly(Path file) throws IOException {
-        Files.deleteIfExists(file);
-        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-            return Files.createFile(
-                    file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        }
-        return Files.createFile(file);
-    }
-
-    /**
-     * Logging to {@code logFile} at INFO, for either logging back end a release uses: log4j 2 (Kafka 4) reads
-     * log4j2.properties, log4j 1 / reload4j (Kafka 2 and 3, and their ZooKeeper) reads log4j.properties.
-     */
-    private static void writeLogConfig(Path dir, Path logFile) throws IOException {
-        Files.writeString(
-                dir.resolve("log4j2.properties"),
-                String.join(
-                        "\n",
-                        "rootLogger.level = INFO",
-                        "rootLogger.appenderRef.file.ref = FILE",
-                        "appender.file.type = File",
-                        "appender.file.name = FILE",
-                        "appender.file.fileName = " + logFile,
-                        "appender.file.layout.type = PatternLayout",
-                        "appender.file.layout.pattern = [%d] %p %m (%c)%n",
-                        "logger.kafkaRequest.name = kafka.request.logger",
-                        "logger.kafkaRequest.level = WARN",
-                        ""));
-        Files.writeString(
-                dir.resolve("log4j.properties"),
-                String.join(
-                        "\n",
-                        "log4j.rootLogger=INFO, FILE",
-                        "log4j.appender.FILE=org.apache.log4j.FileAppender",
-                        "log4j.appender.FILE.File=" + logFile,
-                        "log4j.appender.FILE.layout=org.apache.log4j.PatternLayout",
-                        "log4j.appender.FILE.layout.ConversionPattern=[%d] %p %m (%c)%n",
-                        "log4j.logger.kafka.request.logger=WARN",
-                        ""));
-    }
-
-    private void format(Path config, String clusterId) throws IOException, BrokerStartException {
-        Path out = config.resolveSibling("format.log");
-        List<String> command =
-                new ArrayList<>(List.of("kafka.tools.StorageTool", "format", "-t", clusterId, "-c", config.toString()));
-        if (transactionVersion != null) {
-            // KIP-890's feature level, fixed when the storage is formatted (Kafka 4.x; the planner checks that).
-            command.add("--feature");
-            command.add(TransactionProtocol.FEATURE + "=" + transactionVersion);
-        }
-        Process format = new ProcessBuilder(javaCommand(config.getParent(), List.of(), command))
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        try {
-            if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
-                format.destroyForcibly();
-                throw new BrokerStartException("formatting the broker storage failed:\n" + tail(out, 20));
-            }
-        } catch (InterruptedException e) {
-            format.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new BrokerStartException("interrupted while formatting broker storage");
-        }
     }
 
     /**
@@ -422,7 +343,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         Path nodeDir = config.getParent();
         Path appInfo = nodeDir.resolve("app-info.properties");
         appInfoFiles.add(appInfo);
-        List<String> command = javaCommand(
+        List<String> command = ChildJvm.command(
+                classPath,
                 nodeDir,
                 List.of(),
                 List.of(ChildKafkaMain.class.getName(), "--app-info", appInfo.toString(), config.toString()));
@@ -433,29 +355,6 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         watch("broker " + nodeId, process);
     }
 
-    private List<String> javaCommand(Path nodeDir, List<String> jvmOptions, List<String> mainAndArgs) {
-        List<String> command = new ArrayList<>();
-        // In a session of its own, a broker does not get the terminal's Ctrl-C: the runner handles that and
-        // stops the brokers itself after writing its partial result. (They still stop when the runner dies.)
-        if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
-            command.add("/usr/bin/setsid");
-        }
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xms256m");
-        command.add("-Xmx1g");
-        command.add("-XX:+UseG1GC");
-        command.add("-XX:MaxGCPauseMillis=20");
-        command.add("-Djava.awt.headless=true");
-        command.add("-Dlog4j2.configurationFile=" + nodeDir.resolve("log4j2.properties"));
-        command.add(
-                "-Dlog4j.configuration=" + nodeDir.resolve("log4j.properties").toUri());
-        command.addAll(jvmOptions);
-        command.add("-cp");
-        command.add(classPath.classPath());
-        command.addAll(mainAndArgs);
-        return command;
-    }
-
     private void awaitReady(Duration timeout) throws BrokerStartException {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (Admin admin = Admin.create(adminProperties())) {
@@ -464,8 +363,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                     if (!processes.get(i).isAlive()) {
                         throw new BrokerStartException("embedded broker " + (i + 1) + " exited with code "
                                 + processes.get(i).exitValue() + " while starting; its log ends with:\n"
-                                + tail(logFiles.get(i), 30)
-                                + tail(logFiles.get(i).resolveSibling("stdout.log"), 30));
+                                + ChildFiles.tail(logFiles.get(i), 30)
+                                + ChildFiles.tail(logFiles.get(i).resolveSibling("stdout.log"), 30));
                     }
                 }
                 try {
@@ -492,7 +391,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                                     ? ""
                                     : "; no app-info (version) report in " + silent + ", see stdout.log beside it")
                             + "; first broker log ends with:\n"
-                            + tail(logFiles.get(0), 30));
+                            + ChildFiles.tail(logFiles.get(0), 30));
                 }
                 Thread.sleep(200);
             }
@@ -508,61 +407,6 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
         props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
         return props;
-    }
-
-    /**
-     * Kafka's cluster id is a URL-safe base64 of 16 random bytes, without padding. One starting with '-' would be
-     * read as an option by the storage tool's command line (Kafka's own generator avoids them too).
-     */
-    static String randomClusterId() {
-        while (true) {
-            UUID uuid = UUID.randomUUID();
-            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
-            bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-            String id = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
-            if (!id.startsWith("-")) {
-                return id;
-            }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        return freePorts(1)[0];
-    }
-
-    /**
-     * {@code count} distinct free loopback ports, none of them in {@code avoid}: every socket stays bound until
-     * all are chosen, so the kernel cannot hand the same port out twice.
-     */
-    static int[] freePorts(int count, int... avoid) throws IOException {
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            int[] ports = new int[count];
-            int found = 0;
-            while (found < count) {
-                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK));
-                held.add(socket);
-                int port = socket.getLocalPort();
-                if (java.util.Arrays.stream(avoid).noneMatch(a -> a == port)) {
-                    ports[found++] = port;
-                }
-            }
-            return ports;
-        } finally {
-            for (ServerSocket socket : held) {
-                socket.close();
-            }
-        }
-    }
-
-    private static String tail(Path file, int lines) {
-        try {
-            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
-            return all.subList(Math.max(0, all.size() - lines), all.size()).stream()
-                    .collect(Collectors.joining("\n", "", "\n"));
-        } catch (IOException e) {
-            return "";
-        }
     }
 
     /** The process id of the ZooKeeper the brokers use (Kafka before 3.3), empty in KRaft mode. */
@@ -628,13 +472,13 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         }
         closed = true;
         faults.resumePaused(); // a stopped (SIGSTOP) broker would not read the end of its input
-        stop(processes);
+        ChildJvm.stop(processes);
         // ZooKeeper last: a broker's clean shutdown still talks to it.
         if (zooKeeper != null) {
-            stop(List.of(zooKeeper));
+            ChildJvm.stop(List.of(zooKeeper));
         }
         if (!keepWorkDir) {
-            deleteRecursively(workDir);
+            ChildFiles.deleteRecursively(workDir);
         }
         // Even in a kept folder: the settings may hold secrets, and the result records them (redacted).
         for (Path config : configFiles) {
@@ -643,38 +487,6 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             } catch (IOException ignored) {
                 // Owner-only, and in the broker's own temporary folder.
             }
-        }
-    }
-
-    /** Closes each child's standard input ({@link ChildKafkaMain} exits on end of input), then waits for all. */
-    private static void stop(List<Process> children) {
-        for (Process process : children) {
-            try {
-                process.getOutputStream().close();
-            } catch (IOException ignored) {
-                // Broken pipe: it is already going.
-            }
-        }
-        for (Process process : children) {
-            try {
-                if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // Best effort: a temp folder left behind is harmless.
         }
     }
 

@@ -139,7 +139,7 @@ class EmbeddedKafkaClusterTest {
     @Test
     void clusterIdsNeverLookLikeCommandLineOptions() {
         for (int i = 0; i < 10_000; i++) {
-            String id = EmbeddedKafkaCluster.randomClusterId();
+            String id = BrokerStorage.randomClusterId();
             assertFalse(id.startsWith("-"), id);
             assertEquals(22, id.length(), id);
         }

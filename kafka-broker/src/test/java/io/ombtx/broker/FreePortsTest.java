@@ -12,16 +12,16 @@ class FreePortsTest {
     @Test
     void portsTakenTogetherAreDistinct() throws Exception {
         for (int round = 0; round < 20; round++) {
-            int[] ports = EmbeddedKafkaCluster.freePorts(6);
+            int[] ports = LoopbackPorts.freePorts(6);
             assertEquals(6, Arrays.stream(ports).distinct().count());
         }
     }
 
     @Test
     void aPortToAvoidIsNotHandedOut() throws Exception {
-        int avoid = EmbeddedKafkaCluster.freePorts(1)[0];
+        int avoid = LoopbackPorts.freePorts(1)[0];
         for (int round = 0; round < 20; round++) {
-            assertFalse(Arrays.stream(EmbeddedKafkaCluster.freePorts(4, avoid)).anyMatch(p -> p == avoid));
+            assertFalse(Arrays.stream(LoopbackPorts.freePorts(4, avoid)).anyMatch(p -> p == avoid));
         }
     }
 }
