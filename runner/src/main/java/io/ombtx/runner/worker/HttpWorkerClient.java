@@ -1,6 +1,7 @@
 package io.ombtx.runner.worker;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.config.LoopMode;
@@ -168,6 +169,17 @@ public final class HttpWorkerClient implements Worker {
                         new TopicSubscription(topic, subscription),
                         timeout.plusMinutes(5))
                 .read(WorkerProtocol.VERIFY_EXACTLY_ONCE);
+    }
+
+    @Override
+    public void startLiveCheck(String topic, String subscription) throws Exception {
+        call(WorkerProtocol.START_LIVE_CHECK, new TopicSubscription(topic, subscription));
+    }
+
+    @Override
+    public LiveCheckReport stopLiveCheck(String topic, String subscription) throws Exception {
+        return send(WorkerProtocol.STOP_LIVE_CHECK, new TopicSubscription(topic, subscription), timeout.plusMinutes(5))
+                .read(WorkerProtocol.STOP_LIVE_CHECK);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.ombtx.runner.worker;
 
 import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.FinishedOperation;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationListener;
@@ -706,6 +707,22 @@ public final class LocalWorker implements Worker {
             throw new WorkerException("the driver cannot verify exactly-once delivery");
         }
         return await(scenarioDriver.verifyExactlyOnce(topic, subscription), "verifying exactly-once delivery");
+    }
+
+    @Override
+    public void startLiveCheck(String topic, String subscription) throws Exception {
+        if (scenarioDriver == null) {
+            throw new WorkerException("the driver cannot run the live exactly-once check");
+        }
+        await(scenarioDriver.startLiveCheck(topic, subscription), "starting the live exactly-once check");
+    }
+
+    @Override
+    public LiveCheckReport stopLiveCheck(String topic, String subscription) throws Exception {
+        if (scenarioDriver == null) {
+            throw new WorkerException("the driver cannot run the live exactly-once check");
+        }
+        return await(scenarioDriver.stopLiveCheck(topic, subscription), "stopping the live exactly-once check");
     }
 
     @Override

@@ -69,6 +69,11 @@ public final class WorkerServer implements AutoCloseable {
         route(WorkerProtocol.PROGRESS, none -> worker.progress());
         route(WorkerProtocol.ENVIRONMENT, none -> worker.environment());
         route(WorkerProtocol.VERIFY_EXACTLY_ONCE, s -> worker.verifyExactlyOnce(s.topic(), s.subscription()));
+        route(WorkerProtocol.START_LIVE_CHECK, s -> {
+            worker.startLiveCheck(s.topic(), s.subscription());
+            return null;
+        });
+        route(WorkerProtocol.STOP_LIVE_CHECK, s -> worker.stopLiveCheck(s.topic(), s.subscription()));
         route(WorkerProtocol.CLOSE, none -> {
             worker.close();
             worker = new LocalWorker();
