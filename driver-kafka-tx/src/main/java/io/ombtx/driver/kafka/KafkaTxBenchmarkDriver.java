@@ -53,6 +53,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaTxBenchmarkDriver.class);
     private static final long ADMIN_TIMEOUT_SECONDS = 60;
     private static final Duration VERIFY_TIMEOUT = Duration.ofMinutes(5);
+    /** How long stopping the live check may read on to the output's end (and then read the committed offsets). */
+    private static final Duration LIVE_CHECK_STOP_TIMEOUT = Duration.ofMinutes(2);
 
     private DriverConfig config;
     private TxStatsReporter stats;
@@ -445,7 +447,7 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                             subscriptionName,
                             operationSpec().transactional(),
                             isolationLevel,
-                            VERIFY_TIMEOUT);
+                            LIVE_CHECK_STOP_TIMEOUT);
                     if (liveChecks.putIfAbsent(key, checker) != null) {
                         checker.close();
                         throw new IllegalStateException("a live check of " + sourceTopic + " is already running");

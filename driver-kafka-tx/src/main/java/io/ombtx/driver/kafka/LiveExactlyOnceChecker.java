@@ -166,7 +166,14 @@ final class LiveExactlyOnceChecker implements AutoCloseable {
             if (closed) {
                 throw e;
             }
-            LOG.warn("live check poll of {} failed, polling again: {}", targetTopic, ErrorClassifier.describe(e));
+            LOG.warn(
+                    "live check poll of {} failed, polling again in 1 s: {}", targetTopic, ErrorClassifier.describe(e));
+            try {
+                Thread.sleep(1_000); // a back-off, as the stream processor's own poll loop takes
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new InterruptException(interrupted);
+            }
         }
     }
 

@@ -142,7 +142,9 @@ class LiveCheckStateTest {
         }
         LiveCheckReport report = state.report(false);
         assertEquals(9, report.duplicates());
-        assertEquals(List.of(1L, 2L, 3L), report.violations().stream().map(Violation::offset).toList());
+        assertEquals(
+                List.of(1L, 2L, 3L),
+                report.violations().stream().map(Violation::offset).toList());
         assertFalse(report.readToEnd());
     }
 

@@ -23,11 +23,15 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -38,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The live check ({@code operation.liveCheck}) on a real broker: a transactional stream with aborts on purpose passes
  * it, and each deliberately broken variant is caught, with the offsets of what broke it: a checker reading
  * read_uncommitted sees the aborted records; records written into the output by a plain producer are a duplicate,
- * outputs whose offsets were never committed, and a record out of source order.
+ * outputs whose offsets were never committed, and a record out of source order; a processor that commits its offsets
+ * outside its transaction and is restarted before it does writes duplicates of uncommitted outputs.
  */
 @Tag("integration")
 class LiveCheckTest {
@@ -112,11 +117,11 @@ class LiveCheckTest {
             long aborts = process(driver, source, "leaky", 100);
             assertTrue(aborts > 0);
             String target = driver.streamTargetTopic(source);
-            List<Long> markedOffsets = TestDrivers.awaitWritten(kafka.bootstrapServers(), target, 100 + (int) aborts)
-                    .stream()
-                    .filter(r -> r.headers().lastHeader(ExactlyOnceReport.ABORTED_HEADER) != null)
-                    .map(ConsumerRecord::offset)
-                    .toList();
+            List<Long> markedOffsets =
+                    TestDrivers.awaitWritten(kafka.bootstrapServers(), target, 100 + (int) aborts).stream()
+                            .filter(r -> r.headers().lastHeader(ExactlyOnceReport.ABORTED_HEADER) != null)
+                            .map(ConsumerRecord::offset)
+                            .toList();
             assertEquals(aborts, markedOffsets.size());
 
             driver.startLiveCheck(source, "leaky", "read_uncommitted").get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -128,7 +133,8 @@ class LiveCheckTest {
             assertEquals(
                     markedOffsets.subList(0, Math.min(markedOffsets.size(), LiveCheckReport.MAX_VIOLATIONS)),
                     leaky.violations().stream().map(Violation::offset).toList());
-            assertTrue(leaky.violations().stream().allMatch(v -> v.kind() == Kind.ABORTED && v.topic().equals(target)));
+            assertTrue(leaky.violations().stream()
+                    .allMatch(v -> v.kind() == Kind.ABORTED && v.topic().equals(target)));
         }
     }
 
@@ -175,13 +181,94 @@ class LiveCheckTest {
             // Flagged at the first reading of the committed offsets after each was seen: one reading after both
             // (the first flagged is 0:120), or one between them too (0:150, then 0:120); each names the output of the
             // highest source offset then seen, 0:150's.
-            assertTrue(uncommitted.stream().allMatch(v -> v.offset() == laterAt && v.partition() == 0), uncommitted.toString());
+            assertTrue(
+                    uncommitted.stream().allMatch(v -> v.offset() == laterAt && v.partition() == 0),
+                    uncommitted.toString());
             List<Long> firstFlagged =
                     uncommitted.stream().map(Violation::sourceOffset).toList();
             assertTrue(
                     firstFlagged.equals(List.of(120L)) || firstFlagged.equals(List.of(150L, 120L)),
                     firstFlagged.toString());
             assertTrue(duplicate.seenEpochMillis() > 0 && duplicate.seenEpochMillis() <= System.currentTimeMillis());
+        }
+    }
+
+    /**
+     * The broken variant Kafka's matrix guards against: a processor that commits its offsets outside its transaction
+     * (its outputs committed first, its offsets to follow with commitSync) and crashes in between, then is restarted
+     * and processes the same records again. The live check sees each output twice, and both copies visible while the
+     * group had committed nothing.
+     */
+    @Test
+    void aProcessorCommittingItsOffsetsOutsideItsTransactionIsCaught() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver()) {
+            String source = prefilledSource(driver, "outside", 10);
+            String target = driver.streamTargetTopic(source);
+            driver.startLiveCheck(source, "outside").get(WAIT_SECONDS, TimeUnit.SECONDS);
+            List<Long> first = processOutsideTheTransaction(source, target, "outside", "outside-1");
+            List<Long> again = processOutsideTheTransaction(source, target, "outside", "outside-2");
+
+            LiveCheckReport report = driver.stopLiveCheck(source, "outside").get(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertEquals(20, report.outputsRead());
+            assertEquals(10, report.duplicates(), report.toString());
+            assertEquals(10, report.uncommitted(), "every source offset seen, none committed: " + report);
+            assertEquals(0, report.abortedSeen() + report.outOfOrder() + report.unknownSource());
+            List<Violation> duplicates = report.violations().stream()
+                    .filter(v -> v.kind() == Kind.DUPLICATE)
+                    .toList();
+            assertEquals(again, duplicates.stream().map(Violation::offset).toList(), "the second copies' offsets");
+            assertEquals(
+                    List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L),
+                    duplicates.stream().map(Violation::sourceOffset).toList());
+            assertTrue(first.get(9) < again.get(0));
+        }
+    }
+
+    /**
+     * One life of the broken processor: reads the source's 10 records from the group's committed offsets (none: the
+     * beginning), writes their outputs in one transaction and commits it, and dies before committing the offsets.
+     * Returns the outputs' offsets.
+     */
+    private List<Long> processOutsideTheTransaction(String source, String target, String group, String transactionalId)
+            throws Exception {
+        Properties consumerProps = new Properties();
+        consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        consumerProps.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        consumerProps.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        Properties producerProps = new Properties();
+        producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        producerProps.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        producerProps.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        producerProps.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        List<ConsumerRecord<String, byte[]>> inputs = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps);
+                KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProps)) {
+            consumer.subscribe(List.of(source));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+            while (inputs.size() < 10 && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(inputs::add);
+            }
+            assertEquals(10, inputs.size());
+            producer.initTransactions();
+            producer.beginTransaction();
+            List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent =
+                    new ArrayList<>();
+            for (ConsumerRecord<String, byte[]> input : inputs) {
+                sent.add(producer.send(new ProducerRecord<>(
+                        target,
+                        input.partition(),
+                        StreamProcessor.sourceKey(input.partition(), input.offset()),
+                        input.value())));
+            }
+            producer.commitTransaction();
+            List<Long> offsets = new ArrayList<>();
+            for (var future : sent) {
+                offsets.add(future.get(WAIT_SECONDS, TimeUnit.SECONDS).offset());
+            }
+            return offsets; // the crash: consumer.commitSync(offsets) never runs
         }
     }
 

@@ -130,7 +130,8 @@ final class Execution {
         if (w.liveCheck() && partialReason == null) {
             // Stopped once the faults are over: it reads the output up to its end, as it stands now.
             try {
-                liveCheck = teardown.call("live exactly-once check", () -> stopLiveChecks(group, ready.subscriptions()));
+                liveCheck =
+                        teardown.call("live exactly-once check", () -> stopLiveChecks(group, ready.subscriptions()));
             } catch (Exception e) {
                 partialReason = "live exactly-once check failed: " + e.getMessage();
             }

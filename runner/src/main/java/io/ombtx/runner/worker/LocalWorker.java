@@ -2,8 +2,8 @@ package io.ombtx.runner.worker;
 
 import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.ExactlyOnceReport;
-import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.FinishedOperation;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationListener;
 import io.ombtx.driver.api.OperationProducer;

@@ -48,7 +48,8 @@ class EosMatrixQuickRunTest {
         assertEquals(0, code, log);
         List<RunResult> runs = new ArrayList<>();
         try (Stream<Path> files = Files.list(results)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
                 runs.add(ResultReader.read(file));
             }
         }
