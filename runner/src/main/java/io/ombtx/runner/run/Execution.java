@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 /**
  * The measurement, once the load has started: the max-rate search when the rate is to be found, the
  * {@link MeasurementLoop} (warm-up, periods, stop conditions, drain), then what ends it: the faults' last records,
- * the live check's report (started in {@link SetUp}), the exactly-once check and the workers' environment. Returns
+ * the exactly-once check, the live check's report (started in {@link SetUp}) and the workers' environment. Returns
  * what was {@link Measured}.
  */
 final class Execution {
@@ -126,18 +126,9 @@ final class Execution {
             faultEvents = ready.faults()
                     .finish(teardown.remaining(FAULT_FINISH_TIMEOUT), !teardown.bounded() || !broker.embedded());
         }
-        LiveCheckReport liveCheck = null;
-        if (w.liveCheck() && partialReason == null) {
-            // Stopped once the faults are over: it reads the output up to its end, as it stands now.
-            try {
-                liveCheck =
-                        teardown.call("live exactly-once check", () -> stopLiveChecks(group, ready.subscriptions()));
-            } catch (Exception e) {
-                partialReason = "live exactly-once check failed: " + e.getMessage();
-            }
-        }
+        boolean endedEarly = partialReason != null;
         ExactlyOnceReport exactlyOnce = null;
-        if (w.verifyExactlyOnce() && partialReason == null) {
+        if (w.verifyExactlyOnce() && !endedEarly) {
             console.say(
                     "Verifying exactly-once delivery on %d topic(s)",
                     ready.topics().size());
@@ -160,6 +151,18 @@ final class Execution {
                     exactlyOnce.unexpected(),
                     aborts ? ", " + exactlyOnce.abortedSeen() + " aborted seen" : "",
                     exactlyOnce.passed() ? "PASS" : "FAIL");
+        }
+        LiveCheckReport liveCheck = null;
+        if (w.liveCheck() && !endedEarly) {
+            // Stopped after the check after the run, so it reads on to an end at least as far as that check read:
+            // every output that check judged, the live one saw too.
+            try {
+                liveCheck =
+                        teardown.call("live exactly-once check", () -> stopLiveChecks(group, ready.subscriptions()));
+            } catch (Exception e) {
+                partialReason =
+                        partialReason != null ? partialReason : "live exactly-once check failed: " + e.getMessage();
+            }
         }
         Map<String, Object> environment;
         try {

@@ -55,8 +55,8 @@ class EosMatrixSuiteTest {
         assertEquals(1, o.count("^ +kafka +4\\.1\\.1 \\(KRaft, transaction\\.version 1\\)"), o.out());
         assertEquals(1, o.count("^ +kafka +2\\.8\\.2 "), o.out());
         assertTrue(o.out().contains("tx-streaming-broker-coordinator-kill-aborts"), o.out());
-        assertTrue(o.out().contains("tx-streaming-broker-leader-stop"), o.out());
-        assertTrue(o.out().contains("tx-streaming-broker-leader-kill-aborts"), o.out());
+        assertEquals(1, o.count("^ +\\d+\\. tx-streaming-broker-leader-kill "), o.out());
+        assertEquals(1, o.count("^ +\\d+\\. tx-streaming-broker-leader-stop-aborts "), o.out());
     }
 
     @Test
