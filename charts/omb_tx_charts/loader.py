@@ -14,7 +14,19 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .model import Drain, LatencySummary, Repetition, Result, RunMode, RunSummary, Sweep
+from .model import (
+    Drain,
+    ExactlyOnce,
+    Fault,
+    LatencySummary,
+    LiveCheck,
+    LiveViolation,
+    Repetition,
+    Result,
+    RunMode,
+    RunSummary,
+    Sweep,
+)
 
 # OMB's per-period lists (ms unless noted) and omb-tx's `periods` lists that the time series use.
 _PERIOD_LISTS = (
@@ -129,6 +141,8 @@ def parse_result(path: Path, document: Any) -> Result:
         drain=_drain(document),
         publish_delay_p99_micros=_number(document.get("aggregatedPublishDelayLatency99pct"),
                                          "aggregatedPublishDelayLatency99pct"),
+        exactly_once=_exactly_once(document),
+        faults=_faults(document),
     )
 
 
@@ -312,3 +326,91 @@ def _drain(document: Mapping[str, Any]) -> Drain | None:
         raise _FieldError("'drain.completed' should be a boolean")
     return Drain(completed=completed, not_received=_int(raw.get("notReceived"), "drain.notReceived"),
                  seconds=_number(raw.get("seconds"), "drain.seconds"))
+
+
+def _count(raw: Mapping[str, Any], key: str, where: str) -> int:
+    value = _int(raw.get(key), f"{where}.{key}")
+    if value is None:
+        raise _FieldError(f"'{where}.{key}' should be a number")
+    return value
+
+
+def _flag(raw: Mapping[str, Any], key: str, where: str) -> bool:
+    value = raw.get(key)
+    if not isinstance(value, bool):
+        raise _FieldError(f"'{where}.{key}' should be a boolean")
+    return value
+
+
+def _exactly_once(document: Mapping[str, Any]) -> ExactlyOnce | None:
+    raw = _object(document, "exactlyOnce")
+    if not raw:
+        return None
+    return ExactlyOnce(
+        checked=_count(raw, "checked", "exactlyOnce"),
+        duplicated=_count(raw, "duplicated", "exactlyOnce"),
+        missing=_count(raw, "missing", "exactlyOnce"),
+        unexpected=_count(raw, "unexpected", "exactlyOnce"),
+        aborted_seen=_int(raw.get("abortedSeen"), "exactlyOnce.abortedSeen"),
+        passed=_flag(raw, "passed", "exactlyOnce"),
+        live=_live(raw),
+    )
+
+
+def _live(exactly_once: Mapping[str, Any]) -> LiveCheck | None:
+    where = "exactlyOnce.live"
+    raw = _object(exactly_once, "live", where)
+    if not raw:
+        return None
+    violations = raw.get("violations", [])
+    if not isinstance(violations, list):
+        raise _FieldError(f"'{where}.violations' should be a list, got {_kind(violations)}")
+    return LiveCheck(
+        outputs_read=_count(raw, "outputsRead", where),
+        duplicates=_count(raw, "duplicates", where),
+        aborted_seen=_count(raw, "abortedSeen", where),
+        uncommitted=_count(raw, "uncommitted", where),
+        out_of_order=_count(raw, "outOfOrder", where),
+        unknown_source=_count(raw, "unknownSource", where),
+        read_to_end=_flag(raw, "readToEnd", where),
+        passed=_flag(raw, "passed", where),
+        violations=tuple(_violation(v, f"{where}.violations[{i}]") for i, v in enumerate(violations)),
+    )
+
+
+def _violation(raw: Any, where: str) -> LiveViolation:
+    if not isinstance(raw, dict):
+        raise _FieldError(f"'{where}' should be an object, got {_kind(raw)}")
+    kind, topic, detail = raw.get("kind"), raw.get("topic"), raw.get("detail", "")
+    if not isinstance(kind, str) or not isinstance(topic, str) or not isinstance(detail, str):
+        raise _FieldError(f"'{where}' should hold strings 'kind', 'topic' and 'detail'")
+    return LiveViolation(
+        kind=kind,
+        topic=topic,
+        partition=_count(raw, "partition", where),
+        offset=_count(raw, "offset", where),
+        source_partition=_int(raw.get("sourcePartition"), f"{where}.sourcePartition"),
+        source_offset=_int(raw.get("sourceOffset"), f"{where}.sourceOffset"),
+        seen_at_seconds=_number(raw.get("seenAtSeconds"), f"{where}.seenAtSeconds"),
+        detail=detail,
+    )
+
+
+def _faults(document: Mapping[str, Any]) -> tuple[Fault, ...]:
+    raw = document.get("faults")
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise _FieldError(f"'faults' should be a list, got {_kind(raw)}")
+    faults = []
+    for index, fault in enumerate(raw):
+        where = f"faults[{index}]"
+        if not isinstance(fault, dict):
+            raise _FieldError(f"'{where}' should be an object, got {_kind(fault)}")
+        action, target = fault.get("action"), fault.get("target")
+        if not isinstance(action, str) or not isinstance(target, str):
+            raise _FieldError(f"'{where}' should hold strings 'action' and 'target'")
+        faults.append(Fault(action=action, target=target,
+                            injected_at_seconds=_number(fault.get("injectedAtSeconds"), f"{where}.injectedAtSeconds"),
+                            error=_string(fault, "error")))
+    return tuple(faults)

@@ -90,6 +90,58 @@ class Drain:
 
 
 @dataclass(frozen=True)
+class LiveViolation:
+    """One violation the live check saw (``exactlyOnce.live.violations``): where, when, and what was wrong."""
+
+    kind: str  # "duplicate" | "aborted" | "uncommitted" | "outOfOrder" | "unknownSource"
+    topic: str
+    partition: int
+    offset: int
+    source_partition: int | None
+    source_offset: int | None
+    seen_at_seconds: float | None  # from the start of the measurement (negative: during the warm-up)
+    detail: str
+
+
+@dataclass(frozen=True)
+class LiveCheck:
+    """``exactlyOnce.live``: what the concurrent read_committed consumer saw during the run."""
+
+    outputs_read: int
+    duplicates: int
+    aborted_seen: int
+    uncommitted: int
+    out_of_order: int
+    unknown_source: int
+    read_to_end: bool
+    passed: bool
+    violations: tuple[LiveViolation, ...]
+
+
+@dataclass(frozen=True)
+class ExactlyOnce:
+    """``exactlyOnce``: the check after the run (output set = processed input set) and, when run, the live one."""
+
+    checked: int
+    duplicated: int
+    missing: int
+    unexpected: int
+    aborted_seen: int | None  # written for runs with aborts on purpose
+    passed: bool
+    live: LiveCheck | None
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One of ``faults``: what was declared and whether it happened."""
+
+    action: str  # kill | stop | pause
+    target: str  # transaction-coordinator | partition-leader | group-coordinator | broker
+    injected_at_seconds: float | None
+    error: str | None
+
+
+@dataclass(frozen=True)
 class Result:
     """One result file. ``is_omb_tx`` is False for a stock OMB result (only OMB's fields)."""
 
@@ -125,6 +177,8 @@ class Result:
     environment: Mapping[str, Any] = field(default_factory=dict)  # what the driver reported (settings read back)
     drain: Drain | None = None  # absent for time-based runs, runs without consumers and older files
     publish_delay_p99_micros: float | None = None  # aggregatedPublishDelayLatency99pct
+    exactly_once: ExactlyOnce | None = None  # absent when not checked
+    faults: tuple[Fault, ...] = ()  # absent when the workload declared none
     _decoded: dict[str, hdr.Histogram | None] = field(default_factory=dict, compare=False, repr=False)
 
     @property

@@ -14,6 +14,7 @@ from . import (
     analysis,
     compare,
     evolution,
+    exactly_once,
     finding_tables,
     findings,
     harness,
@@ -132,6 +133,7 @@ def compute_report(results: Sequence[Result], warnings: Sequence[str] = ()) -> R
         _findings_section(finding_rows, finding_tables.seed_004_table(results)),
         _since_the_seeds_section(current),
         inputs,
+        _exactly_once_section(results),
         _closed_loop_section(charted, variants, reps),
         _overhead_section(charted, palette, variants, names, reps),
         _phases_section(charted, palette, variants, names, reps),
@@ -200,6 +202,22 @@ def _since_the_seeds_section(results: Sequence[Result]) -> Section:
     bias = evolution.linger_bias(results)
     if bias:
         section.blocks.append(evolution.linger_table(bias))
+    return section
+
+
+def _exactly_once_section(results: Sequence[Result]) -> Section:
+    """Each checked run's verdicts (suites/eos-matrix.yaml); empty (left out) when no run was checked."""
+    section = Section(
+        "Exactly-once",
+        "Runs of a stream processor checked for exactly-once delivery: after the run (the committed output holds "
+        "each processed source record once) and, with operation.liveCheck, during it, by a read_committed consumer "
+        "that flags violations as it reads them. The faults' cost in the same run stands beside each verdict.",
+    )
+    if exactly_once.checked(results):
+        section.blocks.append(exactly_once.verdict_table(results))
+        violations = exactly_once.violations_table(results)
+        section.blocks.append(violations if violations is not None
+                              else Paragraph("No live check saw a violation."))
     return section
 
 

@@ -21,6 +21,25 @@ public interface ScenarioDriver {
      */
     CompletableFuture<ExactlyOnceReport> verifyExactlyOnce(String sourceTopic, String subscriptionName);
 
+    /**
+     * Starts the live check of a STREAM's output ({@code operation.liveCheck}): a read_committed consumer of the
+     * target topic, on its own thread, that judges each output record as it reads it, from the topic's beginning,
+     * until {@link #stopLiveCheck}. Completes once it is started.
+     */
+    default CompletableFuture<Void> startLiveCheck(String sourceTopic, String subscriptionName) {
+        return CompletableFuture.failedFuture(
+                new UnsupportedOperationException("this driver has no live exactly-once check"));
+    }
+
+    /**
+     * Stops the live check {@link #startLiveCheck} started, once it has read the output up to its last stable
+     * offset, and gives what it saw.
+     */
+    default CompletableFuture<LiveCheckReport> stopLiveCheck(String sourceTopic, String subscriptionName) {
+        return CompletableFuture.failedFuture(
+                new UnsupportedOperationException("this driver has no live exactly-once check"));
+    }
+
     /** Facts for the result file: client version, broker version, relevant broker settings. Secrets excluded. */
     Map<String, Object> environment();
 

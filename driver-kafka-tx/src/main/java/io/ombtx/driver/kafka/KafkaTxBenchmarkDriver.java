@@ -3,6 +3,7 @@ package io.ombtx.driver.kafka;
 import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.ScenarioDriver;
@@ -56,6 +57,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     private static final long FIRST_COMMIT_WAIT_MILLIS = 30_000;
     /** How long a resumed zombie gets to make its (fenced) call and close. */
     private static final long ZOMBIE_END_SECONDS = 60;
+    /** How long stopping the live check may read on to the output's end (and then read the committed offsets). */
+    private static final Duration LIVE_CHECK_STOP_TIMEOUT = Duration.ofMinutes(2);
 
     private DriverConfig config;
     private TxStatsReporter stats;
@@ -67,6 +70,8 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
     private final AtomicInteger producerIndex = new AtomicInteger();
     private final AtomicInteger streamIndex = new AtomicInteger();
     private final List<AutoCloseable> openClients = new ArrayList<>();
+    /** The live checks running ({@code operation.liveCheck}), by source topic and subscription. */
+    private final Map<LiveCheckKey, LiveExactlyOnceChecker> liveChecks = new java.util.concurrent.ConcurrentHashMap<>();
     /** The consumer groups this driver's consumers joined, whose protocol the environment reads back. */
     private final Set<String> consumerGroups = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Transactional stream processors by index (creation order, added ones after), for client faults. */
@@ -677,6 +682,52 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                         "verify exactly-once delivery of " + sourceTopic),
                 setup);
     }
+
+    @Override
+    public CompletableFuture<Void> startLiveCheck(String sourceTopic, String subscriptionName) {
+        return startLiveCheck(sourceTopic, subscriptionName, "read_committed");
+    }
+
+    /**
+     * As {@link #startLiveCheck(String, String)}, reading with {@code isolationLevel}: read_committed always, except
+     * in the test that shows a checker reading read_uncommitted sees aborted records.
+     */
+    CompletableFuture<Void> startLiveCheck(String sourceTopic, String subscriptionName, String isolationLevel) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    LiveCheckKey key = new LiveCheckKey(sourceTopic, subscriptionName);
+                    LiveExactlyOnceChecker checker = new LiveExactlyOnceChecker(
+                            clients.consumerProperties(),
+                            sourceTopic,
+                            streamTargetTopic(sourceTopic),
+                            subscriptionName,
+                            operationSpec().transactional(),
+                            isolationLevel,
+                            LIVE_CHECK_STOP_TIMEOUT);
+                    if (liveChecks.putIfAbsent(key, checker) != null) {
+                        checker.close();
+                        throw new IllegalStateException("a live check of " + sourceTopic + " is already running");
+                    }
+                    synchronized (openClients) {
+                        openClients.add(checker);
+                    }
+                    checker.start();
+                    return null;
+                },
+                setup);
+    }
+
+    @Override
+    public CompletableFuture<LiveCheckReport> stopLiveCheck(String sourceTopic, String subscriptionName) {
+        LiveExactlyOnceChecker checker = liveChecks.remove(new LiveCheckKey(sourceTopic, subscriptionName));
+        if (checker == null) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("no live check of " + sourceTopic + " was started"));
+        }
+        return checker.stop();
+    }
+
+    private record LiveCheckKey(String sourceTopic, String subscriptionName) {}
 
     @Override
     public String firstError() {

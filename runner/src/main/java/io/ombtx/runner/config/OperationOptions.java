@@ -7,9 +7,11 @@ import io.ombtx.driver.api.config.ConfigFields;
 /**
  * What the {@code operation:} block says beyond the operation itself, checked against the clients the run has: wait
  * for each operation to be consumed (closed loop, one producer and one consumer), prefill a STREAM's source topic,
- * check a STREAM's output for exactly-once delivery.
+ * check a STREAM's output for exactly-once delivery afterwards ({@code verifyExactlyOnce}) and while it runs
+ * ({@code liveCheck}, which needs the check afterwards too: its verdict is reported beside it).
  */
-public record OperationOptions(boolean waitForConsume, long prefillMessages, boolean verifyExactlyOnce) {
+public record OperationOptions(
+        boolean waitForConsume, long prefillMessages, boolean verifyExactlyOnce, boolean liveCheck) {
 
     /** The most producers (or consumers) one run can create: they are counted in an {@code int}. */
     static final long MAX_CLIENTS = Integer.MAX_VALUE;
@@ -21,6 +23,7 @@ public record OperationOptions(boolean waitForConsume, long prefillMessages, boo
         boolean waitForConsume = op.bool("waitForConsume", false);
         long prefill = op.wholeNumber("prefillMessages", 0L, 0L, Long.MAX_VALUE);
         boolean verify = op.bool("verifyExactlyOnce", false);
+        boolean liveCheck = op.bool("liveCheck", false);
         ClientCounts clients = run.clients();
         long producerCount = (long) run.layout().topics() * clients.producersPerTopic();
         long consumerCount =
@@ -65,7 +68,15 @@ public record OperationOptions(boolean waitForConsume, long prefillMessages, boo
         if (verify && kind != OperationKind.STREAM) {
             throw op.error("verifyExactlyOnce", "the exactly-once check applies to STREAM operations");
         }
-        return new OperationOptions(waitForConsume, prefill, verify);
+        if (liveCheck && kind != OperationKind.STREAM) {
+            throw op.error("liveCheck", "the live exactly-once check reads a STREAM's output");
+        }
+        if (liveCheck && !verify) {
+            throw op.error(
+                    "liveCheck",
+                    "the live check is reported beside the check after the run: set verifyExactlyOnce: true as well");
+        }
+        return new OperationOptions(waitForConsume, prefill, verify, liveCheck);
     }
 
     /** A STREAM runs in the consumers and needs input: prefilled, or fed at a rate. */

@@ -20,6 +20,7 @@ final class OperationReader {
             "waitForConsume",
             "prefillMessages",
             "verifyExactlyOnce",
+            "liveCheck",
             "awaitAcks",
             "abortRatio",
             "abortSeed");

@@ -130,6 +130,11 @@ public record Workload(
         return options.verifyExactlyOnce();
     }
 
+    /** {@code operation.liveCheck}: a read_committed consumer judges the STREAM's output during the run. */
+    public boolean liveCheck() {
+        return options.liveCheck();
+    }
+
     public int brokers() {
         return brokerSetup.brokers();
     }

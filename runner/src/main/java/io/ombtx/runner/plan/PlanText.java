@@ -82,7 +82,9 @@ public final class PlanText {
                     w.messagesPerOperation(),
                     w.operation().partitionsPerOperation(),
                     w.operation().sendOffsets() ? ", with sendOffsets" : "",
-                    w.verifyExactlyOnce() ? ", exactly-once check" : "");
+                    w.liveCheck()
+                            ? ", exactly-once check (live and after the run)"
+                            : w.verifyExactlyOnce() ? ", exactly-once check" : "");
             if (w.operation().abortRatio() > 0) {
                 line(
                         text,

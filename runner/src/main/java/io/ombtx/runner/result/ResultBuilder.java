@@ -1,6 +1,7 @@
 package io.ombtx.runner.result;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.RunResult.Broker;
@@ -40,6 +41,7 @@ public final class ResultBuilder {
      *
      * @param partialReason why the run ended early, or null when it completed
      * @param exactlyOnce the exactly-once verdict, or null when it was not checked
+     * @param liveCheck what the live check saw, or null when there was none (reported only beside a verdict)
      * @param faults what became of the workload's faults, or null when it declared none
      * @param drain how the run waited for its consumers at the end, or null when it did not
      * @param failureReason why every operation failed (the first cause), or null when it did not
@@ -56,6 +58,7 @@ public final class ResultBuilder {
             Map<String, Object> driverConfig,
             Map<String, Object> environment,
             ExactlyOnceReport exactlyOnce,
+            LiveCheckReport liveCheck,
             RunResult.Repetition repetition,
             List<RunResult.FaultEvent> faults,
             RunResult.Drain drain,
@@ -78,6 +81,7 @@ public final class ResultBuilder {
             private Map<String, Object> driverConfig;
             private Map<String, Object> environment;
             private ExactlyOnceReport exactlyOnce;
+            private LiveCheckReport liveCheck;
             private RunResult.Repetition repetition;
             private List<RunResult.FaultEvent> faults;
             private RunResult.Drain drain;
@@ -140,6 +144,11 @@ public final class ResultBuilder {
                 return this;
             }
 
+            public Builder liveCheck(LiveCheckReport liveCheck) {
+                this.liveCheck = liveCheck;
+                return this;
+            }
+
             public Builder repetition(RunResult.Repetition repetition) {
                 this.repetition = repetition;
                 return this;
@@ -173,6 +182,7 @@ public final class ResultBuilder {
                         driverConfig,
                         environment,
                         exactlyOnce,
+                        liveCheck,
                         repetition,
                         faults,
                         drain,
@@ -275,14 +285,20 @@ public final class ResultBuilder {
                 .operationLatency(LatencySummary.of(measured.histogram(Latency.OPERATION_LATENCY)))
                 .intendedPublishLatency(LatencySummary.of(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)))
                 .transactionPhases(phases(measured, w))
-                .exactlyOnce(
-                        facts.exactlyOnce() == null
-                                ? null
-                                : ExactlyOnce.of(
-                                        facts.exactlyOnce(),
-                                        facts.workload().operation().abortRatio() > 0))
+                .exactlyOnce(exactlyOnce(facts))
                 .faults(facts.faults() == null || facts.faults().isEmpty() ? null : List.copyOf(facts.faults()))
                 .histograms(encodedHistograms(measured, w));
+    }
+
+    private static ExactlyOnce exactlyOnce(RunFacts facts) {
+        if (facts.exactlyOnce() == null) {
+            return null;
+        }
+        ExactlyOnce verdict =
+                ExactlyOnce.of(facts.exactlyOnce(), facts.workload().operation().abortRatio() > 0);
+        return facts.liveCheck() == null
+                ? verdict
+                : verdict.withLive(RunResult.LiveCheck.of(facts.liveCheck(), facts.startTime()));
     }
 
     /** omb-tx's per-period series, one element per reporting period. */

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.Phase;
@@ -676,15 +677,23 @@ public record RunResult(
     /**
      * The verdict of the exactly-once check of a STREAM run. {@code abortedSeen}, records of transactions aborted on
      * purpose that the checker read with read_committed, is written when the run aborted on purpose or any was seen.
+     * {@code passed} is the check after the run; {@code live}, what the live check saw during it
+     * ({@code operation.liveCheck}), has its own verdict; absent when there was none.
      */
-    @JsonPropertyOrder({"checked", "duplicated", "missing", "unexpected", "abortedSeen", "passed"})
+    @JsonPropertyOrder({"checked", "duplicated", "missing", "unexpected", "abortedSeen", "passed", "live"})
     public record ExactlyOnce(
             long checked,
             long duplicated,
             long missing,
             long unexpected,
             @JsonInclude(JsonInclude.Include.NON_NULL) Long abortedSeen,
-            boolean passed) {
+            boolean passed,
+            @JsonInclude(JsonInclude.Include.NON_NULL) LiveCheck live) {
+
+        /** This verdict with the live check's beside it. */
+        public ExactlyOnce withLive(LiveCheck live) {
+            return new ExactlyOnce(checked, duplicated, missing, unexpected, abortedSeen, passed, live);
+        }
 
         public static ExactlyOnce of(ExactlyOnceReport report) {
             return of(report, false);
@@ -698,7 +707,95 @@ public record RunResult(
                     report.missing(),
                     report.unexpected(),
                     abortsOnPurpose || report.abortedSeen() > 0 ? report.abortedSeen() : null,
-                    report.passed());
+                    report.passed(),
+                    null);
+        }
+    }
+
+    /**
+     * What the live check saw during the run ({@code exactlyOnce.live}, docs/result-format.md): counts of each kind of
+     * violation over every output record it read, its own verdict, and the first violations in the order seen.
+     *
+     * @param readToEnd whether, when stopped, it read the output up to its last stable offset
+     */
+    @JsonPropertyOrder({
+        "outputsRead",
+        "duplicates",
+        "abortedSeen",
+        "uncommitted",
+        "outOfOrder",
+        "unknownSource",
+        "readToEnd",
+        "passed",
+        "violations"
+    })
+    public record LiveCheck(
+            long outputsRead,
+            long duplicates,
+            long abortedSeen,
+            long uncommitted,
+            long outOfOrder,
+            long unknownSource,
+            boolean readToEnd,
+            boolean passed,
+            List<LiveViolation> violations) {
+
+        /** @param measurementStart the start of the measurement, from which {@code seenAtSeconds} counts */
+        public static LiveCheck of(LiveCheckReport report, Instant measurementStart) {
+            return new LiveCheck(
+                    report.outputsRead(),
+                    report.duplicates(),
+                    report.abortedSeen(),
+                    report.uncommitted(),
+                    report.outOfOrder(),
+                    report.unknownSource(),
+                    report.readToEnd(),
+                    report.passed(),
+                    report.violations().stream()
+                            .map(v -> LiveViolation.of(v, measurementStart))
+                            .toList());
+        }
+    }
+
+    /**
+     * One violation the live check saw: its kind, the output record (topic, partition, offset), the source record its
+     * key names (absent when it names none), when it was seen — epoch milliseconds and seconds from the start of the
+     * measurement (negative: during the warm-up) — and what was wrong.
+     */
+    @JsonPropertyOrder({
+        "kind",
+        "topic",
+        "partition",
+        "offset",
+        "sourcePartition",
+        "sourceOffset",
+        "seenEpochMillis",
+        "seenAtSeconds",
+        "detail"
+    })
+    public record LiveViolation(
+            LiveCheckReport.Kind kind,
+            String topic,
+            int partition,
+            long offset,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer sourcePartition,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long sourceOffset,
+            long seenEpochMillis,
+            double seenAtSeconds,
+            String detail) {
+
+        static LiveViolation of(LiveCheckReport.Violation v, Instant measurementStart) {
+            boolean hasSource = v.sourcePartition() >= 0 && v.sourceOffset() >= 0;
+            return new LiveViolation(
+                    v.kind(),
+                    v.topic(),
+                    v.partition(),
+                    v.offset(),
+                    hasSource ? v.sourcePartition() : null,
+                    hasSource ? v.sourceOffset() : null,
+                    v.seenEpochMillis(),
+                    (v.seenEpochMillis() - measurementStart.toEpochMilli()) / 1000.0,
+                    v.detail());
         }
     }
 

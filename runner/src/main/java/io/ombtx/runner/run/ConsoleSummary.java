@@ -7,8 +7,14 @@ import io.ombtx.runner.result.RunResult;
 import java.util.Locale;
 import java.util.Map;
 
-/** A written run on the console, read from its result record: where it went, its latencies, phases and faults. */
+/**
+ * A written run on the console, read from its result record: where it went, its latencies, phases, faults and the
+ * live check's verdict.
+ */
 final class ConsoleSummary {
+    /** The live check's violations printed (the result keeps more). */
+    private static final int SHOWN_VIOLATIONS = 5;
+
     private final RunConsole console;
 
     ConsoleSummary(RunConsole console) {
@@ -70,6 +76,32 @@ final class ConsoleSummary {
             for (RunResult.FaultEvent f : result.faults()) {
                 console.line(FaultSummary.line(f));
             }
+        }
+        RunResult.LiveCheck live =
+                result.exactlyOnce() == null ? null : result.exactlyOnce().live();
+        if (live != null) {
+            console.say(
+                    "Live check: %d output(s) read, %d duplicate(s), %d aborted seen, %d uncommitted, %d out of order,"
+                            + " %d of no known source%s: %s",
+                    live.outputsRead(),
+                    live.duplicates(),
+                    live.abortedSeen(),
+                    live.uncommitted(),
+                    live.outOfOrder(),
+                    live.unknownSource(),
+                    live.readToEnd() ? "" : " (stopped before the output's end)",
+                    live.passed() ? "PASS" : "FAIL");
+            live.violations().stream()
+                    .limit(SHOWN_VIOLATIONS)
+                    .forEach(v -> console.line(String.format(
+                            Locale.ROOT,
+                            "  %s at %.3f s: %s-%d@%d: %s",
+                            v.kind().key(),
+                            v.seenAtSeconds(),
+                            v.topic(),
+                            v.partition(),
+                            v.offset(),
+                            v.detail())));
         }
         RunResult.Drain d = result.drain();
         if (d != null && !d.completed()) {

@@ -1,6 +1,7 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RateSearchRecord;
@@ -18,7 +19,8 @@ import java.util.function.Supplier;
 /**
  * The measurement, once the load has started: the max-rate search when the rate is to be found, the
  * {@link MeasurementLoop} (warm-up, periods, stop conditions, drain), then what ends it: the faults' last records,
- * the exactly-once check and the workers' environment. Returns what was {@link Measured}.
+ * the exactly-once check, the live check's report (started in {@link SetUp}) and the workers' environment. Returns
+ * what was {@link Measured}.
  */
 final class Execution {
 
@@ -33,6 +35,7 @@ final class Execution {
      * @param faults what happened to each of the workload's faults, or null when it declares none
      * @param drain how the run waited for its consumers at the end, or null
      * @param failureReason why the run failed outright (nothing the load tried succeeded), or null
+     * @param liveCheck what the live check saw ({@code operation.liveCheck}), or null
      */
     record Measured(
             Instant startTime,
@@ -45,13 +48,14 @@ final class Execution {
             RateSearchRecord rateSearch,
             List<RunResult.FaultEvent> faults,
             RunResult.Drain drain,
-            String failureReason) {
+            String failureReason,
+            LiveCheckReport liveCheck) {
 
         /** Nothing measured: the run ended in set-up. */
         static Measured nothing(String reason) {
             Instant now = Instant.now();
             return new Measured(
-                    now, now, reason, Map.of(), null, new StatsSnapshot(), List.of(), null, null, null, null);
+                    now, now, reason, Map.of(), null, new StatsSnapshot(), List.of(), null, null, null, null, null);
         }
     }
 
@@ -122,8 +126,9 @@ final class Execution {
             faultEvents = ready.faults()
                     .finish(teardown.remaining(FAULT_FINISH_TIMEOUT), !teardown.bounded() || !broker.embedded());
         }
+        boolean endedEarly = partialReason != null;
         ExactlyOnceReport exactlyOnce = null;
-        if (w.verifyExactlyOnce() && partialReason == null) {
+        if (w.verifyExactlyOnce() && !endedEarly) {
             console.say(
                     "Verifying exactly-once delivery on %d topic(s)",
                     ready.topics().size());
@@ -146,6 +151,18 @@ final class Execution {
                     exactlyOnce.unexpected(),
                     aborts ? ", " + exactlyOnce.abortedSeen() + " aborted seen" : "",
                     exactlyOnce.passed() ? "PASS" : "FAIL");
+        }
+        LiveCheckReport liveCheck = null;
+        if (w.liveCheck() && !endedEarly) {
+            // Stopped after the check after the run, so it reads on to an end at least as far as that check read:
+            // every output that check judged, the live one saw too.
+            try {
+                liveCheck =
+                        teardown.call("live exactly-once check", () -> stopLiveChecks(group, ready.subscriptions()));
+            } catch (Exception e) {
+                partialReason =
+                        partialReason != null ? partialReason : "live exactly-once check failed: " + e.getMessage();
+            }
         }
         Map<String, Object> environment;
         try {
@@ -170,7 +187,8 @@ final class Execution {
                 rateSearch,
                 faultEvents,
                 loop.drain(),
-                loop.failureReason());
+                loop.failureReason(),
+                liveCheck);
     }
 
     static void closeWorkers(Teardown teardown, WorkerGroup group) {
@@ -186,6 +204,16 @@ final class Execution {
     static String withNote(String reason, Teardown teardown) {
         String note = teardown.note();
         return note == null ? reason : reason + "; " + note;
+    }
+
+    private static LiveCheckReport stopLiveChecks(WorkerGroup group, List<TopicSubscription> subscriptions)
+            throws Exception {
+        LiveCheckReport all = null;
+        for (TopicSubscription s : subscriptions.stream().distinct().toList()) {
+            LiveCheckReport one = group.stopLiveCheck(s.topic(), s.subscription());
+            all = all == null ? one : all.plus(one);
+        }
+        return all;
     }
 
     private static ExactlyOnceReport verifyExactlyOnce(WorkerGroup group, List<TopicSubscription> subscriptions)

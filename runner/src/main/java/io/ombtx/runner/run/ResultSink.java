@@ -34,6 +34,7 @@ final class ResultSink {
                 driver.redacted(),
                 m.environment(),
                 m.exactlyOnce(),
+                m.liveCheck(),
                 RunResult.Repetition.of(spec.repetition(), Repetitions.newGroupId(m.startTime())),
                 m.faults(),
                 m.drain(),

@@ -20,8 +20,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
- * OMB's set-up steps on the workers, in order: driver, topics, producers, (prefill), consumers, consumer readiness,
- * faults, load start. Each step runs on a thread of its own while the interruption is watched; one that is
+ * OMB's set-up steps on the workers, in order: driver, topics, producers, (prefill), (the live check), consumers,
+ * consumer readiness, faults, load start. Each step runs on a thread of its own while the interruption is watched; one that is
  * interrupted ends set-up with {@link Interrupted}, one that fails with {@link Failed}.
  */
 final class SetUp {
@@ -90,6 +90,17 @@ final class SetUp {
                 group.prefill(w.prefillMessages(), payloads.get(0));
                 return null;
             });
+        }
+        if (w.liveCheck()) {
+            // Before the stream processors exist, so it sees their outputs as they come; it reads from the beginning.
+            List<TopicSubscription> checked = subscriptions.stream().distinct().toList();
+            step("live check", () -> {
+                for (TopicSubscription s : checked) {
+                    group.startLiveCheck(s.topic(), s.subscription());
+                }
+                return null;
+            });
+            console.say("Live exactly-once check started on %d output topic(s)", checked.size());
         }
         step("consumers", () -> {
             group.createConsumers(subscriptions);

@@ -2,6 +2,7 @@ package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
@@ -357,6 +358,17 @@ public final class WorkerGroup implements Worker {
     @Override
     public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) throws Exception {
         return consuming().get(0).worker().verifyExactlyOnce(topic, subscription);
+    }
+
+    /** As the final check, the first consuming worker runs the live one: it reads the output, whoever writes it. */
+    @Override
+    public void startLiveCheck(String topic, String subscription) throws Exception {
+        consuming().get(0).worker().startLiveCheck(topic, subscription);
+    }
+
+    @Override
+    public LiveCheckReport stopLiveCheck(String topic, String subscription) throws Exception {
+        return consuming().get(0).worker().stopLiveCheck(topic, subscription);
     }
 
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();

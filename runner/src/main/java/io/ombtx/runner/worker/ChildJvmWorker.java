@@ -2,6 +2,7 @@ package io.ombtx.runner.worker;
 
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.io.BufferedReader;
@@ -177,6 +178,16 @@ public final class ChildJvmWorker implements Worker {
     @Override
     public ClientFaults.Report clientFault(ClientFaults.Request request) throws Exception {
         return client.clientFault(request);
+    }
+
+    @Override
+    public void startLiveCheck(String topic, String subscription) throws Exception {
+        client.startLiveCheck(topic, subscription);
+    }
+
+    @Override
+    public LiveCheckReport stopLiveCheck(String topic, String subscription) throws Exception {
+        return client.stopLiveCheck(topic, subscription);
     }
 
     /** Closes the driver in the child, then stops the child. */

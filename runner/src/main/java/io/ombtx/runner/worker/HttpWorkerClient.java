@@ -2,6 +2,7 @@ package io.ombtx.runner.worker;
 
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.config.LoopMode;
@@ -176,6 +177,17 @@ public final class HttpWorkerClient implements Worker {
         // A kill, stop or pause returns once the client reached its next transaction's decision point.
         return send(WorkerProtocol.CLIENT_FAULT, request, timeout.plusMinutes(5))
                 .read(WorkerProtocol.CLIENT_FAULT);
+    }
+
+    @Override
+    public void startLiveCheck(String topic, String subscription) throws Exception {
+        call(WorkerProtocol.START_LIVE_CHECK, new TopicSubscription(topic, subscription));
+    }
+
+    @Override
+    public LiveCheckReport stopLiveCheck(String topic, String subscription) throws Exception {
+        return send(WorkerProtocol.STOP_LIVE_CHECK, new TopicSubscription(topic, subscription), timeout.plusMinutes(5))
+                .read(WorkerProtocol.STOP_LIVE_CHECK);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.FinishedOperation;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationListener;
 import io.ombtx.driver.api.OperationProducer;
@@ -715,6 +716,22 @@ public final class LocalWorker implements Worker {
             throw new WorkerException("the driver cannot fault its clients");
         }
         return await(faults.clientFault(request), "client fault " + request.fault());
+    }
+
+    @Override
+    public void startLiveCheck(String topic, String subscription) throws Exception {
+        if (scenarioDriver == null) {
+            throw new WorkerException("the driver cannot run the live exactly-once check");
+        }
+        await(scenarioDriver.startLiveCheck(topic, subscription), "starting the live exactly-once check");
+    }
+
+    @Override
+    public LiveCheckReport stopLiveCheck(String topic, String subscription) throws Exception {
+        if (scenarioDriver == null) {
+            throw new WorkerException("the driver cannot run the live exactly-once check");
+        }
+        return await(scenarioDriver.stopLiveCheck(topic, subscription), "stopping the live exactly-once check");
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.ombtx.runner.worker;
 
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.util.List;
@@ -57,6 +58,19 @@ public interface Worker extends AutoCloseable {
      */
     default ClientFaults.Report clientFault(ClientFaults.Request request) throws Exception {
         throw new WorkerException("this worker cannot fault its clients");
+    }
+
+    /**
+     * Starts the live exactly-once check of a STREAM's output ({@code operation.liveCheck}): a read_committed consumer
+     * in this worker's driver that judges each output record as it is read, until {@link #stopLiveCheck}.
+     */
+    default void startLiveCheck(String topic, String subscription) throws Exception {
+        throw new WorkerException("this worker cannot run the live exactly-once check");
+    }
+
+    /** Stops the live check once it has read the output up to its end, and gives what it saw. */
+    default LiveCheckReport stopLiveCheck(String topic, String subscription) throws Exception {
+        throw new WorkerException("this worker cannot run the live exactly-once check");
     }
 
     @Override

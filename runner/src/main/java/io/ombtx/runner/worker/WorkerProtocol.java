@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.util.List;
@@ -68,6 +69,10 @@ public final class WorkerProtocol {
             new Endpoint<>("/omb-tx/environment", true, null, type(new TypeReference<Map<String, Object>>() {}));
     public static final Endpoint<Worker.TopicSubscription, ExactlyOnceReport> VERIFY_EXACTLY_ONCE =
             post("/omb-tx/verify-exactly-once", type(Worker.TopicSubscription.class), type(ExactlyOnceReport.class));
+    public static final Endpoint<Worker.TopicSubscription, Void> START_LIVE_CHECK =
+            post("/omb-tx/start-live-check", type(Worker.TopicSubscription.class), null);
+    public static final Endpoint<Worker.TopicSubscription, LiveCheckReport> STOP_LIVE_CHECK =
+            post("/omb-tx/stop-live-check", type(Worker.TopicSubscription.class), type(LiveCheckReport.class));
     public static final Endpoint<Void, Void> CLOSE = post("/omb-tx/close", null, null);
     public static final Endpoint<ClientFaults.Request, ClientFaults.Report> CLIENT_FAULT =
             post("/omb-tx/client-fault", type(ClientFaults.Request.class), type(ClientFaults.Report.class));

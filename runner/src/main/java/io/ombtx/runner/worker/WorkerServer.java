@@ -72,6 +72,11 @@ public final class WorkerServer implements AutoCloseable {
         // Not under the server's lock: a client fault waits for the client (its next transaction, a new instance's
         // initTransactions) while the coordinator keeps polling this worker's progress and statistics.
         route(WorkerProtocol.CLIENT_FAULT, request -> worker.clientFault(request), false);
+        route(WorkerProtocol.START_LIVE_CHECK, s -> {
+            worker.startLiveCheck(s.topic(), s.subscription());
+            return null;
+        });
+        route(WorkerProtocol.STOP_LIVE_CHECK, s -> worker.stopLiveCheck(s.topic(), s.subscription()));
         route(WorkerProtocol.CLOSE, none -> {
             worker.close();
             worker = new LocalWorker();
