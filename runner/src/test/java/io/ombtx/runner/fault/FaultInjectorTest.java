@@ -80,7 +80,8 @@ class FaultInjectorTest {
                 0,
                 Duration.ofMillis(atMillis),
                 null,
-                recoverMillis == null ? null : Duration.ofMillis(recoverMillis));
+                recoverMillis == null ? null : Duration.ofMillis(recoverMillis),
+                null);
     }
 
     /** Polls as the measurement loop does, every 10 ms, for {@code millis}. */
@@ -120,7 +121,7 @@ class FaultInjectorTest {
     @Test
     void aCountedFaultWaitsForItsOperations() throws Exception {
         FakeControl control = new FakeControl();
-        Fault fault = new Fault(0, FaultAction.PAUSE, FaultTarget.BROKER, 2, null, null, 5L, null);
+        Fault fault = new Fault(0, FaultAction.PAUSE, FaultTarget.BROKER, 2, null, null, 5L, null, null);
         FaultInjector injector = new FaultInjector(List.of(fault), control, new FakeCluster(), line -> {});
         long start = System.nanoTime();
         injector.measurementStarted(start);
