@@ -213,12 +213,12 @@ public final class FaultInjector {
     private void recoverClient(State state) throws Exception {
         Fault f = state.fault;
         ClientFaults.Step step = f.action() == FaultAction.PAUSE ? ClientFaults.Step.RESUME : ClientFaults.Step.RESTART;
-        state.recoveredEpochMillis = System.currentTimeMillis();
-        state.recoveredNanos = System.nanoTime();
         state.clientReport = clients.clientFault(request(f, step, state.clientIndex));
-        state.rejoinedEpochMillis = System.currentTimeMillis();
-        state.rejoinedNanos = System.nanoTime();
-        log.accept(String.format(
+    }
+
+    private String clientRecovered(State state) {
+        Fault f = state.fault;
+        return String.format(
                 Locale.ROOT,
                 "Fault %s: %s %d %s at %.1f s, the new instance ready at %.1f s%s",
                 f.key(),
@@ -227,7 +227,7 @@ public final class FaultInjector {
                 f.action() == FaultAction.PAUSE ? "replaced, the zombie resumed" : "restarted",
                 seconds(state.recoveredNanos),
                 seconds(state.rejoinedNanos),
-                state.clientReport.fencings() > 0 ? ", the zombie fenced" : ""));
+                state.clientReport.fencings() > 0 ? ", the zombie fenced" : "");
     }
 
     /** What a client fault came to, asked once the faults are over (the stall may need the next commit). */
@@ -258,11 +258,16 @@ public final class FaultInjector {
             state.note = f.action().recovery() + " brought forward to the end of the measurement";
         }
         try {
+            state.recoveredEpochMillis = System.currentTimeMillis();
+            state.recoveredNanos = System.nanoTime();
             if (f.target().isClient()) {
                 recoverClient(state);
             } else {
                 recoverBroker(state);
             }
+            state.rejoinedEpochMillis = System.currentTimeMillis();
+            state.rejoinedNanos = System.nanoTime();
+            log.accept(f.target().isClient() ? clientRecovered(state) : brokerRecovered(state));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             state.error = f.action().recovery() + " interrupted";
@@ -272,23 +277,22 @@ public final class FaultInjector {
         }
     }
 
+    /** The broker restarted or resumed, and serving again. */
     private void recoverBroker(State state) throws Exception {
+        control.recover(state.fault.action(), state.broker);
+        targets.awaitServing(state.broker.nodeId());
+    }
+
+    private String brokerRecovered(State state) {
         Fault f = state.fault;
-        BrokerControl.Broker broker = state.broker;
-        state.recoveredEpochMillis = System.currentTimeMillis();
-        state.recoveredNanos = System.nanoTime();
-        control.recover(f.action(), broker);
-        targets.awaitServing(broker.nodeId());
-        state.rejoinedEpochMillis = System.currentTimeMillis();
-        state.rejoinedNanos = System.nanoTime();
-        log.accept(String.format(
+        return String.format(
                 Locale.ROOT,
                 "Fault %s: broker %d %s at %.1f s, serving again at %.1f s",
                 f.key(),
-                broker.nodeId(),
+                state.broker.nodeId(),
                 f.action() == FaultAction.PAUSE ? "resumed" : "restarted",
                 seconds(state.recoveredNanos),
-                seconds(state.rejoinedNanos)));
+                seconds(state.rejoinedNanos));
     }
 
     private BrokerControl.Broker broker(int nodeId) throws Exception {
