@@ -107,14 +107,6 @@ def scenario(result: Result) -> str | None:
     return None
 
 
-def _read_back(result: Result, key: str) -> str | None:
-    read = result.environment.get("brokerSettings")
-    if isinstance(read, Mapping) and read.get(key) is not None:
-        return str(read[key])
-    value = result.broker_settings.get(key)
-    return None if value is None else str(value)
-
-
 def _int(text: object) -> int | None:
     try:
         return int(str(text))
@@ -131,7 +123,7 @@ def dimensions(result: Result) -> Dimensions:
     elif result.scenario.get("kind") == "STREAM":
         settings = result.environment.get("consumerSettings")
         protocol = str(settings.get("group.protocol", "classic")) if isinstance(settings, Mapping) else "classic"
-    linger = _int(_read_back(result, "group.coordinator.append.linger.ms"))
+    linger = _int(setup.broker_setting(result, "group.coordinator.append.linger.ms"))
     if release_key(release) < (4, 0):
         linger = None  # before 4.0 the old group coordinator serves groups by default: no append linger
     producer = result.environment.get("producerSettings")
@@ -140,7 +132,7 @@ def dimensions(result: Result) -> Dimensions:
         release=release,
         client=result.versions.get("kafkaClients"),
         transaction_version=result.transaction_version,
-        verification=_read_back(result, "transaction.partition.verification.enable"),
+        verification=setup.broker_setting(result, "transaction.partition.verification.enable"),
         group_protocol=protocol,
         coordinator_linger_ms=linger,
         backoff_max_ms=backoff_max,

@@ -8,6 +8,7 @@ YAML, so a value the cluster or the client overrode shows as it was in force.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from . import analysis
@@ -103,9 +104,10 @@ def system(result: Result) -> tuple[str, str]:
     return result.driver, "the driver's name (broker.system not recorded)"
 
 
-def _setting(result: Result, key: str) -> str | None:
+def broker_setting(result: Result, key: str) -> str | None:
+    """A broker setting as the driver read it back (``environment.brokerSettings``), else as the run asked for it."""
     read_back = result.environment.get("brokerSettings")
-    if isinstance(read_back, dict) and read_back.get(key) is not None:
+    if isinstance(read_back, Mapping) and read_back.get(key) is not None:
         return str(read_back[key])
     value = result.broker_settings.get(key)
     return None if value is None else str(value)
@@ -136,7 +138,7 @@ def of(result: Result) -> Setup:
     name, source = system(result)
     release = result.versions.get("broker")
     topic_isr = analysis.read_config_property(result.driver_config.get("topicConfig"), "min.insync.replicas")
-    flush = _setting(result, "log.flush.interval.messages")
+    flush = broker_setting(result, "log.flush.interval.messages")
     replication = result.driver_config.get("replicationFactor")
     no_broker = result.broker_count == 0
     return Setup(
@@ -145,7 +147,7 @@ def of(result: Result) -> Setup:
         client=None if no_broker else result.versions.get("kafkaClients"),
         brokers=result.broker_count,
         replication=None if no_broker else (replication if isinstance(replication, int) else None),
-        min_isr=None if no_broker else _int(topic_isr if topic_isr is not None else _setting(result,
+        min_isr=None if no_broker else _int(topic_isr if topic_isr is not None else broker_setting(result,
                                                                                            "min.insync.replicas")),
         flush_per_message=None if no_broker or flush is None else flush.strip() == "1",
         backoff_ms=backoff_ms(result),

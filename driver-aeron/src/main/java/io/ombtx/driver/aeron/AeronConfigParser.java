@@ -87,20 +87,21 @@ public final class AeronConfigParser {
             }
         }
         AeronProfile profile = root.choice("profile", AeronProfile.class, AeronProfile.DEFAULT);
+        AeronSettings.MediaDriverSettings base = profile.mediaDriver;
         ConfigFields md = root.block("mediaDriver").onlyKeys(MEDIA_DRIVER_KEYS);
         String directory = md.text("directory", null);
-        ThreadingMode threading = md.choice("threadingMode", ThreadingMode.class, profile.threadingMode);
+        ThreadingMode threading = md.choice("threadingMode", ThreadingMode.class, base.threadingMode());
         if (threading == ThreadingMode.INVOKER) {
             throw md.error(
                     "threadingMode",
                     "INVOKER needs the client to run the media driver's duty cycle, which"
                             + " this driver does not do: use DEDICATED, SHARED_NETWORK or SHARED");
         }
-        int term = size(md, "termBufferLength", profile.termBufferLength, MIN_TERM, MAX_TERM);
+        int term = size(md, "termBufferLength", base.termBufferLength(), MIN_TERM, MAX_TERM);
         if (Integer.bitCount(term) != 1) {
             throw md.error("termBufferLength", "must be a power of two between 64k and 1g, got " + term);
         }
-        int mtu = size(md, "mtuLength", profile.mtuLength, 32, 65504);
+        int mtu = size(md, "mtuLength", base.mtuLength(), 32, 65504);
         if (mtu % 32 != 0) {
             throw md.error("mtuLength", "must be a multiple of 32 (Aeron's frame alignment), got " + mtu);
         }
@@ -109,14 +110,14 @@ public final class AeronConfigParser {
                 threading,
                 term,
                 mtu,
-                size(md, "socketSndbufLength", profile.socketSndbufLength, 0, Integer.MAX_VALUE),
-                size(md, "socketRcvbufLength", profile.socketRcvbufLength, 0, Integer.MAX_VALUE),
-                size(md, "initialWindowLength", profile.initialWindowLength, mtu, Integer.MAX_VALUE),
-                md.choice("conductorIdleStrategy", IdleStrategyName.class, profile.conductorIdle),
-                md.choice("senderIdleStrategy", IdleStrategyName.class, profile.senderIdle),
-                md.choice("receiverIdleStrategy", IdleStrategyName.class, profile.receiverIdle),
-                md.choice("sharedIdleStrategy", IdleStrategyName.class, profile.sharedIdle),
-                md.bool("termBufferSparseFile", profile.termBufferSparseFile));
+                size(md, "socketSndbufLength", base.socketSndbufLength(), 0, Integer.MAX_VALUE),
+                size(md, "socketRcvbufLength", base.socketRcvbufLength(), 0, Integer.MAX_VALUE),
+                size(md, "initialWindowLength", base.initialWindowLength(), mtu, Integer.MAX_VALUE),
+                md.choice("conductorIdleStrategy", IdleStrategyName.class, base.conductorIdle()),
+                md.choice("senderIdleStrategy", IdleStrategyName.class, base.senderIdle()),
+                md.choice("receiverIdleStrategy", IdleStrategyName.class, base.receiverIdle()),
+                md.choice("sharedIdleStrategy", IdleStrategyName.class, base.sharedIdle()),
+                md.bool("termBufferSparseFile", base.termBufferSparseFile()));
         ConfigFields sub = root.block("subscriber").onlyKeys(SUBSCRIBER_KEYS);
         IdleStrategyName subscriberIdle = sub.choice(
                 "idleStrategy",

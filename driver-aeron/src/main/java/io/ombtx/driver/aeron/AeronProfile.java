@@ -1,6 +1,7 @@
 package io.ombtx.driver.aeron;
 
 import io.aeron.driver.ThreadingMode;
+import io.ombtx.driver.aeron.AeronSettings.MediaDriverSettings;
 
 /**
  * Starting points for the media driver's settings, each overridable key by key in the driver YAML's
@@ -12,7 +13,8 @@ public enum AeronProfile {
      * terms (Aeron's IPC default is 64 MiB; one value is used for both here), 1408-byte MTU, socket buffers left to
      * the OS. Kind to a small or shared machine.
      */
-    DEFAULT(
+    DEFAULT(new MediaDriverSettings(
+            null,
             ThreadingMode.DEDICATED,
             16 * 1024 * 1024,
             1408,
@@ -23,14 +25,15 @@ public enum AeronProfile {
             IdleStrategyName.BACKOFF,
             IdleStrategyName.BACKOFF,
             IdleStrategyName.BACKOFF,
-            false),
+            false)),
     /**
      * Seed 004's tuned media driver: dedicated threads, sender and receiver never idle ({@code noop}), the conductor
      * spins, 8 KiB MTU, 2 MiB socket buffers and initial window, terms not sparse (the seed also pre-touched
      * mapped memory, an option of Aeron 1.34's C media driver that the Java media driver 1.49 does not have). Three threads
      * that never sleep, plus each subscriber's poll thread: it needs a core for each.
      */
-    LOW_LATENCY(
+    LOW_LATENCY(new MediaDriverSettings(
+            null,
             ThreadingMode.DEDICATED,
             16 * 1024 * 1024,
             8 * 1024,
@@ -41,43 +44,13 @@ public enum AeronProfile {
             IdleStrategyName.NOOP,
             IdleStrategyName.NOOP,
             IdleStrategyName.NOOP,
-            false);
+            false));
 
-    final ThreadingMode threadingMode;
-    final int termBufferLength;
-    final int mtuLength;
-    final int socketSndbufLength;
-    final int socketRcvbufLength;
-    final int initialWindowLength;
-    final IdleStrategyName conductorIdle;
-    final IdleStrategyName senderIdle;
-    final IdleStrategyName receiverIdle;
-    final IdleStrategyName sharedIdle;
-    final boolean termBufferSparseFile;
+    /** The profile's media driver settings, with no directory (the parser or the default chooses it). */
+    final MediaDriverSettings mediaDriver;
 
-    AeronProfile(
-            ThreadingMode threadingMode,
-            int termBufferLength,
-            int mtuLength,
-            int socketSndbufLength,
-            int socketRcvbufLength,
-            int initialWindowLength,
-            IdleStrategyName conductorIdle,
-            IdleStrategyName senderIdle,
-            IdleStrategyName receiverIdle,
-            IdleStrategyName sharedIdle,
-            boolean termBufferSparseFile) {
-        this.threadingMode = threadingMode;
-        this.termBufferLength = termBufferLength;
-        this.mtuLength = mtuLength;
-        this.socketSndbufLength = socketSndbufLength;
-        this.socketRcvbufLength = socketRcvbufLength;
-        this.initialWindowLength = initialWindowLength;
-        this.conductorIdle = conductorIdle;
-        this.senderIdle = senderIdle;
-        this.receiverIdle = receiverIdle;
-        this.sharedIdle = sharedIdle;
-        this.termBufferSparseFile = termBufferSparseFile;
+    AeronProfile(MediaDriverSettings mediaDriver) {
+        this.mediaDriver = mediaDriver;
     }
 
     /** The name as written in a driver YAML. */

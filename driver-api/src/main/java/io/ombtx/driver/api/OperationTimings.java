@@ -41,16 +41,6 @@ public record OperationTimings(
         this(phaseNanos, messages, outcome, abortedAttempts, fatalErrors, sequence, Recovery.NONE);
     }
 
-    public OperationTimings(
-            Map<Phase, Long> phaseNanos,
-            int messages,
-            Outcome outcome,
-            int abortedAttempts,
-            int fatalErrors,
-            Recovery recovery) {
-        this(phaseNanos, messages, outcome, abortedAttempts, fatalErrors, List.of(), recovery);
-    }
-
     public enum Outcome {
         /** A transaction that committed. */
         COMMITTED,

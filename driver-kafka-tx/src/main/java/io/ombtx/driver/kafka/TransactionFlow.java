@@ -306,14 +306,7 @@ final class TransactionFlow {
             if (abortOnPurpose) {
                 return abortAsPlanned();
             }
-            if (ackWait == AckWait.BEFORE_SEND_OFFSETS) {
-                acks.await(timer);
-            }
-            if (offsets != null) {
-                OffsetsToCommit next = offsets.get();
-                session.producer().sendOffsetsToTransaction(next.offsets(), next.groupMetadata());
-                timer.lap(Phase.SEND_OFFSETS);
-            }
+            sendOffsets();
             if (ackWait == AckWait.BEFORE_COMMIT) {
                 acks.await(timer);
             }
@@ -333,12 +326,8 @@ final class TransactionFlow {
             return done(null);
         }
 
-        /**
-         * Ends a transaction picked to abort: its offsets are sent as in a committed one, its acks are awaited before
-         * the abort whatever the flow's order (so its records are in the log, for a read_committed reader to skip),
-         * then it is aborted. Not an aborted attempt: it is the operation's outcome.
-         */
-        private OperationResult abortAsPlanned() throws ExecutionException, InterruptedException {
+        /** Sends the offsets, if the operation has any, after the acks when the flow waits for them first. */
+        private void sendOffsets() throws ExecutionException, InterruptedException {
             if (ackWait == AckWait.BEFORE_SEND_OFFSETS) {
                 acks.await(timer);
             }
@@ -347,6 +336,15 @@ final class TransactionFlow {
                 session.producer().sendOffsetsToTransaction(next.offsets(), next.groupMetadata());
                 timer.lap(Phase.SEND_OFFSETS);
             }
+        }
+
+        /**
+         * Ends a transaction picked to abort: its offsets are sent as in a committed one, its acks are awaited before
+         * the abort whatever the flow's order (so its records are in the log, for a read_committed reader to skip),
+         * then it is aborted. Not an aborted attempt: it is the operation's outcome.
+         */
+        private OperationResult abortAsPlanned() throws ExecutionException, InterruptedException {
+            sendOffsets();
             if (ackWait != AckWait.BEFORE_SEND_OFFSETS) {
                 acks.await(timer);
             }

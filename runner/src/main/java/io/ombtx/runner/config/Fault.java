@@ -31,19 +31,6 @@ public record Fault(
         Duration recoverAfter,
         Integer clientIndex) {
 
-    /** A broker fault. */
-    public Fault(
-            int position,
-            FaultAction action,
-            FaultTarget target,
-            Integer brokerIndex,
-            Integer partition,
-            Duration at,
-            Long afterOperations,
-            Duration recoverAfter) {
-        this(position, action, target, brokerIndex, partition, at, afterOperations, recoverAfter, null);
-    }
-
     /** The workload key of this fault, {@code faults[N]}. */
     public String key() {
         return "faults[" + position + "]";

@@ -119,27 +119,14 @@ public final class FaultInjector {
 
     private void inject(State state) {
         Fault f = state.fault;
-        if (f.target().isClient()) {
-            injectClient(state);
-            return;
-        }
         try {
-            FaultCluster.Resolved resolved = targets.resolve(f, brokersAtStart);
-            BrokerControl.Broker broker = broker(resolved.nodeId());
-            state.broker = broker;
-            state.via = resolved.via();
-            state.injectedEpochMillis = System.currentTimeMillis();
-            state.injectedNanos = System.nanoTime();
-            control.inject(f.action(), broker);
-            state.injected = true;
+            String what = f.target().isClient() ? injectClient(state) : injectBroker(state);
             log.accept(String.format(
                     Locale.ROOT,
-                    "Fault %s: %s broker %d (%s)%s at %.1f s",
+                    "Fault %s: %s %s at %.1f s",
                     f.key(),
                     past(f.action()),
-                    broker.nodeId(),
-                    broker.address(),
-                    state.via == null ? "" : ", " + state.via,
+                    what,
                     seconds(state.injectedNanos)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -151,6 +138,25 @@ public final class FaultInjector {
             return;
         }
         scheduleRecovery(state);
+    }
+
+    /** Injects a broker fault; returns what was faulted, for the log line. */
+    private String injectBroker(State state) throws Exception {
+        Fault f = state.fault;
+        FaultCluster.Resolved resolved = targets.resolve(f, brokersAtStart);
+        BrokerControl.Broker broker = broker(resolved.nodeId());
+        state.broker = broker;
+        state.via = resolved.via();
+        state.injectedEpochMillis = System.currentTimeMillis();
+        state.injectedNanos = System.nanoTime();
+        control.inject(f.action(), broker);
+        state.injected = true;
+        return String.format(
+                Locale.ROOT,
+                "broker %d (%s)%s",
+                broker.nodeId(),
+                broker.address(),
+                state.via == null ? "" : ", " + state.via);
     }
 
     private void scheduleRecovery(State state) {
@@ -175,7 +181,8 @@ public final class FaultInjector {
         recover(state, false);
     }
 
-    private void injectClient(State state) {
+    /** Injects a client fault; returns what was faulted, for the log line. */
+    private String injectClient(State state) throws Exception {
         Fault f = state.fault;
         ClientFaults.Step step =
                 switch (f.action()) {
@@ -185,32 +192,14 @@ public final class FaultInjector {
                     case ADD -> ClientFaults.Step.ADD;
                     case REMOVE -> ClientFaults.Step.REMOVE;
                 };
-        try {
-            ClientFaults.Report report = clients.clientFault(request(f, step, f.clientIndex()));
-            // Injected when the client acted (at its next transaction), which the recovery's delay counts from.
-            state.injectedEpochMillis = System.currentTimeMillis();
-            state.injectedNanos = System.nanoTime();
-            state.clientReport = report;
-            state.clientIndex = report.index();
-            state.injected = true;
-            log.accept(String.format(
-                    Locale.ROOT,
-                    "Fault %s: %s %s %d at %.1f s",
-                    f.key(),
-                    past(f.action()),
-                    f.target().key(),
-                    report.index(),
-                    seconds(state.injectedNanos)));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            state.error = "interrupted while injecting";
-            return;
-        } catch (Exception e) {
-            state.error = "injecting failed: " + message(e);
-            log.accept("Fault " + f.key() + ": " + state.error);
-            return;
-        }
-        scheduleRecovery(state);
+        ClientFaults.Report report = clients.clientFault(request(f, step, f.clientIndex()));
+        // Injected when the client acted (at its next transaction), which the recovery's delay counts from.
+        state.injectedEpochMillis = System.currentTimeMillis();
+        state.injectedNanos = System.nanoTime();
+        state.clientReport = report;
+        state.clientIndex = report.index();
+        state.injected = true;
+        return f.target().key() + " " + report.index();
     }
 
     private static ClientFaults.Request request(Fault f, ClientFaults.Step step, Integer index) {
@@ -224,12 +213,12 @@ public final class FaultInjector {
     private void recoverClient(State state) throws Exception {
         Fault f = state.fault;
         ClientFaults.Step step = f.action() == FaultAction.PAUSE ? ClientFaults.Step.RESUME : ClientFaults.Step.RESTART;
-        state.recoveredEpochMillis = System.currentTimeMillis();
-        state.recoveredNanos = System.nanoTime();
         state.clientReport = clients.clientFault(request(f, step, state.clientIndex));
-        state.rejoinedEpochMillis = System.currentTimeMillis();
-        state.rejoinedNanos = System.nanoTime();
-        log.accept(String.format(
+    }
+
+    private String clientRecovered(State state) {
+        Fault f = state.fault;
+        return String.format(
                 Locale.ROOT,
                 "Fault %s: %s %d %s at %.1f s, the new instance ready at %.1f s%s",
                 f.key(),
@@ -238,7 +227,7 @@ public final class FaultInjector {
                 f.action() == FaultAction.PAUSE ? "replaced, the zombie resumed" : "restarted",
                 seconds(state.recoveredNanos),
                 seconds(state.rejoinedNanos),
-                state.clientReport.fencings() > 0 ? ", the zombie fenced" : ""));
+                state.clientReport.fencings() > 0 ? ", the zombie fenced" : "");
     }
 
     /** What a client fault came to, asked once the faults are over (the stall may need the next commit). */
@@ -268,34 +257,17 @@ public final class FaultInjector {
         if (early) {
             state.note = f.action().recovery() + " brought forward to the end of the measurement";
         }
-        if (f.target().isClient()) {
-            try {
-                recoverClient(state);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                state.error = f.action().recovery() + " interrupted";
-            } catch (Exception e) {
-                state.error = f.action().recovery() + " failed: " + message(e);
-                log.accept("Fault " + f.key() + ": " + state.error);
-            }
-            return;
-        }
-        BrokerControl.Broker broker = state.broker;
-        state.recoveredEpochMillis = System.currentTimeMillis();
-        state.recoveredNanos = System.nanoTime();
         try {
-            control.recover(f.action(), broker);
-            targets.awaitServing(broker.nodeId());
+            state.recoveredEpochMillis = System.currentTimeMillis();
+            state.recoveredNanos = System.nanoTime();
+            if (f.target().isClient()) {
+                recoverClient(state);
+            } else {
+                recoverBroker(state);
+            }
             state.rejoinedEpochMillis = System.currentTimeMillis();
             state.rejoinedNanos = System.nanoTime();
-            log.accept(String.format(
-                    Locale.ROOT,
-                    "Fault %s: broker %d %s at %.1f s, serving again at %.1f s",
-                    f.key(),
-                    broker.nodeId(),
-                    f.action() == FaultAction.PAUSE ? "resumed" : "restarted",
-                    seconds(state.recoveredNanos),
-                    seconds(state.rejoinedNanos)));
+            log.accept(f.target().isClient() ? clientRecovered(state) : brokerRecovered(state));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             state.error = f.action().recovery() + " interrupted";
@@ -303,6 +275,24 @@ public final class FaultInjector {
             state.error = f.action().recovery() + " failed: " + message(e);
             log.accept("Fault " + f.key() + ": " + state.error);
         }
+    }
+
+    /** The broker restarted or resumed, and serving again. */
+    private void recoverBroker(State state) throws Exception {
+        control.recover(state.fault.action(), state.broker);
+        targets.awaitServing(state.broker.nodeId());
+    }
+
+    private String brokerRecovered(State state) {
+        Fault f = state.fault;
+        return String.format(
+                Locale.ROOT,
+                "Fault %s: broker %d %s at %.1f s, serving again at %.1f s",
+                f.key(),
+                state.broker.nodeId(),
+                f.action() == FaultAction.PAUSE ? "resumed" : "restarted",
+                seconds(state.recoveredNanos),
+                seconds(state.rejoinedNanos));
     }
 
     private BrokerControl.Broker broker(int nodeId) throws Exception {

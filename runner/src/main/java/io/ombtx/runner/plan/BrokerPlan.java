@@ -24,17 +24,6 @@ public record BrokerPlan(
         String brokerVersion,
         Integer transactionVersion) {
 
-    public BrokerPlan(
-            boolean embedded,
-            int brokers,
-            ClusterProfile profile,
-            Map<String, String> settings,
-            String bootstrapServers,
-            String serversSource,
-            List<Demand> demands) {
-        this(embedded, brokers, profile, settings, bootstrapServers, serversSource, demands, null, null);
-    }
-
     /**
      * A setting that asks for brokers.
      *
@@ -49,7 +38,7 @@ public record BrokerPlan(
     }
 
     public static BrokerPlan embedded(int brokers, ClusterProfile profile, Map<String, String> settings) {
-        return new BrokerPlan(true, brokers, profile, settings, null, null, List.of());
+        return embedded(brokers, profile, settings, null, null);
     }
 
     public static BrokerPlan embedded(
@@ -64,7 +53,7 @@ public record BrokerPlan(
 
     /** No broker at all: the driver brings its own transport (driver-aeron's embedded media driver). */
     public static BrokerPlan none() {
-        return new BrokerPlan(false, 0, null, Map.of(), null, null, List.of());
+        return new BrokerPlan(false, 0, null, Map.of(), null, null, List.of(), null, null);
     }
 
     /** Whether the run has no broker (see {@link #none()}). */
@@ -74,6 +63,7 @@ public record BrokerPlan(
 
     public static BrokerPlan external(
             int brokersNeeded, String bootstrapServers, String serversSource, List<Demand> demands) {
-        return new BrokerPlan(false, brokersNeeded, null, Map.of(), bootstrapServers, serversSource, demands);
+        return new BrokerPlan(
+                false, brokersNeeded, null, Map.of(), bootstrapServers, serversSource, demands, null, null);
     }
 }

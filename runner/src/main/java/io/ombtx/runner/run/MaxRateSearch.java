@@ -83,6 +83,15 @@ public final class MaxRateSearch {
 
         /** The same settings with the given start and maximum rate. */
         public Settings withRates(double start, double max) {
+            return with(start, max, growthFloorMessages);
+        }
+
+        /** The same settings with the given {@link #growthFloorMessages}. */
+        public Settings withGrowthFloor(double messages) {
+            return with(startRate, maxRate, messages);
+        }
+
+        private Settings with(double start, double max, double floorMessages) {
             return new Settings(
                     start,
                     max,
@@ -95,25 +104,7 @@ public final class MaxRateSearch {
                     maxGrowthSeconds,
                     maxPublishDelayP99Millis,
                     sampleSeconds,
-                    growthFloorMessages,
-                    maxSettleSeconds);
-        }
-
-        /** The same settings with the given {@link #growthFloorMessages}. */
-        public Settings withGrowthFloor(double messages) {
-            return new Settings(
-                    startRate,
-                    maxRate,
-                    probeSeconds,
-                    settleSeconds,
-                    confirmSeconds,
-                    keepUpRatio,
-                    tolerance,
-                    maxProbes,
-                    maxGrowthSeconds,
-                    maxPublishDelayP99Millis,
-                    sampleSeconds,
-                    messages,
+                    floorMessages,
                     maxSettleSeconds);
         }
     }

@@ -78,16 +78,6 @@ final class MeasurementLoop {
     private long lastPollNanos;
     private RunResult.Drain drain;
 
-    MeasurementLoop(
-            Workload workload,
-            WorkerGroup group,
-            int intervalSeconds,
-            Interruption interruption,
-            java.time.Duration teardownBudget,
-            Consumer<String> log) {
-        this(workload, group, intervalSeconds, interruption, teardownBudget, log, null, () -> null);
-    }
-
     /**
      * @param faults injects the workload's faults once the measurement starts, or null
      * @param clusterLost why the cluster can no longer serve the run (a broker that died on its own), or null while

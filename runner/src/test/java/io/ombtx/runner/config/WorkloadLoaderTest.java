@@ -414,7 +414,8 @@ class WorkloadLoaderTest {
                         1,
                         Duration.ofSeconds(20),
                         null,
-                        Duration.ofSeconds(10)),
+                        Duration.ofSeconds(10),
+                        null),
                 kill);
         assertEquals(
                 "kill partition-leader (partition 1 of the first topic) at 20 s, restart after 10 s", kill.describe());

@@ -80,7 +80,8 @@ class FaultInjectorTest {
                 0,
                 Duration.ofMillis(atMillis),
                 null,
-                recoverMillis == null ? null : Duration.ofMillis(recoverMillis));
+                recoverMillis == null ? null : Duration.ofMillis(recoverMillis),
+                null);
     }
 
     /** Polls as the measurement loop does, every 10 ms, for {@code millis}. */
@@ -95,7 +96,8 @@ class FaultInjectorTest {
     @Test
     void aFaultIsInjectedWhenDueAndRecoveredAfterItsDelay() throws Exception {
         FakeControl control = new FakeControl();
-        FaultInjector injector = new FaultInjector(List.of(at(0, 100, 200L)), control, new FakeCluster(), line -> {});
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        FaultInjector injector = new FaultInjector(List.of(at(0, 100, 200L)), control, new FakeCluster(), log::add);
         long start = System.nanoTime();
         injector.poll(start + TimeUnit.SECONDS.toNanos(5), 0);
         assertTrue(control.calls.isEmpty(), "nothing before the measurement starts");
@@ -115,12 +117,25 @@ class FaultInjectorTest {
         assertEquals(0.2, event.recoverAfterSeconds());
         assertNull(event.error());
         assertNull(event.note());
+        assertLines(
+                List.of(
+                        "Fault faults\\[0\\]: killed broker 2 \\(h2:9092\\), leader of t-0 at \\d+\\.\\d s",
+                        "Fault faults\\[0\\]: broker 2 restarted at \\d+\\.\\d s, serving again at \\d+\\.\\d s"),
+                log);
+    }
+
+    /** Each of {@code patterns} matches one line of {@code log}, in order, and nothing else was logged. */
+    private static void assertLines(List<String> patterns, List<String> log) {
+        assertEquals(patterns.size(), log.size(), log.toString());
+        for (int i = 0; i < patterns.size(); i++) {
+            assertTrue(log.get(i).matches(patterns.get(i)), log.get(i) + " does not match " + patterns.get(i));
+        }
     }
 
     @Test
     void aCountedFaultWaitsForItsOperations() throws Exception {
         FakeControl control = new FakeControl();
-        Fault fault = new Fault(0, FaultAction.PAUSE, FaultTarget.BROKER, 2, null, null, 5L, null);
+        Fault fault = new Fault(0, FaultAction.PAUSE, FaultTarget.BROKER, 2, null, null, 5L, null, null);
         FaultInjector injector = new FaultInjector(List.of(fault), control, new FakeCluster(), line -> {});
         long start = System.nanoTime();
         injector.measurementStarted(start);
@@ -248,5 +263,11 @@ class FaultInjectorTest {
         assertTrue(
                 log.stream().anyMatch(l -> l.startsWith("Fault faults[1]: added stream-processor 3 at ")),
                 log.toString());
+        assertLines(
+                List.of(
+                        "Fault faults\\[0\\]: paused stream-processor 1 at \\d+\\.\\d s",
+                        "Fault faults\\[0\\]: stream-processor 1 replaced, the zombie resumed at \\d+\\.\\d s, the new"
+                                + " instance ready at \\d+\\.\\d s(, the zombie fenced)?"),
+                log.stream().filter(l -> l.startsWith("Fault faults[0]")).toList());
     }
 }
