@@ -103,6 +103,10 @@ final class ConsoleSummary {
                             v.offset(),
                             v.detail())));
         }
+        if (result.status() == RunResult.Status.COMPLETE
+                && !outcome.verdictFailures().isEmpty()) {
+            console.say("Verdict FAILED (exit code 1): %s", String.join("; ", outcome.verdictFailures()));
+        }
         RunResult.Drain d = result.drain();
         if (d != null && !d.completed()) {
             console.say(

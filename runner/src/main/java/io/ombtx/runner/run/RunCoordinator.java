@@ -17,6 +17,8 @@ import io.ombtx.runner.worker.Worker;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -101,11 +103,39 @@ public final class RunCoordinator {
         }
 
         /**
-         * Whether the run completed, neither ended early nor failed, and its result is where it was asked to go
-         * (bin/benchmark exits 1 otherwise).
+         * Whether the run completed, neither ended early nor failed, showed what it was asked to show (see
+         * {@link #verdictFailures()}) and its result is where it was asked to go (bin/benchmark exits 1 otherwise).
          */
         public boolean complete() {
-            return result.status() == RunResult.Status.COMPLETE && unsaved == null;
+            return result.status() == RunResult.Status.COMPLETE
+                    && unsaved == null
+                    && verdictFailures().isEmpty();
+        }
+
+        /**
+         * What a measured run was asked to show and did not, each in a few words: an exactly-once verdict that
+         * failed (after the run, or live), a declared fault that could not be carried out. The measurement stands
+         * (the result stays complete, with the verdicts and the faults' errors in it), but the run is no success:
+         * bin/benchmark exits 1.
+         */
+        public List<String> verdictFailures() {
+            List<String> failures = new ArrayList<>();
+            RunResult.ExactlyOnce eos = result.exactlyOnce();
+            if (eos != null && !eos.passed()) {
+                failures.add("exactly-once check failed (" + eos.duplicated() + " duplicated, " + eos.missing()
+                        + " missing, " + eos.unexpected() + " unexpected, " + eos.abortedSeen() + " aborted seen)");
+            }
+            if (eos != null && eos.live() != null && !eos.live().passed()) {
+                failures.add("live exactly-once check failed");
+            }
+            if (result.faults() != null) {
+                for (RunResult.FaultEvent f : result.faults()) {
+                    if (f.error() != null) {
+                        failures.add(f.fault() + " not carried out: " + f.error());
+                    }
+                }
+            }
+            return failures;
         }
     }
 

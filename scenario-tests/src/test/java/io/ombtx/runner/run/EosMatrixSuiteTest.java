@@ -63,8 +63,11 @@ class EosMatrixSuiteTest {
     void theFullProfilePlansEveryCellOnEveryReleasePoint() {
         DryRun o = dryRun("full");
         assertEquals(0, o.code(), o.err());
-        assertEquals(32, o.count("^ +\\d+\\. "), "8 cells × 4 release points:\n" + o.out());
-        assertEquals(32, o.count("exactly-once check \\(live and after the run\\)"), o.out());
+        assertEquals(48, o.count("^ +\\d+\\. "), "8 broker and 4 client cells × 4 release points:\n" + o.out());
+        assertEquals(48, o.count("exactly-once check \\(live and after the run\\)"), o.out());
+        for (String cell : new String[] {"client-kill", "client-bounce", "zombie", "group"}) {
+            assertEquals(4, o.count("^ +\\d+\\. tx-streaming-" + cell + " "), cell);
+        }
         for (String cell : new String[] {"coordinator-kill", "coordinator-stop", "leader-kill", "leader-stop"}) {
             assertEquals(4, o.count("^ +\\d+\\. tx-streaming-broker-" + cell + " "), cell);
             assertEquals(4, o.count("^ +\\d+\\. tx-streaming-broker-" + cell + "-aborts "), cell + " with aborts");
