@@ -174,15 +174,8 @@ public final class Main {
 
     /** Runs already-parsed arguments. */
     public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err) {
-        if (!parsed.reuseBrokers()) {
+        if (!parsed.reuseBrokers() || parsed.dryRun()) {
             return run(parsed, out, err, null);
-        }
-        if (parsed.dryRun()) {
-            int code = run(parsed, out, err, null);
-            if (code == OK) {
-                out.println(reuseLine(plan(parsed)));
-            }
-            return code;
         }
         try (ClusterReuse reuse = new ClusterReuse()) {
             return run(parsed, out, err, reuse);
@@ -205,6 +198,9 @@ public final class Main {
                     .forEach(err::println);
             if (parsed.dryRun()) {
                 out.print(PlanText.describe(plan));
+                if (parsed.reuseBrokers() && reuse == null) {
+                    out.println(reuseLine(plan)); // a suite, which passes its reuse, counts over all its entries
+                }
                 return OK;
             }
             OutputTarget target = OutputTarget.of(parsed.output());
