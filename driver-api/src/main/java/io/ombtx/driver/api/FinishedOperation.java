@@ -2,8 +2,9 @@ package io.ombtx.driver.api;
 
 /**
  * An operation a closed loop ran on its own thread ({@link OperationProducer#runOperationInline}): its outcome at
- * once, its timings when asked. A driver may build the timings only then, on the thread that records them, so that
- * nothing but the loop runs between the end of one transaction and the begin of the next.
+ * once, its timings when asked. A driver may build the timings only then, on the thread that records them, and do its
+ * own reporting of the operation there, so that nothing but the loop runs between the end of one transaction and the
+ * begin of the next. The runner reads the timings of every operation it is handed, once, off the loop's thread.
  */
 public interface FinishedOperation {
 

@@ -8,7 +8,6 @@ import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
 import io.ombtx.driver.api.Phase;
-import io.ombtx.driver.api.ReportQueue;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -53,10 +52,10 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
 
     private volatile boolean closed;
     /**
-     * The driver's own report of each inline operation (its StatsLogger), queued off the closed loop's thread; made
-     * by the first inline operation. Only the loop's thread writes it; close reads it after the loop has stopped.
+     * Set by the first inline operation: the flow reports each transaction to the driver's stats when the closed
+     * loop's recorder reads its timings, off the loop's thread (see {@link FinishedOperation}).
      */
-    private volatile ReportQueue inlineReports;
+    private volatile boolean inline;
     /** Completed by {@link #takeOver}: the instance an operation cut by a client fault waits for. */
     private volatile CompletableFuture<Void> nextInstance = new CompletableFuture<>();
     /** After a take-over: the fault whose stall the next commit ends, or null. */
@@ -157,9 +156,8 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
      * fault runs again on it, and its first commit ends {@code fault}'s stall.
      */
     void takeOver(TransactionFlow next, ClientFault fault) {
-        ReportQueue queue = inlineReports;
-        if (queue != null) {
-            next.reportThrough(queue);
+        if (inline) {
+            next.reportWhenRead();
         }
         firstCommitEnds = fault;
         flow = next;
@@ -251,9 +249,9 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
         if (!operations.runsWholeOperations()) {
             return OperationProducer.super.runOperationInline(key, payload);
         }
-        if (flow != null && inlineReports == null) {
-            inlineReports = new ReportQueue("ombtx-tx-reports-" + topic);
-            flow.reportThrough(inlineReports);
+        if (!inline && flow != null) {
+            inline = true;
+            flow.reportWhenRead();
         }
         return runLocked(key, payload);
     }
@@ -381,9 +379,6 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
         } finally {
             abandoned.forEach(TransactionFlow::forceClose);
             thread.shutdownNow(); // interrupts only a thread that ignored the forced close
-            if (inlineReports != null) {
-                inlineReports.close(); // after the last transaction, also after a forced close
-            }
         }
     }
 

@@ -11,7 +11,13 @@ import io.ombtx.driver.api.OperationTimings.Outcome;
  */
 final class OperationResult implements FinishedOperation {
 
-    private final PhaseTimer timer; // null once built, or when built from the start
+    /** How a flow builds a transaction's timings from its timer, when first asked (see {@link #timings}). */
+    interface Builder {
+        OperationTimings build(PhaseTimer timer, int messages, Outcome outcome);
+    }
+
+    private final PhaseTimer timer; // null when built from the start
+    private final Builder builder;
     private final int messages;
     private final Outcome outcome;
     private final Throwable failure;
@@ -19,15 +25,17 @@ final class OperationResult implements FinishedOperation {
 
     OperationResult(OperationTimings timings, Throwable failure) {
         this.timer = null;
+        this.builder = null;
         this.messages = timings.messages();
         this.outcome = timings.outcome();
         this.failure = failure;
         this.timings = timings;
     }
 
-    /** Timings built from {@code timer} when first asked; nothing may lap it any more. */
-    OperationResult(PhaseTimer timer, int messages, Outcome outcome, Throwable failure) {
+    /** Timings built from {@code timer} by {@code builder} when first asked; nothing may lap it any more. */
+    OperationResult(PhaseTimer timer, int messages, Outcome outcome, Throwable failure, Builder builder) {
         this.timer = timer;
+        this.builder = builder;
         this.messages = messages;
         this.outcome = outcome;
         this.failure = failure;
@@ -45,7 +53,7 @@ final class OperationResult implements FinishedOperation {
     @Override
     public synchronized OperationTimings timings() {
         if (timings == null) {
-            timings = timer.finish(messages, outcome);
+            timings = builder.build(timer, messages, outcome);
         }
         return timings;
     }

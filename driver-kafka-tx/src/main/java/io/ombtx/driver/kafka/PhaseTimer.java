@@ -3,19 +3,35 @@ package io.ombtx.driver.kafka;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.Phase;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
  * Times one operation's phases back to back: each {@link #lap} ends the current phase where the next begins, so
  * the phases add up to the whole operation except where time is deliberately left out ({@link #skip}).
+ *
+ * <p>While the operation runs, a lap only adds to an array: a closed loop times its transactions on its own thread,
+ * and everything done there between one commit and the next begin is time the seeds' bare loop did not spend. The
+ * {@link OperationTimings} (maps, lists) are made in {@link #finish}, which a closed loop calls off its thread.
  */
 final class PhaseTimer {
 
+    private static final Phase[] PHASES = Phase.values();
+
     private final LongSupplier clock;
-    private final OperationTimings.Builder builder;
-    private final List<Phase> sequence = new ArrayList<>(8);
+    private final long start;
+    private final long[] nanos = new long[PHASES.length];
+    private int lapped; // a bit per phase ordinal: the phases lapped at least once
+    private byte[] sequence = new byte[8]; // phase ordinals in lap order, a phase lapped twice in a row once
+    private int sequenceLength;
     private long mark;
+    private int abortedAttempts;
+    private int fatalErrors;
+    private int retries;
+    private int fenced;
+    private int producersReplaced;
+    private long clientRetries;
 
     PhaseTimer() {
         this(System::nanoTime);
@@ -24,17 +40,22 @@ final class PhaseTimer {
     /** @param clock nanoseconds (tests pass their own) */
     PhaseTimer(LongSupplier clock) {
         this.clock = clock;
-        this.mark = clock.getAsLong();
-        this.builder = new OperationTimings.Builder(mark);
+        this.start = clock.getAsLong();
+        this.mark = start;
     }
 
     /** Attributes the time since the last boundary to {@code phase}. */
     void lap(Phase phase) {
         long now = clock.getAsLong();
-        builder.add(phase, now - mark);
+        int ordinal = phase.ordinal();
+        nanos[ordinal] += now - mark;
+        lapped |= 1 << ordinal;
         mark = now;
-        if (sequence.isEmpty() || sequence.get(sequence.size() - 1) != phase) {
-            sequence.add(phase);
+        if (sequenceLength == 0 || sequence[sequenceLength - 1] != ordinal) {
+            if (sequenceLength == sequence.length) {
+                sequence = Arrays.copyOf(sequence, sequenceLength * 2);
+            }
+            sequence[sequenceLength++] = (byte) ordinal;
         }
     }
 
@@ -48,36 +69,47 @@ final class PhaseTimer {
     }
 
     void abortedAttempt() {
-        builder.abortedAttempt();
+        abortedAttempts++;
     }
 
     void fatalError() {
-        builder.fatalError();
+        fatalErrors++;
     }
 
     void retry() {
-        builder.retry();
+        retries++;
     }
 
     void fenced() {
-        builder.fenced();
+        fenced++;
     }
 
     void producerReplaced() {
-        builder.producerReplaced();
+        producersReplaced++;
     }
 
     void clientRetries(long count) {
-        builder.clientRetries(count);
+        clientRetries += Math.max(0, count);
     }
 
     /** The phases in the order they were lapped; laps of one phase in a row appear once. */
     List<Phase> sequence() {
-        return List.copyOf(sequence);
+        List<Phase> phases = new ArrayList<>(sequenceLength);
+        for (int i = 0; i < sequenceLength; i++) {
+            phases.add(PHASES[sequence[i]]);
+        }
+        return List.copyOf(phases);
     }
 
     /** The whole operation ends at the last boundary, so bookkeeping after it is not counted. */
     OperationTimings finish(int messages, OperationTimings.Outcome outcome) {
-        return builder.build(mark, messages, outcome, sequence);
+        OperationTimings.Builder builder = new OperationTimings.Builder(start);
+        for (Phase phase : PHASES) {
+            if ((lapped & (1 << phase.ordinal())) != 0) {
+                builder.add(phase, nanos[phase.ordinal()]);
+            }
+        }
+        builder.counts(abortedAttempts, fatalErrors, retries, fenced, producersReplaced, clientRetries);
+        return builder.build(mark, messages, outcome, sequence());
     }
 }

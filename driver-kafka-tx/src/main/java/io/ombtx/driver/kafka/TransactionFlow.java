@@ -1,6 +1,7 @@
 package io.ombtx.driver.kafka;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.driver.api.ReportQueue;
@@ -53,14 +54,19 @@ final class TransactionFlow {
     private final TxStatsReporter stats;
     private final Supplier<PhaseTimer> timers;
     private Executor reports = Runnable::run;
+    /** A closed loop's: a transaction is reported when its timings are first read, by the loop's recorder. */
+    private volatile boolean reportWhenRead;
+
+    private final OperationResult.Builder builder = this::build;
     private AbortChoice aborts = AbortChoice.NEVER;
     /** A client fault armed by another thread, carried out at the next transaction's decision point. */
     private volatile ClientFault pendingFault;
     /**
-     * The session's client retries when the last transaction ended: the next one's starting count, so a transaction
-     * reads the client's metric once, at its end, not again before its begin (nothing is sent between the two).
+     * The session's client retries when the last transaction's timings were built. The metric is read there, where
+     * the timings are built (off a closed loop's thread), not between two transactions; a retry is thus counted in
+     * the first transaction built after it, and the total stays exact.
      */
-    private long clientRetriesSoFar;
+    private long clientRetriesCounted;
 
     /** @param timers a new timer per transaction, started when the transaction begins */
     TransactionFlow(
@@ -74,7 +80,7 @@ final class TransactionFlow {
         this.maxRetries = maxRetries;
         this.stats = stats;
         this.timers = timers;
-        this.clientRetriesSoFar = session.clientRetries();
+        this.clientRetriesCounted = session.clientRetries();
     }
 
     /** Starts a session for {@code transactionalId} and runs transactions as {@code settings} say. */
@@ -108,6 +114,32 @@ final class TransactionFlow {
      */
     void reportThrough(Executor executor) {
         this.reports = executor;
+    }
+
+    /**
+     * A closed loop's flow: each transaction is reported to the driver's stats when its timings are first read
+     * ({@link OperationResult#timings}), which the loop's recorder does off the loop's thread, so that nothing is
+     * queued between two transactions but the loop's own one record.
+     */
+    void reportWhenRead() {
+        this.reportWhenRead = true;
+    }
+
+    /** A finished transaction's timings, with the client's retries since the last one built; reported if asked. */
+    private OperationTimings build(PhaseTimer timer, int messages, Outcome outcome) {
+        timer.clientRetries(clientRetriesSince());
+        OperationTimings timings = timer.finish(messages, outcome);
+        if (reportWhenRead) {
+            stats.report(timings);
+        }
+        return timings;
+    }
+
+    private synchronized long clientRetriesSince() {
+        long now = session.clientRetries();
+        long since = now - clientRetriesCounted;
+        clientRetriesCounted = now;
+        return since;
     }
 
     /** Which transactions of {@link #run} abort on purpose (default: none). */
@@ -176,7 +208,6 @@ final class TransactionFlow {
     /** One transaction over its attempts. Its timer starts at the first begin. */
     final class Transaction {
 
-        private final long clientRetriesBefore = clientRetriesSoFar;
         // The timer covers what the seeds' loop timed: from just before the begin.
         private final PhaseTimer timer = timers.get();
         private final List<ProducerRecord<String, byte[]>> records;
@@ -432,11 +463,12 @@ final class TransactionFlow {
         }
 
         private OperationResult done(Throwable error, Outcome outcome) {
-            clientRetriesSoFar = session.clientRetries();
-            timer.clientRetries(clientRetriesSoFar - clientRetriesBefore);
-            // The timings are built where they are reported: on a closed loop's report queue, not on its thread.
-            OperationResult result = new OperationResult(timer, records.size(), outcome, error);
-            reports.execute(() -> stats.report(result.timings()));
+            // The timings are built, and the client's retries read, where they are reported: on a closed loop's
+            // recorder or report queue, not on its thread between two transactions.
+            OperationResult result = new OperationResult(timer, records.size(), outcome, error, builder);
+            if (!reportWhenRead) {
+                reports.execute(() -> stats.report(result.timings()));
+            }
             return result;
         }
     }

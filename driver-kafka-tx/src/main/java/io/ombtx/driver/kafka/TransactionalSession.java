@@ -25,6 +25,9 @@ final class TransactionalSession {
     /** When the last commit returned, for {@link LoopGap} (0: none since the last abort, or not recording). */
     private long committedNanos;
 
+    /** Guards the two fields below: {@link #clientRetries} is read by whichever thread reports a transaction. */
+    private final Object retriesLock = new Object();
+
     private Metric retryTotal; // the producer's record-retry-total, or null when it has none
     private long retiredClientRetries; // record-retry-total of the producers this session closed
     private boolean transactionOpen;
@@ -42,7 +45,7 @@ final class TransactionalSession {
 
     private void setProducer(Producer<String, byte[]> created) {
         producer = created;
-        retryTotal = created == null
+        Metric retries = created == null
                 ? null
                 : created.metrics().entrySet().stream()
                         .filter(e -> e.getKey().name().equals("record-retry-total")
@@ -50,6 +53,9 @@ final class TransactionalSession {
                         .map(e -> (Metric) e.getValue())
                         .findFirst()
                         .orElse(null);
+        synchronized (retriesLock) {
+            retryTotal = retries;
+        }
     }
 
     private static long metricValue(Metric metric) {
@@ -84,9 +90,12 @@ final class TransactionalSession {
     /**
      * Record batches kafka-clients has sent again (its {@code record-retry-total}) over every producer of this session
      * so far: the retries it made on its own, unseen by the caller, after leader changes, time-outs or disconnections.
+     * Safe from any thread.
      */
     long clientRetries() {
-        return retiredClientRetries + metricValue(retryTotal);
+        synchronized (retriesLock) {
+            return retiredClientRetries + metricValue(retryTotal);
+        }
     }
 
     void begin() {
@@ -117,7 +126,10 @@ final class TransactionalSession {
      */
     boolean replaceProducer() {
         Producer<String, byte[]> old = producer;
-        retiredClientRetries += metricValue(retryTotal);
+        synchronized (retriesLock) {
+            retiredClientRetries += metricValue(retryTotal);
+            retryTotal = null;
+        }
         setProducer(null);
         transactionOpen = false;
         if (old != null) {

@@ -90,7 +90,7 @@ class FaultInjectionTest {
                 "injected at " + kill.injectedAtSeconds());
         assertTrue(
                 kill.recoveredAtSeconds() >= kill.injectedAtSeconds() + 4.0,
-                "restarted at " + kill.recoveredAtSeconds());
+                "restarted at " + kill.recoveredAtSeconds() + ": " + kill + "\n" + log);
         assertTrue(
                 kill.rejoinedAtSeconds() >= kill.recoveredAtSeconds(), "serving again at " + kill.rejoinedAtSeconds());
         assertTrue(
