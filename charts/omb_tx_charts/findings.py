@@ -272,7 +272,8 @@ def _judged_row(spec: FindingSpec, figure: SeedFigure, measured: _Measured) -> F
         return FindingRow(spec, figure, measured.setup.system or "?", measured.setup, order, measured.compared, None,
                           HARNESS_BEHIND, (), tuple(notes), differences, depends, measured.behind,
                           scenario=measured.numerator.workload)
-    estimate = intervals.estimate(measured.values) if spec.combine != DIFFERENCE else _estimate_any(measured.values)
+    estimate = (intervals.estimate(measured.values) if spec.combine != DIFFERENCE
+                else intervals.estimate_signed(measured.values))
     verdict = judge(estimate.bounds(), figure, spec.reference)
     if not estimate.has_interval:
         notes.append(f"n = {estimate.n}: no interval, verdict provisional")
@@ -306,14 +307,6 @@ def _phase_breakdown(runs: Sequence[Result]) -> str:
     largest = max(p50s, key=lambda p: p50s[p])
     return ("phase p50s: " + ", ".join(f"{p} {format_ms(v)} ms" for p, v in p50s.items())
             + f"; the largest: {largest}")
-
-
-def _estimate_any(values: Sequence[float]) -> Estimate:
-    """A difference can be 0 or negative: the t interval on logarithms does not apply; below 6 values, none."""
-    ordered = tuple(sorted(values))
-    if len(ordered) >= 6:
-        return intervals.estimate(ordered)
-    return Estimate(ordered, statistics.median(ordered), None, None, intervals.TOO_FEW)
 
 
 def _not_applicable(spec: FindingSpec, figure: SeedFigure, measured: _Measured) -> FindingRow:

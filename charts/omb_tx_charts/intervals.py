@@ -6,6 +6,10 @@
   the logarithms of the values: the interval holds at 95% if run-to-run variation is log-normal (latencies and
   ratios are positive and skewed); it is centred on the geometric mean, which is the median of a log-normal.
 - n < 3: no interval ("n too small").
+
+A quantity that can be 0 or negative (a difference of shares, in percentage points) has no logarithm:
+``estimate_signed`` uses the same order statistics from n = 6 and, for n = 3..5, Student's t on the values
+themselves (it holds at 95% if run-to-run variation is normal), centred on their mean.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 CONFIDENCE = 0.95
 ORDER_STATISTICS = "order statistics"
 T_ON_LOGS = "t on logs"
+T_ON_VALUES = "t"
 TOO_FEW = "n too small"
 # Student's t, two-sided 95%, for the degrees of freedom the t method is used with (n = 3..5).
 _T_975 = {2: 4.302653, 3: 3.182446, 4: 2.776445}
@@ -64,6 +69,17 @@ def estimate(values: Sequence[float]) -> Estimate:
     centre, spread = statistics.fmean(logs), statistics.stdev(logs)
     half = _T_975[n - 1] * spread / math.sqrt(n)
     return Estimate(ordered, median, math.exp(centre - half), math.exp(centre + half), T_ON_LOGS)
+
+
+def estimate_signed(values: Sequence[float]) -> Estimate:
+    """As ``estimate``, for values that may be 0 or negative: Student's t on the values themselves for n = 3..5."""
+    ordered = tuple(sorted(values))
+    n = len(ordered)
+    if n < 3 or n >= 6:
+        return estimate(ordered)
+    centre, spread = statistics.fmean(ordered), statistics.stdev(ordered)
+    half = _T_975[n - 1] * spread / math.sqrt(n)
+    return Estimate(ordered, statistics.median(ordered), centre - half, centre + half, T_ON_VALUES)
 
 
 def order_statistic_rank(n: int) -> int:

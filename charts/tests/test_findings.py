@@ -164,6 +164,17 @@ def test_three_to_five_values_get_a_t_interval_on_their_logarithms() -> None:
     assert estimate.low == pytest.approx(2 * math.exp(-half)) and estimate.high == pytest.approx(2 * math.exp(half))
 
 
+def test_a_difference_of_three_to_five_values_gets_a_t_interval_on_the_values() -> None:
+    # Percentage points can be 0 or negative (the back-off share, default minus zero): no logarithms.
+    estimate = intervals.estimate_signed([-2.0, 0.0, 1.0, 3.0, 8.0])
+    mean, sd = 2.0, statistics.stdev([-2.0, 0.0, 1.0, 3.0, 8.0])
+    half = 2.776445 * sd / math.sqrt(5)
+    assert estimate.method == intervals.T_ON_VALUES and estimate.median == 1.0
+    assert estimate.low == pytest.approx(mean - half) and estimate.high == pytest.approx(mean + half)
+    assert intervals.estimate_signed([-1.0, 2.0]).method == intervals.TOO_FEW
+    assert intervals.estimate_signed(range(-3, 6)).method == intervals.ORDER_STATISTICS
+
+
 def test_fewer_than_three_values_get_no_interval() -> None:
     for values in ([5.0], [5.0, 7.0]):
         estimate = intervals.estimate(values)

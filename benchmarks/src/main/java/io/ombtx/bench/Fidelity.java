@@ -52,7 +52,7 @@ public final class Fidelity {
                     + " scenario, alternated on one embedded broker: median [min–max] over the rounds of the p50, p99"
                     + " and total-time ratios, and the operations of 50 ms or more on each side.",
             footer = {
-                "Targets: every ratio's median within [0.95, 1.05]; operations >= 50 ms within 10% of the bare loop's.",
+                "Targets: each ratio's median within [0.95, 1.05]; operations >= 50 ms within 10%% of the bare loop's.",
                 "",
                 "Examples:",
                 "  bin/bench fidelity                                  # every scenario, 5 rounds of 1000 + 1000",
