@@ -135,22 +135,6 @@ public record OperationTimings(
             return this;
         }
 
-        /** Adds the counts a driver kept itself, as the one-at-a-time methods above would. */
-        public Builder counts(
-                int abortedAttempts,
-                int fatalErrors,
-                int retries,
-                int fenced,
-                int producersReplaced,
-                long clientRetries) {
-            this.abortedAttempts += abortedAttempts;
-            this.fatalErrors += fatalErrors;
-            this.retries += retries;
-            this.fenced += fenced;
-            this.producersReplaced += producersReplaced;
-            return clientRetries(clientRetries);
-        }
-
         public OperationTimings build(long endNanos, int messages, Outcome outcome) {
             return build(endNanos, messages, outcome, List.of());
         }

@@ -26,12 +26,8 @@ final class PhaseTimer {
     private byte[] sequence = new byte[8]; // phase ordinals in lap order, a phase lapped twice in a row once
     private int sequenceLength;
     private long mark;
-    private int abortedAttempts;
-    private int fatalErrors;
-    private int retries;
-    private int fenced;
-    private int producersReplaced;
-    private long clientRetries;
+    /** What the operation got past (retries, failures), made on its first count: most operations have none. */
+    private OperationTimings.Builder counts;
 
     PhaseTimer() {
         this(System::nanoTime);
@@ -69,27 +65,36 @@ final class PhaseTimer {
     }
 
     void abortedAttempt() {
-        abortedAttempts++;
+        counts().abortedAttempt();
     }
 
     void fatalError() {
-        fatalErrors++;
+        counts().fatalError();
     }
 
     void retry() {
-        retries++;
+        counts().retry();
     }
 
     void fenced() {
-        fenced++;
+        counts().fenced();
     }
 
     void producerReplaced() {
-        producersReplaced++;
+        counts().producerReplaced();
     }
 
     void clientRetries(long count) {
-        clientRetries += Math.max(0, count);
+        if (count > 0) {
+            counts().clientRetries(count);
+        }
+    }
+
+    private OperationTimings.Builder counts() {
+        if (counts == null) {
+            counts = new OperationTimings.Builder(start);
+        }
+        return counts;
     }
 
     /** The phases in the order they were lapped; laps of one phase in a row appear once. */
@@ -103,13 +108,12 @@ final class PhaseTimer {
 
     /** The whole operation ends at the last boundary, so bookkeeping after it is not counted. */
     OperationTimings finish(int messages, OperationTimings.Outcome outcome) {
-        OperationTimings.Builder builder = new OperationTimings.Builder(start);
+        OperationTimings.Builder builder = counts();
         for (Phase phase : PHASES) {
             if ((lapped & (1 << phase.ordinal())) != 0) {
                 builder.add(phase, nanos[phase.ordinal()]);
             }
         }
-        builder.counts(abortedAttempts, fatalErrors, retries, fenced, producersReplaced, clientRetries);
         return builder.build(mark, messages, outcome, sequence());
     }
 }
