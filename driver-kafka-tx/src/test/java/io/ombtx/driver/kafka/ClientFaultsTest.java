@@ -129,8 +129,11 @@ class ClientFaultsTest {
         assertEquals(1, f.abortedTransactions(), log);
         assertEquals(1L, f.reprocessedRecords(), log);
         assertEquals(0, f.zombieCommits(), log);
-        // Both rounded to the millisecond, hence the millisecond's allowance.
-        assertTrue(f.recoveredAtSeconds() >= f.injectedAtSeconds() + recoverAfter - 0.001, log);
+        // Both are rounded to the millisecond: compared in whole milliseconds (as doubles, 3.028 + 4.0 > 7.028).
+        assertTrue(
+                Math.round(f.recoveredAtSeconds() * 1000)
+                        >= Math.round(f.injectedAtSeconds() * 1000) + Math.round(recoverAfter * 1000),
+                log);
         assertNotNull(f.stallSeconds(), "the new instance committed: " + log);
         assertTrue(f.stallSeconds() >= recoverAfter, "stall " + f.stallSeconds());
     }

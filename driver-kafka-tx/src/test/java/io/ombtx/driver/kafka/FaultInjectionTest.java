@@ -88,8 +88,10 @@ class FaultInjectionTest {
         assertTrue(
                 kill.injectedAtSeconds() >= 3.0 && kill.injectedAtSeconds() < 20,
                 "injected at " + kill.injectedAtSeconds());
+        // In whole milliseconds, as both are rounded: added as doubles, 3.028 + 4.0 is 7.0280000000000005, which a
+        // restart at 7.028 (4.000 s later, in the same millisecond) would fail.
         assertTrue(
-                kill.recoveredAtSeconds() >= kill.injectedAtSeconds() + 4.0,
+                millis(kill.recoveredAtSeconds()) >= millis(kill.injectedAtSeconds()) + 4_000,
                 "restarted at " + kill.recoveredAtSeconds() + ": " + kill + "\n" + log);
         assertTrue(
                 kill.rejoinedAtSeconds() >= kill.recoveredAtSeconds(), "serving again at " + kill.rejoinedAtSeconds());
@@ -159,5 +161,10 @@ class FaultInjectionTest {
                 assertTrue(header.contains("What to expect"), file.toString());
             }
         }
+    }
+
+    /** A time in seconds, rounded to the millisecond as the result file holds it, in whole milliseconds. */
+    private static long millis(double seconds) {
+        return Math.round(seconds * 1000);
     }
 }
