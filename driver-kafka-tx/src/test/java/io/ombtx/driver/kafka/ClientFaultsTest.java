@@ -107,9 +107,13 @@ class ClientFaultsTest {
     /**
      * A group's processors poll one transaction's records at a time, so each rejoins a rebalance within one
      * transaction even when it lags (on a busy machine a poll of 500 records is 500 transactions before the next).
+     * Its records are keyed, so every partition, and so every processor, has input from the start: unkeyed, the
+     * producer writes batch.size bytes (16 KiB, some 6 s here) to one partition before the next, and a client fault
+     * armed on a processor without input waits for its first transaction.
      */
     private static String group(String name, int partitions, int processors, String faults) {
         return stream(name, partitions, processors, faults)
+                + "keyDistributor: KEY_ROUND_ROBIN\n"
                 + "driverOverrides:\n  consumerConfig: |\n    max.poll.records=1\n";
     }
 
