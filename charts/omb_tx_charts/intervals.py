@@ -65,9 +65,7 @@ def estimate(values: Sequence[float]) -> Estimate:
     if ordered[0] <= 0:
         # Logarithms need positive values; every quantity charted here is one, so this is a data error.
         raise ValueError(f"values must be positive for an interval on logarithms: {ordered}")
-    logs = [math.log(v) for v in ordered]
-    centre, spread = statistics.fmean(logs), statistics.stdev(logs)
-    half = _T_975[n - 1] * spread / math.sqrt(n)
+    centre, half = _t_interval([math.log(v) for v in ordered])
     return Estimate(ordered, median, math.exp(centre - half), math.exp(centre + half), T_ON_LOGS)
 
 
@@ -77,9 +75,14 @@ def estimate_signed(values: Sequence[float]) -> Estimate:
     n = len(ordered)
     if n < 3 or n >= 6:
         return estimate(ordered)
-    centre, spread = statistics.fmean(ordered), statistics.stdev(ordered)
-    half = _T_975[n - 1] * spread / math.sqrt(n)
+    centre, half = _t_interval(ordered)
     return Estimate(ordered, statistics.median(ordered), centre - half, centre + half, T_ON_VALUES)
+
+
+def _t_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of 3..5 values and the half-width of Student's t 95% interval around it."""
+    n = len(values)
+    return statistics.fmean(values), _T_975[n - 1] * statistics.stdev(values) / math.sqrt(n)
 
 
 def order_statistic_rank(n: int) -> int:

@@ -2,7 +2,6 @@ package io.ombtx.driver.kafka;
 
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.Phase;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -99,11 +98,11 @@ final class PhaseTimer {
 
     /** The phases in the order they were lapped; laps of one phase in a row appear once. */
     List<Phase> sequence() {
-        List<Phase> phases = new ArrayList<>(sequenceLength);
+        Phase[] phases = new Phase[sequenceLength];
         for (int i = 0; i < sequenceLength; i++) {
-            phases.add(PHASES[sequence[i]]);
+            phases[i] = PHASES[sequence[i]];
         }
-        return List.copyOf(phases);
+        return List.of(phases);
     }
 
     /** The whole operation ends at the last boundary, so bookkeeping after it is not counted. */
