@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
@@ -34,8 +33,10 @@ import org.slf4j.LoggerFactory;
  * every {@value #COMMITTED_EVERY_MILLIS} ms, through the same consumer (given the processors' group id, it never joins
  * the group: it is assigned its partitions and never commits), which asks with {@code requireStable} (kafka-clients
  * always does, 2.5 on), so the answer waits for transactions whose offsets are still pending: every output seen
- * before it whose source offset is not below it was visible while not committed. A naive stream commits its offsets after its
- * outputs are visible, so it is not judged on that.
+ * before it whose source offset is not below it was visible while not committed. That holds only for an answer to a
+ * request sent after those outputs were read, which kafka-clients does not promise after a read that timed out
+ * ({@link CommittedOffsetsReader} drops such an answer). A naive stream commits its offsets after its outputs are
+ * visible, so it is not judged on that.
  *
  * <p>The values are not read (a deserializer that skips them), the keys are parsed from their bytes, and the clock is
  * read once per poll: the check's cost is the consumer's fetches and a few operations per record.
@@ -52,6 +53,7 @@ final class LiveExactlyOnceChecker implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
     private final KafkaConsumer<byte[], Void> consumer;
+    private final CommittedOffsetsReader committedReader;
     private final String sourceTopic;
     private final String targetTopic;
     private final boolean judgeCommitted;
@@ -92,6 +94,7 @@ final class LiveExactlyOnceChecker implements AutoCloseable {
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, SkipValue.class.getName());
         this.consumer = new KafkaConsumer<>(props);
+        this.committedReader = new CommittedOffsetsReader(consumer);
         this.thread = new Thread(this::run, "ombtx-live-check-" + targetTopic);
         this.thread.setDaemon(true);
     }
@@ -194,23 +197,15 @@ final class LiveExactlyOnceChecker implements AutoCloseable {
         return false;
     }
 
-    /** Reads the committed offsets (stable) and judges what was seen; false when they could not be read. */
+    /**
+     * Reads the committed offsets (stable) and judges what was seen; false when they could not be read, or the answer
+     * may predate records read since ({@link CommittedOffsetsReader}).
+     */
     private boolean judgeCommitted(Set<TopicPartition> sources) {
-        Map<TopicPartition, OffsetAndMetadata> committed;
-        try {
-            committed = consumer.committed(sources, COMMITTED_TIMEOUT);
-        } catch (WakeupException | InterruptException e) {
-            return false;
-        } catch (RuntimeException e) {
-            LOG.debug("live check could not read the committed offsets: {}", ErrorClassifier.describe(e));
+        Map<Integer, Long> below = committedReader.read(sources, COMMITTED_TIMEOUT);
+        if (below == null) {
             return false;
         }
-        Map<Integer, Long> below = new HashMap<>();
-        committed.forEach((tp, offset) -> {
-            if (offset != null) {
-                below.put(tp.partition(), offset.offset());
-            }
-        });
         state.committed(below, System.currentTimeMillis());
         return true;
     }
