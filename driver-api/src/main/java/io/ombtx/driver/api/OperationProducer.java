@@ -28,4 +28,13 @@ public interface OperationProducer {
     default FinishedOperation runOperationInline(Optional<String> key, byte[] payload) {
         return FinishedOperation.of(runOperation(key, payload).join());
     }
+
+    /**
+     * {@link #runOperationInline(Optional, byte[])}, told whether anything in the run consumes what it writes: when
+     * nothing does ({@code consumed} false), the records need no publish-time header, and a driver may leave it off
+     * so they are the records the seeds' bare loops wrote. The default ignores it.
+     */
+    default FinishedOperation runOperationInline(Optional<String> key, byte[] payload, boolean consumed) {
+        return runOperationInline(key, payload);
+    }
 }

@@ -237,7 +237,8 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             return publishOperation(key, payload); // STREAM's producers only feed the source topic
         }
         try {
-            return CompletableFuture.supplyAsync(() -> runLocked(key, payload).timings(), thread);
+            return CompletableFuture.supplyAsync(
+                    () -> runLocked(key, payload, true).timings(), thread);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new IllegalStateException("producer for " + topic + " is closed", e));
         }
@@ -246,6 +247,12 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
     /** The closed loop's path: the operation on the caller's thread, nothing handed to the producer's thread. */
     @Override
     public FinishedOperation runOperationInline(Optional<String> key, byte[] payload) {
+        return runOperationInline(key, payload, true);
+    }
+
+    /** Unconsumed ({@code consumed} false), the records carry no publish-time header, as the seeds' loops' did not. */
+    @Override
+    public FinishedOperation runOperationInline(Optional<String> key, byte[] payload, boolean consumed) {
         if (!operations.runsWholeOperations()) {
             return OperationProducer.super.runOperationInline(key, payload);
         }
@@ -253,10 +260,10 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             inline = true;
             flow.reportWhenRead();
         }
-        return runLocked(key, payload);
+        return runLocked(key, payload, consumed);
     }
 
-    private FinishedOperation runLocked(Optional<String> key, byte[] payload) {
+    private FinishedOperation runLocked(Optional<String> key, byte[] payload, boolean consumed) {
         flowLock.lock();
         try {
             while (true) {
@@ -265,10 +272,10 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
                 }
                 TransactionFlow current = flow;
                 if (current == null) {
-                    return FinishedOperation.of(operations.runPlain(plain, key, payload));
+                    return FinishedOperation.of(operations.runPlain(plain, key, payload, consumed));
                 }
                 try {
-                    OperationResult result = operations.runTransactional(current, key, payload);
+                    OperationResult result = operations.runTransactional(current, key, payload, consumed);
                     ClientFault stalled = firstCommitEnds;
                     if (stalled != null && result.outcome() == Outcome.COMMITTED) {
                         stalled.committedAgain();

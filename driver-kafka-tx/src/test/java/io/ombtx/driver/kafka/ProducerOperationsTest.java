@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.broker.junit.EmbeddedKafkaExtension;
 import io.ombtx.driver.api.CallbackProducer;
+import io.ombtx.driver.api.FinishedOperation;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
@@ -204,6 +205,39 @@ class ProducerOperationsTest {
             assertEquals(operations, partitionsByPayload.size());
             partitionsByPayload.forEach((payload, partitions) -> assertEquals(
                     List.of(0, 1), partitions.stream().sorted().toList(), payload + " once per partition"));
+        }
+    }
+
+    @Test
+    void inlineWritesNobodyConsumesCarryNoPublishTimeHeaderAndConsumedOnesDo() throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver(null)) {
+            for (boolean transactional : List.of(true, false)) {
+                Target target = target(
+                        driver,
+                        new OperationSpec(OperationKind.WRITE, transactional, 2, 2, false, true),
+                        "inline" + transactional,
+                        2);
+                KafkaTxProducer producer = target.producer();
+                for (int i = 0; i < 10; i++) {
+                    boolean consumed = i % 2 == 1;
+                    FinishedOperation done = producer.runOperationInline(
+                            Optional.empty(), bytes((consumed ? "consumed-" : "unconsumed-") + i), consumed);
+                    assertEquals(
+                            transactional ? Outcome.COMMITTED : Outcome.ACKNOWLEDGED,
+                            done.timings().outcome());
+                }
+                producer.close();
+                List<ConsumerRecord<String, byte[]>> visible =
+                        TestDrivers.readCommitted(kafka.bootstrapServers(), target.topic(), 20);
+                assertEquals(20, visible.size());
+                for (ConsumerRecord<String, byte[]> record : visible) {
+                    String value = new String(record.value(), StandardCharsets.UTF_8);
+                    assertEquals(
+                            value.startsWith("consumed-"),
+                            record.headers().lastHeader(PublishTime.HEADER) != null,
+                            value + " (transactional " + transactional + ")");
+                }
+            }
         }
     }
 

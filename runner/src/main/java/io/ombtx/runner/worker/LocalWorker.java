@@ -349,7 +349,7 @@ public final class LocalWorker implements Worker {
             List<byte[]> payloads = spec.payloads();
             byte[] payload = payloads.get(payloadIndex++ % payloads.size());
             if (inline != null) {
-                issueInline(inline, keys.nextKey(), payload, measured, !doneWhenConsumed);
+                issueInline(inline, keys.nextKey(), payload, spec.consumed(), measured, !doneWhenConsumed);
                 if (spec.waitForConsume() && awaitVisible(messagesAcked.get()) && doneWhenConsumed && measured) {
                     measuredDone.incrementAndGet();
                 }
@@ -486,13 +486,18 @@ public final class LocalWorker implements Worker {
      * (a visibility wait reads it), and recording it is queued on {@link #reports}.
      */
     private void issueInline(
-            OperationProducer producer, Optional<String> key, byte[] payload, boolean measured, boolean countsDone) {
+            OperationProducer producer,
+            Optional<String> key,
+            byte[] payload,
+            boolean consumed,
+            boolean measured,
+            boolean countsDone) {
         long sendNanos = System.nanoTime();
         inFlight.incrementAndGet();
         FinishedOperation finished = null;
         Throwable error = null;
         try {
-            finished = producer.runOperationInline(key, payload);
+            finished = producer.runOperationInline(key, payload, consumed);
 
         } catch (RuntimeException e) {
             if (stopping && Thread.currentThread().isInterrupted()) {
