@@ -223,6 +223,7 @@ public final class Fidelity {
                 options.driver != null ? options.driver : bench.home().resolve("driver-kafka-tx/kafka-tx.yaml");
         ObjectNode driver = (ObjectNode) YAML.readTree(driverFile.toFile());
         Map<String, List<Figures[]>> measured = new LinkedHashMap<>();
+        List<String> failed = new ArrayList<>();
         EmbeddedKafkaCluster.Builder builder = EmbeddedKafkaCluster.builder();
         if (options.brokerVersion != null) {
             builder.version(options.brokerVersion);
@@ -291,14 +292,36 @@ public final class Fidelity {
                     // Sides: 0 omb-tx, 1 the bare loop, 2 the bare loop again (--aa); the order turns each round.
                     int sides = options.aa ? 3 : 2;
                     Figures[] pair = new Figures[sides];
+                    String failure = null;
                     for (int i = 0; i < sides; i++) {
                         int side = (i + round - 1) % sides;
                         Path output = bench.work()
                                 .resolve(scenario + "-" + round + (side == 0 ? "-omb.json" : "-bare" + side + ".csv"));
-                        pair[side] = side == 0
-                                ? ombTx(bench, scenario, ombDriver, warmup, measure, output)
-                                : bare(scenario, bootstrap, clientProperties, replication, warmup, measure, output);
                         done++;
+                        if (failure != null) {
+                            continue; // the round is lost: its other sides are not run
+                        }
+                        try {
+                            pair[side] = side == 0
+                                    ? ombTx(bench, scenario, ombDriver, warmup, measure, output)
+                                    : bare(scenario, bootstrap, clientProperties, replication, warmup, measure, output);
+                        } catch (IllegalStateException e) {
+                            // One side's run failed (a broker error, a fatal client error): the round is left out
+                            // and said so, and the rounds measured so far and after it still count.
+                            failure = e.getMessage();
+                        }
+                    }
+                    if (failure != null) {
+                        failed.add("round " + round + " " + scenario + ": " + failure);
+                        out.printf(
+                                Locale.ROOT,
+                                "[%d/%d] round %d %-24s FAILED, left out: %s%n",
+                                done,
+                                total,
+                                round,
+                                scenario,
+                                failure.lines().findFirst().orElse(""));
+                        continue;
                     }
                     out.printf(
                             Locale.ROOT,
@@ -318,7 +341,12 @@ public final class Fidelity {
                 }
             }
         }
-        return print(out, measured) ? Cli.OK : 1;
+        boolean met = print(out, measured);
+        if (!failed.isEmpty()) {
+            out.printf(Locale.ROOT, "%n%d round(s) failed and are left out of the figures above:%n", failed.size());
+            failed.forEach(f -> out.println("  " + f));
+        }
+        return met && failed.isEmpty() ? Cli.OK : 1;
     }
 
     /** The driver file's client settings as the bare loop reads them: common ones bare, the rest prefixed. */
