@@ -100,11 +100,7 @@ final class OperationRunner {
         List<ProducerRecord<String, byte[]>> records = new ArrayList<>(count);
         String recordKey = key.orElse(null);
         for (int i = 0; i < count; i++) {
-            int partition = partitions[i % partitions.length];
-            records.add(
-                    consumed
-                            ? RecordFactory.create(topic, partition, recordKey, payload)
-                            : new ProducerRecord<>(topic, partition, recordKey, payload));
+            records.add(RecordFactory.create(topic, partitions[i % partitions.length], recordKey, payload, consumed));
         }
         return records;
     }
