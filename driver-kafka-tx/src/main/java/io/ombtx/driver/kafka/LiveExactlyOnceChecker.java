@@ -210,8 +210,23 @@ final class LiveExactlyOnceChecker implements AutoCloseable {
         return true;
     }
 
+    /**
+     * The topic's partitions, asked again until its metadata has reached the broker answering: a topic just created
+     * is known to the brokers a moment later, and kafka-clients may answer "no partitions" at once meanwhile (2.8.2
+     * did, on 3 brokers under ZooKeeper, and the whole live check failed).
+     */
     private List<TopicPartition> partitions(String topic) {
+        long deadline = System.nanoTime() + stopTimeout.toNanos();
         List<PartitionInfo> infos = consumer.partitionsFor(topic, stopTimeout);
+        while ((infos == null || infos.isEmpty()) && !closed && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptException(e);
+            }
+            infos = consumer.partitionsFor(topic, stopTimeout);
+        }
         if (infos == null || infos.isEmpty()) {
             throw new IllegalStateException("topic " + topic + " does not exist");
         }
