@@ -7,8 +7,6 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,10 +39,7 @@ final class CommittedOffsetsReader {
         Map<TopicPartition, OffsetAndMetadata> committed;
         try {
             committed = consumer.committed(partitions, timeout);
-        } catch (WakeupException | InterruptException e) {
-            answerMayBeStale = true;
-            return null;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) { // timed out, woken up, interrupted, or a broker error
             answerMayBeStale = true;
             LOG.debug("could not read the committed offsets: {}", ErrorClassifier.describe(e));
             return null;
