@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * suites/eos-matrix.yaml plans (dry run, no broker): the quick subset for CI, and the full matrix of 8 cells (hard and
- * clean bounces of the coordinator and of a leader, with and without random aborts) on 4 release points, every run
- * checked live and after the run.
+ * suites/eos-matrix.yaml plans (dry run, no broker): the quick subset for CI, and the full matrix of 14 cells (hard and
+ * clean bounces of the coordinator and of a leader, with and without random aborts; the processor killed, with and
+ * without random aborts, stopped, paused as a zombie; group mode with and without random aborts) on 4 release points,
+ * every run checked live and after the run.
  */
 class EosMatrixSuiteTest {
 
@@ -63,9 +64,11 @@ class EosMatrixSuiteTest {
     void theFullProfilePlansEveryCellOnEveryReleasePoint() {
         DryRun o = dryRun("full");
         assertEquals(0, o.code(), o.err());
-        assertEquals(48, o.count("^ +\\d+\\. "), "8 broker and 4 client cells × 4 release points:\n" + o.out());
-        assertEquals(48, o.count("exactly-once check \\(live and after the run\\)"), o.out());
-        for (String cell : new String[] {"client-kill", "client-bounce", "zombie", "group"}) {
+        assertEquals(56, o.count("^ +\\d+\\. "), "8 broker and 6 client cells × 4 release points:\n" + o.out());
+        assertEquals(56, o.count("exactly-once check \\(live and after the run\\)"), o.out());
+        String[] clientCells = {"client-kill", "client-kill-aborts", "client-bounce", "zombie", "group", "group-aborts"
+        };
+        for (String cell : clientCells) {
             assertEquals(4, o.count("^ +\\d+\\. tx-streaming-" + cell + " "), cell);
         }
         for (String cell : new String[] {"coordinator-kill", "coordinator-stop", "leader-kill", "leader-stop"}) {
