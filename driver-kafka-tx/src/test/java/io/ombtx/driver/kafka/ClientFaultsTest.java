@@ -310,7 +310,9 @@ class ClientFaultsTest {
         assertEquals(
                 List.of(
                         "tx-streaming-client-bounce.yaml",
+                        "tx-streaming-client-kill-aborts.yaml",
                         "tx-streaming-client-kill.yaml",
+                        "tx-streaming-group-aborts.yaml",
                         "tx-streaming-group.yaml",
                         "tx-streaming-zombie.yaml"),
                 files.stream().map(f -> f.getFileName().toString()).toList());
