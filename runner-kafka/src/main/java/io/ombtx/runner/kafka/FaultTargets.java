@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 
 /**
  * Finds the broker a fault's target names, when the fault is injected, through the Admin API:
@@ -27,7 +28,9 @@ import org.apache.kafka.common.TopicPartitionInfo;
  *   <li>transaction-coordinator: the coordinator of the first (by name) of the run's transactional ids
  *       ({@code describeTransactions}). A STREAM run's ids are those the Kafka driver names after the consumer group,
  *       {@code <prefix>-<runId>-stream-<group>-<n>}; any other run's are those whose producers wrote to its first
- *       topic ({@code describeProducers}, then {@code listTransactions} filtered by producer id);</li>
+ *       topic ({@code describeProducers}, then {@code listTransactions} filtered by producer id). Kafka before 3.0
+ *       answers none of these three (KIP-664); there the ids are read from the transaction log itself, see
+ *       {@link TransactionLog};</li>
  *   <li>group-coordinator: the coordinator of the run's first consumer group ({@code describeConsumerGroups});</li>
  *   <li>a broker index: the brokers as they were when the measurement started, sorted by node id.</li>
  * </ul>
@@ -39,9 +42,12 @@ public final class FaultTargets implements FaultCluster {
 
     private final Admin admin;
     private final RunNames names;
+    /** The admin client's settings, for a consumer of the transaction log (Kafka before 3.0). */
+    private final java.util.Properties clientSettings;
 
-    FaultTargets(Admin admin, RunNames names) {
+    FaultTargets(Admin admin, java.util.Properties clientSettings, RunNames names) {
         this.admin = admin;
+        this.clientSettings = clientSettings;
         this.names = names;
     }
 
@@ -117,7 +123,12 @@ public final class FaultTargets implements FaultCluster {
     }
 
     private Resolved transactionCoordinator() throws Exception {
-        Set<String> ids = transactionalIds();
+        Set<String> ids;
+        try {
+            ids = transactionalIds();
+        } catch (UnsupportedVersionException beforeKafka30) {
+            return TransactionLog.coordinator(admin, clientSettings, names);
+        }
         if (ids.isEmpty()) {
             throw new IllegalStateException(
                     "no transactional id of this run is known to the cluster yet" + " (listTransactions)");
@@ -153,13 +164,20 @@ public final class FaultTargets implements FaultCluster {
                 .map(p -> new TopicPartition(topic, p.partition()))
                 .toList();
         Set<Long> producerIds = new TreeSet<>();
-        admin.describeProducers(partitions)
-                .all()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                .values()
-                .forEach(state -> state.activeProducers().stream()
-                        .map(ProducerState::producerId)
-                        .forEach(producerIds::add));
+        try {
+            admin.describeProducers(partitions)
+                    .all()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .values()
+                    .forEach(state -> state.activeProducers().stream()
+                            .map(ProducerState::producerId)
+                            .forEach(producerIds::add));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnsupportedVersionException u) {
+                throw u;
+            }
+            throw e;
+        }
         if (producerIds.isEmpty()) {
             return ids;
         }
@@ -170,17 +188,33 @@ public final class FaultTargets implements FaultCluster {
         return ids;
     }
 
-    /** Every broker's listing; a broker that does not answer (it may be the one down) is left out. */
+    /**
+     * Every broker's listing; a broker that does not answer (it may be the one down) is left out.
+     *
+     * @throws UnsupportedVersionException when no broker answered and some said they do not know the request (Kafka
+     *     before 3.0)
+     */
     private List<TransactionListing> listTransactions(ListTransactionsOptions options) throws Exception {
         Map<Integer, org.apache.kafka.common.KafkaFuture<Collection<TransactionListing>>> byBroker =
                 admin.listTransactions(options).byBrokerId().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         List<TransactionListing> all = new ArrayList<>();
+        UnsupportedVersionException unsupported = null;
+        boolean answered = false;
         for (var future : byBroker.values()) {
             try {
                 all.addAll(future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
-            } catch (ExecutionException | java.util.concurrent.TimeoutException unanswered) {
-                // Its coordinators' transactions have moved, or will: the others answer for them.
+                answered = true;
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof UnsupportedVersionException u) {
+                    unsupported = u;
+                }
+                // Else its coordinators' transactions have moved, or will: the others answer for them.
+            } catch (java.util.concurrent.TimeoutException unanswered) {
+                // As above.
             }
+        }
+        if (!answered && unsupported != null) {
+            throw unsupported;
         }
         return all;
     }

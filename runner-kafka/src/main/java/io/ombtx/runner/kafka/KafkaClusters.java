@@ -536,7 +536,7 @@ public final class KafkaClusters implements ClusterSystem {
         Properties props = driver.properties("commonConfig");
         props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
-        return new FaultTargets(Admin.create(props), names);
+        return new FaultTargets(Admin.create(props), props, names);
     }
 
     private static int lowest(Properties props, String key, int limit) {
