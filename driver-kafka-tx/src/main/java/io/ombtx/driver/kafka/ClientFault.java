@@ -22,6 +22,7 @@ final class ClientFault {
     private final CountDownLatch resume = new CountDownLatch(1);
     private volatile Runnable beforeHold = () -> {};
     private volatile int index;
+    private volatile long armedNanos;
     private volatile long cutNanos;
     private volatile int cutRecords;
     private volatile int aborted;
@@ -94,6 +95,35 @@ final class ClientFault {
                 }
             }
             default -> throw new IllegalStateException(step.toString());
+        }
+        return new ClientHalted(this);
+    }
+
+    /** Armed on its client: from now on it waits for the client's next transaction. */
+    void armed() {
+        armedNanos = System.nanoTime();
+    }
+
+    boolean waitedAtLeast(long nanos) {
+        return armedNanos != 0 && System.nanoTime() - armedNanos >= nanos;
+    }
+
+    /**
+     * Carries the fault out between transactions, none open, on a client that got no input to begin one since it
+     * was armed: killed or stopped, it ends with nothing to abort; paused, it is held (after {@link #beforeHold})
+     * until resumed and then has no call to make, so nothing is fenced. Always ends by throwing {@link ClientHalted};
+     * the report's note says so.
+     */
+    ClientHalted cutIdle() {
+        cutNanos = System.nanoTime();
+        cutRecords = 0;
+        note("carried out between transactions, none open: the client had no input for "
+                + TimeUnit.NANOSECONDS.toMillis(cutNanos - armedNanos) + " ms after the fault was due");
+        if (step == ClientFaults.Step.PAUSE) {
+            beforeHold.run();
+            acted.complete(null);
+            awaitResume();
+            note("the zombie had no transaction, so no call to be fenced");
         }
         return new ClientHalted(this);
     }

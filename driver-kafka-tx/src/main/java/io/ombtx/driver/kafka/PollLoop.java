@@ -64,6 +64,9 @@ abstract class PollLoop implements AutoCloseable {
     /** Processes one poll's records on the poll thread. */
     protected abstract void handle(ConsumerRecords<String, byte[]> records);
 
+    /** Runs on the poll thread after a poll that returned nothing; may end the loop as {@link #handle} may. */
+    protected void idle() {}
+
     /** Runs on the poll thread after the last poll, before the consumer closes. */
     protected void shutdown() {}
 
@@ -88,8 +91,10 @@ abstract class PollLoop implements AutoCloseable {
                     ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
                     if (!records.isEmpty()) {
                         handle(records);
+                    } else {
+                        idle();
                     }
-                } catch (ClientHalted e) {
+                } catch (ClientHalted e) { // out of handle or idle
                     haltedBy = e.fault();
                     running = false;
                     break;

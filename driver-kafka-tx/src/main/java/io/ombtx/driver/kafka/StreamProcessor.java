@@ -52,6 +52,8 @@ import org.slf4j.LoggerFactory;
 final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamProcessor.class);
+    /** How long an armed client fault waits, while the processor polls nothing, before it is carried out idle. */
+    static final Duration IDLE_GRACE = Duration.ofSeconds(2);
 
     private final String targetTopic;
     private final int targetPartitions;
@@ -159,6 +161,23 @@ final class StreamProcessor extends PollLoop implements BenchmarkConsumer {
         return fault != null && fault.step() == ClientFaults.Step.KILL && writer instanceof InTransaction inTransaction
                 ? inTransaction.flow()
                 : null;
+    }
+
+    /**
+     * A processor that polls nothing carries out an armed client fault once it has waited {@link #IDLE_GRACE} for a
+     * transaction to cut (its partitions get no input, or the group gave it none); else the fault would wait for the
+     * end of the run and never be carried out.
+     */
+    @Override
+    protected void idle() {
+        if (writer instanceof InTransaction inTransaction) {
+            try {
+                inTransaction.flow().cutIfIdle(IDLE_GRACE.toNanos());
+            } catch (ClientHalted e) {
+                leaving = true; // closing the consumer next revokes its partitions: nothing of the fault's is open
+                throw e;
+            }
+        }
     }
 
     @Override

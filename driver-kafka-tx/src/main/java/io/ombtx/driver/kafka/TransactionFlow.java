@@ -157,7 +157,22 @@ final class TransactionFlow {
      * offsets and before its commit (or its abort on purpose), then throws {@link ClientHalted} past every retry.
      */
     void cutAt(ClientFault fault) {
+        fault.armed();
         pendingFault = fault;
+    }
+
+    /**
+     * For a client with no input (a stream processor whose partitions get no records, or that has none): carries out
+     * the armed client fault now, between transactions, none open, once it has waited {@code graceNanos} for a
+     * transaction to cut. Throws {@link ClientHalted} if it did; else returns. On the client's own thread only.
+     */
+    void cutIfIdle(long graceNanos) {
+        ClientFault fault = pendingFault;
+        if (fault == null || !fault.waitedAtLeast(graceNanos)) {
+            return;
+        }
+        pendingFault = null;
+        throw fault.cutIdle();
     }
 
     /**

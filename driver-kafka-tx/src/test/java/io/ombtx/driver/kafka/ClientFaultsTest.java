@@ -109,7 +109,7 @@ class ClientFaultsTest {
      * transaction even when it lags (on a busy machine a poll of 500 records is 500 transactions before the next).
      * Its records are keyed, so every partition, and so every processor, has input from the start: unkeyed, the
      * producer writes batch.size bytes (16 KiB, some 6 s here) to one partition before the next, and a client fault
-     * armed on a processor without input waits for its first transaction.
+     * armed on a processor without input is carried out between transactions (IdleClientFaultTest), cutting none.
      */
     private static String group(String name, int partitions, int processors, String faults) {
         return stream(name, partitions, processors, faults)
