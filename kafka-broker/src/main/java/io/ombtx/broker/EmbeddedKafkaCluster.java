@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -311,6 +312,28 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         ChildFiles.writeLogConfig(nodeDir, nodeDir.resolve("server.log"));
         logFiles.add(nodeDir.resolve("server.log"));
         return config;
+    }
+
+    /**
+     * Copies the brokers' logs ({@code server.log}, and {@code stdout.log} when not empty) into {@code dir} as
+     * {@code broker-<node>.log} and {@code broker-<node>.stdout.log}, for a run to keep them past the cluster's
+     * close (which deletes its work folder). Returns the files written.
+     */
+    public List<Path> copyLogs(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> copied = new ArrayList<>();
+        for (int i = 0; i < logFiles.size(); i++) {
+            Path log = logFiles.get(i);
+            String node = log.getParent().getFileName().toString(); // broker-<node id>
+            if (Files.exists(log)) {
+                copied.add(Files.copy(log, dir.resolve(node + ".log"), StandardCopyOption.REPLACE_EXISTING));
+            }
+            Path stdout = log.resolveSibling("stdout.log");
+            if (Files.exists(stdout) && Files.size(stdout) > 0) {
+                copied.add(Files.copy(stdout, dir.resolve(node + ".stdout.log"), StandardCopyOption.REPLACE_EXISTING));
+            }
+        }
+        return copied;
     }
 
     /**

@@ -84,7 +84,8 @@ class EmbeddedKafkaClusterTest {
     }
 
     @Test
-    void threeBrokersFormOneClusterThatAcceptsReplicationFactorThree() throws Exception {
+    void threeBrokersFormOneClusterThatAcceptsReplicationFactorThree(@TempDir Path kept) throws Exception {
+        Path logs = kept.resolve("run.broker-logs");
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder()
                         .brokers(3)
                         .profile(BrokerProfile.MAX_CONSISTENCY)
@@ -99,6 +100,15 @@ class EmbeddedKafkaClusterTest {
             assertTrue(partitions.stream().allMatch(p -> p.replicas().size() == 3));
             assertEquals("1", cluster.settings().get("log.flush.interval.messages"));
             assertEquals("3", cluster.settings().get("transaction.state.log.replication.factor"));
+            // A run that is no success keeps its brokers' logs past the cluster's close (which deletes the folder).
+            List<Path> copied = cluster.copyLogs(logs);
+            assertEquals(
+                    List.of("broker-1.log", "broker-2.log", "broker-3.log"),
+                    copied.stream().map(p -> p.getFileName().toString()).toList());
+        }
+        for (int node = 1; node <= 3; node++) {
+            String log = Files.readString(logs.resolve("broker-" + node + ".log"));
+            assertTrue(log.contains("rf3"), "broker " + node + "'s own log, which names the topic it hosts");
         }
     }
 

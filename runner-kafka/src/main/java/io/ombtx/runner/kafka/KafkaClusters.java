@@ -418,6 +418,11 @@ public final class KafkaClusters implements ClusterSystem {
         }
 
         @Override
+        public java.util.List<java.nio.file.Path> keepBrokerLogs(java.nio.file.Path dir) throws java.io.IOException {
+            return cluster.copyLogs(dir);
+        }
+
+        @Override
         public void close() {
             cluster.close();
         }

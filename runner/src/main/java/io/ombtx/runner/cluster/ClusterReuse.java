@@ -140,6 +140,11 @@ public final class ClusterReuse implements AutoCloseable {
         }
 
         @Override
+        public java.util.List<java.nio.file.Path> keepBrokerLogs(java.nio.file.Path dir) throws java.io.IOException {
+            return cluster.keepBrokerLogs(dir);
+        }
+
+        @Override
         public void close() {
             if (cluster == kept && cluster.lost() != null) {
                 ClusterReuse.this.close(); // a broker died: the next run starts a whole cluster

@@ -45,6 +45,15 @@ public interface ClusterSession extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Copies the brokers' own logs into {@code dir} before the session closes (an embedded cluster's are deleted with
+     * it), for a run that did not succeed; returns the files written. An external cluster's logs are on its hosts:
+     * none.
+     */
+    default java.util.List<java.nio.file.Path> keepBrokerLogs(java.nio.file.Path dir) throws java.io.IOException {
+        return java.util.List.of();
+    }
+
     /** Closes its clients and stops an embedded cluster. */
     @Override
     void close();

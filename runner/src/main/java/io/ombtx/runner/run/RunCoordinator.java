@@ -197,7 +197,29 @@ public final class RunCoordinator {
                     spec.workload().faults().stream().anyMatch(f -> f.target().isClient());
             SetUp.FaultAccess faults =
                     control == null && !clientFaults ? null : new SetUp.FaultAccess(control, cluster);
-            return execute(spec, cluster.driver(), cluster.facts(), faults, cluster::lost);
+            Outcome outcome = execute(spec, cluster.driver(), cluster.facts(), faults, cluster::lost);
+            keepBrokerLogs(cluster, outcome);
+            return outcome;
+        }
+    }
+
+    /**
+     * A run that measured but is no success (a failed verdict, a fault not carried out, ended early) keeps the
+     * embedded brokers' logs beside its result, {@code <result>.broker-logs/}: the cluster's folder goes with it,
+     * and the logs are where the brokers say what happened (a coordinator's error, a replica that fell behind).
+     */
+    private void keepBrokerLogs(ClusterSession cluster, Outcome outcome) {
+        if (outcome.complete() || outcome.resultFile() == null || outcome.unsaved() != null) {
+            return;
+        }
+        String name = outcome.resultFile().getFileName().toString().replaceFirst("\\.json$", "");
+        Path dir = outcome.resultFile().resolveSibling(name + ".broker-logs");
+        try {
+            if (!cluster.keepBrokerLogs(dir).isEmpty()) {
+                console.line("Broker logs kept in " + dir);
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            console.line("The broker logs could not be kept in " + dir + ": " + e.getMessage());
         }
     }
 
