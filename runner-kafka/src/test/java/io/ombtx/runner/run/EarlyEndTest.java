@@ -9,6 +9,7 @@ import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterSystems;
+import io.ombtx.runner.cluster.StandInSession;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.PlanOptions;
@@ -182,49 +183,9 @@ class EarlyEndTest {
         assertEquals(0, worker.closeCalled.getCount(), "workers are closed");
     }
 
-    /**
-     * The installed broker system, except that its embedded cluster is a stand-in of one broker whose log says one
-     * line, and which notes when it is closed.
-     */
-    private static ClusterSystem standIn(DriverFile driver, java.util.concurrent.atomic.AtomicBoolean closed) {
+    /** The installed broker system, except that its embedded cluster is {@code session}, with no broker behind it. */
+    private static ClusterSystem standIn(ClusterSession session) {
         ClusterSystem installed = ClusterSystems.installed();
-        ClusterSession session = new ClusterSession() {
-            @Override
-            public DriverFile driver() {
-                return driver;
-            }
-
-            @Override
-            public int brokers() {
-                return 1;
-            }
-
-            @Override
-            public RunResult.Broker facts() {
-                return RunResult.Broker.embedded(1, "4.1.1", "default", Map.of());
-            }
-
-            @Override
-            public io.ombtx.runner.fault.BrokerControl processControl() {
-                return null;
-            }
-
-            @Override
-            public io.ombtx.runner.fault.FaultCluster faultCluster(io.ombtx.runner.fault.FaultCluster.RunNames n) {
-                throw new UnsupportedOperationException("no faults here");
-            }
-
-            @Override
-            public List<Path> keepBrokerLogs(Path logs) throws java.io.IOException {
-                Files.createDirectories(logs);
-                return List.of(Files.writeString(logs.resolve("broker-1.log"), "broker 1 saw the run end\n"));
-            }
-
-            @Override
-            public void close() {
-                closed.set(true);
-            }
-        };
         return (ClusterSystem) java.lang.reflect.Proxy.newProxyInstance(
                 ClusterSystem.class.getClassLoader(), new Class<?>[] {ClusterSystem.class}, (proxy, method, args) -> {
                     if (method.getName().equals("open")) {
@@ -250,14 +211,14 @@ class EarlyEndTest {
                         PlanOptions.builder().teardownTimeoutSeconds(10).build())
                 .get(0);
         assertTrue(spec.broker().embedded());
-        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        StandInSession cluster = new StandInSession(7, spec.driver());
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         RunCoordinator.Outcome outcome = new RunCoordinator(
                         new RunOptions(dir.resolve("out"), null, false),
                         new PrintStream(console, true, java.nio.charset.StandardCharsets.UTF_8),
                         name -> new HeldWorker(),
                         new Interruption(),
-                        () -> standIn(spec.driver(), closed))
+                        () -> standIn(cluster))
                 .run(spec);
 
         assertTrue(
@@ -265,9 +226,9 @@ class EarlyEndTest {
                 "the load failed at once: " + outcome.result().partialReason());
         String name = outcome.resultFile().getFileName().toString().replace(".json", "");
         Path kept = outcome.resultFile().resolveSibling(name + ".broker-logs");
-        assertEquals("broker 1 saw the run end\n", Files.readString(kept.resolve("broker-1.log")));
+        assertEquals("broker 1 of stand-in 7\n", Files.readString(kept.resolve("broker-1.log")));
         assertTrue(console.toString(java.nio.charset.StandardCharsets.UTF_8).contains("Broker logs kept in " + kept));
-        assertTrue(closed.get(), "the cluster is closed after its logs were kept");
+        assertTrue(cluster.closed, "the cluster is closed after its logs were kept");
     }
 
     @Test

@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.ombtx.runner.OmbTxHome;
 import io.ombtx.runner.config.DriverFile;
-import io.ombtx.runner.fault.BrokerControl;
-import io.ombtx.runner.fault.FaultCluster;
 import io.ombtx.runner.plan.BrokerPlan;
-import io.ombtx.runner.result.RunResult;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,58 +24,7 @@ class ClusterReuseTest {
             DriverFile.load(OmbTxHome.locate().resolve("driver-kafka-tx/kafka-tx.yaml"));
     private static final BrokerPlan THREE = BrokerPlan.embedded(3, ClusterProfile.DEFAULT, Map.of(), "4.1.1", 2);
 
-    /** A cluster that says which one it is, whether it was stopped, and whether it lost a broker. */
-    static final class FakeSession implements ClusterSession {
-        final int id;
-        boolean closed;
-        String lost;
-
-        FakeSession(int id) {
-            this.id = id;
-        }
-
-        @Override
-        public DriverFile driver() {
-            return null;
-        }
-
-        @Override
-        public int brokers() {
-            return 1;
-        }
-
-        @Override
-        public RunResult.Broker facts() {
-            return RunResult.Broker.embedded(1, "4.1.1", "default", Map.of());
-        }
-
-        @Override
-        public BrokerControl processControl() {
-            return null;
-        }
-
-        @Override
-        public FaultCluster faultCluster(FaultCluster.RunNames names) {
-            return null;
-        }
-
-        @Override
-        public String lost() {
-            return lost;
-        }
-
-        @Override
-        public DriverFile driverFor(DriverFile planned) {
-            return planned;
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-        }
-    }
-
-    private final List<FakeSession> opened = new ArrayList<>();
+    private final List<StandInSession> opened = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
 
     /** A broker system whose only working call is open(): every other call is not this test's business. */
@@ -87,7 +33,7 @@ class ClusterReuseTest {
                 if (!method.getName().equals("open")) {
                     throw new UnsupportedOperationException(method.getName());
                 }
-                FakeSession session = new FakeSession(opened.size() + 1);
+                StandInSession session = new StandInSession(opened.size() + 1, null);
                 opened.add(session);
                 return session;
             });
