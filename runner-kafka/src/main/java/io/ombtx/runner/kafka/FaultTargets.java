@@ -106,7 +106,11 @@ public final class FaultTargets implements FaultCluster {
     }
 
     private Resolved partitionLeader(int partition) throws Exception {
-        String topic = first(names.topics(), "topic");
+        return leaderOf(first(names.topics(), "topic"), partition);
+    }
+
+    /** The leader of {@code topic}'s {@code partition} now. */
+    private Resolved leaderOf(String topic, int partition) throws Exception {
         TopicDescription description = admin.describeTopics(List.of(topic))
                 .allTopicNames()
                 .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
@@ -127,7 +131,10 @@ public final class FaultTargets implements FaultCluster {
         try {
             ids = transactionalIds();
         } catch (UnsupportedVersionException beforeKafka30) {
-            return TransactionLog.coordinator(admin, clientSettings, names);
+            Map.Entry<String, Integer> first = TransactionLog.firstRunId(clientSettings, names);
+            Resolved leader = leaderOf(TransactionLog.TOPIC, first.getValue());
+            return new Resolved(
+                    leader.nodeId(), "coordinator of transactional id " + first.getKey() + " (" + leader.via() + ")");
         }
         if (ids.isEmpty()) {
             throw new IllegalStateException(

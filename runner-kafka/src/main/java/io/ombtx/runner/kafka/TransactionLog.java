@@ -1,6 +1,5 @@
 package io.ombtx.runner.kafka;
 
-import io.ombtx.runner.fault.FaultCluster.Resolved;
 import io.ombtx.runner.fault.FaultCluster.RunNames;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -10,14 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
@@ -40,31 +35,17 @@ final class TransactionLog {
 
     private TransactionLog() {}
 
-    static Resolved coordinator(Admin admin, Properties clientSettings, RunNames names) throws Exception {
+    /**
+     * The run's first transactional id (by name) in the log, with the log partition its records are in; the
+     * partition's leader is its coordinator.
+     */
+    static Map.Entry<String, Integer> firstRunId(Properties clientSettings, RunNames names) {
         Map<String, Integer> ids = runIds(clientSettings, names);
         if (ids.isEmpty()) {
             throw new IllegalStateException("no transactional id of this run is in the transaction log yet (" + TOPIC
                     + ", read because the cluster answers no ListTransactions: Kafka before 3.0)");
         }
-        Map.Entry<String, Integer> first = ids.entrySet().iterator().next();
-        TopicPartitionInfo info = admin
-                .describeTopics(List.of(TOPIC))
-                .allTopicNames()
-                .get(READ_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                .get(TOPIC)
-                .partitions()
-                .stream()
-                .filter(p -> p.partition() == first.getValue())
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException(TOPIC + " has no partition " + first.getValue()));
-        Node leader = info.leader();
-        if (leader == null || leader.isEmpty()) {
-            throw new IllegalStateException(TOPIC + "-" + first.getValue() + " has no leader now");
-        }
-        return new Resolved(
-                leader.id(),
-                "coordinator of transactional id " + first.getKey() + " (leader of " + TOPIC + "-" + first.getValue()
-                        + ")");
+        return ids.entrySet().iterator().next();
     }
 
     /** The run's transactional ids in the log, sorted by name, each with the log partition its records are in. */
