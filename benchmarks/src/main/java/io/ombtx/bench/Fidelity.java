@@ -120,6 +120,13 @@ public final class Fidelity {
                         + " (default: driver-kafka-tx/kafka-tx.yaml)")
         Path driver;
 
+        @Option(
+                names = "--jvm-opt",
+                paramLabel = "FLAG",
+                description = "JVM flag for both sides' JVMs, repeatable (e.g. -XX:-TieredCompilation): after the"
+                        + " heap flags both always get (-Xms512m -Xmx2g -XX:+UseG1GC)")
+        List<String> jvmOpts = new ArrayList<>();
+
         @Override
         public void validate() {
             for (String scenario : scenarios) {
@@ -151,6 +158,11 @@ public final class Fidelity {
             for (String setting : brokerConfig) {
                 if (!setting.contains("=") || setting.startsWith("=")) {
                     throw new UsageException("--broker-config expects KEY=VALUE, got '" + setting + "'");
+                }
+            }
+            for (String flag : jvmOpts) {
+                if (!flag.startsWith("-") || flag.isBlank() || flag.chars().anyMatch(Character::isWhitespace)) {
+                    throw new UsageException("--jvm-opt expects one JVM flag starting with '-', got '" + flag + "'");
                 }
             }
             if (driver != null && !Files.isRegularFile(driver)) {
@@ -207,8 +219,12 @@ public final class Fidelity {
     private static String bareClassPath = System.getProperty("java.class.path");
     /** --client-version, passed on to bin/benchmark; null for the built-in client. */
     private static String clientVersion;
+    /** --jvm-opt: both sides' JVMs get these after the heap flags. */
+    private static List<String> jvmOpts = List.of();
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Both sides' heap and collector: bin/lib's defaults, with a fixed heap. */
+    private static final String HEAP_FLAGS = "-Xms512m -Xmx2g -XX:+UseG1GC";
 
     private Fidelity() {}
 
@@ -248,6 +264,7 @@ public final class Fidelity {
                                 .toList());
         bareClassPath = classPath;
         clientVersion = options.clientVersion;
+        jvmOpts = List.copyOf(options.jvmOpts);
         try (EmbeddedKafkaCluster cluster = builder.start()) {
             String bootstrap = cluster.bootstrapServers();
             Path ombDriver = bench.work().resolve("driver.yaml");
@@ -260,7 +277,7 @@ public final class Fidelity {
                     Locale.ROOT,
                     "Fidelity: omb-tx ÷ bare kafka-clients loop, %d round(s) alternated on one embedded Kafka %s"
                             + " (%d broker(s)%s), kafka-clients %s, client settings of %s, %d warm-up + %d measured"
-                            + " operations%n",
+                            + " operations%s%n",
                     options.rounds,
                     cluster.runningVersion(),
                     cluster.brokerCount(),
@@ -268,7 +285,8 @@ public final class Fidelity {
                     options.clientVersion != null ? options.clientVersion : EmbeddedKafkaCluster.DEFAULT_VERSION,
                     bench.home().relativize(driverFile.toAbsolutePath()),
                     options.warmup,
-                    options.measure);
+                    options.measure,
+                    jvmOpts.isEmpty() ? "" : ", both JVMs with " + String.join(" ", jvmOpts));
             // A fresh broker is slower for its first few thousand requests (its own JIT): one unmeasured bare run of
             // every scenario first, so the first round's first side does not pay for it.
             out.println("Warming the broker: one unmeasured bare run of each scenario");
@@ -399,7 +417,10 @@ public final class Fidelity {
         builder.environment()
                 .put(
                         "OMBTX_JAVA_OPTS",
-                        "-Xms512m -Xmx2g -XX:+UseG1GC -D" + LoopGap.PROPERTY + "=" + gapFile); // bin/lib's defaults
+                        String.join(
+                                " ",
+                                HEAP_FLAGS + " -D" + LoopGap.PROPERTY + "=" + gapFile,
+                                String.join(" ", jvmOpts))); // bin/lib's defaults
         Process process =
                 builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         int exit = waitFor(process, scenario);
@@ -433,22 +454,23 @@ public final class Fidelity {
             Path output)
             throws Exception {
         Path log = output.resolveSibling(output.getFileName() + ".log");
-        Process process = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xms512m",
-                        "-Xmx2g",
-                        "-XX:+UseG1GC",
-                        "-D" + LoopGap.PROPERTY + "=" + gapFile(output),
-                        "-cp",
-                        bareClassPath,
-                        SeedLoop.class.getName(),
-                        scenario,
-                        bootstrap,
-                        clientProperties.toString(),
-                        Short.toString(replication),
-                        Integer.toString(warmup),
-                        Integer.toString(measure),
-                        output.toString())
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of(HEAP_FLAGS.split(" ")));
+        command.add("-D" + LoopGap.PROPERTY + "=" + gapFile(output));
+        command.addAll(jvmOpts);
+        command.addAll(List.of(
+                "-cp",
+                bareClassPath,
+                SeedLoop.class.getName(),
+                scenario,
+                bootstrap,
+                clientProperties.toString(),
+                Short.toString(replication),
+                Integer.toString(warmup),
+                Integer.toString(measure),
+                output.toString()));
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
