@@ -37,4 +37,19 @@ public interface OperationProducer {
     default FinishedOperation runOperationInline(Optional<String> key, byte[] payload, boolean consumed) {
         return runOperationInline(key, payload);
     }
+
+    /**
+     * {@link #runOperationInline(Optional, byte[], boolean)}, given the caller's bookkeeping of its previous operation
+     * to run at this operation's <em>quiet point</em>: once the operation's first requests are out (its records handed
+     * to the client, its offsets sent) and before its commit. Between the previous commit and those requests the
+     * thread should do no more than the seeds' bare loop did, since that time decides whether they meet the previous
+     * commit's markers; at the quiet point it waits on nothing the broker is still finishing. The driver runs {@code
+     * quietPoint} at most once, and leaves the time it takes out of the operation's timings; the caller runs it
+     * after the call when the driver did not (it must tolerate being asked twice). The default runs it first.
+     */
+    default FinishedOperation runOperationInline(
+            Optional<String> key, byte[] payload, boolean consumed, Runnable quietPoint) {
+        quietPoint.run();
+        return runOperationInline(key, payload, consumed);
+    }
 }

@@ -234,7 +234,7 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
         }
         try {
             return CompletableFuture.supplyAsync(
-                    () -> runLocked(key, payload, true).timings(), thread);
+                    () -> runLocked(key, payload, true, null).timings(), thread);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new IllegalStateException("producer for " + topic + " is closed", e));
         }
@@ -249,17 +249,30 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
     /** Unconsumed ({@code consumed} false), the records carry no publish-time header, as the seeds' loops' did not. */
     @Override
     public FinishedOperation runOperationInline(Optional<String> key, byte[] payload, boolean consumed) {
+        return runOperationInline(key, payload, consumed, null);
+    }
+
+    /**
+     * The closed loop's path with the caller's bookkeeping run at the operation's quiet point: after its offsets are
+     * sent (or its records handed to the client), before its commit; see {@link OperationProducer}.
+     */
+    @Override
+    public FinishedOperation runOperationInline(
+            Optional<String> key, byte[] payload, boolean consumed, Runnable quietPoint) {
         if (!operations.runsWholeOperations()) {
+            if (quietPoint != null) {
+                quietPoint.run();
+            }
             return OperationProducer.super.runOperationInline(key, payload);
         }
         if (!inline && flow != null) {
             inline = true;
             flow.reportWhenRead();
         }
-        return runLocked(key, payload, consumed);
+        return runLocked(key, payload, consumed, quietPoint);
     }
 
-    private FinishedOperation runLocked(Optional<String> key, byte[] payload, boolean consumed) {
+    private FinishedOperation runLocked(Optional<String> key, byte[] payload, boolean consumed, Runnable quietPoint) {
         flowLock.lock();
         try {
             while (true) {
@@ -268,10 +281,10 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
                 }
                 TransactionFlow current = flow;
                 if (current == null) {
-                    return FinishedOperation.of(operations.runPlain(plain, key, payload, consumed));
+                    return FinishedOperation.of(operations.runPlain(plain, key, payload, consumed, quietPoint));
                 }
                 try {
-                    OperationResult result = operations.runTransactional(current, key, payload, consumed);
+                    OperationResult result = operations.runTransactional(current, key, payload, consumed, quietPoint);
                     ClientFault stalled = firstCommitEnds;
                     if (stalled != null && result.outcome() == Outcome.COMMITTED) {
                         stalled.committedAgain();

@@ -56,9 +56,15 @@ final class OperationRunner {
 
     /** @param consumed whether anything reads the records: false leaves off their publish-time header */
     OperationResult runTransactional(TransactionFlow flow, Optional<String> key, byte[] payload, boolean consumed) {
+        return runTransactional(flow, key, payload, consumed, null);
+    }
+
+    /** {@link #runTransactional(TransactionFlow, Optional, byte[], boolean)} with the caller's quiet-point work. */
+    OperationResult runTransactional(
+            TransactionFlow flow, Optional<String> key, byte[] payload, boolean consumed, Runnable quietPoint) {
         List<ProducerRecord<String, byte[]>> records = records(key, payload, consumed);
         boolean withOffsets = spec.kind() == OperationKind.SEND_OFFSETS || spec.sendOffsets();
-        OperationResult result = flow.run(records, withOffsets ? offsets::next : null);
+        OperationResult result = flow.run(records, withOffsets ? offsets::next : null, quietPoint);
         if (result.failure() != null) {
             stats.warnings()
                     .warn(
@@ -72,11 +78,25 @@ final class OperationRunner {
     /** A plain write: kafka-clients already retries internally up to delivery.timeout.ms, so one attempt. */
     OperationTimings runPlain(
             Producer<String, byte[]> producer, Optional<String> key, byte[] payload, boolean consumed) {
+        return runPlain(producer, key, payload, consumed, null);
+    }
+
+    /** {@link #runPlain(Producer, Optional, byte[], boolean)}, running {@code quietPoint} once the records are sent. */
+    OperationTimings runPlain(
+            Producer<String, byte[]> producer,
+            Optional<String> key,
+            byte[] payload,
+            boolean consumed,
+            Runnable quietPoint) {
         List<ProducerRecord<String, byte[]>> records = records(key, payload, consumed);
         PhaseTimer timer = new PhaseTimer();
         OperationTimings timings;
         try {
-            PendingAcks.send(producer, records, timer).await(timer);
+            PendingAcks sent = PendingAcks.send(producer, records, timer);
+            if (quietPoint != null) {
+                timer.exclude(quietPoint);
+            }
+            sent.await(timer);
             timings = timer.finish(records.size(), Outcome.ACKNOWLEDGED);
         } catch (InterruptedException | InterruptException e) {
             Thread.currentThread().interrupt();

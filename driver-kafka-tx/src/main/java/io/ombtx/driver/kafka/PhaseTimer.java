@@ -25,6 +25,8 @@ final class PhaseTimer {
     private byte[] sequence = new byte[8]; // phase ordinals in lap order, a phase lapped twice in a row once
     private int sequenceLength;
     private long mark;
+    /** Time spent in {@link #exclude}: in no phase and not in the whole operation. */
+    private long excluded;
     /** What the operation got past (retries, failures), made on its first count: most operations have none. */
     private OperationTimings.Builder counts;
 
@@ -61,6 +63,21 @@ final class PhaseTimer {
      */
     void skip() {
         mark = clock.getAsLong();
+    }
+
+    /**
+     * Runs {@code work} (the caller's bookkeeping, see {@code OperationProducer}'s quiet point) outside the
+     * operation's time: neither the phase in progress nor the whole operation gets it.
+     */
+    void exclude(Runnable work) {
+        long before = clock.getAsLong();
+        try {
+            work.run();
+        } finally {
+            long spent = clock.getAsLong() - before;
+            excluded += spent;
+            mark += spent;
+        }
     }
 
     void abortedAttempt() {
@@ -113,6 +130,6 @@ final class PhaseTimer {
                 builder.add(phase, nanos[phase.ordinal()]);
             }
         }
-        return builder.build(mark, messages, outcome, sequence());
+        return builder.build(mark - excluded, messages, outcome, sequence());
     }
 }

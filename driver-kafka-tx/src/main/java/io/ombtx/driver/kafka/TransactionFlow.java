@@ -183,6 +183,16 @@ final class TransactionFlow {
      * @param offsets what each attempt passes to sendOffsetsToTransaction, or null for no such call
      */
     OperationResult run(List<ProducerRecord<String, byte[]>> records, Supplier<OffsetsToCommit> offsets) {
+        return run(records, offsets, null);
+    }
+
+    /**
+     * {@link #run(List, Supplier)}, running {@code quietPoint} (when not null) once, outside the transaction's timings,
+     * where its first attempt's records are handed to the client and its offsets sent, before the acks are awaited
+     * and the commit called; or at the end when the attempt failed before it.
+     */
+    OperationResult run(
+            List<ProducerRecord<String, byte[]>> records, Supplier<OffsetsToCommit> offsets, Runnable quietPoint) {
         boolean abortOnPurpose = aborts.next();
         if (abortOnPurpose) {
             for (ProducerRecord<String, byte[]> record : records) {
@@ -190,6 +200,7 @@ final class TransactionFlow {
             }
         }
         Transaction transaction = new Transaction(records, offsets, false, abortOnPurpose);
+        transaction.quietPoint = quietPoint;
         transaction.sendAll();
         return transaction.commit();
     }
@@ -231,6 +242,8 @@ final class TransactionFlow {
         private final boolean abortOnPurpose;
         private PendingAcks acks;
         private Throwable failure; // the first error of the attempt in progress
+        /** The caller's bookkeeping to run once at the quiet point (see {@link #run(List, Supplier, Runnable)}). */
+        private Runnable quietPoint;
 
         private Transaction(
                 List<ProducerRecord<String, byte[]>> records,
@@ -382,6 +395,16 @@ final class TransactionFlow {
                 session.producer().sendOffsetsToTransaction(next.offsets(), next.groupMetadata());
                 timer.lap(Phase.SEND_OFFSETS);
             }
+            runQuietPoint();
+        }
+
+        /** The caller's bookkeeping, once, outside the timings: the attempt's requests are out, its commit not called. */
+        private void runQuietPoint() {
+            Runnable task = quietPoint;
+            if (task != null) {
+                quietPoint = null;
+                timer.exclude(task);
+            }
         }
 
         /**
@@ -478,6 +501,7 @@ final class TransactionFlow {
         }
 
         private OperationResult done(Throwable error, Outcome outcome) {
+            runQuietPoint(); // the attempts failed before it
             // The timings are built, and the client's retries read, where they are reported: on a closed loop's
             // recorder or report queue, not on its thread between two transactions.
             OperationResult result = new OperationResult(timer, records.size(), outcome, error, builder);

@@ -157,6 +157,55 @@ class TransactionFlowTest {
         assertEquals(1, statsLogger.events("tx/resolve"));
     }
 
+    /** The caller's bookkeeping at the quiet point: logged, and a long time on the test clock. */
+    private final Runnable quietPoint = () -> {
+        calls.add("quiet");
+        clock.addAndGet(QUIET);
+    };
+
+    private static final long QUIET = 5_000_000_000L;
+
+    @ParameterizedTest
+    @EnumSource(AckWait.class)
+    void theQuietPointRunsOnceAfterTheOffsetsAreSentBeforeTheCommitAndInNoTiming(AckWait ackWait) {
+        OperationResult result = flow(ackWait, 3).run(twoRecords(), TransactionFlowTest::offsets, quietPoint);
+
+        List<String> expectedCalls = new ArrayList<>(order(ackWait, true).stream()
+                .flatMap(p -> CALLS.get(p).stream())
+                .toList());
+        expectedCalls.add(expectedCalls.indexOf("sendOffsets") + 1, "quiet");
+        assertEquals(expectedCalls, calls, "the requests go out first, the bookkeeping follows, then acks and commit");
+        Map<Phase, Long> expected = phasesOf(order(ackWait, true));
+        expected.put(
+                Phase.TRANSACTION,
+                expected.values().stream().mapToLong(Long::longValue).sum());
+        assertEquals(
+                expected,
+                result.timings().phaseNanos(),
+                "the quiet point's time is in no phase and not in the transaction");
+    }
+
+    @Test
+    void withoutOffsetsTheQuietPointFollowsTheSends() {
+        OperationResult result = flow(AckWait.AFTER_COMMIT, 3).run(twoRecords(), null, quietPoint);
+
+        assertEquals(List.of("begin", "send", "send", "quiet", "commit", "ack", "ack"), calls);
+        assertEquals(result.timings().totalNanos(), sumOfPhases(result.timings()));
+        assertEquals(2 * 10L + 1 + 10_000 + 2 * 100, result.timings().totalNanos());
+    }
+
+    @Test
+    void anAttemptThatFailsBeforeTheQuietPointRunsItOnceAtTheEnd() {
+        setUp = producer -> producer.sendOffsetsToTransactionException = new TransactionAbortableException("no");
+        OperationResult result =
+                flow(AckWait.BEFORE_COMMIT, 1).run(twoRecords(), TransactionFlowTest::offsets, quietPoint);
+
+        assertEquals(Outcome.FAILED, result.timings().outcome());
+        assertEquals(1, count("quiet"), "once, however many attempts");
+        assertEquals("quiet", calls.get(calls.size() - 1), "after the last attempt's abort");
+        assertEquals(result.timings().totalNanos(), sumOfPhases(result.timings()));
+    }
+
     @ParameterizedTest
     @EnumSource(AckWait.class)
     void aTransactionJoinedOneRecordAtATimeLeavesTheWaitsBetweenThemOutOfEveryPhase(AckWait ackWait) {

@@ -291,6 +291,7 @@ public final class LocalWorker implements Worker {
         } catch (RuntimeException e) {
             failure = "producer stopped: " + e;
         } finally {
+            loop.lastOperation.run(); // the last operation's bookkeeping, held for a next one's quiet point
             // The load is over: consumers poll freely again (a drain, or their close, may need it).
             gates.forEach(PollGate::ungate);
             gates = List.of();
@@ -316,6 +317,8 @@ public final class LocalWorker implements Worker {
 
         private final boolean fast;
         private int payloadIndex;
+        /** The last inline operation's bookkeeping, for the next one's quiet point. */
+        final DeferredReport lastOperation = new DeferredReport();
 
         ProducerLoop(BenchmarkProducer producer, Pacer pacer, LoadSpec spec, boolean countsOperations) {
             this.producer = producer;
@@ -349,7 +352,15 @@ public final class LocalWorker implements Worker {
             List<byte[]> payloads = spec.payloads();
             byte[] payload = payloads.get(payloadIndex++ % payloads.size());
             if (inline != null) {
-                issueInline(inline, keys.nextKey(), payload, spec.consumed(), measured, !doneWhenConsumed);
+                issueInline(
+                        inline,
+                        keys.nextKey(),
+                        payload,
+                        spec.consumed(),
+                        measured,
+                        !doneWhenConsumed,
+                        spec.waitForConsume(),
+                        lastOperation);
                 if (spec.waitForConsume() && awaitVisible(messagesAcked.get()) && doneWhenConsumed && measured) {
                     measuredDone.incrementAndGet();
                 }
@@ -482,8 +493,11 @@ public final class LocalWorker implements Worker {
 
     /**
      * A closed loop's operation (WRITE, SEND_OFFSETS): run on this loop's thread, as the seeds' bare loops did, with
-     * no hand-off to the producer's thread and back between two operations; what it acknowledged is counted at once
-     * (a visibility wait reads it), and recording it is queued on {@link #reports}.
+     * no hand-off to the producer's thread and back between two operations. Its bookkeeping (counting what it
+     * acknowledged, queueing its record on {@link #reports}) is held in {@code last} and done at the next operation's
+     * quiet point, after that one's first requests are out (see {@link OperationProducer}), so that between a commit
+     * and the next transaction's requests the thread does little more than the seeds' loop did; what it acknowledged
+     * is counted at once when the loop waits for it to be visible ({@code countNow}).
      */
     private void issueInline(
             OperationProducer producer,
@@ -491,42 +505,125 @@ public final class LocalWorker implements Worker {
             byte[] payload,
             boolean consumed,
             boolean measured,
-            boolean countsDone) {
+            boolean countsDone,
+            boolean countNow,
+            DeferredReport last) {
         long sendNanos = System.nanoTime();
         inFlight.incrementAndGet();
         FinishedOperation finished = null;
         Throwable error = null;
         try {
-            finished = producer.runOperationInline(key, payload, consumed);
-
+            finished = producer.runOperationInline(key, payload, consumed, last);
         } catch (RuntimeException e) {
             if (stopping && Thread.currentThread().isInterrupted()) {
                 // Stopping interrupted the operation on this thread: it was cut short, not failed; not recorded.
+                last.run();
                 inFlight.decrementAndGet();
                 return; // the loop sees stopping and ends
             }
             error = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
         }
-        long endNanos = System.nanoTime();
-        countAcked(finished == null ? null : finished.outcome(), error);
-        FinishedOperation done = finished;
-        Throwable failed = error;
-        reports.execute(() -> {
-            try {
-                // The driver may build the timings only now, here, off the loop's thread.
-                recordOperation(
-                        done == null ? null : done.timings(),
-                        failed,
-                        payload.length,
-                        sendNanos,
-                        sendNanos,
-                        endNanos,
-                        measured,
-                        countsDone);
-            } finally {
-                inFlight.decrementAndGet();
+        // The bookkeeping the driver ran at the quiet point is no part of this operation's time.
+        long endNanos = System.nanoTime() - last.takeNanosInCall();
+        last.runAfterCall(); // when the driver did not reach a quiet point (a failure before it)
+        last.hold(finished, error, payload.length, sendNanos, endNanos, measured, countsDone);
+        if (countNow) {
+            last.countAcked();
+        }
+    }
+
+    /**
+     * A closed loop's bookkeeping of its last operation, done at the next operation's quiet point (or when the loop
+     * ends): counting what it acknowledged and queueing its record on {@link #reports}. It holds the operation in
+     * fields, so holding it allocates nothing. Used by the loop's thread only; running it again does nothing.
+     */
+    final class DeferredReport implements Runnable {
+        private boolean due;
+        private boolean counted;
+        private FinishedOperation finished;
+        private Throwable error;
+        private int payloadLength;
+        private long sendNanos;
+        private long endNanos;
+        private boolean measured;
+        private boolean countsDone;
+        /** How long runs during the current operation took: no part of the operation. */
+        private long nanosInCall;
+
+        void hold(
+                FinishedOperation finished,
+                Throwable error,
+                int payloadLength,
+                long sendNanos,
+                long endNanos,
+                boolean measured,
+                boolean countsDone) {
+            this.finished = finished;
+            this.error = error;
+            this.payloadLength = payloadLength;
+            this.sendNanos = sendNanos;
+            this.endNanos = endNanos;
+            this.measured = measured;
+            this.countsDone = countsDone;
+            this.counted = false;
+            this.due = true;
+        }
+
+        /** Counts what the held operation acknowledged now (a visibility wait reads the count). */
+        void countAcked() {
+            if (due && !counted) {
+                counted = true;
+                LocalWorker.this.countAcked(finished == null ? null : finished.outcome(), error);
             }
-        });
+        }
+
+        long takeNanosInCall() {
+            long nanos = nanosInCall;
+            nanosInCall = 0;
+            return nanos;
+        }
+
+        /** Runs what is due between two operations: in neither one's time. */
+        void runAfterCall() {
+            run();
+            nanosInCall = 0;
+        }
+
+        @Override
+        public void run() {
+            if (!due) {
+                return;
+            }
+            long start = System.nanoTime();
+            countAcked();
+            due = false;
+            FinishedOperation done = finished;
+            Throwable failed = error;
+            int length = payloadLength;
+            long sent = sendNanos;
+            long ended = endNanos;
+            boolean wasMeasured = measured;
+            boolean countsAsDone = countsDone;
+            finished = null;
+            error = null;
+            reports.execute(() -> {
+                try {
+                    // The driver may build the timings only now, here, off the loop's thread.
+                    recordOperation(
+                            done == null ? null : done.timings(),
+                            failed,
+                            length,
+                            sent,
+                            sent,
+                            ended,
+                            wasMeasured,
+                            countsAsDone);
+                } finally {
+                    inFlight.decrementAndGet();
+                }
+            });
+            nanosInCall += System.nanoTime() - start;
+        }
     }
 
     private void countAcked(OperationTimings.Outcome outcome, Throwable error) {

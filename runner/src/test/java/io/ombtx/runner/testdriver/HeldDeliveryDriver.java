@@ -1,6 +1,7 @@
 package io.ombtx.runner.testdriver;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
+import io.ombtx.driver.api.FinishedOperation;
 import io.ombtx.driver.api.OperationProducer;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
@@ -19,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.apache.bookkeeper.stats.StatsLogger;
 
 /**
@@ -50,6 +52,15 @@ public final class HeldDeliveryDriver implements BenchmarkDriver, ScenarioDriver
     });
     private volatile ConsumerCallback consumer;
     private long operations;
+    private volatile BiConsumer<Long, Runnable> quietPoints;
+
+    /**
+     * Hands each inline operation's quiet point to {@code watch}, with the operation's index (from 0), for it to run
+     * (and look at the worker around it); without a watch the operation runs it itself, after its delivery.
+     */
+    public void watchQuietPoints(BiConsumer<Long, Runnable> watch) {
+        this.quietPoints = watch;
+    }
 
     @Override
     public void initialize(File configurationFile, StatsLogger statsLogger) {}
@@ -131,6 +142,23 @@ public final class HeldDeliveryDriver implements BenchmarkDriver, ScenarioDriver
             long start = System.nanoTime();
             deliver(payload.length, operations++);
             return CompletableFuture.completedFuture(new OperationTimings.Builder(start)
+                    .build(System.nanoTime(), 1, OperationTimings.Outcome.COMMITTED));
+        }
+
+        /** As the Kafka driver: the write goes out first, then the caller's bookkeeping, then the operation ends. */
+        @Override
+        public FinishedOperation runOperationInline(
+                Optional<String> key, byte[] payload, boolean consumed, Runnable quietPoint) {
+            long start = System.nanoTime();
+            long operation = operations++;
+            deliver(payload.length, operation);
+            BiConsumer<Long, Runnable> watch = quietPoints;
+            if (watch != null) {
+                watch.accept(operation, quietPoint);
+            } else {
+                quietPoint.run();
+            }
+            return FinishedOperation.of(new OperationTimings.Builder(start)
                     .build(System.nanoTime(), 1, OperationTimings.Outcome.COMMITTED));
         }
 
