@@ -45,6 +45,8 @@ public final class Fidelity {
     static final double HIGH = 1.05;
     /** Operations of at least this many ms are counted: the tail where back-off collisions land. */
     static final long SLOW_MICROS = 50_000;
+    /** The slow operations' target: omb-tx's count within this share of the bare loop's. */
+    static final double SLOW_TOLERANCE = 0.10;
 
     @Command(
             name = "bin/bench fidelity",
@@ -554,7 +556,7 @@ public final class Fidelity {
             check(missed, "p50", p50);
             check(missed, "p99", p99);
             check(missed, "total", total);
-            if (Math.abs(slowOmb - slowBare) > 0.10 * slowBare && !rare(slowOmb, slowBare, runs)) {
+            if (Math.abs(slowOmb - slowBare) > SLOW_TOLERANCE * slowBare && !rare(slowOmb, slowBare, runs)) {
                 missed.add(">=50ms");
             }
             allMet &= missed.isEmpty();
@@ -611,6 +613,7 @@ public final class Fidelity {
                     ombP90,
                     bareP90);
         }
+        printIntervals(out, measured);
         if (measured.values().stream().allMatch(runs -> runs.get(0).length > 2)) {
             printNoiseFloor(out, measured);
         }
@@ -666,6 +669,102 @@ public final class Fidelity {
                     median(runs.stream().mapToDouble(r -> r[1].slow()).sorted().toArray()),
                     against);
         }
+    }
+
+    /** The confidence of {@link #interval}: at least this share of such intervals holds the true median. */
+    static final double CONFIDENCE = 0.90;
+
+    /**
+     * Whether the verdicts above are decided by the rounds measured: per figure, the distribution-free 90% confidence
+     * interval of the median of the round-by-round ratios ({@link #interval}), and "decided" when it lies wholly
+     * inside the target band (met) or wholly outside it (not met). A median inside the band with an interval that
+     * crosses its edge is not a pass, and one outside it not a failure: more rounds or more operations per round
+     * would decide it. The operations of 50 ms or more are compared round by round here (omb-tx ÷ bare of each
+     * round's counts, target 0.90–1.10).
+     */
+    static void printIntervals(PrintStream out, Map<String, List<Figures[]>> measured) {
+        out.printf(
+                Locale.ROOT,
+                "%nDecided? %.0f%% confidence interval of each median ratio over the rounds (order statistics, no"
+                        + " assumption of a distribution): 'met' or 'not met' when the interval lies wholly inside or"
+                        + " wholly outside the target band, else 'undecided' (more rounds or operations would decide)%n",
+                CONFIDENCE * 100);
+        out.printf(
+                Locale.ROOT,
+                "%-25s | %-22s | %-22s | %-22s | %s%n",
+                "scenario",
+                "p50 ×",
+                "p99 ×",
+                "total ×",
+                ">=50ms × (round by round)");
+        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
+            List<Figures[]> runs = e.getValue();
+            printIntervalLine(out, e.getKey(), runs);
+            if (runs.get(0).length > 2) {
+                // The same for the bare loop against itself (--aa): a target it cannot meet decides nothing.
+                List<Figures[]> aa =
+                        runs.stream().map(r -> new Figures[] {r[2], r[1]}).toList();
+                printIntervalLine(out, e.getKey() + " (A/A)", aa);
+            }
+        }
+    }
+
+    /** One line of the intervals' table: {@code runs}' first side against its second. */
+    private static void printIntervalLine(PrintStream out, String label, List<Figures[]> runs) {
+        double[] slow = runs.stream()
+                .filter(r -> r[1].slow() > 0)
+                .mapToDouble(r -> (double) r[0].slow() / r[1].slow())
+                .sorted()
+                .toArray();
+        double slowOmb =
+                median(runs.stream().mapToDouble(r -> r[0].slow()).sorted().toArray());
+        double slowBare =
+                median(runs.stream().mapToDouble(r -> r[1].slow()).sorted().toArray());
+        out.printf(
+                Locale.ROOT,
+                "%-25s | %-22s | %-22s | %-22s | %s%n",
+                label,
+                decided(ratios(runs, Figures::p50), LOW, HIGH),
+                decided(ratios(runs, Figures::p99), LOW, HIGH),
+                decided(ratios(runs, Figures::total), LOW, HIGH),
+                rare(slowOmb, slowBare, runs) || slow.length == 0
+                        ? "too few to compare"
+                        : decided(slow, 1 - SLOW_TOLERANCE, 1 + SLOW_TOLERANCE));
+    }
+
+    /** The interval of {@code sorted}'s median and what it decides against [{@code low}, {@code high}]. */
+    private static String decided(double[] sorted, double low, double high) {
+        double[] interval = interval(sorted);
+        if (interval == null) {
+            return "too few rounds";
+        }
+        String verdict = interval[0] >= low && interval[1] <= high
+                ? "met"
+                : interval[1] < low || interval[0] > high ? "not met" : "undecided";
+        return String.format(Locale.ROOT, "[%.3f–%.3f] %s", interval[0], interval[1], verdict);
+    }
+
+    /**
+     * The distribution-free {@link #CONFIDENCE} confidence interval of the median of {@code sorted}: the k-th smallest
+     * and k-th largest values, for the largest k whose interval covers the median with that probability (the number
+     * of values below the median is Binomial(n, ½)); null when even the whole range covers it less often (fewer than
+     * 5 values).
+     */
+    static double[] interval(double[] sorted) {
+        int n = sorted.length;
+        double below = 0; // P(Binomial(n, 1/2) <= k - 1), for k from 1
+        double term = Math.pow(0.5, n); // P(B = k - 1)
+        int best = 0;
+        for (int k = 1; k <= n / 2; k++) {
+            below += term;
+            term = term * (n - (k - 1)) / k;
+            if (1 - 2 * below >= CONFIDENCE) {
+                best = k;
+            } else {
+                break;
+            }
+        }
+        return best == 0 ? null : new double[] {sorted[best - 1], sorted[n - best]};
     }
 
     /** Both sides' slow operations under 1% of the operations: too few for a ±10% comparison to mean anything. */

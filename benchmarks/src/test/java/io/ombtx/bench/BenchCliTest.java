@@ -52,6 +52,22 @@ class BenchCliTest {
     }
 
     @Test
+    void fidelity() {
+        Outcome help = parse(new Fidelity.Options(), "--help");
+        assertEquals(OptionalInt.of(0), help.code());
+        assertTrue(help.out().contains("bin/bench fidelity") && help.out().contains("--jvm-opt"), help.out());
+        assertError(parse(new Fidelity.Options(), "--scenarios", "tx-nope"), "unknown scenario 'tx-nope'");
+        assertError(parse(new Fidelity.Options(), "--jvm-opt", "Xmx1g"), "--jvm-opt expects one JVM flag");
+        assertError(parse(new Fidelity.Options(), "--jvm-opt=-Xmx1g -Xms1g"), "--jvm-opt expects one JVM flag");
+        Fidelity.Options flags = new Fidelity.Options();
+        assertEquals(
+                OptionalInt.empty(),
+                parse(flags, "--jvm-opt=-XX:TieredStopAtLevel=1", "--jvm-opt", "-Xlog:gc")
+                        .code());
+        assertEquals(java.util.List.of("-XX:TieredStopAtLevel=1", "-Xlog:gc"), flags.jvmOpts);
+    }
+
+    @Test
     void txOverhead() {
         Outcome help = parse(new TxOverhead.Options(), "-h");
         assertEquals(OptionalInt.of(0), help.code());

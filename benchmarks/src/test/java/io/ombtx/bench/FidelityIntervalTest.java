@@ -1,0 +1,81 @@
+package io.ombtx.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** The fidelity table's intervals: which order statistics bound a median, and what they decide. */
+class FidelityIntervalTest {
+
+    private static double[] oneToN(int n) {
+        return IntStream.rangeClosed(1, n).asDoubleStream().toArray();
+    }
+
+    @Test
+    void theIntervalIsTheOrderStatisticsThatCoverTheMedianNineTimesInTen() {
+        // n = 10: P(B <= 1) = 11/1024, so [x(2), x(9)] covers 97.9%; [x(3), x(8)] only 89.1%.
+        assertArrayEquals(new double[] {2, 9}, Fidelity.interval(oneToN(10)));
+        // n = 5: the whole range covers 1 - 2/32 = 93.75%.
+        assertArrayEquals(new double[] {1, 5}, Fidelity.interval(oneToN(5)));
+        // n = 20: P(B <= 5) = 2.07%, P(B <= 6) = 5.77%: [x(6), x(15)].
+        assertArrayEquals(new double[] {6, 15}, Fidelity.interval(oneToN(20)));
+        // n = 4: even the whole range covers only 87.5%.
+        assertNull(Fidelity.interval(oneToN(4)));
+    }
+
+    private static Fidelity.Figures figures(double p50, long slow) {
+        return new Fidelity.Figures(p50, 100, p50 * 1000, slow, 1000, Map.of(), Double.NaN, Double.NaN);
+    }
+
+    @Test
+    void aMedianInsideTheBandWithAWideIntervalIsUndecidedAndATightOneIsMet() {
+        Map<String, List<Fidelity.Figures[]>> measured = new LinkedHashMap<>();
+        List<Fidelity.Figures[]> tight = new ArrayList<>();
+        List<Fidelity.Figures[]> wide = new ArrayList<>();
+        List<Fidelity.Figures[]> off = new ArrayList<>();
+        double[] spread = {0.97, 0.98, 0.99, 1.0, 1.0, 1.0, 1.01, 1.02, 1.03, 1.04};
+        double[] scattered = {0.6, 0.8, 0.9, 0.99, 1.0, 1.0, 1.01, 1.1, 1.3, 1.5};
+        for (int i = 0; i < 10; i++) {
+            tight.add(new Fidelity.Figures[] {figures(spread[i], 100), figures(1, 100)});
+            wide.add(new Fidelity.Figures[] {figures(scattered[i], 100 + 20 * i), figures(1, 100)});
+            off.add(new Fidelity.Figures[] {figures(1.5 + i / 100.0, 60), figures(1, 100), figures(1, 100)});
+        }
+        measured.put("tight", tight);
+        measured.put("wide", wide);
+        measured.put("off", off);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Fidelity.printIntervals(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
+        String table = bytes.toString(StandardCharsets.UTF_8);
+
+        String tightLine = line(table, "tight");
+        assertTrue(tightLine.contains("[0.980–1.030] met"), tightLine);
+        String wideLine = line(table, "wide");
+        assertTrue(wideLine.contains("[0.800–1.300] undecided"), wideLine);
+        // slow counts 100..280 against 100: ratios 1.0..2.8, interval [x(2), x(9)] = [1.2, 2.6]: not within 10%
+        assertTrue(wideLine.endsWith("[1.200–2.600] not met"), wideLine);
+        String offLine = line(table, "off");
+        assertTrue(offLine.contains("[1.510–1.580] not met"), offLine);
+        assertTrue(offLine.endsWith("[0.600–0.600] not met"), offLine);
+        // with the bare loop run twice a round (--aa), the bare loop against itself too
+        String aaLine = line(table, "off (A/A)");
+        assertTrue(aaLine.contains("[1.000–1.000] met") && aaLine.endsWith("[1.000–1.000] met"), aaLine);
+        assertTrue(table.lines().noneMatch(l -> l.startsWith("wide (A/A)")), table);
+    }
+
+    private static String line(String table, String scenario) {
+        return table.lines()
+                .filter(l -> l.startsWith(scenario + " ") && !l.startsWith(scenario + " (A/A)"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(scenario + " not in:\n" + table));
+    }
+}
