@@ -54,12 +54,10 @@ final class OperationRunner {
         return spec.kind() != OperationKind.PUBLISH && spec.kind() != OperationKind.STREAM;
     }
 
-    /** @param consumed whether anything reads the records: false leaves off their publish-time header */
-    OperationResult runTransactional(TransactionFlow flow, Optional<String> key, byte[] payload, boolean consumed) {
-        return runTransactional(flow, key, payload, consumed, null);
-    }
-
-    /** {@link #runTransactional(TransactionFlow, Optional, byte[], boolean)} with the caller's quiet-point work. */
+    /**
+     * @param consumed whether anything reads the records: false leaves off their publish-time header
+     * @param quietPoint the caller's bookkeeping for the transaction's quiet point, or null
+     */
     OperationResult runTransactional(
             TransactionFlow flow, Optional<String> key, byte[] payload, boolean consumed, Runnable quietPoint) {
         List<ProducerRecord<String, byte[]>> records = records(key, payload, consumed);
@@ -75,13 +73,10 @@ final class OperationRunner {
         return result;
     }
 
-    /** A plain write: kafka-clients already retries internally up to delivery.timeout.ms, so one attempt. */
-    OperationTimings runPlain(
-            Producer<String, byte[]> producer, Optional<String> key, byte[] payload, boolean consumed) {
-        return runPlain(producer, key, payload, consumed, null);
-    }
-
-    /** {@link #runPlain(Producer, Optional, byte[], boolean)}, running {@code quietPoint} once the records are sent. */
+    /**
+     * A plain write: kafka-clients already retries internally up to delivery.timeout.ms, so one attempt. {@code
+     * quietPoint} (when not null) runs once the records are sent, outside the timings.
+     */
     OperationTimings runPlain(
             Producer<String, byte[]> producer,
             Optional<String> key,

@@ -49,7 +49,7 @@ class TransactionalSessionTest {
     private static OperationTimings write(TransactionFlow flow) {
         TxStatsReporter stats = new TxStatsReporter(NullStatsLogger.INSTANCE);
         return new OperationRunner("t", 2, TX_WRITE, null, stats)
-                .runTransactional(flow, Optional.empty(), new byte[10], true)
+                .runTransactional(flow, Optional.empty(), new byte[10], true, null)
                 .timings();
     }
 
