@@ -92,6 +92,14 @@ public final class Fidelity {
         int measure = 1000;
 
         @Option(
+                names = "--broker-warmup",
+                paramLabel = "OPS",
+                description = "operations of bare runs of each scenario before the first round, unmeasured, in runs of"
+                        + " 500 whose operations >= 50 ms are printed (default: ${DEFAULT-VALUE}; bulk: a hundredth,"
+                        + " at least 20)")
+        int brokerWarmup = 2000;
+
+        @Option(
                 names = "--broker-version",
                 paramLabel = "VERSION",
                 description = "embedded Kafka release (default: the built-in one)")
@@ -143,6 +151,9 @@ public final class Fidelity {
             }
             if (warmup < 0 || measure < 10) {
                 throw new UsageException("--warmup expects 0 or more and --measure 10 or more operations");
+            }
+            if (brokerWarmup < 0) {
+                throw new UsageException("--broker-warmup expects 0 or more operations, got " + brokerWarmup);
             }
             if (brokerVersion != null) {
                 try {
@@ -290,18 +301,39 @@ public final class Fidelity {
                     options.warmup,
                     options.measure,
                     jvmOpts.isEmpty() ? "" : ", both JVMs with " + String.join(" ", jvmOpts));
-            // A fresh broker is slower for its first few thousand requests (its own JIT): one unmeasured bare run of
-            // every scenario first, so the first round's first side does not pay for it.
-            out.println("Warming the broker: one unmeasured bare run of each scenario");
+            // A fresh broker is slower for its first few thousand requests (its own JIT, its page cache, its
+            // coordinators' state): unmeasured bare runs of every scenario first, so the first rounds do not pay for
+            // it. Each run's slow operations are printed: they show whether the collision rate has settled.
+            out.printf(
+                    Locale.ROOT,
+                    "Warming the broker: %d unmeasured bare operations of each scenario%n",
+                    options.brokerWarmup);
             for (String scenario : options.scenarios) {
-                bare(
+                boolean bulk = scenario.startsWith("bulk");
+                int left = bulk && options.brokerWarmup > 0
+                        ? Math.max(20, options.brokerWarmup / 100)
+                        : options.brokerWarmup;
+                int chunk = bulk ? 20 : 500;
+                List<String> slow = new ArrayList<>();
+                for (int part = 1; left > 0; part++) {
+                    int ops = Math.max(10, Math.min(chunk, left));
+                    left -= ops;
+                    Figures warm = bare(
+                            scenario,
+                            bootstrap,
+                            clientProperties,
+                            replication,
+                            0,
+                            ops,
+                            bench.work().resolve(scenario + "-warm" + part + "-bare.csv"));
+                    slow.add(Long.toString(warm.slow()));
+                }
+                out.printf(
+                        Locale.ROOT,
+                        "  %-24s >=50ms per run of up to %d: %s%n",
                         scenario,
-                        bootstrap,
-                        clientProperties,
-                        replication,
-                        0,
-                        scenario.startsWith("bulk") ? 20 : 500,
-                        bench.work().resolve(scenario + "-warm-bare.csv"));
+                        chunk,
+                        String.join(" ", slow));
             }
             int total = options.rounds * options.scenarios.size() * (options.aa ? 3 : 2);
             int done = 0;

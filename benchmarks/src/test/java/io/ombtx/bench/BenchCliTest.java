@@ -58,6 +58,12 @@ class BenchCliTest {
         assertTrue(help.out().contains("bin/bench fidelity") && help.out().contains("--jvm-opt"), help.out());
         assertError(parse(new Fidelity.Options(), "--scenarios", "tx-nope"), "unknown scenario 'tx-nope'");
         assertError(parse(new Fidelity.Options(), "--jvm-opt", "Xmx1g"), "--jvm-opt expects one JVM flag");
+        assertError(
+                parse(new Fidelity.Options(), "--broker-warmup", "-1"), "--broker-warmup expects 0 or more operations");
+        Fidelity.Options warm = new Fidelity.Options();
+        assertEquals(OptionalInt.empty(), parse(warm, "--broker-warmup", "0").code());
+        assertEquals(0, warm.brokerWarmup);
+        assertEquals(2000, new Fidelity.Options().brokerWarmup, "the broker warm-up before the first round");
         assertError(parse(new Fidelity.Options(), "--jvm-opt=-Xmx1g -Xms1g"), "--jvm-opt expects one JVM flag");
         Fidelity.Options flags = new Fidelity.Options();
         assertEquals(
