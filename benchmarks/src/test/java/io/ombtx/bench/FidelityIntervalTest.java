@@ -1,6 +1,7 @@
 package io.ombtx.bench;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +35,7 @@ class FidelityIntervalTest {
     }
 
     private static Fidelity.Figures figures(double p50, long slow) {
-        return new Fidelity.Figures(p50, 100, p50 * 1000, slow, 1000, Map.of(), Double.NaN, Double.NaN);
+        return new Fidelity.Figures(p50, 100, p50 * 1000, slow, 1000, Map.of(), Double.NaN, Double.NaN, p50);
     }
 
     @Test
@@ -70,6 +71,37 @@ class FidelityIntervalTest {
         String aaLine = line(table, "off (A/A)");
         assertTrue(aaLine.contains("[1.000–1.000] met") && aaLine.endsWith("[1.000–1.000] met"), aaLine);
         assertTrue(table.lines().noneMatch(l -> l.startsWith("wide (A/A)")), table);
+    }
+
+    @Test
+    void theMedianUnderFiftyMillisecondsIsTheFastModesAndTheSplitTableDecidesIt() {
+        // 600 operations: 400 of 2..5.99 ms (10 each of 40 values, median 3.95-4.0 ms), 200 of 100 ms
+        org.HdrHistogram.Histogram operations = new org.HdrHistogram.Histogram(3);
+        for (int v = 0; v < 40; v++) {
+            operations.recordValueWithCount(2_000 + 100 * v, 10);
+        }
+        operations.recordValueWithCount(100_000, 200);
+        double fast = Fidelity.Figures.fastMedian(operations);
+        assertTrue(fast >= 3.9 && fast <= 4.0, "the median of the fast mode, not of all: " + fast);
+        // more slow operations than fast ones: the p50 is a slow one, the fast median stays put
+        operations.recordValueWithCount(100_000, 300);
+        assertTrue(operations.getValueAtPercentile(50) >= 99_000);
+        assertEquals(fast, Fidelity.Figures.fastMedian(operations));
+        assertTrue(Double.isNaN(Fidelity.Figures.fastMedian(new org.HdrHistogram.Histogram(3))));
+
+        List<Fidelity.Figures[]> runs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Fidelity.Figures omb = new Fidelity.Figures(
+                    100, 100, 1, 300, 600, Map.of(), Double.NaN, Double.NaN, 4.0 * (1 + i / 200.0));
+            Fidelity.Figures bare = new Fidelity.Figures(3, 100, 1, 200, 600, Map.of(), Double.NaN, Double.NaN, 4.0);
+            runs.add(new Fidelity.Figures[] {omb, bare});
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Fidelity.printSplit(new PrintStream(bytes, true, StandardCharsets.UTF_8), Map.of("tx-x", runs));
+        String split = line(bytes.toString(StandardCharsets.UTF_8), "tx-x");
+        assertTrue(split.contains("slow share 50.0% / 33.3%"), split);
+        // ratios 1.000..1.035, 8 rounds: [x(2), x(7)] = [1.005, 1.030], inside 0.95-1.05
+        assertTrue(split.contains("[1.005–1.030] met"), split);
     }
 
     private static String line(String table, String scenario) {

@@ -20,4 +20,17 @@ public interface PollGate {
 
     /** Back to polling all the time. */
     void ungate();
+
+    /**
+     * Polls once on the caller's thread while the gate is closed, and hands what the poll returns to the consumer's
+     * callback as the consumer's own thread would. The seeds' FetchBench polls on the thread that wrote and
+     * committed; a loop that waits for its write through this method does too, with no hand-off from the consumer's
+     * thread to its own (measured at about 110 µs a wait on 2 cores when the consumer's thread polls).
+     *
+     * @return false when this consumer cannot poll here (it does not support it, it is closing or has stopped, or
+     *     the poll failed): the caller then opens the gate and waits for the consumer's own thread
+     */
+    default boolean pollHere() {
+        return false;
+    }
 }

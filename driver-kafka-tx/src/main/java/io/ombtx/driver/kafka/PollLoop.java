@@ -1,7 +1,9 @@
 package io.ombtx.driver.kafka;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.errors.InterruptException;
@@ -27,6 +29,11 @@ abstract class PollLoop implements AutoCloseable {
     private volatile boolean gated;
 
     private volatile boolean open;
+    /**
+     * Held by whichever thread polls: the poll thread, or a closed loop's thread in {@link #pollHere}. KafkaConsumer
+     * may be used from several threads one at a time; this makes it one at a time.
+     */
+    private final ReentrantLock polling = new ReentrantLock();
     /** The client fault that ended the loop, or null. */
     private volatile ClientFault haltedBy;
 
@@ -54,6 +61,58 @@ abstract class PollLoop implements AutoCloseable {
     public final void ungate() {
         gated = false;
         LockSupport.unpark(thread);
+    }
+
+    /**
+     * One poll on the caller's thread, its records handled here ({@link io.ombtx.driver.api.PollGate#pollHere}); only
+     * while gated and closed, so the poll thread waits at the gate meanwhile.
+     */
+    public final boolean pollHere() {
+        if (!running || !gated || open || !lockWhileRunning()) {
+            return false;
+        }
+        try {
+            if (!running) {
+                return false;
+            }
+            ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
+            if (!records.isEmpty()) {
+                handle(records);
+            } else {
+                idle();
+            }
+            return true;
+        } catch (ClientHalted e) {
+            haltedBy = e.fault();
+            running = false;
+            LockSupport.unpark(thread); // the poll thread ends the loop and closes the consumer
+            return false;
+        } catch (WakeupException | InterruptException e) {
+            return false; // a close (or an interrupt of the caller): the caller's wait notices why
+        } catch (RuntimeException e) {
+            LOG.error("consumer poll failed; the consumer's own thread polls on: {}", ErrorClassifier.describe(e));
+            return false;
+        } finally {
+            polling.unlock();
+        }
+    }
+
+    /**
+     * Takes {@link #polling} unless the loop stops first: the poll thread keeps it from its last poll on, so a
+     * caller that waited for it without looking would wait for ever.
+     */
+    private boolean lockWhileRunning() {
+        try {
+            while (!polling.tryLock(GATE_CHECK_NANOS, TimeUnit.NANOSECONDS)) {
+                if (!running) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Starts polling; call once, after subscribing. */
@@ -88,11 +147,19 @@ abstract class PollLoop implements AutoCloseable {
                         LockSupport.parkNanos(GATE_CHECK_NANOS); // woken by openGate; the bound notices a stop
                         continue;
                     }
-                    ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
-                    if (!records.isEmpty()) {
-                        handle(records);
-                    } else {
-                        idle();
+                    polling.lock();
+                    try {
+                        if (gated && !open) {
+                            continue; // closed while this thread waited for the lock
+                        }
+                        ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
+                        if (!records.isEmpty()) {
+                            handle(records);
+                        } else {
+                            idle();
+                        }
+                    } finally {
+                        polling.unlock();
                     }
                 } catch (ClientHalted e) { // out of handle or idle
                     haltedBy = e.fault();
@@ -111,6 +178,7 @@ abstract class PollLoop implements AutoCloseable {
                 }
             }
         } finally {
+            polling.lock(); // a closed loop's pollHere, woken by close, is out of the consumer first; never released
             try {
                 shutdown();
             } finally {

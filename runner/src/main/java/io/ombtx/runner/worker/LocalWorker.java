@@ -711,37 +711,58 @@ public final class LocalWorker implements Worker {
     }
 
     /**
-     * {@link #awaitConsumed} with the consumers let poll only meanwhile, where they can be held back ({@link
-     * PollGate}): the fetch that finds the write is sent after the commit, as in the seeds' loop.
+     * Waits until the consumers have seen {@code target} messages, polling only after the write, as the seeds' loop
+     * does. One gated consumer is polled on this thread ({@link PollGate#pollHere}), as the seeds' loop polls on
+     * its own: no hand-off from the consumer's thread to this one. Otherwise, or if that consumer cannot, the gates
+     * are opened meanwhile and the consumers' own threads poll. True once seen; false if stopped first.
      */
     private boolean awaitVisible(long target) {
-        for (PollGate gate : gates) {
+        List<PollGate> held = gates;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        if (held.size() == 1) {
+            PollGate gate = held.get(0);
+            boolean polled = true;
+            while (polled && messagesReceived.get() < target) {
+                if (stopping) {
+                    return false;
+                }
+                checkDeadline(deadline);
+                polled = gate.pollHere(); // false: the consumer's own thread takes over, the gate open
+            }
+            if (polled) {
+                return true;
+            }
+        }
+        for (PollGate gate : held) {
             gate.openGate();
         }
         try {
-            return awaitConsumed(target);
+            return awaitConsumed(target, deadline);
         } finally {
-            for (PollGate gate : gates) {
+            for (PollGate gate : held) {
                 gate.closeGate();
             }
         }
     }
 
     /** True once the consumers have seen {@code target} messages; false if stopped first. */
-    private boolean awaitConsumed(long target) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    private boolean awaitConsumed(long target, long deadline) {
         while (messagesReceived.get() < target) {
             if (stopping) {
                 return false;
             }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the consumer did not see a committed message within 60 s");
-            }
+            checkDeadline(deadline);
             // Short parks, not a spin: on small machines a spinning producer thread would slow the very broker
             // and consumer whose latency is being measured.
             LockSupport.parkNanos(20_000);
         }
         return true;
+    }
+
+    private static void checkDeadline(long deadline) {
+        if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("the consumer did not see a committed message within 60 s");
+        }
     }
 
     @Override
