@@ -767,9 +767,10 @@ public final class Fidelity {
      * The p50 taken apart. A transactional closed loop's operations fall in two modes: those that did not meet the
      * previous commit's markers (a few ms) and those that did (the client backs off {@code retry.backoff.ms}, ~100
      * ms). When the slow share nears one half, a run's p50 lands in either mode, so a p50 ratio swings between ~0.03
-     * and ~30 from round to round and no count of rounds decides it. The two figures it is made of are each
-     * decidable: the slow share (in the table above) and the median of the operations under {@link #SLOW_MICROS},
-     * printed here with its interval against the p50's band.
+     * and ~30 from round to round. The two figures it is made of do not jump between modes: the slow share (the
+     * operations of 50 ms or more, compared in the table above) and the median of the operations under {@link
+     * #SLOW_MICROS}, printed here with its interval against the p50's band (and the bare loop's against itself with
+     * {@code --aa}, which says whether the rounds can decide it at all).
      */
     static void printSplit(PrintStream out, Map<String, List<Figures[]>> measured) {
         out.printf(
