@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import javax.management.JMException;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -65,7 +66,7 @@ public final class ChildKafkaMain {
         }
     }
 
-    private static void reportAppInfo(Path file) {
+    static void reportAppInfo(Path file) {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         try {
             ObjectName pattern = new ObjectName("kafka.server:type=app-info,*");
@@ -75,14 +76,20 @@ public final class ChildKafkaMain {
                     // "Version"/"CommitId" up to Kafka 3, "version"/"commit-id" (metrics-style) in Kafka 4.
                     Object version = null;
                     Object commit = null;
-                    for (MBeanAttributeInfo attribute :
-                            server.getMBeanInfo(name).getAttributes()) {
-                        String key = attribute.getName().replace("-", "").toLowerCase(Locale.ROOT);
-                        if (key.equals("version")) {
-                            version = server.getAttribute(name, attribute.getName());
-                        } else if (key.equals("commitid")) {
-                            commit = server.getAttribute(name, attribute.getName());
+                    try {
+                        for (MBeanAttributeInfo attribute :
+                                server.getMBeanInfo(name).getAttributes()) {
+                            String key = attribute.getName().replace("-", "").toLowerCase(Locale.ROOT);
+                            if (key.equals("version")) {
+                                version = server.getAttribute(name, attribute.getName());
+                            } else if (key.equals("commitid")) {
+                                commit = server.getAttribute(name, attribute.getName());
+                            }
                         }
+                    } catch (JMException | RuntimeException gone) {
+                        // Unregistered between the query and the look (or not readable yet): the next pass looks
+                        // again. Giving up here left the broker without a report and its start timed out at 90 s.
+                        continue;
                     }
                     if (version == null) {
                         continue;
