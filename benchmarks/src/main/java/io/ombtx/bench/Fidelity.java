@@ -741,11 +741,12 @@ public final class Fidelity {
                 Locale.ROOT,
                 "%nDecided? %.0f%% confidence interval of each median ratio over the rounds (order statistics, no"
                         + " assumption of a distribution): 'met' or 'not met' when the interval lies wholly inside or"
-                        + " wholly outside the target band, else 'undecided' (more rounds or operations would decide)%n",
+                        + " wholly outside the target band, else 'undecided', with about how many rounds at this"
+                        + " spread would decide it%n",
                 CONFIDENCE * 100);
         out.printf(
                 Locale.ROOT,
-                "%-25s | %-22s | %-22s | %-22s | %s%n",
+                "%-25s | %-38s | %-38s | %-38s | %s%n",
                 "scenario",
                 "p50 ×",
                 "p99 ×",
@@ -833,7 +834,7 @@ public final class Fidelity {
                 median(runs.stream().mapToDouble(r -> r[1].slow()).sorted().toArray());
         out.printf(
                 Locale.ROOT,
-                "%-25s | %-22s | %-22s | %-22s | %s%n",
+                "%-25s | %-38s | %-38s | %-38s | %s%n",
                 label,
                 decided(ratios(runs, Figures::p50), LOW, HIGH),
                 decided(ratios(runs, Figures::p99), LOW, HIGH),
@@ -852,7 +853,44 @@ public final class Fidelity {
         String verdict = interval[0] >= low && interval[1] <= high
                 ? "met"
                 : interval[1] < low || interval[0] > high ? "not met" : "undecided";
+        if (verdict.equals("undecided")) {
+            long rounds = roundsToDecide(sorted, low, high);
+            verdict += rounds < 0 ? " (at the band's edge)" : " (≈" + rounds + " rounds)";
+        }
         return String.format(Locale.ROOT, "[%.3f–%.3f] %s", interval[0], interval[1], verdict);
+    }
+
+    /** Beyond this many rounds an estimate says only that the median sits at the band's edge. */
+    static final long MAX_ROUNDS_ESTIMATE = 10_000;
+
+    /**
+     * About how many rounds would decide an undecided median at the spread measured: an order-statistics interval
+     * narrows as one over the square root of the rounds, so it must shrink by the factor by which it overreaches
+     * the room between the median and the band's edge on its side (both edges for a median inside the band);
+     * -1 when that takes more than {@link #MAX_ROUNDS_ESTIMATE} rounds (the median is at the edge), 0 when the
+     * interval already decides. An estimate for planning the next run, not a verdict.
+     */
+    static long roundsToDecide(double[] sorted, double low, double high) {
+        double[] interval = interval(sorted);
+        if (interval == null) {
+            return -1;
+        }
+        double m = median(sorted);
+        double factor;
+        if (m < low) {
+            factor = (interval[1] - m) / (low - m);
+        } else if (m > high) {
+            factor = (m - interval[0]) / (m - high);
+        } else {
+            factor = Math.max(
+                    m == low ? Double.POSITIVE_INFINITY : (m - interval[0]) / (m - low),
+                    m == high ? Double.POSITIVE_INFINITY : (interval[1] - m) / (high - m));
+        }
+        if (factor <= 1) {
+            return 0;
+        }
+        double rounds = Math.ceil(sorted.length * factor * factor);
+        return rounds > MAX_ROUNDS_ESTIMATE ? -1 : (long) rounds;
     }
 
     /**

@@ -34,6 +34,21 @@ class FidelityIntervalTest {
         assertNull(Fidelity.interval(oneToN(4)));
     }
 
+    @Test
+    void theRoundsToDecideScaleWithTheSquareOfHowFarTheIntervalOverreaches() {
+        // median 0.90 below the band, interval [x(2), x(9)] = [0.86, 0.97]: 0.07 up against 0.05 of room
+        double[] below = {0.85, 0.86, 0.87, 0.88, 0.89, 0.91, 0.92, 0.93, 0.97, 0.99};
+        assertEquals(20, Fidelity.roundsToDecide(below, 0.95, 1.05)); // ceil(10 × 1.4²) = ceil(19.6)
+        // an interval that already lies inside the band: nothing more to run
+        double[] inside = {0.97, 0.98, 0.99, 1.0, 1.0, 1.0, 1.01, 1.02, 1.03, 1.04};
+        assertEquals(0, Fidelity.roundsToDecide(inside, 0.95, 1.05));
+        // a median on the band's edge: no number of rounds decides it
+        double[] edge = {0.9, 0.92, 0.93, 0.94, 0.95, 0.95, 0.96, 0.97, 0.98, 1.0};
+        assertEquals(-1, Fidelity.roundsToDecide(edge, 0.95, 1.05));
+        // fewer than 5 rounds have no interval to scale
+        assertEquals(-1, Fidelity.roundsToDecide(new double[] {1, 1, 1, 1}, 0.95, 1.05));
+    }
+
     private static Fidelity.Figures figures(double p50, long slow) {
         return new Fidelity.Figures(p50, 100, p50 * 1000, slow, 1000, Map.of(), Double.NaN, Double.NaN, p50);
     }
@@ -61,7 +76,8 @@ class FidelityIntervalTest {
         String tightLine = line(table, "tight");
         assertTrue(tightLine.contains("[0.980–1.030] met"), tightLine);
         String wideLine = line(table, "wide");
-        assertTrue(wideLine.contains("[0.800–1.300] undecided"), wideLine);
+        // the interval [0.8, 1.3] overreaches the room above the median 1.0 (0.05) six times: 10 × 6² rounds
+        assertTrue(wideLine.contains("[0.800–1.300] undecided (≈360 rounds)"), wideLine);
         // slow counts 100..280 against 100: ratios 1.0..2.8, interval [x(2), x(9)] = [1.2, 2.6]: not within 10%
         assertTrue(wideLine.endsWith("[1.200–2.600] not met"), wideLine);
         String offLine = line(table, "off");
