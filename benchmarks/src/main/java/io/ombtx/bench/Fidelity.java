@@ -867,8 +867,9 @@ public final class Fidelity {
      * About how many rounds would decide an undecided median at the spread measured: an order-statistics interval
      * narrows as one over the square root of the rounds, so it must shrink by the factor by which it overreaches
      * the room between the median and the band's edge on its side (both edges for a median inside the band);
-     * -1 when that takes more than {@link #MAX_ROUNDS_ESTIMATE} rounds (the median is at the edge), 0 when the
-     * interval already decides. An estimate for planning the next run, not a verdict.
+     * -1 when that takes more than {@link #MAX_ROUNDS_ESTIMATE} rounds (the median is at the edge) or there is no
+     * interval to scale (fewer than 5 rounds), 0 when the interval already decides. An estimate for planning the
+     * next run, not a verdict.
      */
     static long roundsToDecide(double[] sorted, double low, double high) {
         double[] interval = interval(sorted);
