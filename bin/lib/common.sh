@@ -149,21 +149,15 @@ ombtx_cds_flags() {
   fi
 }
 
-# omb-tx's own code is compiled by HotSpot's optimising compiler after a twentieth of the usual calls: a closed loop
-# of a few thousand transactions otherwise runs it as C1 code with profiling for its whole run, which put ~10 us
-# more between a commit and the next transaction's request than a bare kafka-clients loop (docs/load-generation.md).
-# kafka-clients and everything else keep the JVM's defaults. OMBTX_JIT=default leaves it out.
-ombtx_jit_flags() {
-  [ "${OMBTX_JIT:-ombtx}" = default ] && return 0
-  printf '%s\n' -XX:CompileCommand=quiet '-XX:CompileCommand=CompileThresholdScaling,io.ombtx.*::*,0.05'
-}
-
+# No JIT flags: omb-tx's JVMs compile with HotSpot's defaults, as a bare kafka-clients loop does. Compiling omb-tx's
+# own classes early (CompileThresholdScaling 0.05 for io.ombtx.*, as omb-tx once did) made HotSpot compile the closed loop's per-operation
+# method with all of kafka-clients' transaction path inlined: a C2 compilation of about a second, at the start of a
+# short measured phase, on a core the broker and the loop need (docs/load-generation.md).
 ombtx_java() {
-  local main="$1" cp jit=(); shift
+  local main="$1" cp; shift
   cp="$(ombtx_classpath)"
-  mapfile -t jit < <(ombtx_jit_flags)
-  # Unquoted on purpose: the options and the CDS flags are lists of words (the JIT flags hold a '*': an array).
+  # Unquoted on purpose: the options and the CDS flags are lists of words.
   # shellcheck disable=SC2086,SC2046
-  exec java ${OMBTX_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseG1GC} "${jit[@]}" $(ombtx_cds_flags "$cp") $OMBTX_JAVA_EXPORTS \
+  exec java ${OMBTX_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseG1GC} $(ombtx_cds_flags "$cp") $OMBTX_JAVA_EXPORTS \
     -Dombtx.home="$OMBTX_HOME" -cp "$cp" "$main" "$@"
 }

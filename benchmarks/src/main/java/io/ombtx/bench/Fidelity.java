@@ -9,7 +9,6 @@ import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.LoopGap;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.UsageException;
-import io.ombtx.runner.worker.ChildJvmWorker;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
@@ -509,10 +508,7 @@ public final class Fidelity {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(HEAP_FLAGS.split(" ")));
         command.add("-D" + LoopGap.PROPERTY + "=" + gapFile(output));
-        // omb-tx's JVM compiles omb-tx's own classes early (bin/lib's ombtx_jit_flags); the bare loop's own code
-        // (SeedLoop, io.ombtx.bench) is compiled alike, so that the loops' own steps differ in what they do, not in
-        // how far the JIT got. kafka-clients keeps the JVM's defaults on both sides.
-        command.addAll(ChildJvmWorker.ombTxJitFlags(System.getenv("OMBTX_JIT")));
+        // Both JVMs compile with HotSpot's defaults (no JIT flags on either side), as the seeds' loops ran.
         command.addAll(jvmOpts);
         command.addAll(List.of(
                 "-cp",

@@ -130,7 +130,6 @@ public final class Main {
             List<Path> classPath = io.ombtx.runner.cluster.ClusterSystems.installed()
                     .clientClassPath(release, System.getProperty("java.class.path"));
             List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx2g", "-XX:+UseG1GC"));
-            jvm.addAll(ChildJvmWorker.ombTxJitFlags(System.getenv("OMBTX_JIT")));
             jvm.add("--add-exports");
             jvm.add("java.base/jdk.internal.misc=ALL-UNNAMED");
             String home = System.getProperty("ombtx.home");

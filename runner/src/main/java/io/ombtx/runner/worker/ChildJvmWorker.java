@@ -41,17 +41,6 @@ public final class ChildJvmWorker implements Worker {
     }
 
     /**
-     * The flags bin/lib gives every omb-tx JVM (see {@code ombtx_jit_flags}): omb-tx's own code compiled by C2 after
-     * a twentieth of the usual calls, so a closed loop of a few thousand transactions does not run it as C1 code with
-     * profiling throughout; kafka-clients keeps the JVM's defaults. None when {@code OMBTX_JIT} is {@code default}.
-     */
-    public static List<String> ombTxJitFlags(String setting) {
-        return "default".equals(setting)
-                ? List.of()
-                : List.of("-XX:CompileCommand=quiet", "-XX:CompileCommand=CompileThresholdScaling,io.ombtx.*::*,0.05");
-    }
-
-    /**
      * Starts the child and waits until it listens.
      *
      * @param classPath the child's class path, in order
