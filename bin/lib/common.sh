@@ -149,10 +149,11 @@ ombtx_cds_flags() {
   fi
 }
 
-# No JIT flags: omb-tx's JVMs compile with HotSpot's defaults, as a bare kafka-clients loop does. Compiling omb-tx's
-# own classes early (CompileThresholdScaling 0.05 for io.ombtx.*, as omb-tx once did) made HotSpot compile the closed loop's per-operation
-# method with all of kafka-clients' transaction path inlined: a C2 compilation of about a second, at the start of a
-# short measured phase, on a core the broker and the loop need (docs/load-generation.md).
+# No JIT flags: omb-tx's JVMs compile with HotSpot's defaults, as a bare kafka-clients loop does. Compiling
+# omb-tx's own classes early (CompileThresholdScaling 0.05 for io.ombtx.*, as omb-tx once did) made HotSpot compile
+# the closed loop's per-operation method with all of kafka-clients' transaction path inlined: a C2 compilation of
+# about a second, at the start of a short measured phase, on a core the broker and the loop need
+# (docs/load-generation.md).
 ombtx_java() {
   local main="$1" cp; shift
   cp="$(ombtx_classpath)"
