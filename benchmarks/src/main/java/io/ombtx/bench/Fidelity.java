@@ -639,7 +639,8 @@ public final class Fidelity {
         out.printf(
                 Locale.ROOT,
                 "%nLoop gap, µs, from a commit returning to the next begin (what decides whether the next transaction"
-                        + " meets the commit's markers), median over the rounds of p50 and p90 (omb-tx / bare)%n");
+                        + " meets the commit's markers; plain writes: from the last ack to the next send), median over"
+                        + " the rounds of p50 and p90 (omb-tx / bare)%n");
         for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
             List<Figures[]> runs = e.getValue();
             double ombP50 = median(

@@ -162,6 +162,9 @@ public final class SeedLoop {
                     begin(producer);
                     laps.lap();
                 }
+                if (!transactional && LoopGap.ON && ackedNanos != 0) {
+                    LoopGap.record(System.nanoTime() - ackedNanos);
+                }
                 for (int i = 0; i < messages; i++) {
                     acks.add(producer.send(new ProducerRecord<>(topic, i % partitions, null, payload)));
                 }
@@ -172,6 +175,9 @@ public final class SeedLoop {
                 }
                 for (Future<RecordMetadata> ack : acks) {
                     ack.get();
+                }
+                if (!transactional && LoopGap.ON) {
+                    ackedNanos = System.nanoTime();
                 }
                 laps.lap();
                 if (transactional && order == Order.BEFORE_COMMIT) {
@@ -317,6 +323,8 @@ public final class SeedLoop {
 
     /** When the last commit returned, for {@link LoopGap}; 0 before the first. */
     private long committedNanos;
+    /** Plain writes: when the last write's acks were all in, for {@link LoopGap}; 0 before the first. */
+    private long ackedNanos;
 
     private void begin(KafkaProducer<byte[], byte[]> producer) {
         if (LoopGap.ON && committedNanos != 0) {

@@ -52,8 +52,8 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
 
     private volatile boolean closed;
     /**
-     * Set by the first inline operation: the flow reports each transaction to the driver's stats when the closed
-     * loop's recorder reads its timings, off the loop's thread (see {@link FinishedOperation}).
+     * Set by the first inline operation: each transaction (or plain write) is reported to the driver's stats when the
+     * closed loop's recorder reads its timings, off the loop's thread (see {@link FinishedOperation}).
      */
     private volatile boolean inline;
     /** Completed by {@link #takeOver}: the instance an operation cut by a client fault waits for. */
@@ -265,9 +265,12 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             }
             return OperationProducer.super.runOperationInline(key, payload);
         }
-        if (!inline && flow != null) {
+        if (!inline) {
             inline = true;
-            flow.reportWhenRead();
+            TransactionFlow current = flow;
+            if (current != null) {
+                current.reportWhenRead();
+            }
         }
         return runLocked(key, payload, consumed, quietPoint);
     }
@@ -281,7 +284,7 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
                 }
                 TransactionFlow current = flow;
                 if (current == null) {
-                    return FinishedOperation.of(operations.runPlain(plain, key, payload, consumed, quietPoint));
+                    return operations.runPlain(plain, key, payload, consumed, quietPoint, inline);
                 }
                 try {
                     OperationResult result = operations.runTransactional(current, key, payload, consumed, quietPoint);

@@ -1,5 +1,7 @@
 package io.ombtx.driver.kafka;
 
+import io.ombtx.driver.api.FinishedOperation;
+import io.ombtx.driver.api.LoopGap;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
@@ -31,6 +33,9 @@ final class OperationRunner {
     private final OperationSpec spec;
     private final SyntheticOffsets offsets;
     private final TxStatsReporter stats;
+    private final OperationResult.Builder reportWhenBuilt = this::buildAndReport;
+    /** When the last plain write's acks were all in, for {@link LoopGap}; 0 before the first and after a failure. */
+    private long lastAckedNanos;
 
     /**
      * @param partitionCount partitions of {@code topic}; the operation's partitions wrap around it
@@ -75,16 +80,24 @@ final class OperationRunner {
 
     /**
      * A plain write: kafka-clients already retries internally up to delivery.timeout.ms, so one attempt. {@code
-     * quietPoint} (when not null) runs once the records are sent, outside the timings.
+     * quietPoint} (when not null) runs once the records are sent, outside the timings. With {@code reportWhenRead}
+     * (a closed loop, which reads every operation's timings off its thread) an acknowledged write's timings are built
+     * and reported to the driver's stats when first read, not on the loop's thread before its next write: what the
+     * loop does between a write's last ack and the next send leaves the client's I/O thread asleep, and waking it is
+     * a cost the seeds' bare loop did not pay ({@link LoopGap} measures that gap).
      */
-    OperationTimings runPlain(
+    FinishedOperation runPlain(
             Producer<String, byte[]> producer,
             Optional<String> key,
             byte[] payload,
             boolean consumed,
-            Runnable quietPoint) {
+            Runnable quietPoint,
+            boolean reportWhenRead) {
         List<ProducerRecord<String, byte[]>> records = records(key, payload, consumed);
         PhaseTimer timer = new PhaseTimer();
+        if (LoopGap.ON && lastAckedNanos != 0) {
+            LoopGap.record(System.nanoTime() - lastAckedNanos);
+        }
         OperationTimings timings;
         try {
             PendingAcks sent = PendingAcks.send(producer, records, timer);
@@ -92,16 +105,30 @@ final class OperationRunner {
                 timer.exclude(quietPoint);
             }
             sent.await(timer);
+            if (LoopGap.ON) {
+                lastAckedNanos = System.nanoTime();
+            }
+            if (reportWhenRead) {
+                return new OperationResult(timer, records.size(), Outcome.ACKNOWLEDGED, null, reportWhenBuilt);
+            }
             timings = timer.finish(records.size(), Outcome.ACKNOWLEDGED);
         } catch (InterruptedException | InterruptException e) {
             Thread.currentThread().interrupt();
             throw new InterruptException(
                     "interrupted during a write", e instanceof InterruptedException ie ? ie : null);
         } catch (Exception e) {
+            lastAckedNanos = 0; // the next write follows a failure: no gap to an ack
             stats.failed(e);
             stats.warnings().warn(LOG::warn, "plain write failed: " + ErrorClassifier.firstCause(e));
             timings = timer.finish(records.size(), Outcome.FAILED);
         }
+        stats.report(timings);
+        return FinishedOperation.of(timings);
+    }
+
+    /** Builds a plain write's timings when first read and reports them to the driver's stats then. */
+    private OperationTimings buildAndReport(PhaseTimer timer, int messages, Outcome outcome) {
+        OperationTimings timings = timer.finish(messages, outcome);
         stats.report(timings);
         return timings;
     }

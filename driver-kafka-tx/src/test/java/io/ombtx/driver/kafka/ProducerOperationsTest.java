@@ -297,6 +297,45 @@ class ProducerOperationsTest {
         }
     }
 
+    /**
+     * A closed loop's plain write hands back its timings unbuilt: they, and the driver's report of them, are made
+     * when first read (by the loop's recorder, off the loop's thread), once, not between one write's ack and the
+     * next send.
+     */
+    @Test
+    void inlinePlainWritesAreReportedWhenTheirTimingsAreReadAndOnlyOnce() throws Exception {
+        CountingStatsLogger stats = new CountingStatsLogger();
+        try (KafkaTxBenchmarkDriver driver =
+                TestDrivers.driver(TestDrivers.yaml(dir, kafka.bootstrapServers(), null), stats)) {
+            Target target =
+                    target(driver, new OperationSpec(OperationKind.WRITE, false, 2, 2, false, false), "inlineplain", 2);
+            KafkaTxProducer producer = target.producer();
+            List<FinishedOperation> done = new ArrayList<>();
+            AtomicInteger quietPoints = new AtomicInteger();
+            for (int i = 0; i < 5; i++) {
+                done.add(producer.runOperationInline(
+                        Optional.empty(), bytes("p" + i), false, quietPoints::incrementAndGet));
+                assertEquals(Outcome.ACKNOWLEDGED, done.get(i).outcome());
+            }
+            assertEquals(5, quietPoints.get(), "one quiet point per write");
+            assertEquals(0, stats.events("tx/send"), "nothing reported before the timings are read");
+            for (FinishedOperation operation : done) {
+                OperationTimings timings = operation.timings();
+                assertEquals(Outcome.ACKNOWLEDGED, timings.outcome());
+                assertEquals(2, timings.messages());
+                assertEquals(timings.totalNanos(), TestDrivers.sumOfPhases(timings), "phases add up: " + timings);
+                assertTrue(operation.timings() == timings, "built once");
+            }
+            assertEquals(5, stats.events("tx/send"));
+            assertEquals(5, stats.events("tx/resolve"));
+            producer.close();
+            assertEquals(
+                    10,
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), target.topic(), 10)
+                            .size());
+        }
+    }
+
     @Test
     void sendOffsetsTransactionsCommitTheRunsGroupOffsets() throws Exception {
         try (KafkaTxBenchmarkDriver driver = driver(null)) {
