@@ -3,6 +3,7 @@ package io.ombtx.driver.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.broker.junit.EmbeddedKafkaExtension;
@@ -324,7 +325,7 @@ class ProducerOperationsTest {
                 assertEquals(Outcome.ACKNOWLEDGED, timings.outcome());
                 assertEquals(2, timings.messages());
                 assertEquals(timings.totalNanos(), TestDrivers.sumOfPhases(timings), "phases add up: " + timings);
-                assertTrue(operation.timings() == timings, "built once");
+                assertSame(timings, operation.timings(), "built once");
             }
             assertEquals(5, stats.events("tx/send"));
             assertEquals(5, stats.events("tx/resolve"));
