@@ -50,7 +50,7 @@ class FidelityIntervalTest {
     }
 
     private static Fidelity.Figures figures(double p50, long slow) {
-        return new Fidelity.Figures(p50, 100, p50 * 1000, slow, 1000, Map.of(), Double.NaN, Double.NaN, p50);
+        return new Fidelity.Figures(p50, 100, p50 * 1000, slow, 1000, Map.of(), Double.NaN, Double.NaN, p50, slow);
     }
 
     @Test
@@ -108,8 +108,9 @@ class FidelityIntervalTest {
         List<Fidelity.Figures[]> runs = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             Fidelity.Figures omb = new Fidelity.Figures(
-                    100, 100, 1, 300, 600, Map.of(), Double.NaN, Double.NaN, 4.0 * (1 + i / 200.0));
-            Fidelity.Figures bare = new Fidelity.Figures(3, 100, 1, 200, 600, Map.of(), Double.NaN, Double.NaN, 4.0);
+                    100, 100, 1, 300, 600, Map.of(), Double.NaN, Double.NaN, 4.0 * (1 + i / 200.0), 300);
+            Fidelity.Figures bare =
+                    new Fidelity.Figures(3, 100, 1, 200, 600, Map.of(), Double.NaN, Double.NaN, 4.0, 200);
             runs.add(new Fidelity.Figures[] {omb, bare});
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -118,6 +119,40 @@ class FidelityIntervalTest {
         assertTrue(split.contains("slow share 50.0% / 33.3%"), split);
         // ratios 1.000..1.035, 8 rounds: [x(2), x(7)] = [1.005, 1.030], inside 0.95-1.05
         assertTrue(split.contains("[1.005–1.030] met"), split);
+    }
+
+    @Test
+    void theOperationsThatMetAnyBackOffAreCountedFromTenMillisecondsAndPrintedRoundByRound() throws Exception {
+        // ack-first on Kafka 4.x: most writes resolve in ~0.5 ms, some after the producer's ~20 ms retry, one at ~100
+        org.HdrHistogram.Histogram operations = new org.HdrHistogram.Histogram(3);
+        operations.recordValueWithCount(600, 900);
+        operations.recordValueWithCount(9_990, 5); // under the line
+        operations.recordValueWithCount(22_000, 94);
+        operations.recordValueWithCount(103_000, 1);
+        Fidelity.Figures omb = Fidelity.Figures.of(operations, Map.of(), java.nio.file.Path.of("no-gaps-here"));
+        assertEquals(95, omb.backedOff(), "the 20 ms and the 100 ms ones");
+        assertEquals(1, omb.slow(), "only the 100 ms one is slow");
+        Fidelity.Figures bare = new Fidelity.Figures(0.6, 22, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 0.6, 40);
+        Fidelity.Figures none = new Fidelity.Figures(0.6, 1, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 0.6, 0);
+        Map<String, List<Fidelity.Figures[]>> measured = new LinkedHashMap<>();
+        measured.put(
+                "tx-writes-ack-first",
+                List.of(new Fidelity.Figures[] {omb, bare}, new Fidelity.Figures[] {omb, none}, new Fidelity.Figures[] {
+                    none, bare
+                }));
+        measured.put("base-writes", List.<Fidelity.Figures[]>of(new Fidelity.Figures[] {none, none}));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Fidelity.printBackedOff(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
+        String table = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(
+                line(table, "tx-writes-ack-first").endsWith("|    95.0 / 40.0    | 95/40 95/0 0/40"),
+                "medians, then round by round: " + table);
+        assertTrue(table.lines().noneMatch(l -> l.startsWith("base-writes")), "no back-off on either side: " + table);
+        bytes.reset();
+        Fidelity.printBackedOff(
+                new PrintStream(bytes, true, StandardCharsets.UTF_8),
+                Map.of("base-writes", measured.get("base-writes")));
+        assertEquals("", bytes.toString(StandardCharsets.UTF_8), "no table when nothing backed off");
     }
 
     private static String line(String table, String scenario) {
