@@ -6,9 +6,10 @@ import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.OperationTimings.Outcome;
-import java.util.ArrayList;
+import java.util.AbstractList;
 import java.util.List;
 import java.util.Optional;
+import java.util.RandomAccess;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.InterruptException;
@@ -134,16 +135,51 @@ final class OperationRunner {
     }
 
     /**
-     * The operation's records. Unconsumed, they carry no publish-time header: nothing would read it, and without it
-     * they are the records the seeds' bare loops wrote (18 bytes and a header list fewer per record).
+     * The operation's records, each made when first read: a send loop reads them one by one, so each is made just
+     * before its send, in the timed SEND phase, as the seeds' bare loops made theirs (a bulk operation's 1000 records
+     * made up front put ~100 µs between one operation's last ack and the next one's first send). Made once, a retry
+     * resends the same records. Consumed, they carry the publish time read here, once for the operation, before its
+     * begin (an end-to-end latency covers the whole operation, as before). Unconsumed, they carry no publish-time
+     * header: nothing would read it, and without it they are the records the seeds' bare loops wrote (18 bytes and a
+     * header list fewer per record).
      */
     private List<ProducerRecord<String, byte[]>> records(Optional<String> key, byte[] payload, boolean consumed) {
         int count = spec.kind() == OperationKind.SEND_OFFSETS ? 0 : spec.messagesPerOperation();
-        List<ProducerRecord<String, byte[]>> records = new ArrayList<>(count);
-        String recordKey = key.orElse(null);
-        for (int i = 0; i < count; i++) {
-            records.add(RecordFactory.create(topic, partitions[i % partitions.length], recordKey, payload, consumed));
+        return new OnDemandRecords(count, key.orElse(null), payload, consumed ? PublishTime.nowEpochMicros() : -1);
+    }
+
+    /** An operation's records, made on first read and kept. */
+    private final class OnDemandRecords extends AbstractList<ProducerRecord<String, byte[]>> implements RandomAccess {
+        private final ProducerRecord<String, byte[]>[] made;
+        private final String key;
+        private final byte[] payload;
+        /** The publish time of consumed records; -1: unconsumed, no header. */
+        private final long epochMicros;
+
+        @SuppressWarnings("unchecked")
+        OnDemandRecords(int count, String key, byte[] payload, long epochMicros) {
+            this.made = new ProducerRecord[count];
+            this.key = key;
+            this.payload = payload;
+            this.epochMicros = epochMicros;
         }
-        return records;
+
+        @Override
+        public ProducerRecord<String, byte[]> get(int index) {
+            ProducerRecord<String, byte[]> record = made[index];
+            if (record == null) {
+                int partition = partitions[index % partitions.length];
+                record = epochMicros < 0
+                        ? new ProducerRecord<>(topic, partition, key, payload)
+                        : RecordFactory.create(topic, partition, key, payload, epochMicros);
+                made[index] = record;
+            }
+            return record;
+        }
+
+        @Override
+        public int size() {
+            return made.length;
+        }
     }
 }

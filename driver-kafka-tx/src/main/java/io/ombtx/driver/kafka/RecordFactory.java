@@ -12,7 +12,12 @@ final class RecordFactory {
 
     /** @param partition an explicit partition, or null to let the partitioner choose (OMB's plain publish) */
     static ProducerRecord<String, byte[]> create(String topic, Integer partition, String key, byte[] payload) {
-        long epochMicros = PublishTime.nowEpochMicros();
+        return create(topic, partition, key, payload, PublishTime.nowEpochMicros());
+    }
+
+    /** A record stamped with {@code epochMicros} (a publish time read earlier, e.g. once for an operation's records). */
+    static ProducerRecord<String, byte[]> create(
+            String topic, Integer partition, String key, byte[] payload, long epochMicros) {
         // RecordHeaders, not a List: ProducerRecord copies RecordHeaders in one step but adds an Iterable's elements
         // one by one to a default-sized list (a visible share of the send path at saturation).
         RecordHeaders headers =
