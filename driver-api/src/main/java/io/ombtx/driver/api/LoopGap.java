@@ -13,9 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * commit's markers still being written (the ~100 ms {@code CONCURRENT_TRANSACTIONS} back-off of seeds 001 and 003),
  * so a loop that claims to be the seeds' loop must leave the same gap as their bare loop. Plain writes record the
  * gap from one write's last ack to the next write's first send: the longer it is, the more often the client's I/O
- * thread is asleep when the send must wake it. Off, and free, unless the
- * system property {@value #PROPERTY} names a file: then every gap is kept, in nanoseconds, and written there one per
- * line, in order, when the JVM exits.
+ * thread is asleep when the send must wake it. Off, and free, unless the system property {@value #PROPERTY} names a
+ * file: then every gap is kept, in nanoseconds, and written there one per line, in order, when the JVM exits.
  */
 public final class LoopGap {
 
