@@ -194,7 +194,8 @@ public final class Fidelity {
 
     /**
      * One side's figures of one run: latencies in ms, the count of slow operations and of all, the loop's gap
-     * from a commit returning to the next begin ({@link LoopGap}), p50 and p90 in µs over the measured operations
+     * from a commit returning to the next begin (plain writes: from the last ack to the next send; {@link LoopGap}),
+     * p50 and p90 in µs over the measured operations
      * (NaN when not recorded), the median of the operations under {@link #SLOW_MICROS} in ms (NaN when none), and the
      * count of operations of {@link #BACKED_OFF_MICROS} or more.
      */
@@ -589,9 +590,7 @@ public final class Fidelity {
      * scenarios where either side had any: the 20 ms back-off lands here, under the 50 ms of the target.
      */
     static void printBackedOff(PrintStream out, Map<String, List<Figures[]>> measured) {
-        if (measured.values().stream()
-                .flatMap(List::stream)
-                .allMatch(r -> r[0].backedOff() == 0 && r[1].backedOff() == 0)) {
+        if (measured.values().stream().allMatch(Fidelity::noneBackedOff)) {
             return;
         }
         out.printf(
@@ -602,7 +601,7 @@ public final class Fidelity {
                 BACKED_OFF_MICROS / 1000);
         for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
             List<Figures[]> runs = e.getValue();
-            if (runs.stream().allMatch(r -> r[0].backedOff() == 0 && r[1].backedOff() == 0)) {
+            if (noneBackedOff(runs)) {
                 continue;
             }
             List<String> rounds = new ArrayList<>();
@@ -623,6 +622,11 @@ public final class Fidelity {
                             .toArray()),
                     String.join(" ", rounds));
         }
+    }
+
+    /** Whether no run of either side had an operation of {@link #BACKED_OFF_MICROS} or more. */
+    private static boolean noneBackedOff(List<Figures[]> runs) {
+        return runs.stream().allMatch(r -> r[0].backedOff() == 0 && r[1].backedOff() == 0);
     }
 
     /** The table; true when every target is met. */

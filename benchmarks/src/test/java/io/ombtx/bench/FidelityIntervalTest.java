@@ -123,7 +123,7 @@ class FidelityIntervalTest {
 
     @Test
     void theOperationsThatMetAnyBackOffAreCountedFromTenMillisecondsAndPrintedRoundByRound() throws Exception {
-        // ack-first on Kafka 4.x: most writes resolve in ~0.5 ms, some after the producer's ~20 ms retry, one at ~100
+        // ack-first on Kafka 4.x: most writes resolve in ~0.5 ms, some after the 20 ms retry, one at ~100
         org.HdrHistogram.Histogram operations = new org.HdrHistogram.Histogram(3);
         operations.recordValueWithCount(600, 900);
         operations.recordValueWithCount(9_990, 5); // under the line
