@@ -145,6 +145,13 @@ public final class Fidelity {
                         + " heap flags both always get (-Xms512m -Xmx2g -XX:+UseG1GC)")
         List<String> jvmOpts = new ArrayList<>();
 
+        @Option(
+                names = "--pin",
+                description = "broker on CPU 0, both sides' JVMs on the other CPUs (taskset), as the seeds' clients and"
+                        + " brokers ran on machines of their own: the scheduler no longer places the client's and the"
+                        + " broker's threads anew each run. Needs taskset and 2 or more CPUs")
+        boolean pin;
+
         @Override
         public void validate() {
             for (String scenario : scenarios) {
@@ -185,6 +192,13 @@ public final class Fidelity {
                 if (!flag.startsWith("-") || flag.isBlank() || flag.chars().anyMatch(Character::isWhitespace)) {
                     throw new UsageException("--jvm-opt expects one JVM flag starting with '-', got '" + flag + "'");
                 }
+            }
+            if (pin && Runtime.getRuntime().availableProcessors() < 2) {
+                throw new UsageException("--pin needs 2 or more CPUs, this machine has "
+                        + Runtime.getRuntime().availableProcessors());
+            }
+            if (pin && !onPath("taskset")) {
+                throw new UsageException("--pin needs taskset (util-linux) on the PATH");
             }
             if (driver != null && !Files.isRegularFile(driver)) {
                 throw new UsageException("--driver " + driver + ": file not found");
@@ -262,6 +276,8 @@ public final class Fidelity {
     private static String clientVersion;
     /** --jvm-opt: both sides' JVMs get these after the heap flags. */
     private static List<String> jvmOpts = List.of();
+    /** What both sides' commands start with: {@code taskset -c <CPUs>} with --pin, else nothing. */
+    private static List<String> sidePrefix = List.of();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Both sides' heap and collector: bin/lib's defaults, with a fixed heap. */
@@ -308,6 +324,18 @@ public final class Fidelity {
         jvmOpts = List.copyOf(options.jvmOpts);
         try (EmbeddedKafkaCluster cluster = builder.start()) {
             String bootstrap = cluster.bootstrapServers();
+            String pinning = "";
+            if (options.pin) {
+                int cpus = Runtime.getRuntime().availableProcessors();
+                String sideCpus = cpus == 2 ? "1" : "1-" + (cpus - 1);
+                List<Long> brokerPids = new ArrayList<>(cluster.pids());
+                cluster.zooKeeperPid().ifPresent(brokerPids::add);
+                for (long pid : brokerPids) {
+                    pin(pid, "0");
+                }
+                sidePrefix = List.of("taskset", "-c", sideCpus);
+                pinning = ", broker on CPU 0, both sides on CPU " + sideCpus;
+            }
             Path ombDriver = bench.work().resolve("driver.yaml");
             ObjectNode withServers = driver.deepCopy();
             withServers.put(
@@ -318,7 +346,7 @@ public final class Fidelity {
                     Locale.ROOT,
                     "Fidelity: omb-tx ÷ bare kafka-clients loop, %d round(s) alternated on one embedded Kafka %s"
                             + " (%d broker(s)%s), kafka-clients %s, client settings of %s, %d warm-up + %d measured"
-                            + " operations%s%n",
+                            + " operations%s%s%n",
                     options.rounds,
                     cluster.runningVersion(),
                     cluster.brokerCount(),
@@ -327,7 +355,8 @@ public final class Fidelity {
                     bench.home().relativize(driverFile.toAbsolutePath()),
                     options.warmup,
                     options.measure,
-                    jvmOpts.isEmpty() ? "" : ", both JVMs with " + String.join(" ", jvmOpts));
+                    jvmOpts.isEmpty() ? "" : ", both JVMs with " + String.join(" ", jvmOpts),
+                    pinning);
             // A fresh broker is slower for its first few thousand requests (its own JIT, its page cache, its
             // coordinators' state): unmeasured bare runs of every scenario first, so the first rounds do not pay for
             // it. Each run's slow operations are printed: they show whether the collision rate has settled.
@@ -335,6 +364,7 @@ public final class Fidelity {
                     Locale.ROOT,
                     "Warming the broker: %d unmeasured bare operations of each scenario%n",
                     options.brokerWarmup);
+            List<String> warmFailures = new ArrayList<>();
             for (String scenario : options.scenarios) {
                 boolean bulk = scenario.startsWith("bulk");
                 int left = bulk && options.brokerWarmup > 0
@@ -345,15 +375,22 @@ public final class Fidelity {
                 for (int part = 1; left > 0; part++) {
                     int ops = Math.max(10, Math.min(chunk, left));
                     left -= ops;
-                    Figures warm = bare(
-                            scenario,
-                            bootstrap,
-                            clientProperties,
-                            replication,
-                            0,
-                            ops,
-                            bench.work().resolve(scenario + "-warm" + part + "-bare.csv"));
-                    slow.add(Long.toString(warm.slow()));
+                    try {
+                        Figures warm = bare(
+                                scenario,
+                                bootstrap,
+                                clientProperties,
+                                replication,
+                                0,
+                                ops,
+                                bench.work().resolve(scenario + "-warm" + part + "-bare.csv"));
+                        slow.add(Long.toString(warm.slow()));
+                    } catch (IllegalStateException e) {
+                        // An unmeasured run's failure (the bare loop stops at a fatal client error, e.g. Kafka 4.1's
+                        // InvalidTxnStateException) costs only its warming: said, and the warming goes on.
+                        slow.add("failed");
+                        warmFailures.add(scenario + " warm-up run " + part + ": " + e.getMessage());
+                    }
                 }
                 out.printf(
                         Locale.ROOT,
@@ -361,6 +398,12 @@ public final class Fidelity {
                         scenario,
                         chunk,
                         String.join(" ", slow));
+            }
+            for (String failure : warmFailures) {
+                out.printf(
+                        Locale.ROOT,
+                        "  failed, unmeasured: %s%n",
+                        failure.lines().findFirst().orElse(""));
             }
             int total = options.rounds * options.scenarios.size() * (options.aa ? 3 : 2);
             int done = 0;
@@ -429,6 +472,30 @@ public final class Fidelity {
         return met && failed.isEmpty() ? Cli.OK : 1;
     }
 
+    /** Binds every thread of process {@code pid} to {@code cpus}; the threads it starts later inherit that. */
+    static void pin(long pid, String cpus) throws IOException, InterruptedException {
+        if (ProcessHandle.of(pid).isEmpty()) {
+            // taskset -a exits 0 for a process that is gone: it finds no threads to bind.
+            throw new IllegalStateException(
+                    "taskset could not pin process " + pid + " to CPU " + cpus + ": no such process");
+        }
+        Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid))
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(taskset.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (taskset.waitFor() != 0) {
+            throw new IllegalStateException(
+                    "taskset could not pin process " + pid + " to CPU " + cpus + ": " + output.strip());
+        }
+    }
+
+    static boolean onPath(String program) {
+        String path = System.getenv("PATH");
+        return path != null
+                && java.util.Arrays.stream(path.split(java.io.File.pathSeparator))
+                        .anyMatch(dir -> Files.isExecutable(Path.of(dir, program)));
+    }
+
     /** The driver file's client settings as the bare loop reads them: common ones bare, the rest prefixed. */
     private static Path clientProperties(JsonNode driver, Path work) throws IOException {
         Properties all = new Properties();
@@ -462,7 +529,8 @@ public final class Fidelity {
         Path workloadFile = bench.work().resolve(scenario + ".yaml");
         YAML.writeValue(workloadFile.toFile(), workload);
         Path log = bench.work().resolve(output.getFileName() + ".log");
-        List<String> command = new ArrayList<>(List.of(
+        List<String> command = new ArrayList<>(sidePrefix);
+        command.addAll(List.of(
                 bench.home().resolve("bin/benchmark").toString(),
                 "-q",
                 "-d",
@@ -516,7 +584,7 @@ public final class Fidelity {
             Path output)
             throws Exception {
         Path log = output.resolveSibling(output.getFileName() + ".log");
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(sidePrefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(HEAP_FLAGS.split(" ")));
         command.add("-D" + LoopGap.PROPERTY + "=" + gapFile(output));

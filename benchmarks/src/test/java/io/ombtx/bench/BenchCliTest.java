@@ -8,6 +8,7 @@ import io.ombtx.runner.cli.Cli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
@@ -71,6 +72,64 @@ class BenchCliTest {
                 parse(flags, "--jvm-opt=-XX:TieredStopAtLevel=1", "--jvm-opt", "-Xlog:gc")
                         .code());
         assertEquals(java.util.List.of("-XX:TieredStopAtLevel=1", "-Xlog:gc"), flags.jvmOpts);
+        Fidelity.Options pinned = new Fidelity.Options();
+        Outcome pin = parse(pinned, "--pin");
+        if (Runtime.getRuntime().availableProcessors() < 2) {
+            assertError(pin, "--pin needs 2 or more CPUs");
+        } else if (!Fidelity.onPath("taskset")) {
+            assertError(pin, "--pin needs taskset (util-linux) on the PATH");
+        } else {
+            assertEquals(OptionalInt.empty(), pin.code(), pin.err());
+            assertTrue(pinned.pin);
+        }
+        assertTrue(!new Fidelity.Options().pin, "pinning is asked for, not the default");
+    }
+
+    /** --pin's binding, on a real JVM (a broker's kind of process): every one of its threads, read back. */
+    @Test
+    void pinBindsEveryThreadOfAProcess(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                Fidelity.onPath("taskset") && java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task")),
+                "Linux with taskset");
+        assertTrue(!Fidelity.onPath("omb-tx-no-such-program"));
+        java.nio.file.Path source = dir.resolve("Idle.java");
+        java.nio.file.Files.writeString(
+                source,
+                "public class Idle { public static void main(String[] a) throws Exception {"
+                        + " System.out.println(\"up\"); Thread.sleep(60_000); } }");
+        String launcher = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString();
+        Process jvm = new ProcessBuilder(launcher, "-Xmx64m", source.toString())
+                .redirectErrorStream(true)
+                .start();
+        try {
+            // Up: its GC, compiler and signal threads are running.
+            assertEquals(
+                    "up", new java.io.BufferedReader(new java.io.InputStreamReader(jvm.getInputStream())).readLine());
+            Fidelity.pin(jvm.pid(), "0");
+            java.nio.file.Path tasks = java.nio.file.Path.of("/proc", Long.toString(jvm.pid()), "task");
+            List<java.nio.file.Path> threads;
+            try (var listed = java.nio.file.Files.list(tasks)) {
+                threads = listed.toList();
+            }
+            assertTrue(threads.size() > 5, "a JVM's threads: " + threads);
+            for (java.nio.file.Path thread : threads) {
+                assertEquals("0", allowedCpus(thread.resolve("status")), thread.toString());
+            }
+        } finally {
+            jvm.destroyForcibly().waitFor();
+        }
+        IllegalStateException gone = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalStateException.class, () -> Fidelity.pin(jvm.pid(), "0"));
+        assertEquals("taskset could not pin process " + jvm.pid() + " to CPU 0: no such process", gone.getMessage());
+    }
+
+    private static String allowedCpus(java.nio.file.Path status) throws java.io.IOException {
+        return java.nio.file.Files.readAllLines(status).stream()
+                .filter(line -> line.startsWith("Cpus_allowed_list:"))
+                .map(line -> line.substring("Cpus_allowed_list:".length()).strip())
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
