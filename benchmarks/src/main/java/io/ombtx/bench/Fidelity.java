@@ -147,9 +147,10 @@ public final class Fidelity {
 
         @Option(
                 names = "--pin",
-                description = "broker on CPU 0, both sides' JVMs on the other CPUs (taskset), as the seeds' clients and"
-                        + " brokers ran on machines of their own: the scheduler no longer places the client's and the"
-                        + " broker's threads anew each run. Needs taskset and 2 or more CPUs")
+                description =
+                        "broker on CPU 0, both sides' JVMs on the other CPUs this process may use (taskset), as the"
+                                + " seeds' clients and brokers ran on machines of their own: the scheduler no longer places the"
+                                + " client's and the broker's threads anew each run. Needs taskset, CPU 0 and one more")
         boolean pin;
 
         @Override
@@ -193,12 +194,15 @@ public final class Fidelity {
                     throw new UsageException("--jvm-opt expects one JVM flag starting with '-', got '" + flag + "'");
                 }
             }
-            if (pin && Runtime.getRuntime().availableProcessors() < 2) {
-                throw new UsageException("--pin needs 2 or more CPUs, this machine has "
-                        + Runtime.getRuntime().availableProcessors());
-            }
             if (pin && !onPath("taskset")) {
                 throw new UsageException("--pin needs taskset (util-linux) on the PATH");
+            }
+            if (pin) {
+                List<Integer> cpus = allowedCpus();
+                if (!cpus.contains(0) || cpus.size() < 2) {
+                    throw new UsageException("--pin needs CPU 0 and at least one other CPU allowed to this process,"
+                            + " it may run on " + (cpus.isEmpty() ? "(unknown: no /proc/self/status)" : cpus));
+                }
             }
             if (driver != null && !Files.isRegularFile(driver)) {
                 throw new UsageException("--driver " + driver + ": file not found");
@@ -326,8 +330,10 @@ public final class Fidelity {
             String bootstrap = cluster.bootstrapServers();
             String pinning = "";
             if (options.pin) {
-                int cpus = Runtime.getRuntime().availableProcessors();
-                String sideCpus = cpus == 2 ? "1" : "1-" + (cpus - 1);
+                String sideCpus = allowedCpus().stream()
+                        .filter(cpu -> cpu != 0)
+                        .map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(","));
                 List<Long> brokerPids = new ArrayList<>(cluster.pids());
                 cluster.zooKeeperPid().ifPresent(brokerPids::add);
                 for (long pid : brokerPids) {
@@ -487,6 +493,37 @@ public final class Fidelity {
             throw new IllegalStateException(
                     "taskset could not pin process " + pid + " to CPU " + cpus + ": " + output.strip());
         }
+    }
+
+    /** The CPUs this process may run on, from Linux's /proc/self/status; empty when that cannot be read. */
+    static List<Integer> allowedCpus() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    return cpuList(line.substring("Cpus_allowed_list:".length()));
+                }
+            }
+        } catch (IOException e) {
+            // not Linux: unknown
+        }
+        return List.of();
+    }
+
+    /** A kernel CPU list ("0-2,5") as its CPUs in order. */
+    static List<Integer> cpuList(String list) {
+        List<Integer> cpus = new ArrayList<>();
+        for (String part : list.strip().split(",")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            int dash = part.indexOf('-');
+            int first = Integer.parseInt(dash < 0 ? part : part.substring(0, dash));
+            int last = dash < 0 ? first : Integer.parseInt(part.substring(dash + 1));
+            for (int cpu = first; cpu <= last; cpu++) {
+                cpus.add(cpu);
+            }
+        }
+        return cpus;
     }
 
     static boolean onPath(String program) {

@@ -74,15 +74,35 @@ class BenchCliTest {
         assertEquals(java.util.List.of("-XX:TieredStopAtLevel=1", "-Xlog:gc"), flags.jvmOpts);
         Fidelity.Options pinned = new Fidelity.Options();
         Outcome pin = parse(pinned, "--pin");
-        if (Runtime.getRuntime().availableProcessors() < 2) {
-            assertError(pin, "--pin needs 2 or more CPUs");
-        } else if (!Fidelity.onPath("taskset")) {
+        List<Integer> cpus = Fidelity.allowedCpus();
+        if (!Fidelity.onPath("taskset")) {
             assertError(pin, "--pin needs taskset (util-linux) on the PATH");
+        } else if (!cpus.contains(0) || cpus.size() < 2) {
+            assertError(pin, "--pin needs CPU 0 and at least one other CPU allowed to this process");
         } else {
             assertEquals(OptionalInt.empty(), pin.code(), pin.err());
             assertTrue(pinned.pin);
         }
         assertTrue(!new Fidelity.Options().pin, "pinning is asked for, not the default");
+    }
+
+    @Test
+    void cpuListsReadAsTheKernelWritesThem() throws Exception {
+        assertEquals(List.of(0, 1), Fidelity.cpuList("0-1\n"));
+        assertEquals(List.of(0, 2, 3, 4, 7), Fidelity.cpuList(" 0,2-4,7"));
+        assertEquals(List.of(3), Fidelity.cpuList("3"));
+        org.junit.jupiter.api.Assumptions.assumeTrue(Fidelity.onPath("taskset"), "taskset");
+        // taskset's own reading of this process's affinity, e.g. "pid 42's current affinity list: 0,1".
+        Process taskset = new ProcessBuilder(
+                        "taskset",
+                        "-c",
+                        "-p",
+                        Long.toString(ProcessHandle.current().pid()))
+                .redirectErrorStream(true)
+                .start();
+        String said = new String(taskset.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertEquals(0, taskset.waitFor(), said);
+        assertEquals(Fidelity.cpuList(said.substring(said.lastIndexOf(':') + 1)), Fidelity.allowedCpus(), said);
     }
 
     /** --pin's binding, on a real JVM (a broker's kind of process): every one of its threads, read back. */
