@@ -497,8 +497,13 @@ public final class Fidelity {
 
     /** The CPUs this process may run on, from Linux's /proc/self/status; empty when that cannot be read. */
     static List<Integer> allowedCpus() {
+        return allowedCpus(Path.of("/proc/self/status"));
+    }
+
+    /** The CPUs a process or thread may run on, from its /proc status file; empty when that cannot be read. */
+    static List<Integer> allowedCpus(Path status) {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            for (String line : Files.readAllLines(status)) {
                 if (line.startsWith("Cpus_allowed_list:")) {
                     return cpuList(line.substring("Cpus_allowed_list:".length()));
                 }

@@ -134,7 +134,7 @@ class BenchCliTest {
             }
             assertTrue(threads.size() > 5, "a JVM's threads: " + threads);
             for (java.nio.file.Path thread : threads) {
-                assertEquals("0", allowedCpus(thread.resolve("status")), thread.toString());
+                assertEquals(List.of(0), Fidelity.allowedCpus(thread.resolve("status")), thread.toString());
             }
         } finally {
             jvm.destroyForcibly().waitFor();
@@ -142,14 +142,6 @@ class BenchCliTest {
         IllegalStateException gone = org.junit.jupiter.api.Assertions.assertThrows(
                 IllegalStateException.class, () -> Fidelity.pin(jvm.pid(), "0"));
         assertEquals("taskset could not pin process " + jvm.pid() + " to CPU 0: no such process", gone.getMessage());
-    }
-
-    private static String allowedCpus(java.nio.file.Path status) throws java.io.IOException {
-        return java.nio.file.Files.readAllLines(status).stream()
-                .filter(line -> line.startsWith("Cpus_allowed_list:"))
-                .map(line -> line.substring("Cpus_allowed_list:".length()).strip())
-                .findFirst()
-                .orElseThrow();
     }
 
     @Test
