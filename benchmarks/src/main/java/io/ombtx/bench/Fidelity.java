@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -227,9 +228,17 @@ public final class Fidelity {
             double gapP50,
             double gapP90,
             double fastP50,
-            long backedOff) {
+            long backedOff,
+            double settling) {
 
+        /** As {@link #of(Histogram, Map, Path, double)}, the run order of the operations unknown (a histogram's). */
         static Figures of(Histogram operations, Map<String, Histogram> phases, Path gapFile) throws IOException {
+            return of(operations, phases, gapFile, Double.NaN);
+        }
+
+        /** @param settling the operations' {@link #settling(long[])}, NaN when their order is not known */
+        static Figures of(Histogram operations, Map<String, Histogram> phases, Path gapFile, double settling)
+                throws IOException {
             Map<String, Double> means = new LinkedHashMap<>();
             phases.forEach((name, h) -> means.put(name, h.getMean() / 1000));
             double[] gaps = gaps(gapFile, operations.getTotalCount());
@@ -243,7 +252,25 @@ public final class Fidelity {
                     gaps.length == 0 ? Double.NaN : gaps[gaps.length / 2],
                     gaps.length == 0 ? Double.NaN : gaps[gaps.length * 9 / 10],
                     fastMedian(operations),
-                    operations.getCountBetweenValues(BACKED_OFF_MICROS, operations.getMaxValue() + 1));
+                    operations.getCountBetweenValues(BACKED_OFF_MICROS, operations.getMaxValue() + 1),
+                    settling);
+        }
+
+        /**
+         * Whether a run measured a loop still warming up: the median of the second half of its measured operations
+         * (in the order they ran) ÷ the median of the first half. About 1 when steady; below it when the loop was
+         * still getting faster (the JIT compiling the loop's path, the broker's caches filling) after the warm-up.
+         */
+        static double settling(long[] operationMicros) {
+            int half = operationMicros.length / 2;
+            if (half == 0) {
+                return Double.NaN;
+            }
+            long[] first = Arrays.copyOfRange(operationMicros, 0, half);
+            long[] second = Arrays.copyOfRange(operationMicros, operationMicros.length - half, operationMicros.length);
+            Arrays.sort(first);
+            Arrays.sort(second);
+            return (double) second[half / 2] / first[half / 2];
         }
 
         /** The median of the operations under {@link #SLOW_MICROS}, in ms; NaN when there are none. */
@@ -659,14 +686,16 @@ public final class Fidelity {
         for (int i = 1; i < names.length; i++) {
             phases.put(names[i], new Histogram(3));
         }
-        for (String line : lines.subList(1, lines.size())) {
-            String[] values = line.split(",");
-            operations.recordValue(Long.parseLong(values[0]) / 1000);
+        long[] inOrder = new long[lines.size() - 1]; // the measured operations, as they ran
+        for (int op = 0; op < inOrder.length; op++) {
+            String[] values = lines.get(op + 1).split(",");
+            inOrder[op] = Long.parseLong(values[0]) / 1000;
+            operations.recordValue(inOrder[op]);
             for (int i = 1; i < values.length; i++) {
                 phases.get(names[i]).recordValue(Long.parseLong(values[i]) / 1000);
             }
         }
-        return Figures.of(operations, phases, gapFile(output));
+        return Figures.of(operations, phases, gapFile(output), Figures.settling(inOrder));
     }
 
     private static Path gapFile(Path output) {
@@ -830,6 +859,7 @@ public final class Fidelity {
                     ombP90,
                     bareP90);
         }
+        printSettling(out, measured);
         printIntervals(out, measured);
         printSplit(out, measured);
         if (measured.values().stream().allMatch(runs -> runs.get(0).length > 2)) {
@@ -982,6 +1012,37 @@ public final class Fidelity {
                                             LOW,
                                             HIGH)
                             : "");
+        }
+    }
+
+    /**
+     * Whether the warm-up was long enough: the bare loop's {@link Figures#settling} per round. omb-tx's result holds
+     * its operations as a histogram, out of order, so only the bare side can be taken apart; a bare loop still getting
+     * faster says both sides measured part of their warm-up, and omb-tx, with more code on its path to compile, may
+     * be further from its steady state than the bare loop is.
+     */
+    static void printSettling(PrintStream out, Map<String, List<Figures[]>> measured) {
+        out.printf(
+                Locale.ROOT,
+                "%nSettled? The bare loop's p50 of its measured operations' second half ÷ their first half, median"
+                        + " [min–max] over the rounds: below %.2f the loop was still getting faster after the warm-up"
+                        + " (raise --warmup)%n",
+                LOW);
+        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
+            double[] settling = e.getValue().stream()
+                    .mapToDouble(r -> r[1].settling())
+                    .filter(x -> !Double.isNaN(x))
+                    .sorted()
+                    .toArray();
+            if (settling.length == 0) {
+                continue;
+            }
+            out.printf(
+                    Locale.ROOT,
+                    "%-25s | %s%s%n",
+                    e.getKey(),
+                    spread(settling),
+                    median(settling) < LOW ? " still warming up" : "");
         }
     }
 
