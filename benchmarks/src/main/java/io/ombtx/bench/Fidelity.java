@@ -90,7 +90,10 @@ public final class Fidelity {
         @Option(
                 names = "--warmup",
                 paramLabel = "OPS",
-                description = "warm-up operations of each run (default: ${DEFAULT-VALUE}; bulk: a fiftieth)")
+                description =
+                        "warm-up operations of each run (default: ${DEFAULT-VALUE}; bulk: a fiftieth); the output's"
+                                + " 'Settled?' says whether the bare loop was still getting faster after them (base-writes and"
+                                + " tx-fetch were, until about 10000)")
         int warmup = 1000;
 
         @Option(
