@@ -14,10 +14,13 @@ import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.run.RunOptions;
 import io.ombtx.runner.worker.LocalWorker;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * What the benchmarks share: the omb-tx folder, a scratch folder for workload and result files, the shipped kafka-tx
@@ -31,11 +34,37 @@ record Bench(Path home, Path work) {
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
+    /** {@code --keep-work}, every benchmark's: whether its work folder outlives a run that ended well. */
+    static final class KeepWork {
+        @picocli.CommandLine.Option(
+                names = "--keep-work",
+                description = "keep the work folder (workloads, results, per-operation files, logs) of a run that ended"
+                        + " well; a run with a failure keeps it and prints its path")
+        boolean keep;
+    }
+
     /** One run's result and the CPU time this process spent running it. */
     record Run(RunResult result, long cpuNanos) {}
 
     static Bench create() throws IOException {
         return new Bench(OmbTxHome.locate(), Files.createTempDirectory("omb-tx-bench-"));
+    }
+
+    /**
+     * The end of a benchmark that ran to its end: its work folder deleted, or with {@code keep} (a failed round whose
+     * message points into it, {@code --keep-work}) left in place and its path printed. A benchmark stopped by an
+     * exception keeps it, as the exception's message may name a log in it.
+     */
+    void finish(PrintStream out, boolean keep) throws IOException {
+        if (keep) {
+            out.println("Work folder kept (workloads, results, per-operation files, logs): " + work);
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(work)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 
     /** CPU time of this process so far. */

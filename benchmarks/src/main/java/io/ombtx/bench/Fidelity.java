@@ -72,6 +72,9 @@ public final class Fidelity {
                 "  bin/bench fidelity --scenarios tx-streaming --broker-config group.coordinator.append.linger.ms=0"
             })
     static final class Options implements Cli.Validated {
+        @picocli.CommandLine.Mixin
+        Bench.KeepWork keepWork = new Bench.KeepWork();
+
         @Option(
                 names = {"-n", "--rounds"},
                 paramLabel = "N",
@@ -89,12 +92,12 @@ public final class Fidelity {
 
         @Option(
                 names = "--warmup",
-                paramLabel = "OPS",
-                description =
-                        "warm-up operations of each run (default: ${DEFAULT-VALUE}; bulk: a fiftieth); the output's"
-                                + " 'Settled?' says whether the bare loop was still getting faster after them (base-writes and"
-                                + " tx-fetch were, until about 10000)")
-        int warmup = 1000;
+                paramLabel = "OPS|auto",
+                description = "warm-up operations of each run, or 'auto' (default): per scenario, as many as its"
+                        + " operations take " + AUTO_WARMUP_SECONDS + " s at the mean the broker's warm-up measured,"
+                        + " at least " + AUTO_WARMUP_MIN + " and at most " + AUTO_WARMUP_MAX + " (bulk: a fiftieth);"
+                        + " the output's 'Settled?' says whether the bare loop was still getting faster after them")
+        String warmup = "auto";
 
         @Option(
                 names = "--measure",
@@ -168,11 +171,18 @@ public final class Fidelity {
             if (rounds < 1 || rounds > 100) {
                 throw new UsageException("--rounds expects 1 to 100, got " + rounds);
             }
-            if (warmup < 0 || measure < 10) {
-                throw new UsageException("--warmup expects 0 or more and --measure 10 or more operations");
+            if (!warmup.equals("auto") && !warmup.matches("\\d{1,9}")) {
+                throw new UsageException("--warmup expects 'auto' or 0 or more operations, got '" + warmup + "'");
+            }
+            if (measure < 10) {
+                throw new UsageException("--measure expects 10 or more operations, got " + measure);
             }
             if (brokerWarmup < 0) {
                 throw new UsageException("--broker-warmup expects 0 or more operations, got " + brokerWarmup);
+            }
+            if (warmup.equals("auto") && brokerWarmup == 0) {
+                throw new UsageException("--warmup auto sizes each scenario's warm-up from the broker's warm-up:"
+                        + " give --warmup OPS with --broker-warmup 0");
             }
             if (brokerVersion != null) {
                 try {
@@ -331,6 +341,7 @@ public final class Fidelity {
         ObjectNode driver = (ObjectNode) YAML.readTree(driverFile.toFile());
         Map<String, List<Figures[]>> measured = new LinkedHashMap<>();
         List<String> failed = new ArrayList<>();
+        List<String> warmFailures = new ArrayList<>(); // unmeasured: said, and the run goes on
         EmbeddedKafkaCluster.Builder builder = EmbeddedKafkaCluster.builder();
         if (options.brokerVersion != null) {
             builder.version(options.brokerVersion);
@@ -381,7 +392,7 @@ public final class Fidelity {
             out.printf(
                     Locale.ROOT,
                     "Fidelity: omb-tx ÷ bare kafka-clients loop, %d round(s) alternated on one embedded Kafka %s"
-                            + " (%d broker(s)%s), kafka-clients %s, client settings of %s, %d warm-up + %d measured"
+                            + " (%d broker(s)%s), kafka-clients %s, client settings of %s, %s warm-up + %d measured"
                             + " operations%s%s%n",
                     options.rounds,
                     cluster.runningVersion(),
@@ -389,7 +400,7 @@ public final class Fidelity {
                     options.brokerConfig.isEmpty() ? "" : ", " + String.join(", ", options.brokerConfig),
                     options.clientVersion != null ? options.clientVersion : EmbeddedKafkaCluster.DEFAULT_VERSION,
                     bench.home().relativize(driverFile.toAbsolutePath()),
-                    options.warmup,
+                    options.warmup.equals("auto") ? "auto" : options.warmup,
                     options.measure,
                     jvmOpts.isEmpty() ? "" : ", both JVMs with " + String.join(" ", jvmOpts),
                     pinning);
@@ -400,7 +411,7 @@ public final class Fidelity {
                     Locale.ROOT,
                     "Warming the broker: %d unmeasured bare operations of each scenario%n",
                     options.brokerWarmup);
-            List<String> warmFailures = new ArrayList<>();
+            Map<String, Integer> warmups = new LinkedHashMap<>();
             for (String scenario : options.scenarios) {
                 boolean bulk = scenario.startsWith("bulk");
                 int left = bulk && options.brokerWarmup > 0
@@ -408,6 +419,7 @@ public final class Fidelity {
                         : options.brokerWarmup;
                 int chunk = bulk ? 20 : 500;
                 List<String> slow = new ArrayList<>();
+                double meanMs = Double.NaN; // the last run's, the broker warmest
                 for (int part = 1; left > 0; part++) {
                     int ops = Math.max(10, Math.min(chunk, left));
                     left -= ops;
@@ -421,6 +433,7 @@ public final class Fidelity {
                                 ops,
                                 bench.work().resolve(scenario + "-warm" + part + "-bare.csv"));
                         slow.add(Long.toString(warm.slow()));
+                        meanMs = warm.total() / warm.count();
                     } catch (IllegalStateException e) {
                         // An unmeasured run's failure (the bare loop stops at a fatal client error, e.g. Kafka 4.1's
                         // InvalidTxnStateException) costs only its warming: said, and the warming goes on.
@@ -428,12 +441,17 @@ public final class Fidelity {
                         warmFailures.add(scenario + " warm-up run " + part + ": " + e.getMessage());
                     }
                 }
+                int ops = warmupOf(options.warmup, meanMs, bulk);
+                warmups.put(scenario, ops);
                 out.printf(
                         Locale.ROOT,
-                        "  %-24s >=50ms per run of up to %d: %s%n",
+                        "  %-24s >=50ms per run of up to %d: %s; mean %.3f ms, warm-up of each run %d%s%n",
                         scenario,
                         chunk,
-                        String.join(" ", slow));
+                        String.join(" ", slow),
+                        meanMs,
+                        ops,
+                        options.warmup.equals("auto") && Double.isNaN(meanMs) ? " (no run measured: the floor)" : "");
             }
             for (String failure : warmFailures) {
                 out.printf(
@@ -446,7 +464,7 @@ public final class Fidelity {
             for (int round = 1; round <= options.rounds; round++) {
                 for (String scenario : options.scenarios) {
                     boolean bulk = scenario.startsWith("bulk");
-                    int warmup = bulk ? Math.max(1, options.warmup / 50) : options.warmup;
+                    int warmup = warmups.get(scenario);
                     int measure = bulk ? Math.max(10, options.measure / 10) : options.measure;
                     // Sides: 0 omb-tx, 1 the bare loop, 2 the bare loop again (--aa); the order turns each round.
                     int sides = options.aa ? 3 : 2;
@@ -505,6 +523,7 @@ public final class Fidelity {
             out.printf(Locale.ROOT, "%n%d round(s) failed and are left out of the figures above:%n", failed.size());
             failed.forEach(f -> out.println("  " + f));
         }
+        bench.finish(out, options.keepWork.keep || !failed.isEmpty() || !warmFailures.isEmpty());
         return met && failed.isEmpty() ? Cli.OK : 1;
     }
 
@@ -643,6 +662,37 @@ public final class Fidelity {
         // before the begin) to its receipt.
         String operations = scenario.equals("tx-fetch") ? "endToEndLatencyMicros" : "operationLatencyMicros";
         return Figures.of(decode(histograms.path(operations).asText()), phases, gapFile);
+    }
+
+    /** --warmup auto: each run's warm-up lasts about this long at the scenario's mean operation time. */
+    static final int AUTO_WARMUP_SECONDS = 15;
+    /**
+     * --warmup auto's floor and ceiling. Below 1000 the JIT has not compiled the loops' paths; at 10000 the bare loops
+     * of base-writes and tx-fetch, which were still getting faster after 1000 (a first 1000-operation block's p50
+     * above the run's median in 9 and 11 of 12 runs), had settled ("Settled?" 1.013 and 0.971).
+     */
+    static final int AUTO_WARMUP_MIN = 1000;
+
+    static final int AUTO_WARMUP_MAX = 10_000;
+
+    /**
+     * The warm-up operations of each run of a scenario: {@code --warmup}'s count, or for {@code auto} as many as take
+     * {@link #AUTO_WARMUP_SECONDS} at {@code meanMs} (the broker warm-up's last run), within [{@link
+     * #AUTO_WARMUP_MIN}, {@link #AUTO_WARMUP_MAX}]; the floor when no mean was measured. Bulk scenarios, whose
+     * operations are transactions of many records, get a fiftieth of a count given and of the floor and ceiling.
+     */
+    static int warmupOf(String option, double meanMs, boolean bulk) {
+        int scale = bulk ? 50 : 1;
+        if (!option.equals("auto")) {
+            int ops = Integer.parseInt(option);
+            return ops == 0 ? 0 : Math.max(1, ops / scale);
+        }
+        if (Double.isNaN(meanMs) || meanMs <= 0) {
+            return AUTO_WARMUP_MIN / scale;
+        }
+        return (int) Math.max(
+                AUTO_WARMUP_MIN / scale,
+                Math.min(AUTO_WARMUP_MAX / scale, Math.ceil(AUTO_WARMUP_SECONDS * 1000.0 / meanMs)));
     }
 
     /** {@link SeedLoop} in a fresh JVM on this class path; its per-operation file read back. */

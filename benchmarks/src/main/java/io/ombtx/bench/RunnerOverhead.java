@@ -44,6 +44,9 @@ public final class RunnerOverhead {
                 "  bin/bench runner-overhead 1000 10000"
             })
     static final class Options implements Cli.Validated {
+        @picocli.CommandLine.Mixin
+        Bench.KeepWork keepWork = new Bench.KeepWork();
+
         // Strings, converted in validate(): picocli leaves a variable-arity positional it cannot convert unmatched,
         // which would read "unexpected argument" instead of what a rate must be.
         @Parameters(
@@ -128,6 +131,7 @@ public final class RunnerOverhead {
                         runner.cpuSecondsPerMillion() / bare.cpuSecondsPerMillion());
             }
         }
+        bench.finish(System.out, options.keepWork.keep);
         return Cli.OK;
     }
 

@@ -100,6 +100,9 @@ public final class Throughput {
                 "  bin/bench throughput --passes 5 --messages 6000000"
             })
     static final class Options implements Cli.Validated {
+        @picocli.CommandLine.Mixin
+        Bench.KeepWork keepWork = new Bench.KeepWork();
+
         @Option(
                 names = "--quick",
                 description = "short runs (1M messages a pass, 2 passes, 5 s delay runs): a few" + " minutes")
@@ -505,6 +508,7 @@ public final class Throughput {
             out.println("Targets (issue 12; ratios are omb-tx / ProducerPerformance pass by pass, median [min-max]):");
             verdicts.forEach(v -> out.println("  " + v));
         }
+        bench.finish(out, options.keepWork.keep);
         return Cli.OK;
     }
 

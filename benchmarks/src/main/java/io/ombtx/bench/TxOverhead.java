@@ -84,6 +84,9 @@ public final class TxOverhead {
                 "  bin/bench tx-overhead full --brokers 2.8.2,4.1.1-tv1,4.1.1-tv2"
             })
     static final class Options implements Cli.Validated {
+        @picocli.CommandLine.Mixin
+        Bench.KeepWork keepWork = new Bench.KeepWork();
+
         @Parameters(
                 paramLabel = "PROFILE",
                 arity = "0..1",
@@ -209,6 +212,7 @@ public final class TxOverhead {
             }
         }
         print(out, options, measured);
+        bench.finish(out, options.keepWork.keep);
         return Cli.OK;
     }
 

@@ -61,10 +61,23 @@ class BenchCliTest {
         assertError(parse(new Fidelity.Options(), "--jvm-opt", "Xmx1g"), "--jvm-opt expects one JVM flag");
         assertError(
                 parse(new Fidelity.Options(), "--broker-warmup", "-1"), "--broker-warmup expects 0 or more operations");
+        assertError(
+                parse(new Fidelity.Options(), "--broker-warmup", "0"),
+                "--warmup auto sizes each scenario's warm-up from the broker's warm-up");
         Fidelity.Options warm = new Fidelity.Options();
-        assertEquals(OptionalInt.empty(), parse(warm, "--broker-warmup", "0").code());
+        assertEquals(
+                OptionalInt.empty(),
+                parse(warm, "--broker-warmup", "0", "--warmup", "0").code());
         assertEquals(0, warm.brokerWarmup);
+        assertEquals("0", warm.warmup);
         assertEquals(2000, new Fidelity.Options().brokerWarmup, "the broker warm-up before the first round");
+        assertEquals("auto", new Fidelity.Options().warmup);
+        assertError(parse(new Fidelity.Options(), "--warmup", "-5"), "--warmup expects 'auto' or 0 or more operations");
+        assertError(parse(new Fidelity.Options(), "--warmup", "lots"), "got 'lots'");
+        assertError(parse(new Fidelity.Options(), "--measure", "9"), "--measure expects 10 or more operations, got 9");
+        Fidelity.Options kept = new Fidelity.Options();
+        assertEquals(OptionalInt.empty(), parse(kept, "--keep-work").code());
+        assertTrue(kept.keepWork.keep && !new Fidelity.Options().keepWork.keep);
         assertError(parse(new Fidelity.Options(), "--jvm-opt=-Xmx1g -Xms1g"), "--jvm-opt expects one JVM flag");
         Fidelity.Options flags = new Fidelity.Options();
         assertEquals(
@@ -84,6 +97,47 @@ class BenchCliTest {
             assertTrue(pinned.pin);
         }
         assertTrue(!new Fidelity.Options().pin, "pinning is asked for, not the default");
+    }
+
+    @Test
+    void anAutomaticWarmUpLastsAboutFifteenSecondsWithinItsFloorAndCeiling() {
+        // base-writes' mean operation, ~0.35 ms: 15 s would be 42858 operations, the ceiling holds it to 10000
+        assertEquals(10_000, Fidelity.warmupOf("auto", 0.35, false));
+        // tx-fetch's, ~1.5 ms: exactly 15 s
+        assertEquals(10_000, Fidelity.warmupOf("auto", 1.5, false));
+        // tx-writes' at 4 ms: 3750
+        assertEquals(3750, Fidelity.warmupOf("auto", 4.0, false));
+        // tx-send-offsets' ~100 ms: 150 would leave the JIT cold, the floor holds it to 1000
+        assertEquals(1000, Fidelity.warmupOf("auto", 100, false));
+        assertEquals(1000, Fidelity.warmupOf("auto", Double.NaN, false), "no mean measured: the floor");
+        // bulk: a fiftieth of the floor and ceiling, the same 15 s
+        assertEquals(20, Fidelity.warmupOf("auto", 2000, true));
+        assertEquals(75, Fidelity.warmupOf("auto", 200, true));
+        assertEquals(200, Fidelity.warmupOf("auto", 10, true));
+        // a count given is used as it is (bulk: a fiftieth, at least 1 of a count above 0)
+        assertEquals(300, Fidelity.warmupOf("300", 1.5, false));
+        assertEquals(6, Fidelity.warmupOf("300", 1.5, true));
+        assertEquals(1, Fidelity.warmupOf("20", 1.5, true));
+        assertEquals(0, Fidelity.warmupOf("0", 1.5, true));
+    }
+
+    @Test
+    void aRunThatEndedWellLeavesNoWorkFolderAndOneWithAFailureSaysWhereItIs() throws Exception {
+        java.nio.file.Path work = java.nio.file.Files.createTempDirectory("omb-tx-bench-test-");
+        java.nio.file.Files.createDirectories(work.resolve("logs"));
+        java.nio.file.Files.writeString(work.resolve("logs/run.log"), "measured\n");
+        java.nio.file.Files.writeString(work.resolve("result.json"), "{}");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Bench bench = new Bench(work.getParent(), work);
+        bench.finish(new PrintStream(out, true, StandardCharsets.UTF_8), true);
+        assertEquals(
+                "Work folder kept (workloads, results, per-operation files, logs): " + work,
+                out.toString(StandardCharsets.UTF_8).strip());
+        assertTrue(java.nio.file.Files.isRegularFile(work.resolve("logs/run.log")));
+        out.reset();
+        bench.finish(new PrintStream(out, true, StandardCharsets.UTF_8), false);
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+        assertTrue(!java.nio.file.Files.exists(work), "deleted with what it held");
     }
 
     @Test
