@@ -93,8 +93,9 @@ public final class Fidelity {
         @Option(
                 names = "--warmup",
                 paramLabel = "OPS|auto",
-                description = "warm-up operations of each run, or 'auto' (default): per scenario, as many as its"
-                        + " operations take " + AUTO_WARMUP_SECONDS + " s at the mean the broker's warm-up measured,"
+                description = "warm-up operations of each run, or 'auto' (default): per scenario, as many as take "
+                        + AUTO_WARMUP_SECONDS + " s at the mean of the broker warm-up's last run (a fresh JVM's: about"
+                        + " half that once warm),"
                         + " at least " + AUTO_WARMUP_MIN + " and at most " + AUTO_WARMUP_MAX + " (bulk: a fiftieth);"
                         + " the output's 'Settled?' says whether the bare loop was still getting faster after them")
         String warmup = "auto";
@@ -419,21 +420,15 @@ public final class Fidelity {
                         : options.brokerWarmup;
                 int chunk = bulk ? 20 : 500;
                 List<String> slow = new ArrayList<>();
-                double meanMs = Double.NaN; // the last run's, the broker warmest
+                double meanMs = Double.NaN; // the last run's (the broker warmest) without its cold start
                 for (int part = 1; left > 0; part++) {
                     int ops = Math.max(10, Math.min(chunk, left));
                     left -= ops;
                     try {
-                        Figures warm = bare(
-                                scenario,
-                                bootstrap,
-                                clientProperties,
-                                replication,
-                                0,
-                                ops,
-                                bench.work().resolve(scenario + "-warm" + part + "-bare.csv"));
+                        Path csv = bench.work().resolve(scenario + "-warm" + part + "-bare.csv");
+                        Figures warm = bare(scenario, bootstrap, clientProperties, replication, 0, ops, csv);
                         slow.add(Long.toString(warm.slow()));
-                        meanMs = warm.total() / warm.count();
+                        meanMs = laterHalfMeanMs(csv);
                     } catch (IllegalStateException e) {
                         // An unmeasured run's failure (the bare loop stops at a fatal client error, e.g. Kafka 4.1's
                         // InvalidTxnStateException) costs only its warming: said, and the warming goes on.
@@ -664,8 +659,12 @@ public final class Fidelity {
         return Figures.of(decode(histograms.path(operations).asText()), phases, gapFile);
     }
 
-    /** --warmup auto: each run's warm-up lasts about this long at the scenario's mean operation time. */
-    static final int AUTO_WARMUP_SECONDS = 15;
+    /**
+     * --warmup auto: each run's warm-up would last this long at the pace of the broker warm-up's last run. That run is
+     * a fresh JVM's, slower than a warmed loop (base-writes' later half 1.26 ms a mean operation against 0.25 ms warm,
+     * tx-fetch's 3.2 against about 1.5), so a warm-up lasts about half this, or less.
+     */
+    static final int AUTO_WARMUP_SECONDS = 30;
     /**
      * --warmup auto's floor and ceiling. Below 1000 the JIT has not compiled the loops' paths; at 10000 the bare loops
      * of base-writes and tx-fetch, which were still getting faster after 1000 (a first 1000-operation block's p50
@@ -693,6 +692,24 @@ public final class Fidelity {
         return (int) Math.max(
                 AUTO_WARMUP_MIN / scale,
                 Math.min(AUTO_WARMUP_MAX / scale, Math.ceil(AUTO_WARMUP_SECONDS * 1000.0 / meanMs)));
+    }
+
+    /**
+     * The mean of the second half of a bare run's operations, in ms, from its per-operation file (a header, then one
+     * line per operation, its latency in ns first): a run started cold, whose first operations take many times a warm
+     * one's (base-writes' 500: mean 2.6 ms, p50 0.24), without its cold start. NaN for a run of fewer than 2.
+     */
+    static double laterHalfMeanMs(Path csv) throws IOException {
+        List<String> lines = Files.readAllLines(csv);
+        int operations = lines.size() - 1;
+        if (operations < 2) {
+            return Double.NaN;
+        }
+        return lines.subList(1 + operations / 2, lines.size()).stream()
+                        .mapToLong(line -> Long.parseLong(line.substring(0, (line + ",").indexOf(','))))
+                        .average()
+                        .orElseThrow()
+                / 1e6;
     }
 
     /** {@link SeedLoop} in a fresh JVM on this class path; its per-operation file read back. */

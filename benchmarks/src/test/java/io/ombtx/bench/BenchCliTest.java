@@ -100,25 +100,38 @@ class BenchCliTest {
     }
 
     @Test
-    void anAutomaticWarmUpLastsAboutFifteenSecondsWithinItsFloorAndCeiling() {
-        // base-writes' mean operation, ~0.35 ms: 15 s would be 42858 operations, the ceiling holds it to 10000
-        assertEquals(10_000, Fidelity.warmupOf("auto", 0.35, false));
-        // tx-fetch's, ~1.5 ms: exactly 15 s
-        assertEquals(10_000, Fidelity.warmupOf("auto", 1.5, false));
-        // tx-writes' at 4 ms: 3750
-        assertEquals(3750, Fidelity.warmupOf("auto", 4.0, false));
-        // tx-send-offsets' ~100 ms: 150 would leave the JIT cold, the floor holds it to 1000
+    void anAutomaticWarmUpLastsThirtySecondsAtTheBrokerWarmUpsPaceWithinItsFloorAndCeiling() {
+        // base-writes' mean operation in the broker warm-up's last run, ~1.26 ms: 23810, the ceiling holds it to 10000
+        assertEquals(10_000, Fidelity.warmupOf("auto", 1.26, false));
+        // 3 ms a mean operation: exactly 30 s
+        assertEquals(10_000, Fidelity.warmupOf("auto", 3.0, false));
+        // tx-writes' ~5.35 ms: 5608
+        assertEquals(5608, Fidelity.warmupOf("auto", 5.35, false));
+        // tx-send-offsets' ~100 ms: 300 would leave the JIT cold, the floor holds it to 1000
         assertEquals(1000, Fidelity.warmupOf("auto", 100, false));
         assertEquals(1000, Fidelity.warmupOf("auto", Double.NaN, false), "no mean measured: the floor");
-        // bulk: a fiftieth of the floor and ceiling, the same 15 s
+        // bulk: a fiftieth of the floor and ceiling, the same 30 s
         assertEquals(20, Fidelity.warmupOf("auto", 2000, true));
-        assertEquals(75, Fidelity.warmupOf("auto", 200, true));
+        assertEquals(150, Fidelity.warmupOf("auto", 200, true));
         assertEquals(200, Fidelity.warmupOf("auto", 10, true));
         // a count given is used as it is (bulk: a fiftieth, at least 1 of a count above 0)
         assertEquals(300, Fidelity.warmupOf("300", 1.5, false));
         assertEquals(6, Fidelity.warmupOf("300", 1.5, true));
         assertEquals(1, Fidelity.warmupOf("20", 1.5, true));
         assertEquals(0, Fidelity.warmupOf("0", 1.5, true));
+    }
+
+    @Test
+    void theWarmUpsMeanLeavesOutTheColdStart() throws Exception {
+        java.nio.file.Path csv = java.nio.file.Files.createTempFile("warm-", ".csv");
+        // 4 operations: two cold ones (9 and 7 ms), two warm (0.3 and 0.5 ms), with a phase column
+        java.nio.file.Files.writeString(csv, "operation,send\n9000000,1\n7000000,1\n300000,1\n500000,1\n");
+        assertEquals(0.4, Fidelity.laterHalfMeanMs(csv), 1e-9);
+        java.nio.file.Files.writeString(csv, "operation\n9000000\n7000000\n300000\n500000\n700000\n");
+        assertEquals(0.5, Fidelity.laterHalfMeanMs(csv), 1e-9, "of 5, the last 3");
+        java.nio.file.Files.writeString(csv, "operation\n9000000\n");
+        assertTrue(Double.isNaN(Fidelity.laterHalfMeanMs(csv)));
+        java.nio.file.Files.delete(csv);
     }
 
     @Test
