@@ -94,8 +94,8 @@ public final class Fidelity {
                 names = "--warmup",
                 paramLabel = "OPS|auto",
                 description = "warm-up operations of each run, or 'auto' (default): per scenario, as many as take "
-                        + AUTO_WARMUP_SECONDS + " s at the mean of the broker warm-up's last run (a fresh JVM's: about"
-                        + " half that once warm),"
+                        + AUTO_WARMUP_SECONDS + " s at the mean of the broker warm-up's last run (a fresh JVM's: a"
+                        + " warmed loop may be up to 5 times as fast),"
                         + " at least " + AUTO_WARMUP_MIN + " and at most " + AUTO_WARMUP_MAX + " (bulk: a fiftieth);"
                         + " the output's 'Settled?' says whether the bare loop was still getting faster after them")
         String warmup = "auto";
@@ -401,7 +401,7 @@ public final class Fidelity {
                     options.brokerConfig.isEmpty() ? "" : ", " + String.join(", ", options.brokerConfig),
                     options.clientVersion != null ? options.clientVersion : EmbeddedKafkaCluster.DEFAULT_VERSION,
                     bench.home().relativize(driverFile.toAbsolutePath()),
-                    options.warmup.equals("auto") ? "auto" : options.warmup,
+                    options.warmup,
                     options.measure,
                     jvmOpts.isEmpty() ? "" : ", both JVMs with " + String.join(" ", jvmOpts),
                     pinning);
@@ -661,12 +661,13 @@ public final class Fidelity {
 
     /**
      * --warmup auto: each run's warm-up would last this long at the pace of the broker warm-up's last run. That run is
-     * a fresh JVM's, slower than a warmed loop (base-writes' later half 1.26 ms a mean operation against 0.25 ms warm,
-     * tx-fetch's 3.2 against about 1.5), so a warm-up lasts about half this, or less.
+     * a fresh JVM's, slower than a warmed loop: in one run of all the fast scenarios, base-writes' later half took 1.25
+     * ms a mean operation against 0.25–0.46 warmed, tx-fetch's 4.2 against 1.1–2.1, and tx-writes', whose operations
+     * wait out back-offs, 5.8 against 4.2–7.4. So a warm-up lasts from a fifth of this to all of it.
      */
     static final int AUTO_WARMUP_SECONDS = 30;
     /**
-     * --warmup auto's floor and ceiling. Below 1000 the JIT has not compiled the loops' paths; at 10000 the bare loops
+     * --warmup auto's floor and ceiling. The floor is the fixed default before it (1000); at 10000 the bare loops
      * of base-writes and tx-fetch, which were still getting faster after 1000 (a first 1000-operation block's p50
      * above the run's median in 9 and 11 of 12 runs), had settled ("Settled?" 1.013 and 0.971).
      */
@@ -697,7 +698,8 @@ public final class Fidelity {
     /**
      * The mean of the second half of a bare run's operations, in ms, from its per-operation file (a header, then one
      * line per operation, its latency in ns first): a run started cold, whose first operations take many times a warm
-     * one's (base-writes' 500: mean 2.6 ms, p50 0.24), without its cold start. NaN for a run of fewer than 2.
+     * one's (base-writes' first 500 on a fresh broker: a mean of 2.6 ms, a warmed loop's p50 0.24), without its cold
+     * start. NaN for a run of fewer than 2.
      */
     static double laterHalfMeanMs(Path csv) throws IOException {
         List<String> lines = Files.readAllLines(csv);
