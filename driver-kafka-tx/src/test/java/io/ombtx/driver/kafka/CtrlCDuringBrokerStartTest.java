@@ -106,22 +106,15 @@ class CtrlCDuringBrokerStartTest {
      * alone.
      */
     private static List<String> defaultSigint() throws Exception {
-        List<String> env = List.of("env", "--default-signal=INT");
         try {
-            Process probe = new ProcessBuilder(concat(env, List.of("true")))
+            Process probe = new ProcessBuilder("env", "--default-signal=INT", "true")
                     .redirectErrorStream(true)
                     .start();
             probe.getInputStream().readAllBytes();
-            return probe.waitFor() == 0 ? env : List.of();
+            return probe.waitFor() == 0 ? List.of("env", "--default-signal=INT") : List.of();
         } catch (java.io.IOException noEnv) {
             return List.of();
         }
-    }
-
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
     }
 
     /** The live processes with {@code folder} on their command line. */
