@@ -33,8 +33,8 @@ import picocli.CommandLine.Option;
 /**
  * Whether omb-tx measures the loop it claims to reproduce: for each closed-loop scenario, omb-tx's own run of the
  * workload ({@code bin/benchmark}, a fresh JVM) and {@link SeedLoop}'s bare kafka-clients loop (a fresh JVM too),
- * alternated on one embedded broker for N rounds (the order flips every round, so neither side always runs on the
- * warmer broker), compared on p50, p99, total time (the sum of the operations' latencies, seed 001's "N txes in T
+ * alternated on one embedded broker for N rounds (the order flips every round, with {@code --aa} goes through the six
+ * orders of three, so neither side always runs on the warmer broker; {@link #order}), compared on p50, p99, total time (the sum of the operations' latencies, seed 001's "N txes in T
  * ms") and the number of operations of 50 ms or more, where the ~100 ms {@code retry.backoff.ms} collisions of
  * back-to-back transactions show. Both sides' latencies go through the same HdrHistogram arithmetic.
  */
@@ -464,12 +464,11 @@ public final class Fidelity {
                     boolean bulk = scenario.startsWith("bulk");
                     int warmup = warmups.get(scenario);
                     int measure = bulk ? Math.max(10, options.measure / 10) : options.measure;
-                    // Sides: 0 omb-tx, 1 the bare loop, 2 the bare loop again (--aa); the order turns each round.
+                    // Sides: 0 omb-tx, 1 the bare loop, 2 the bare loop again (--aa), in the round's order.
                     int sides = options.aa ? 3 : 2;
                     Figures[] pair = new Figures[sides];
                     String failure = null;
-                    for (int i = 0; i < sides; i++) {
-                        int side = (i + round - 1) % sides;
+                    for (int side : order(round, sides)) {
                         Path output = bench.work()
                                 .resolve(scenario + "-" + round + (side == 0 ? "-omb.json" : "-bare" + side + ".csv"));
                         done++;
@@ -523,6 +522,21 @@ public final class Fidelity {
         }
         bench.finish(out, options.keepWork.keep || !failed.isEmpty() || !warmFailures.isEmpty());
         return met && failed.isEmpty() ? Cli.OK : 1;
+    }
+
+    /**
+     * The order the sides run in round {@code round} (from 1). Two sides alternate. Three (--aa) go through the six
+     * orders so that each side runs before each other one in half of every six rounds: a run's place in the round
+     * moves its figures (the runs of one loop on one broker drift apart; measured, the bare loop's second run ÷ its
+     * first was 1.14 at p50 in tx-fetch when the second followed the first in 4 of 5 rounds, as turning the order
+     * left it), so a comparison must not always put one side first.
+     */
+    static int[] order(int round, int sides) {
+        if (sides == 2) {
+            return round % 2 == 1 ? new int[] {0, 1} : new int[] {1, 0};
+        }
+        int[][] orders = {{0, 1, 2}, {2, 1, 0}, {1, 2, 0}, {0, 2, 1}, {2, 0, 1}, {1, 0, 2}};
+        return orders[(round - 1) % orders.length].clone();
     }
 
     /** Binds every thread of process {@code pid} to {@code cpus}; the threads it starts later inherit that. */
@@ -811,7 +825,8 @@ public final class Fidelity {
                 Locale.ROOT,
                 "%nOperations >= %d ms (a back-off: the ~100 ms one, and the 20 ms one of a transaction's first write"
                         + " to a partition whose last markers are not yet written), median over the rounds and round by"
-                        + " round (omb-tx / bare); information, not a target%n",
+                        + " round (omb-tx / bare; round by round with --aa: omb-tx / bare / bare again); information,"
+                        + " not a target%n",
                 BACKED_OFF_MICROS / 1000);
         for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
             List<Figures[]> runs = e.getValue();
@@ -820,7 +835,7 @@ public final class Fidelity {
             }
             List<String> rounds = new ArrayList<>();
             for (Figures[] r : runs) {
-                rounds.add(r[0].backedOff() + "/" + r[1].backedOff());
+                rounds.add(r[0].backedOff() + "/" + r[1].backedOff() + (r.length > 2 ? "/" + r[2].backedOff() : ""));
             }
             out.printf(
                     Locale.ROOT,
@@ -890,19 +905,24 @@ public final class Fidelity {
                     slowBare,
                     verdict(missed, runs));
         }
-        out.printf(Locale.ROOT, "%nPhase means, ms, median over the rounds (omb-tx / bare)%n");
+        boolean aa = measured.values().stream().allMatch(runs -> runs.get(0).length > 2);
+        out.printf(
+                Locale.ROOT,
+                "%nPhase means, ms, median over the rounds (omb-tx / bare%s)%n",
+                aa ? " / bare again, the A/A" : "");
         for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-25s |", e.getKey()));
             for (String phase : e.getValue().get(0)[1].phaseMeans().keySet()) {
-                double omb = median(e.getValue().stream()
-                        .mapToDouble(r -> r[0].phaseMeans().getOrDefault(phase, Double.NaN))
-                        .sorted()
-                        .toArray());
-                double bare = median(e.getValue().stream()
-                        .mapToDouble(r -> r[1].phaseMeans().get(phase))
-                        .sorted()
-                        .toArray());
-                line.append(String.format(Locale.ROOT, " %s %.3f / %.3f |", phase, omb, bare));
+                line.append(' ').append(phase);
+                for (int side = 0; side < (aa ? 3 : 2); side++) {
+                    int s = side;
+                    double mean = median(e.getValue().stream()
+                            .mapToDouble(r -> r[s].phaseMeans().getOrDefault(phase, Double.NaN))
+                            .sorted()
+                            .toArray());
+                    line.append(String.format(Locale.ROOT, side == 0 ? " %.3f" : " / %.3f", mean));
+                }
+                line.append(" |");
             }
             out.println(line);
         }
@@ -911,28 +931,24 @@ public final class Fidelity {
                 Locale.ROOT,
                 "%nLoop gap, µs, from a commit returning to the next begin (what decides whether the next transaction"
                         + " meets the commit's markers; plain writes: from the last ack to the next send), median over"
-                        + " the rounds of p50 and p90 (omb-tx / bare)%n");
+                        + " the rounds of p50 and p90 (omb-tx / bare%s)%n",
+                aa ? " / bare again" : "");
         for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
             List<Figures[]> runs = e.getValue();
-            double ombP50 = median(
-                    runs.stream().mapToDouble(r -> r[0].gapP50()).sorted().toArray());
-            double bareP50 = median(
-                    runs.stream().mapToDouble(r -> r[1].gapP50()).sorted().toArray());
-            if (Double.isNaN(ombP50) && Double.isNaN(bareP50)) {
+            int sides = aa ? 3 : 2;
+            double[] p50 = new double[sides];
+            double[] p90 = new double[sides];
+            for (int side = 0; side < sides; side++) {
+                int s = side;
+                p50[side] = median(
+                        runs.stream().mapToDouble(r -> r[s].gapP50()).sorted().toArray());
+                p90[side] = median(
+                        runs.stream().mapToDouble(r -> r[s].gapP90()).sorted().toArray());
+            }
+            if (Double.isNaN(p50[0]) && Double.isNaN(p50[1])) {
                 continue; // no transactions, or not recorded (a worker JVM of its own)
             }
-            double ombP90 = median(
-                    runs.stream().mapToDouble(r -> r[0].gapP90()).sorted().toArray());
-            double bareP90 = median(
-                    runs.stream().mapToDouble(r -> r[1].gapP90()).sorted().toArray());
-            out.printf(
-                    Locale.ROOT,
-                    "%-25s | p50 %7.1f / %-7.1f | p90 %7.1f / %-7.1f%n",
-                    e.getKey(),
-                    ombP50,
-                    bareP50,
-                    ombP90,
-                    bareP90);
+            out.printf(Locale.ROOT, "%-25s | p50 %s | p90 %s%n", e.getKey(), perSide(p50), perSide(p90));
         }
         printSettling(out, measured);
         printIntervals(out, measured);
@@ -992,6 +1008,15 @@ public final class Fidelity {
                     median(runs.stream().mapToDouble(r -> r[1].slow()).sorted().toArray()),
                     against);
         }
+    }
+
+    /** One figure per side, "omb-tx / bare[ / bare again]", each 7.1f. */
+    private static String perSide(double[] figures) {
+        StringBuilder text = new StringBuilder();
+        for (double figure : figures) {
+            text.append(text.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%7.1f", figure));
+        }
+        return text.toString();
     }
 
     /** The confidence of {@link #interval}: at least this share of such intervals holds the true median. */

@@ -164,6 +164,57 @@ class FidelityIntervalTest {
     }
 
     @Test
+    void overSixRoundsEachSideRunsBeforeEachOtherOneHalfTheTimes() {
+        for (int sides = 2; sides <= 3; sides++) {
+            int[][] before = new int[sides][sides];
+            for (int round = 1; round <= 6; round++) {
+                int[] order = Fidelity.order(round, sides);
+                assertEquals(sides, IntStream.of(order).distinct().count(), "every side once a round");
+                for (int i = 0; i < sides; i++) {
+                    for (int j = i + 1; j < sides; j++) {
+                        before[order[i]][order[j]]++;
+                    }
+                }
+            }
+            for (int a = 0; a < sides; a++) {
+                for (int b = 0; b < sides; b++) {
+                    if (a != b) {
+                        assertEquals(3, before[a][b], sides + " sides: side " + a + " before side " + b);
+                    }
+                }
+            }
+        }
+        assertArrayEquals(new int[] {0, 1}, Fidelity.order(1, 2));
+        assertArrayEquals(new int[] {1, 0}, Fidelity.order(2, 2));
+    }
+
+    @Test
+    void withTheAaRunThePhaseMeansGapsAndBackOffsShowTheBareLoopsSecondRunBesideTheFirst() {
+        List<Fidelity.Figures[]> runs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            runs.add(new Fidelity.Figures[] {
+                new Fidelity.Figures(
+                        2, 20, 2000, 0, 1000, Map.of("send", 0.150, "commit", 7.2), 13.2, 25.1, 1.8, 250, Double.NaN),
+                new Fidelity.Figures(
+                        2, 20, 2000, 0, 1000, Map.of("send", 0.133, "commit", 6.9), 8.7, 17.0, 1.8, 245, Double.NaN),
+                new Fidelity.Figures(
+                        2, 20, 2000, 0, 1000, Map.of("send", 0.160, "commit", 7.0), 9.1, 18.2, 1.8, 300, Double.NaN)
+            });
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Fidelity.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), Map.of("tx-writes", runs));
+        String table = bytes.toString(StandardCharsets.UTF_8);
+        List<String> lines =
+                table.lines().filter(l -> l.startsWith("tx-writes ")).toList();
+        assertTrue(table.contains("(omb-tx / bare / bare again, the A/A)"), table);
+        assertTrue(lines.stream().anyMatch(l -> l.contains("send 0.150 / 0.133 / 0.160 |")), table);
+        assertTrue(lines.stream().anyMatch(l -> l.contains("| 250/245/300 250/245/300")), table);
+        assertTrue(
+                lines.stream().anyMatch(l -> l.contains("p50    13.2 /     8.7 /     9.1 | p90    25.1 /    17.0")),
+                table);
+    }
+
+    @Test
     void theOperationsThatMetAnyBackOffAreCountedFromTenMillisecondsAndPrintedRoundByRound() throws Exception {
         // ack-first on Kafka 4.x: most writes resolve in ~0.5 ms, some after the 20 ms retry, one at ~100
         org.HdrHistogram.Histogram operations = new org.HdrHistogram.Histogram(3);
