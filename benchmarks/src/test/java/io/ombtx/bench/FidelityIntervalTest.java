@@ -93,11 +93,7 @@ class FidelityIntervalTest {
     @Test
     void theMedianUnderTenMillisecondsIsTheFastModesAndTheSplitTableDecidesIt() {
         // 600 operations: 400 of 2..5.99 ms (10 each of 40 values, median 3.95-4.0 ms), 200 of 100 ms
-        org.HdrHistogram.Histogram operations = new org.HdrHistogram.Histogram(3);
-        for (int v = 0; v < 40; v++) {
-            operations.recordValueWithCount(2_000 + 100 * v, 10);
-        }
-        operations.recordValueWithCount(100_000, 200);
+        org.HdrHistogram.Histogram operations = twoModes(40, 2_000, 100, 100_000, 200);
         double fast = Fidelity.Figures.fastMedian(operations);
         assertTrue(fast >= 3.9 && fast <= 4.0, "the median of the fast mode, not of all: " + fast);
         // more slow operations than fast ones: the p50 is a slow one, the fast median stays put
@@ -127,13 +123,19 @@ class FidelityIntervalTest {
     @Test
     void theBackOffLineIsTenMillisecondsSoTheTwentyMillisecondRetryIsNoFastOperation() {
         // tx-writes on Kafka 4.x: 700 operations of 1.5-3.5 ms, 300 after the 20 ms retry of a first write
-        org.HdrHistogram.Histogram operations = new org.HdrHistogram.Histogram(3);
-        for (int v = 0; v < 70; v++) {
-            operations.recordValueWithCount(1_500 + 30 * v, 10);
-        }
-        operations.recordValueWithCount(21_000, 300);
-        double fast = Fidelity.Figures.fastMedian(operations);
+        double fast = Fidelity.Figures.fastMedian(twoModes(70, 1_500, 30, 21_000, 300));
         assertTrue(fast >= 2.5 && fast <= 2.55, "the median of the 700 under 10 ms: " + fast);
+    }
+
+    /** {@code values} fast values from {@code firstMicros} {@code stepMicros} apart, 10 of each, and the slow ones. */
+    private static org.HdrHistogram.Histogram twoModes(
+            int values, long firstMicros, long stepMicros, long slowMicros, long slowCount) {
+        org.HdrHistogram.Histogram operations = new org.HdrHistogram.Histogram(3);
+        for (int v = 0; v < values; v++) {
+            operations.recordValueWithCount(firstMicros + stepMicros * v, 10);
+        }
+        operations.recordValueWithCount(slowMicros, slowCount);
+        return operations;
     }
 
     /** A round of three sides: omb-tx, the bare loop, the bare loop again (--aa). */
