@@ -35,8 +35,9 @@ import picocli.CommandLine.Option;
  * workload ({@code bin/benchmark}, a fresh JVM) and {@link SeedLoop}'s bare kafka-clients loop (a fresh JVM too),
  * alternated on one embedded broker for N rounds (the order flips every round, with {@code --aa} goes through the six
  * orders of three, so neither side always runs on the warmer broker; {@link #order}), compared on p50, p99, total
- * time (the sum of the operations' latencies, seed 001's "N txes in T ms") and the number of operations of 50 ms or more, where the ~100 ms {@code retry.backoff.ms} collisions of
- * back-to-back transactions show. Both sides' latencies go through the same HdrHistogram arithmetic.
+ * time (the sum of the operations' latencies, seed 001's "N txes in T ms") and the number of operations of 50 ms
+ * or more, where the ~100 ms {@code retry.backoff.ms} collisions of back-to-back transactions show. Both sides'
+ * latencies go through the same HdrHistogram arithmetic.
  */
 public final class Fidelity {
 
@@ -1064,11 +1065,11 @@ public final class Fidelity {
      * on Kafka 4.x, ~100 ms of {@code retry.backoff.ms} for an offset commit or a 2.x-3.x client). A run's p50 is the
      * (0.5 ÷ share without back-off)-th percentile of the first mode, so it moves with the backed-off share, which is
      * a race between the broker's marker writes and the loop's next request and varies from run to run of one loop
-     * (tx-writes on 4.1.1: 12% to 42% of the bare loop's own runs). The two figures it is made of are printed apart:
-     * the share of operations of {@link #BACKED_OFF_MICROS} or more (omb-tx ÷ bare of each round's counts, with its
-     * interval against ±{@link #SLOW_TOLERANCE}) and the median of the operations under it (with its interval against
-     * the p50's band); with {@code --aa} each beside the bare loop's against itself, which says whether the rounds
-     * can decide it at all.
+     * (tx-writes on 4.1.1: 16% to 38% in ten of the bare loop's own runs). The two figures it is made of are printed
+     * apart: the share of operations of {@link #BACKED_OFF_MICROS} or more (omb-tx ÷ bare of each round's counts,
+     * with its interval against ±{@link #SLOW_TOLERANCE}) and the median of the operations under it (with its
+     * interval against the p50's band); with {@code --aa} each beside the bare loop's against itself, which says
+     * whether the rounds can decide it at all.
      */
     static void printSplit(PrintStream out, Map<String, List<Figures[]>> measured) {
         out.printf(
