@@ -982,8 +982,7 @@ public final class Fidelity {
                 "omb-tx ÷ bare: p50, p99, total");
         for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
             List<Figures[]> runs = e.getValue();
-            List<Figures[]> aa =
-                    runs.stream().map(r -> new Figures[] {r[2], r[1]}).toList();
+            List<Figures[]> aa = againstItself(runs);
             StringBuilder against = new StringBuilder();
             for (ToDoubleFunction<Figures> figure :
                     List.<ToDoubleFunction<Figures>>of(Figures::p50, Figures::p99, Figures::total)) {
@@ -1009,6 +1008,11 @@ public final class Fidelity {
                     median(runs.stream().mapToDouble(r -> r[1].slow()).sorted().toArray()),
                     against);
         }
+    }
+
+    /** The A/A pairs of {@code --aa} rounds: the bare loop's second run against its first. */
+    private static List<Figures[]> againstItself(List<Figures[]> runs) {
+        return runs.stream().map(r -> new Figures[] {r[2], r[1]}).toList();
     }
 
     /** One figure per side, "omb-tx / bare[ / bare again]", each 7.1f. */
@@ -1052,8 +1056,7 @@ public final class Fidelity {
             printIntervalLine(out, e.getKey(), runs);
             if (runs.get(0).length > 2) {
                 // The same for the bare loop against itself (--aa): a target it cannot meet decides nothing.
-                List<Figures[]> aa =
-                        runs.stream().map(r -> new Figures[] {r[2], r[1]}).toList();
+                List<Figures[]> aa = againstItself(runs);
                 printIntervalLine(out, e.getKey() + " (A/A)", aa);
             }
         }
@@ -1106,8 +1109,7 @@ public final class Fidelity {
                                     .toArray()),
                     splitFigures(runs));
             if (runs.get(0).length > 2) {
-                List<Figures[]> aa =
-                        runs.stream().map(r -> new Figures[] {r[2], r[1]}).toList();
+                List<Figures[]> aa = againstItself(runs);
                 out.printf(Locale.ROOT, "%-25s | %-27s | %s%n", e.getKey() + " (A/A)", "", splitFigures(aa));
             }
         }
@@ -1285,7 +1287,7 @@ public final class Fidelity {
         if (runs.get(0).length < 3) {
             return "NOT MET (" + String.join(", ", missed) + ")";
         }
-        List<Figures[]> aa = runs.stream().map(r -> new Figures[] {r[2], r[1]}).toList();
+        List<Figures[]> aa = againstItself(runs);
         List<String> marked = new ArrayList<>();
         int alsoAa = 0;
         for (String name : missed) {
