@@ -842,14 +842,8 @@ public final class Fidelity {
                     Locale.ROOT,
                     "%-25s | %7.1f / %-7.1f | %s%n",
                     e.getKey(),
-                    median(runs.stream()
-                            .mapToDouble(r -> r[0].backedOff())
-                            .sorted()
-                            .toArray()),
-                    median(runs.stream()
-                            .mapToDouble(r -> r[1].backedOff())
-                            .sorted()
-                            .toArray()),
+                    sideMedian(runs, 0, Figures::backedOff),
+                    sideMedian(runs, 1, Figures::backedOff),
                     String.join(" ", rounds));
         }
     }
@@ -883,15 +877,13 @@ public final class Fidelity {
             double[] p50 = ratios(runs, Figures::p50);
             double[] p99 = ratios(runs, Figures::p99);
             double[] total = ratios(runs, Figures::total);
-            double slowOmb =
-                    median(runs.stream().mapToDouble(r -> r[0].slow()).sorted().toArray());
-            double slowBare =
-                    median(runs.stream().mapToDouble(r -> r[1].slow()).sorted().toArray());
+            double slowOmb = sideMedian(runs, 0, Figures::slow);
+            double slowBare = sideMedian(runs, 1, Figures::slow);
             List<String> missed = new ArrayList<>();
             check(missed, "p50", p50);
             check(missed, "p99", p99);
             check(missed, "total", total);
-            if (Math.abs(slowOmb - slowBare) > SLOW_TOLERANCE * slowBare && !rare(slowOmb, slowBare, runs)) {
+            if (slowMissed(runs)) {
                 missed.add(">=50ms");
             }
             allMet &= missed.isEmpty();
@@ -916,11 +908,8 @@ public final class Fidelity {
             for (String phase : e.getValue().get(0)[1].phaseMeans().keySet()) {
                 line.append(' ').append(phase);
                 for (int side = 0; side < (aa ? 3 : 2); side++) {
-                    int s = side;
-                    double mean = median(e.getValue().stream()
-                            .mapToDouble(r -> r[s].phaseMeans().getOrDefault(phase, Double.NaN))
-                            .sorted()
-                            .toArray());
+                    double mean =
+                            sideMedian(e.getValue(), side, f -> f.phaseMeans().getOrDefault(phase, Double.NaN));
                     line.append(String.format(Locale.ROOT, side == 0 ? " %.3f" : " / %.3f", mean));
                 }
                 line.append(" |");
@@ -940,11 +929,8 @@ public final class Fidelity {
             double[] p50 = new double[sides];
             double[] p90 = new double[sides];
             for (int side = 0; side < sides; side++) {
-                int s = side;
-                p50[side] = median(
-                        runs.stream().mapToDouble(r -> r[s].gapP50()).sorted().toArray());
-                p90[side] = median(
-                        runs.stream().mapToDouble(r -> r[s].gapP90()).sorted().toArray());
+                p50[side] = sideMedian(runs, side, Figures::gapP50);
+                p90[side] = sideMedian(runs, side, Figures::gapP90);
             }
             if (Double.isNaN(p50[0]) && Double.isNaN(p50[1])) {
                 continue; // no transactions, or not recorded (a worker JVM of its own)
@@ -1004,10 +990,18 @@ public final class Fidelity {
                     spread(ratios(aa, Figures::p50)),
                     spread(ratios(aa, Figures::p99)),
                     spread(ratios(aa, Figures::total)),
-                    median(runs.stream().mapToDouble(r -> r[2].slow()).sorted().toArray()),
-                    median(runs.stream().mapToDouble(r -> r[1].slow()).sorted().toArray()),
+                    sideMedian(runs, 2, Figures::slow),
+                    sideMedian(runs, 1, Figures::slow),
                     against);
         }
+    }
+
+    /** The median over the rounds of side {@code side}'s {@code figure}. */
+    private static double sideMedian(List<Figures[]> runs, int side, ToDoubleFunction<Figures> figure) {
+        return median(runs.stream()
+                .mapToDouble(r -> figure.applyAsDouble(r[side]))
+                .sorted()
+                .toArray());
     }
 
     /** The A/A pairs of {@code --aa} rounds: the bare loop's second run against its first. */
@@ -1097,16 +1091,8 @@ public final class Fidelity {
                     Locale.ROOT,
                     "%-25s | backed off %4.1f%% / %4.1f%% | %s%n",
                     e.getKey(),
-                    100
-                            * median(runs.stream()
-                                    .mapToDouble(r -> r[0].backedOffShare())
-                                    .sorted()
-                                    .toArray()),
-                    100
-                            * median(runs.stream()
-                                    .mapToDouble(r -> r[1].backedOffShare())
-                                    .sorted()
-                                    .toArray()),
+                    100 * sideMedian(runs, 0, Figures::backedOffShare),
+                    100 * sideMedian(runs, 1, Figures::backedOffShare),
                     splitFigures(runs));
             if (runs.get(0).length > 2) {
                 List<Figures[]> aa = againstItself(runs);
@@ -1178,10 +1164,8 @@ public final class Fidelity {
                 .mapToDouble(r -> (double) r[0].slow() / r[1].slow())
                 .sorted()
                 .toArray();
-        double slowOmb =
-                median(runs.stream().mapToDouble(r -> r[0].slow()).sorted().toArray());
-        double slowBare =
-                median(runs.stream().mapToDouble(r -> r[1].slow()).sorted().toArray());
+        double slowOmb = sideMedian(runs, 0, Figures::slow);
+        double slowBare = sideMedian(runs, 1, Figures::slow);
         out.printf(
                 Locale.ROOT,
                 "%-25s | %-38s | %-38s | %-38s | %s%n",
@@ -1307,12 +1291,9 @@ public final class Fidelity {
                 aaMisses = (floor < LOW || floor > HIGH) && omb >= floors[0] && omb <= floors[floors.length - 1];
                 aaValue = String.format(Locale.ROOT, "%.3f", floor);
             } else {
-                double slowA = median(
-                        aa.stream().mapToDouble(r -> r[0].slow()).sorted().toArray());
-                double slowB = median(
-                        aa.stream().mapToDouble(r -> r[1].slow()).sorted().toArray());
-                aaMisses = Math.abs(slowA - slowB) > SLOW_TOLERANCE * slowB && !rare(slowA, slowB, aa);
-                aaValue = String.format(Locale.ROOT, "%.1f / %.1f", slowA, slowB);
+                aaMisses = slowMissed(aa);
+                aaValue = String.format(
+                        Locale.ROOT, "%.1f / %.1f", sideMedian(aa, 0, Figures::slow), sideMedian(aa, 1, Figures::slow));
             }
             if (aaMisses) {
                 alsoAa++;
@@ -1323,6 +1304,13 @@ public final class Fidelity {
         }
         return (alsoAa == missed.size() ? "NOT DECIDED here (" : "NOT MET (")
                 + String.join(alsoAa > 0 ? "; " : ", ", marked) + ")";
+    }
+
+    /** Whether the first side's operations of 50 ms or more (median) are off the second's by more than 10%. */
+    private static boolean slowMissed(List<Figures[]> runs) {
+        double first = sideMedian(runs, 0, Figures::slow);
+        double second = sideMedian(runs, 1, Figures::slow);
+        return Math.abs(first - second) > SLOW_TOLERANCE * second && !rare(first, second, runs);
     }
 
     private static void check(List<String> missed, String name, double[] sortedRatios) {
