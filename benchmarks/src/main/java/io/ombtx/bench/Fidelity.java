@@ -70,7 +70,8 @@ public final class Fidelity {
                 "  bin/bench fidelity                                  # every scenario, 5 rounds of 1000 + 1000",
                 "  bin/bench fidelity --scenarios tx-streaming,tx-writes --rounds 3",
                 "  bin/bench fidelity --warmup 100 --measure 300 --broker-version 2.8.2 --client-version 2.8.2",
-                "  bin/bench fidelity --scenarios tx-streaming --broker-config group.coordinator.append.linger.ms=0"
+                "  bin/bench fidelity --scenarios tx-streaming --broker-config group.coordinator.append.linger.ms=0",
+                "  bin/bench fidelity -n 12 --warmup 1000 --jvm-opt=-XX:TieredStopAtLevel=1   # C1 on both: less spread"
             })
     static final class Options implements Cli.Validated {
         @picocli.CommandLine.Mixin
