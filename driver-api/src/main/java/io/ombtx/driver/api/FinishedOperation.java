@@ -13,6 +13,18 @@ public interface FinishedOperation {
     /** The operation's timings; safe to call from another thread once this object was handed over to it. */
     OperationTimings timings();
 
+    /** {@link #startNanos} when the driver does not say. */
+    long UNKNOWN_START = Long.MIN_VALUE;
+
+    /**
+     * When the operation began ({@link System#nanoTime}), as the driver timed it; {@link #UNKNOWN_START} when it does
+     * not say. A loop running ahead ({@link OperationProducer#runAhead}) has no clock of its own around an operation,
+     * so it places the operation's measured span with this and its timings' whole.
+     */
+    default long startNanos() {
+        return UNKNOWN_START;
+    }
+
     /** An operation whose timings are already built. */
     static FinishedOperation of(OperationTimings timings) {
         return new FinishedOperation() {

@@ -52,4 +52,36 @@ public interface OperationProducer {
         quietPoint.run();
         return runOperationInline(key, payload, consumed);
     }
+
+    /**
+     * Whether this producer runs a closed loop's operations ahead ({@link #runAhead}). The default does not; the
+     * runner then calls {@link #runOperationInline(Optional, byte[], boolean, Runnable)}.
+     */
+    default boolean runsAhead() {
+        return false;
+    }
+
+    /**
+     * A closed loop's path in which nothing of the caller runs between one transaction's commit and the next one's
+     * begin: finishes the operation the last call began (its commit, and what follows it in its order), begins this
+     * one and runs it to its quiet point (its records handed to the client, its offsets sent), and returns there
+     * with the previous operation, or null on the first call. The caller does its own work after the return, while
+     * this operation's first requests are out: that time is left out of this operation's timings, which the driver
+     * measures itself from just before its begin. {@link #finishAhead} finishes the last one. On the calling thread
+     * only, one loop per producer, not mixed with the other paths. An exception means that neither the previous
+     * operation nor this one completed.
+     *
+     * @throws UnsupportedOperationException unless {@link #runsAhead}
+     */
+    default FinishedOperation runAhead(Optional<String> key, byte[] payload, boolean consumed) {
+        throw new UnsupportedOperationException("this producer does not run operations ahead");
+    }
+
+    /**
+     * Finishes the operation the last {@link #runAhead} began and returns it, or null when none is open. An operation
+     * begun and never finished (the loop stopped) is aborted when the producer closes.
+     */
+    default FinishedOperation finishAhead() {
+        throw new UnsupportedOperationException("this producer does not run operations ahead");
+    }
 }

@@ -60,6 +60,16 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
     private volatile CompletableFuture<Void> nextInstance = new CompletableFuture<>();
     /** After a take-over: the fault whose stall the next commit ends, or null. */
     private volatile ClientFault firstCommitEnds;
+    /**
+     * The closed loop's operation {@link #runAhead} began and stopped at its quiet point, or null; with what it was
+     * begun with, to run it again on the next instance when a client fault cuts it. The loop's thread only, under
+     * {@link #flowLock}.
+     */
+    private TransactionFlow.Transaction ahead;
+
+    private Optional<String> aheadKey;
+    private byte[] aheadPayload;
+    private boolean aheadConsumed;
     /** Instances a kill abandoned (their transaction open), closed at once by {@link #close}. */
     private final java.util.List<TransactionFlow> abandoned = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -265,6 +275,12 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             }
             return OperationProducer.super.runOperationInline(key, payload);
         }
+        markInline();
+        return runLocked(key, payload, consumed, quietPoint);
+    }
+
+    /** A closed loop runs here: each operation is reported when its timings are read, off the loop's thread. */
+    private void markInline() {
         if (!inline) {
             inline = true;
             TransactionFlow current = flow;
@@ -272,7 +288,79 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
                 current.reportWhenRead();
             }
         }
-        return runLocked(key, payload, consumed, quietPoint);
+    }
+
+    /** Transactional WRITE and SEND_OFFSETS run ahead; plain writes, PUBLISH and STREAM do not. */
+    @Override
+    public boolean runsAhead() {
+        return flow != null && operations.runsWholeOperations();
+    }
+
+    /**
+     * The previous transaction's commit and this one's begin back to back on the caller's thread, with nothing of the
+     * runner's between them: the time from a commit returning to the next transaction's first request is what decides
+     * whether that request meets the commit's markers still being written, and here it is what the seeds' loop spent.
+     */
+    @Override
+    public FinishedOperation runAhead(Optional<String> key, byte[] payload, boolean consumed) {
+        markInline();
+        flowLock.lock();
+        try {
+            FinishedOperation previous = finishAheadLocked();
+            if (closed) {
+                throw new IllegalStateException("producer for " + topic + " is closed");
+            }
+            ahead = operations.beginTransactional(flow, key, payload, consumed);
+            aheadKey = key;
+            aheadPayload = payload;
+            aheadConsumed = consumed;
+            return previous;
+        } finally {
+            flowLock.unlock();
+        }
+    }
+
+    @Override
+    public FinishedOperation finishAhead() {
+        flowLock.lock();
+        try {
+            return finishAheadLocked();
+        } finally {
+            flowLock.unlock();
+        }
+    }
+
+    /**
+     * Finishes the transaction begun ahead, if any. Cut by a client fault, it is run again as a whole on the next
+     * instance, as {@link #runLocked} does. A producer closed meanwhile aborted it ({@link TransactionFlow#close}).
+     */
+    private FinishedOperation finishAheadLocked() {
+        TransactionFlow.Transaction pending = ahead;
+        if (pending == null) {
+            return null;
+        }
+        ahead = null;
+        if (closed) {
+            throw new IllegalStateException("producer for " + topic + " is closed");
+        }
+        TransactionFlow instance = pending.flow();
+        try {
+            return committedAgain(operations.finishTransactional(pending));
+        } catch (ClientHalted e) {
+            endInstance(instance, e.fault());
+            awaitNextInstance(instance);
+            return runLocked(aheadKey, aheadPayload, aheadConsumed, null);
+        }
+    }
+
+    /** After a take-over, the first commit ends the fault's stall. */
+    private OperationResult committedAgain(OperationResult result) {
+        ClientFault stalled = firstCommitEnds;
+        if (stalled != null && result.outcome() == Outcome.COMMITTED) {
+            stalled.committedAgain();
+            firstCommitEnds = null;
+        }
+        return result;
     }
 
     private FinishedOperation runLocked(Optional<String> key, byte[] payload, boolean consumed, Runnable quietPoint) {
@@ -287,13 +375,7 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
                     return operations.runPlain(plain, key, payload, consumed, quietPoint, inline);
                 }
                 try {
-                    OperationResult result = operations.runTransactional(current, key, payload, consumed, quietPoint);
-                    ClientFault stalled = firstCommitEnds;
-                    if (stalled != null && result.outcome() == Outcome.COMMITTED) {
-                        stalled.committedAgain();
-                        firstCommitEnds = null;
-                    }
-                    return result;
+                    return committedAgain(operations.runTransactional(current, key, payload, consumed, quietPoint));
                 } catch (ClientHalted e) {
                     endInstance(current, e.fault());
                     awaitNextInstance(current);

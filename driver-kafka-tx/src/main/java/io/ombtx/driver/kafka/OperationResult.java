@@ -51,6 +51,11 @@ final class OperationResult implements FinishedOperation {
     }
 
     @Override
+    public long startNanos() {
+        return timer == null ? UNKNOWN_START : timer.startNanos();
+    }
+
+    @Override
     public synchronized OperationTimings timings() {
         if (timings == null) {
             timings = builder.build(timer, messages, outcome);

@@ -10,6 +10,7 @@ import java.util.AbstractList;
 import java.util.List;
 import java.util.Optional;
 import java.util.RandomAccess;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.InterruptException;
@@ -35,6 +36,8 @@ final class OperationRunner {
     private final SyntheticOffsets offsets;
     private final TxStatsReporter stats;
     private final OperationResult.Builder reportWhenBuilt = this::buildAndReport;
+    /** What each transaction passes to sendOffsetsToTransaction, or null when the operation has no such call. */
+    private final Supplier<OffsetsToCommit> offsetsOrNull;
     /** When the last plain write's acks were all in, for {@link LoopGap}; 0 before the first and after a failure. */
     private long lastAckedNanos;
 
@@ -49,6 +52,8 @@ final class OperationRunner {
         this.spec = spec;
         this.offsets = offsets;
         this.stats = stats;
+        boolean withOffsets = spec.kind() == OperationKind.SEND_OFFSETS || spec.sendOffsets();
+        this.offsetsOrNull = withOffsets && offsets != null ? offsets::next : null;
         this.partitions = new int[spec.partitionsPerOperation()];
         for (int i = 0; i < partitions.length; i++) {
             partitions[i] = i % partitionCount;
@@ -66,9 +71,24 @@ final class OperationRunner {
      */
     OperationResult runTransactional(
             TransactionFlow flow, Optional<String> key, byte[] payload, boolean consumed, Runnable quietPoint) {
-        List<ProducerRecord<String, byte[]>> records = records(key, payload, consumed);
-        boolean withOffsets = spec.kind() == OperationKind.SEND_OFFSETS || spec.sendOffsets();
-        OperationResult result = flow.run(records, withOffsets ? offsets::next : null, quietPoint);
+        return warnIfFailed(flow.run(records(key, payload, consumed), offsetsOrNull, quietPoint));
+    }
+
+    /**
+     * The first half of {@link #runTransactional}: the transaction begun, its records handed to the client and its
+     * offsets sent, its clock paused; {@link #finishTransactional} runs the rest.
+     */
+    TransactionFlow.Transaction beginTransactional(
+            TransactionFlow flow, Optional<String> key, byte[] payload, boolean consumed) {
+        return flow.runToQuietPoint(records(key, payload, consumed), offsetsOrNull);
+    }
+
+    /** The second half of a transaction {@link #beginTransactional} began. */
+    OperationResult finishTransactional(TransactionFlow.Transaction transaction) {
+        return warnIfFailed(transaction.finish());
+    }
+
+    private OperationResult warnIfFailed(OperationResult result) {
         if (result.failure() != null) {
             stats.warnings()
                     .warn(

@@ -17,6 +17,7 @@ import java.util.function.LongSupplier;
 final class PhaseTimer {
 
     private static final Phase[] PHASES = Phase.values();
+    private static final long NOT_PAUSED = Long.MIN_VALUE;
 
     private final LongSupplier clock;
     private final long start;
@@ -25,8 +26,11 @@ final class PhaseTimer {
     private byte[] sequence = new byte[8]; // phase ordinals in lap order, a phase lapped twice in a row once
     private int sequenceLength;
     private long mark;
-    /** Time spent in {@link #exclude}: in no phase and not in the whole operation. */
+    /** Time spent in {@link #exclude} or paused: in no phase and not in the whole operation. */
     private long excluded;
+
+    /** When {@link #pause} stopped the clock, or {@link #NOT_PAUSED}. */
+    private long pausedAt = NOT_PAUSED;
     /** What the operation got past (retries, failures), made on its first count: most operations have none. */
     private OperationTimings.Builder counts;
 
@@ -39,6 +43,11 @@ final class PhaseTimer {
         this.clock = clock;
         this.start = clock.getAsLong();
         this.mark = start;
+    }
+
+    /** When the timer started (its clock's value). */
+    long startNanos() {
+        return start;
     }
 
     /** Attributes the time since the last boundary to {@code phase}. */
@@ -70,11 +79,27 @@ final class PhaseTimer {
      * operation's time: neither the phase in progress nor the whole operation gets it.
      */
     void exclude(Runnable work) {
-        long before = clock.getAsLong();
+        pause();
         try {
             work.run();
         } finally {
-            long spent = clock.getAsLong() - before;
+            resume();
+        }
+    }
+
+    /**
+     * Stops the clock until {@link #resume}: the time between is in no phase and not in the whole operation (a closed
+     * loop's runner working between a transaction's quiet point and the rest of it).
+     */
+    void pause() {
+        pausedAt = clock.getAsLong();
+    }
+
+    /** Starts the clock again after {@link #pause}; does nothing when it is not paused. */
+    void resume() {
+        if (pausedAt != NOT_PAUSED) {
+            long spent = clock.getAsLong() - pausedAt;
+            pausedAt = NOT_PAUSED;
             excluded += spent;
             mark += spent;
         }

@@ -193,6 +193,28 @@ final class TransactionFlow {
      */
     OperationResult run(
             List<ProducerRecord<String, byte[]>> records, Supplier<OffsetsToCommit> offsets, Runnable quietPoint) {
+        Transaction transaction = beginAndSend(records, offsets);
+        transaction.quietPoint = quietPoint;
+        return transaction.commit();
+    }
+
+    /**
+     * The first half of {@link #run(List, Supplier)}, for a closed loop that runs its own steps between two
+     * transactions where they cost nothing: begins the transaction, hands its records to the client and sends its
+     * offsets (unless the flow awaits the acks before them), and returns at that quiet point with its clock paused.
+     * {@link Transaction#finish} runs the rest (the acks, the commit, the retries) with the clock running again, so
+     * the time between the two halves is in neither the phases nor the whole. A failure in this half is the
+     * attempt's, retried by the second half as in {@link #run(List, Supplier)}.
+     */
+    Transaction runToQuietPoint(List<ProducerRecord<String, byte[]>> records, Supplier<OffsetsToCommit> offsets) {
+        Transaction transaction = beginAndSend(records, offsets);
+        transaction.sendOffsetsAhead();
+        transaction.timer.pause();
+        return transaction;
+    }
+
+    /** Decides whether the transaction aborts on purpose (marking its records if so), begins it and sends them. */
+    private Transaction beginAndSend(List<ProducerRecord<String, byte[]>> records, Supplier<OffsetsToCommit> offsets) {
         boolean abortOnPurpose = aborts.next();
         if (abortOnPurpose) {
             for (ProducerRecord<String, byte[]> record : records) {
@@ -200,9 +222,8 @@ final class TransactionFlow {
             }
         }
         Transaction transaction = new Transaction(records, offsets, false, abortOnPurpose);
-        transaction.quietPoint = quietPoint;
         transaction.sendAll();
-        return transaction.commit();
+        return transaction;
     }
 
     /** Begins a transaction that records join one at a time ({@link Transaction#send}), without offsets. */
@@ -242,6 +263,8 @@ final class TransactionFlow {
         private final boolean abortOnPurpose;
         private PendingAcks acks;
         private Throwable failure; // the first error of the attempt in progress
+        /** Whether the attempt in progress sent its offsets already ({@link #sendOffsetsAhead}). */
+        private boolean offsetsSent;
         /** The caller's bookkeeping to run once at the quiet point (see {@link #run(List, Supplier, Runnable)}). */
         private Runnable quietPoint;
 
@@ -260,6 +283,17 @@ final class TransactionFlow {
         /** Records in this transaction so far. */
         int size() {
             return records.size();
+        }
+
+        /** The flow (the transactional id's instance) this transaction runs on. */
+        TransactionFlow flow() {
+            return TransactionFlow.this;
+        }
+
+        /** The second half of a transaction begun by {@link #runToQuietPoint}: its clock runs again, then commit. */
+        OperationResult finish() {
+            timer.resume();
+            return commit();
         }
 
         /**
@@ -326,6 +360,7 @@ final class TransactionFlow {
 
         private void beginAttempt() {
             failure = null;
+            offsetsSent = false;
             acks = new PendingAcks();
             try {
                 if (session.ensureProducer()) {
@@ -385,8 +420,32 @@ final class TransactionFlow {
             return done(null);
         }
 
-        /** Sends the offsets, if the operation has any, after the acks when the flow waits for them first. */
+        /**
+         * For {@link #runToQuietPoint}: the first attempt's offsets sent now, where the flow does not await the acks
+         * before them, so that the transaction's first requests are out before the caller's steps; a failure is the
+         * attempt's.
+         */
+        private void sendOffsetsAhead() {
+            if (failure != null || ackWait == AckWait.BEFORE_SEND_OFFSETS) {
+                return;
+            }
+            try {
+                sendOffsets();
+            } catch (InterruptedException | InterruptException e) {
+                throw interrupted(e);
+            } catch (Exception e) {
+                failure = ErrorClassifier.unwrap(e);
+            }
+        }
+
+        /**
+         * Sends the offsets, if the operation has any, after the acks when the flow waits for them first; once an
+         * attempt.
+         */
         private void sendOffsets() throws ExecutionException, InterruptedException {
+            if (offsetsSent) {
+                return;
+            }
             if (ackWait == AckWait.BEFORE_SEND_OFFSETS) {
                 acks.await(timer);
             }
@@ -395,6 +454,7 @@ final class TransactionFlow {
                 session.producer().sendOffsetsToTransaction(next.offsets(), next.groupMetadata());
                 timer.lap(Phase.SEND_OFFSETS);
             }
+            offsetsSent = true;
             runQuietPoint();
         }
 

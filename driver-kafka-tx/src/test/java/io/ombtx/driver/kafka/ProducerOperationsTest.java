@@ -3,6 +3,7 @@ package io.ombtx.driver.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -239,6 +240,74 @@ class ProducerOperationsTest {
                             value + " (transactional " + transactional + ")");
                 }
             }
+        }
+    }
+
+    /**
+     * The closed loop's run-ahead path: each call commits the transaction the last one began and begins its own up to
+     * its quiet point (records handed over, offsets sent). The caller's time between two calls is in neither
+     * transaction's timings; the last is finished by {@code finishAhead}, and one begun but never finished is aborted
+     * by the close.
+     */
+    @Test
+    void runningAheadCommitsEachTransactionOnceAndLeavesTheCallersTimeOutOfItsTimings() throws Exception {
+        // The acks awaited before the offsets (the default: the first half ends with the sends), and after the commit
+        // (the offsets sent in the first half).
+        runAhead(null, List.of(Phase.BEGIN, Phase.SEND, Phase.RESOLVE, Phase.SEND_OFFSETS, Phase.COMMIT));
+        runAhead(
+                "transactions:\n  resolveBeforeCommit: false\n",
+                List.of(Phase.BEGIN, Phase.SEND, Phase.SEND_OFFSETS, Phase.COMMIT, Phase.RESOLVE));
+    }
+
+    private void runAhead(String transactionsBlock, List<Phase> sequence) throws Exception {
+        try (KafkaTxBenchmarkDriver driver = driver(transactionsBlock)) {
+            Target target = target(driver, new OperationSpec(OperationKind.WRITE, true, 2, 2, true, true), "ahead", 2);
+            KafkaTxProducer producer = target.producer();
+            assertTrue(producer.runsAhead());
+            long callersMillis = 200;
+            List<FinishedOperation> done = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                FinishedOperation previous = producer.runAhead(Optional.empty(), bytes("ahead-" + i), false);
+                long returned = System.nanoTime();
+                assertEquals(i == 0, previous == null, "operation " + i + " returns the one before it");
+                if (previous != null) {
+                    done.add(previous);
+                    assertEquals(Outcome.COMMITTED, previous.outcome());
+                    // The caller's sleep after it began is no part of it: its whole is at most what is left.
+                    long wall = returned - previous.startNanos();
+                    assertTrue(
+                            previous.timings().totalNanos() <= wall - TimeUnit.MILLISECONDS.toNanos(callersMillis),
+                            "operation " + (i - 1) + ": " + previous.timings() + " within " + wall + " ns");
+                }
+                Thread.sleep(callersMillis); // the caller's own work at the quiet point
+            }
+            FinishedOperation last = producer.finishAhead();
+            assertEquals(Outcome.COMMITTED, last.outcome());
+            done.add(last);
+            assertNull(producer.finishAhead(), "nothing is held any more");
+            for (FinishedOperation operation : done) {
+                OperationTimings timings = operation.timings();
+                assertEquals(sequence, timings.sequence());
+                assertEquals(timings.totalNanos(), TestDrivers.sumOfPhases(timings), "phases add up: " + timings);
+            }
+            // One more begun and never finished: the close aborts it.
+            assertNull(producer.runAhead(Optional.empty(), bytes("ahead-open"), false));
+            // Its records in the log first (an abort drops what the client has not sent yet), then the close.
+            assertEquals(
+                    22,
+                    TestDrivers.awaitWritten(kafka.bootstrapServers(), target.topic(), 22)
+                            .size());
+            producer.close();
+            List<String> visible = TestDrivers.readCommitted(kafka.bootstrapServers(), target.topic(), 20).stream()
+                    .map(r -> new String(r.value(), StandardCharsets.UTF_8))
+                    .sorted()
+                    .toList();
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                expected.add("ahead-" + i);
+                expected.add("ahead-" + i);
+            }
+            assertEquals(expected.stream().sorted().toList(), visible, "each committed once, the open one aborted");
         }
     }
 

@@ -292,6 +292,7 @@ public final class LocalWorker implements Worker {
             failure = "producer stopped: " + e;
         } finally {
             loop.lastOperation.run(); // the last operation's bookkeeping, held for a next one's quiet point
+            loop.dropPending();
             // The load is over: consumers poll freely again (a drain, or their close, may need it).
             gates.forEach(PollGate::ungate);
             gates = List.of();
@@ -314,6 +315,19 @@ public final class LocalWorker implements Worker {
         private final OperationProducer inline;
         /** Waiting for the consumer: an operation is done once it is visible, not when it commits. */
         private final boolean doneWhenConsumed;
+        /**
+         * The closed loop runs ahead ({@link OperationProducer#runAhead}): each call commits the previous operation and
+         * begins the next, and this loop's bookkeeping runs after it, at that one's quiet point. Not when the loop
+         * waits for each write to be visible before the next begins.
+         */
+        private final boolean ahead;
+        /** Whether the driver holds an operation begun ahead, and what the loop knew of it when it began it. */
+        private boolean pending;
+
+        private boolean pendingMeasured;
+        private int pendingPayloadLength;
+        /** When the call that began it began: its start, if the driver does not say (see FinishedOperation). */
+        private long pendingCallNanos;
 
         private final boolean fast;
         private int payloadIndex;
@@ -337,6 +351,7 @@ public final class LocalWorker implements Worker {
                     ? op
                     : null;
             this.doneWhenConsumed = countsOperations && pacer == null && spec.waitForConsume();
+            this.ahead = inline != null && !spec.waitForConsume() && inline.runsAhead();
             this.fast = pacer != null
                     && producer instanceof CallbackProducer
                     && (operation.kind() == OperationKind.PUBLISH || !countsOperations);
@@ -346,11 +361,17 @@ public final class LocalWorker implements Worker {
         boolean next() {
             long index = countsOperations ? operationIndex.getAndIncrement() : -1;
             if (countsOperations && index >= bound) {
+                if (ahead) {
+                    runAhead(null, null, false); // the last operation begun is finished
+                }
                 return false;
             }
             boolean measured = !countsOperations || index >= spec.warmupOperations();
             List<byte[]> payloads = spec.payloads();
             byte[] payload = payloads.get(payloadIndex++ % payloads.size());
+            if (ahead) {
+                return runAhead(keys.nextKey(), payload, measured);
+            }
             if (inline != null) {
                 issueInline(
                         inline,
@@ -393,6 +414,74 @@ public final class LocalWorker implements Worker {
                 }
             }
             return true;
+        }
+
+        /**
+         * One call of the loop running ahead: the driver finishes the operation it holds and begins this one ({@code
+         * payload} null: only finishes). Here, at this one's quiet point, the finished one is recorded. False when
+         * stopping cut the call short: neither operation is recorded (the driver's close aborts what it began).
+         */
+        private boolean runAhead(Optional<String> key, byte[] payload, boolean measured) {
+            long callNanos = System.nanoTime();
+            boolean begins = payload != null;
+            if (begins) {
+                inFlight.incrementAndGet();
+            }
+            FinishedOperation previous;
+            try {
+                previous = begins ? inline.runAhead(key, payload, spec.consumed()) : inline.finishAhead();
+            } catch (RuntimeException e) {
+                if (stopping && Thread.currentThread().isInterrupted()) {
+                    inFlight.addAndGet(-(pending ? 1 : 0) - (begins ? 1 : 0));
+                    pending = false;
+                    return false;
+                }
+                // Neither the operation held nor this one completed: both are failures.
+                Throwable error = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                        ? e.getCause()
+                        : e;
+                if (pending) {
+                    recordAhead(null, error, pendingPayloadLength, pendingMeasured, pendingCallNanos);
+                }
+                if (begins) {
+                    recordAhead(null, error, payload.length, measured, callNanos);
+                }
+                pending = false;
+                return true;
+            }
+            if (pending) {
+                if (previous != null) {
+                    recordAhead(previous, null, pendingPayloadLength, pendingMeasured, pendingCallNanos);
+                } else {
+                    inFlight.decrementAndGet(); // the driver held nothing (closed meanwhile): nothing to record
+                }
+            }
+            pending = begins;
+            pendingMeasured = measured;
+            pendingPayloadLength = begins ? payload.length : 0;
+            pendingCallNanos = callNanos;
+            return true;
+        }
+
+        /**
+         * Queues an operation's record. Its latency is its timings' whole, from its start as the driver timed it (else
+         * from {@code callNanos}, when the call that began it began): no clock of the runner's is around it.
+         */
+        private void recordAhead(
+                FinishedOperation finished, Throwable error, int payloadLength, boolean measured, long callNanos) {
+            long start = finished == null || finished.startNanos() == FinishedOperation.UNKNOWN_START
+                    ? callNanos
+                    : finished.startNanos();
+            lastOperation.hold(finished, error, payloadLength, start, DeferredReport.TIMED_BY_DRIVER, measured, true);
+            lastOperation.run();
+        }
+
+        /** At the loop's end: an operation begun ahead and never finished (the loop stopped) is not recorded. */
+        void dropPending() {
+            if (pending) {
+                pending = false;
+                inFlight.decrementAndGet();
+            }
         }
     }
 
@@ -538,6 +627,12 @@ public final class LocalWorker implements Worker {
      * fields, so holding it allocates nothing. Used by the loop's thread only; running it again does nothing.
      */
     final class DeferredReport implements Runnable {
+        /**
+         * An end time that says: the operation ended its timings' whole after {@code sendNanos} (a loop running ahead,
+         * whose driver alone saw the operation's start and end).
+         */
+        static final long TIMED_BY_DRIVER = Long.MIN_VALUE;
+
         private boolean due;
         private boolean counted;
         private FinishedOperation finished;
@@ -609,13 +704,14 @@ public final class LocalWorker implements Worker {
             reports.execute(() -> {
                 try {
                     // The driver may build the timings only now, here, off the loop's thread.
+                    OperationTimings timings = done == null ? null : done.timings();
                     recordOperation(
-                            done == null ? null : done.timings(),
+                            timings,
                             failed,
                             length,
                             sent,
                             sent,
-                            ended,
+                            ended != TIMED_BY_DRIVER ? ended : timings == null ? 0 : sent + timings.totalNanos(),
                             wasMeasured,
                             countsAsDone);
                 } finally {
