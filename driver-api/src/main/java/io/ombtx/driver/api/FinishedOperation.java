@@ -27,6 +27,11 @@ public interface FinishedOperation {
 
     /** An operation whose timings are already built. */
     static FinishedOperation of(OperationTimings timings) {
+        return of(timings, UNKNOWN_START);
+    }
+
+    /** An operation whose timings are already built, begun at {@code startNanos} ({@link #startNanos}). */
+    static FinishedOperation of(OperationTimings timings, long startNanos) {
         return new FinishedOperation() {
             @Override
             public OperationTimings.Outcome outcome() {
@@ -36,6 +41,11 @@ public interface FinishedOperation {
             @Override
             public OperationTimings timings() {
                 return timings;
+            }
+
+            @Override
+            public long startNanos() {
+                return startNanos;
             }
         };
     }

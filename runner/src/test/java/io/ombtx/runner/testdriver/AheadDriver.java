@@ -1,33 +1,24 @@
 package io.ombtx.runner.testdriver;
 
-import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.FinishedOperation;
 import io.ombtx.driver.api.OperationProducer;
-import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
-import io.ombtx.driver.api.ScenarioDriver;
-import io.openmessaging.benchmark.driver.BenchmarkConsumer;
-import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
-import io.openmessaging.benchmark.driver.ConsumerCallback;
-import java.io.File;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
-import org.apache.bookkeeper.stats.StatsLogger;
 
 /**
  * A driver whose producer runs a closed loop ahead ({@link OperationProducer#runAhead}) in memory, as the Kafka driver
  * does: each call finishes the operation it holds and begins the next. Operation {@code i} (from 0) takes exactly
  * {@code (i + 1) * 100} µs by its own timings, begun a millisecond after the one before ({@link #startNanos}), so a
- * test can tell which operations were recorded and over what span. It logs every call
- * ("ahead i", "finish"), can fail one call, and can block the call beginning a given operation until the test lets
+ * test can tell which operations were recorded and over what span. It logs each call beginning an operation
+ * ("ahead i") and its close, can fail one call, and can block the call beginning a given operation until the test lets
  * it go (or the thread is interrupted, as a stop does).
  */
-public final class AheadDriver implements BenchmarkDriver, ScenarioDriver {
+public final class AheadDriver extends InMemoryScenarioDriver {
 
     /** The calls the producer received, in order. */
     public final List<String> calls = new CopyOnWriteArrayList<>();
@@ -41,49 +32,14 @@ public final class AheadDriver implements BenchmarkDriver, ScenarioDriver {
     public final Semaphore blocked = new Semaphore(0);
 
     @Override
-    public void initialize(File configurationFile, StatsLogger statsLogger) {}
-
-    @Override
-    public void configureOperation(OperationSpec spec) {}
-
-    @Override
     public String getTopicNamePrefix() {
         return "ahead";
-    }
-
-    @Override
-    public CompletableFuture<Void> createTopic(String topic, int partitions) {
-        return CompletableFuture.completedFuture(null);
     }
 
     @Override
     public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
         return CompletableFuture.completedFuture(new Producer());
     }
-
-    @Override
-    public CompletableFuture<BenchmarkConsumer> createConsumer(
-            String topic, String subscription, ConsumerCallback callback) {
-        return CompletableFuture.completedFuture(() -> {});
-    }
-
-    @Override
-    public String streamTargetTopic(String sourceTopic) {
-        return sourceTopic + "-out";
-    }
-
-    @Override
-    public CompletableFuture<ExactlyOnceReport> verifyExactlyOnce(String sourceTopic, String subscriptionName) {
-        return CompletableFuture.failedFuture(new UnsupportedOperationException());
-    }
-
-    @Override
-    public Map<String, Object> environment() {
-        return Map.of();
-    }
-
-    @Override
-    public void close() {}
 
     /** Operation {@code index}'s timings: {@code (index + 1) * 100} µs in all. */
     public static OperationTimings timings(long index) {
@@ -143,23 +99,7 @@ public final class AheadDriver implements BenchmarkDriver, ScenarioDriver {
             }
             long index = held;
             held = -1;
-            OperationTimings timings = timings(index);
-            return new FinishedOperation() {
-                @Override
-                public OperationTimings.Outcome outcome() {
-                    return timings.outcome();
-                }
-
-                @Override
-                public OperationTimings timings() {
-                    return timings;
-                }
-
-                @Override
-                public long startNanos() {
-                    return AheadDriver.startNanos(index);
-                }
-            };
+            return FinishedOperation.of(timings(index), startNanos(index));
         }
 
         @Override

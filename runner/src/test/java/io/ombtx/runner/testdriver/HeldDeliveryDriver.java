@@ -1,19 +1,13 @@
 package io.ombtx.runner.testdriver;
 
-import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.FinishedOperation;
 import io.ombtx.driver.api.OperationProducer;
-import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.PreciseConsumerCallback;
-import io.ombtx.driver.api.ScenarioDriver;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
-import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
 import io.openmessaging.benchmark.driver.ConsumerCallback;
-import java.io.File;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -21,14 +15,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
-import org.apache.bookkeeper.stats.StatsLogger;
 
 /**
  * An in-memory broker: operations commit at once and reach the consumer on a delivery thread. The delivery of
  * operation {@code holdOperation} (counting from 0) waits until {@code release} is counted down or
  * {@code holdMillis} pass, so a test can place a consumer callback after whatever the runner does next.
  */
-public final class HeldDeliveryDriver implements BenchmarkDriver, ScenarioDriver {
+public final class HeldDeliveryDriver extends InMemoryScenarioDriver {
 
     private final long holdOperation;
     private final long holdMillis;
@@ -63,19 +56,8 @@ public final class HeldDeliveryDriver implements BenchmarkDriver, ScenarioDriver
     }
 
     @Override
-    public void initialize(File configurationFile, StatsLogger statsLogger) {}
-
-    @Override
-    public void configureOperation(OperationSpec spec) {}
-
-    @Override
     public String getTopicNamePrefix() {
         return "held";
-    }
-
-    @Override
-    public CompletableFuture<Void> createTopic(String topic, int partitions) {
-        return CompletableFuture.completedFuture(null);
     }
 
     @Override
@@ -107,21 +89,6 @@ public final class HeldDeliveryDriver implements BenchmarkDriver, ScenarioDriver
     private static long micros() {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-    }
-
-    @Override
-    public String streamTargetTopic(String sourceTopic) {
-        return sourceTopic + "-out";
-    }
-
-    @Override
-    public CompletableFuture<ExactlyOnceReport> verifyExactlyOnce(String sourceTopic, String subscriptionName) {
-        return CompletableFuture.failedFuture(new UnsupportedOperationException());
-    }
-
-    @Override
-    public Map<String, Object> environment() {
-        return Map.of();
     }
 
     @Override
