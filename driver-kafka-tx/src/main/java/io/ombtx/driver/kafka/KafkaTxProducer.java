@@ -306,10 +306,12 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
         markInline();
         flowLock.lock();
         try {
-            FinishedOperation previous = finishAheadLocked();
             if (closed) {
+                // Neither completes: the one held is aborted by the close, this one never begins.
                 throw new IllegalStateException("producer for " + topic + " is closed");
             }
+            FinishedOperation previous = finishAheadLocked();
+            // Closed meanwhile, the close waits for this lock: what begins here, it aborts.
             ahead = operations.beginTransactional(flow, key, payload, consumed);
             aheadKey = key;
             aheadPayload = payload;
