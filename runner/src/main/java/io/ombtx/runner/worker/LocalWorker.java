@@ -437,9 +437,7 @@ public final class LocalWorker implements Worker {
                     return false;
                 }
                 // Neither the operation held nor this one completed: both are failures.
-                Throwable error = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                        ? e.getCause()
-                        : e;
+                Throwable error = unwrapped(e);
                 if (pending) {
                     recordAhead(null, error, pendingPayloadLength, pendingMeasured, pendingCallNanos);
                 }
@@ -610,7 +608,7 @@ public final class LocalWorker implements Worker {
                 inFlight.decrementAndGet();
                 return; // the loop sees stopping and ends
             }
-            error = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            error = unwrapped(e);
         }
         // The bookkeeping the driver ran at the quiet point is no part of this operation's time.
         long endNanos = System.nanoTime() - last.takeNanosInCall();
@@ -619,6 +617,11 @@ public final class LocalWorker implements Worker {
         if (countNow) {
             last.countAcked();
         }
+    }
+
+    /** What an inline call threw, without the {@code CompletionException} a driver's future may have wrapped it in. */
+    private static Throwable unwrapped(RuntimeException e) {
+        return e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
     }
 
     /**
