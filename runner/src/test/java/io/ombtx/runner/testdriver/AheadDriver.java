@@ -15,8 +15,8 @@ import java.util.concurrent.Semaphore;
  * does: each call finishes the operation it holds and begins the next. Operation {@code i} (from 0) takes exactly
  * {@code (i + 1) * 100} µs by its own timings, begun a millisecond after the one before ({@link #startNanos}), so a
  * test can tell which operations were recorded and over what span. It logs each call beginning an operation
- * ("ahead i") and its close, can fail one call, and can block the call beginning a given operation until the test lets
- * it go (or the thread is interrupted, as a stop does).
+ * ("ahead i") and its close, can fail one call, and can block the call beginning a given operation until its thread
+ * is interrupted, as a stop does.
  */
 public final class AheadDriver extends InMemoryScenarioDriver {
 
@@ -24,10 +24,10 @@ public final class AheadDriver extends InMemoryScenarioDriver {
     public final List<String> calls = new CopyOnWriteArrayList<>();
     /** The call beginning this operation throws (before finishing the one held); -1: none. */
     public volatile long failAt = -1;
-    /** The call beginning this operation waits on {@link #gate}; -1: none. */
+    /** The call beginning this operation waits until its thread is interrupted; -1: none. */
     public volatile long blockAt = -1;
 
-    public final Semaphore gate = new Semaphore(0);
+    private final Semaphore gate = new Semaphore(0); // never released: only an interrupt ends the wait
     /** Signalled when the blocked call is waiting. */
     public final Semaphore blocked = new Semaphore(0);
 
