@@ -232,8 +232,12 @@ public final class Main {
                 if (interruption.reason() != null) {
                     break;
                 }
-                if (!coordinator.run(run).complete()) {
+                RunCoordinator.Outcome outcome = coordinator.run(run);
+                if (!outcome.complete()) {
                     status = FAILED;
+                    if (parsed.quiet()) {
+                        err.println("run " + run.workload().name() + ": " + outcome.shortfall());
+                    }
                 }
             }
             if (interruption.reason() != null) {

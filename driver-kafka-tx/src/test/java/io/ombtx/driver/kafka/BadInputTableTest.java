@@ -724,6 +724,13 @@ class BadInputTableTest {
                 "-o",
                 "x.json",
                 "2 runs");
+        t.raw(
+                "-o names a result file that exists",
+                Entry.BENCHMARK,
+                new LinkedHashMap<>(Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD, "old.json", "{}")),
+                List.of("-d", DIR + "/d.yaml", "-q", "-o", DIR + "/old.json", DIR + "/w.yaml"),
+                "old.json",
+                "exists, and a result never replaces another");
         Map<String, String> brokenWorkers = new LinkedHashMap<>(
                 Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD, "workers.yaml", "workers: [http://a:8080\n"));
         // The YAML problem whole, as for workload files: SnakeYAML's quoted punctuation is kept, not cut short.

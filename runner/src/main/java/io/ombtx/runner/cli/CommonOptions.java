@@ -33,8 +33,8 @@ public class CommonOptions implements Cli.Validated {
             names = {"-o", "--output"},
             paramLabel = "PATH",
             order = 12,
-            description = "result file (a single run) or folder (default: results/); an existing file is never"
-                    + " overwritten")
+            description = "result file (a single run; one that exists is exit 2) or folder (default: results/;"
+                    + " each run gets a new name there)")
     Path output;
 
     @Option(
@@ -128,7 +128,7 @@ public class CommonOptions implements Cli.Validated {
     @Option(
             names = {"-q", "--quiet"},
             order = Cli.OMB_TX_SECTION + 3,
-            description = "print nothing but errors")
+            description = "print nothing but errors (a run that exits 1 says why in one line on the error stream)")
     boolean quiet;
 
     @Mixin

@@ -30,6 +30,12 @@ public record OutputTarget(Path folder, Path file) {
         if (file != null && Files.isDirectory(file)) {
             throw problem(file, "is a folder, but -o names a result file");
         }
+        if (file != null && Files.exists(file)) {
+            throw problem(
+                    file,
+                    "exists, and a result never replaces another: remove it, or name a new file or a folder (where"
+                            + " each run gets a new name)");
+        }
         Path existing = folder.toAbsolutePath();
         while (existing != null && !Files.exists(existing)) {
             existing = existing.getParent();

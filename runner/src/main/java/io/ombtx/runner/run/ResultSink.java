@@ -47,6 +47,11 @@ final class ResultSink {
                 ? options.outputFile()
                 : ResultWriter.defaultPath(options.outputDir(), fileStem, driver.name(), ZonedDateTime.now());
         ResultWriter.Saved saved = ResultWriter.writeOrKeep(target, result);
-        return new RunCoordinator.Outcome(saved.file(), result, saved.problem());
+        String problem = saved.problem();
+        if (problem == null && options.outputFile() != null && !target.equals(saved.file())) {
+            // Checked free before the run; something else wrote there since. The name asked for holds another file.
+            problem = target + " appeared during the run and is not replaced";
+        }
+        return new RunCoordinator.Outcome(saved.file(), result, problem);
     }
 }

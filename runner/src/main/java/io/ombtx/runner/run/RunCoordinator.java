@@ -113,6 +113,32 @@ public final class RunCoordinator {
         }
 
         /**
+         * Why the run is not {@link #complete()}, in one line that says where its result is; null when it is. What
+         * {@code -q} still prints: a quiet run that exits 1 says why on the error stream.
+         */
+        public String shortfall() {
+            if (complete()) {
+                return null;
+            }
+            String why;
+            if (result.status() == RunResult.Status.FAILED) {
+                why = "FAILED (" + result.failureReason() + ")";
+            } else if (result.partialReason() != null) {
+                why = "ended early (" + result.partialReason() + ")";
+            } else if (!verdictFailures().isEmpty()) {
+                why = String.join("; ", verdictFailures());
+            } else {
+                why = "complete";
+            }
+            String where = unsaved == null
+                    ? "result in " + resultFile
+                    : resultFile == null
+                            ? "result NOT saved (" + unsaved + ")"
+                            : "result kept in " + resultFile + " (" + unsaved + ")";
+            return why + "; " + where;
+        }
+
+        /**
          * What a measured run was asked to show and did not, each in a few words: an exactly-once verdict that
          * failed (after the run, or live), a declared fault that could not be carried out. The measurement stands
          * (the result stays complete, with the verdicts and the faults' errors in it), but the run is no success:

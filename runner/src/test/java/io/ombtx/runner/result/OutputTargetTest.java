@@ -43,6 +43,22 @@ class OutputTargetTest {
         assertThrows(UsageException.class, () -> OutputTarget.of(file).check(true));
     }
 
+    /** A named result file that exists is refused before the run, dry or real: it would not be the run's result. */
+    @Test
+    void aNamedFileThatExistsIsRefusedBeforeTheRun() throws Exception {
+        Path old = Files.writeString(dir.resolve("r.json"), "{}");
+        for (boolean create : new boolean[] {false, true}) {
+            UsageException e = assertThrows(UsageException.class, () -> OutputTarget.of(old).check(create));
+            assertEquals(
+                    "output " + old + ": exists, and a result never replaces another: remove it, or name a new file or"
+                            + " a folder (where each run gets a new name)",
+                    e.getMessage());
+        }
+        assertEquals("{}", Files.readString(old));
+        OutputTarget.of(dir.resolve("new.json")).check(true);
+        OutputTarget.of(dir).check(true); // a folder that holds results takes more
+    }
+
     /** Works as root too: nobody can create files in /proc. */
     @Test
     void aFolderNobodyCanWriteIsFoundBeforeTheRun() {

@@ -63,6 +63,7 @@ class VerdictExitTest {
         assertEquals(RunResult.Status.COMPLETE, passed.result().status());
         assertEquals(List.of(), passed.verdictFailures());
         assertTrue(passed.complete());
+        assertEquals(null, passed.shortfall());
         assertFalse(console(passed).contains("Verdict FAILED"));
     }
 
@@ -79,6 +80,24 @@ class VerdictExitTest {
                 List.of("exactly-once check failed (3 duplicated, 0 missing, 0 unexpected, 0 aborted seen)"),
                 failed.verdictFailures());
         assertTrue(console(failed).contains("Verdict FAILED (exit code 1): exactly-once check failed (3 duplicated"));
+        assertEquals(
+                "exactly-once check failed (3 duplicated, 0 missing, 0 unexpected, 0 aborted seen); result in "
+                        + failed.resultFile(),
+                failed.shortfall(),
+                "the line a quiet run prints on the error stream");
+    }
+
+    /** A result not where -o asked (the name was taken during the run) is exit 1 and says where it went. */
+    @Test
+    void aResultNotWhereItWasAskedIsExitOneAndSaysWhere() throws Exception {
+        RunCoordinator.Outcome kept = outcome(tree -> {});
+        RunCoordinator.Outcome moved = new RunCoordinator.Outcome(
+                kept.resultFile(), kept.result(), "/x/r.json appeared during the run and is not replaced");
+        assertFalse(moved.complete());
+        assertEquals(
+                "complete; result kept in " + kept.resultFile() + " (/x/r.json appeared during the run and is not"
+                        + " replaced)",
+                moved.shortfall());
     }
 
     @Test
