@@ -48,7 +48,8 @@ class OutputTargetTest {
     void aNamedFileThatExistsIsRefusedBeforeTheRun() throws Exception {
         Path old = Files.writeString(dir.resolve("r.json"), "{}");
         for (boolean create : new boolean[] {false, true}) {
-            UsageException e = assertThrows(UsageException.class, () -> OutputTarget.of(old).check(create));
+            UsageException e = assertThrows(
+                    UsageException.class, () -> OutputTarget.of(old).check(create));
             assertEquals(
                     "output " + old + ": exists, and a result never replaces another: remove it, or name a new file or"
                             + " a folder (where each run gets a new name)",
