@@ -516,6 +516,12 @@ public final class Fidelity {
                     measured.computeIfAbsent(scenario, s -> new ArrayList<>()).add(pair);
                 }
             }
+            if (!failed.isEmpty() || !warmFailures.isEmpty()) {
+                // The work folder is kept; the broker's folder goes with its close. Its log says what it saw.
+                Path logs = bench.work().resolve("broker-logs");
+                cluster.copyLogs(logs);
+                out.printf(Locale.ROOT, "The broker's logs are kept in %s%n", logs);
+            }
         }
         boolean met = print(out, measured);
         if (!failed.isEmpty()) {

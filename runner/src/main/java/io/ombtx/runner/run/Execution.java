@@ -36,6 +36,7 @@ final class Execution {
      * @param drain how the run waited for its consumers at the end, or null
      * @param failureReason why the run failed outright (nothing the load tried succeeded), or null
      * @param liveCheck what the live check saw ({@code operation.liveCheck}), or null
+     * @param stallThreads this JVM's threads when the run stopped making progress (a local worker's), or null
      */
     record Measured(
             Instant startTime,
@@ -49,13 +50,26 @@ final class Execution {
             List<RunResult.FaultEvent> faults,
             RunResult.Drain drain,
             String failureReason,
-            LiveCheckReport liveCheck) {
+            LiveCheckReport liveCheck,
+            String stallThreads) {
 
         /** Nothing measured: the run ended in set-up. */
         static Measured nothing(String reason) {
             Instant now = Instant.now();
             return new Measured(
-                    now, now, reason, Map.of(), null, new StatsSnapshot(), List.of(), null, null, null, null, null);
+                    now,
+                    now,
+                    reason,
+                    Map.of(),
+                    null,
+                    new StatsSnapshot(),
+                    List.of(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null);
         }
     }
 
@@ -188,7 +202,8 @@ final class Execution {
                 faultEvents,
                 loop.drain(),
                 loop.failureReason(),
-                liveCheck);
+                liveCheck,
+                loop.stallThreads());
     }
 
     static void closeWorkers(Teardown teardown, WorkerGroup group) {

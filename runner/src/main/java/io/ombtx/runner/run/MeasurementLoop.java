@@ -58,6 +58,8 @@ final class MeasurementLoop {
     private Instant startTime = Instant.now();
     private Instant endTime;
     private String partialReason;
+    /** This JVM's threads when the run stopped making progress, with a local worker among them; else null. */
+    private String stallThreads;
     /** Why the run failed outright (nothing the load tried succeeded), or null. */
     private String failureReason;
     /** OMB's backlog mode: build a backlog with consumers paused, then drain it, then measure the test duration. */
@@ -202,6 +204,7 @@ final class MeasurementLoop {
                 return true;
             }
             partialReason = "no progress for " + workload.stallTimeoutSeconds() + " s (broker fault?)";
+            stallThreads = ThreadDump.ifLocal(group, partialReason);
             return false;
         }
         boolean warmupOver = workload.countBased() ? progress.measuredOperationsDone() > 0 : now >= measureStartNanos;
@@ -417,6 +420,10 @@ final class MeasurementLoop {
     }
 
     /** Why the run failed outright: nothing the load tried succeeded, with the first error; null otherwise. */
+    String stallThreads() {
+        return stallThreads;
+    }
+
     String failureReason() {
         return failureReason;
     }

@@ -238,8 +238,7 @@ public final class RunCoordinator {
         if (outcome.complete() || outcome.resultFile() == null || outcome.unsaved() != null) {
             return;
         }
-        String name = outcome.resultFile().getFileName().toString().replaceFirst("\\.json$", "");
-        Path dir = outcome.resultFile().resolveSibling(name + ".broker-logs");
+        Path dir = beside(outcome.resultFile(), ".broker-logs");
         try {
             if (!cluster.keepBrokerLogs(dir).isEmpty()) {
                 console.line("Broker logs kept in " + dir);
@@ -247,6 +246,11 @@ public final class RunCoordinator {
         } catch (java.io.IOException | RuntimeException e) {
             console.line("The broker logs could not be kept in " + dir + ": " + e.getMessage());
         }
+    }
+
+    /** {@code r.json}'s sibling {@code r<suffix>}: what a run keeps beside its result. */
+    private static Path beside(Path result, String suffix) {
+        return result.resolveSibling(result.getFileName().toString().replaceFirst("\\.json$", "") + suffix);
     }
 
     /** Runs a plan on a cluster already reached ({@code broker}), without faults. */
@@ -314,6 +318,25 @@ public final class RunCoordinator {
             throws Exception {
         Outcome outcome = sink.write(spec, driver, broker, measured);
         new ConsoleSummary(console).print(outcome);
+        keepStallThreads(outcome, measured.stallThreads());
         return outcome;
+    }
+
+    /**
+     * A run that stopped making progress with its worker in this JVM keeps that moment's threads beside its result,
+     * {@code <result>.threads.txt}: where the loop waited is what says whose the stall was (the broker's, the
+     * client's, omb-tx's).
+     */
+    private void keepStallThreads(Outcome outcome, String threads) {
+        if (threads == null || outcome.resultFile() == null) {
+            return;
+        }
+        Path file = beside(outcome.resultFile(), ".threads.txt");
+        try {
+            java.nio.file.Files.writeString(file, threads);
+            console.line("Threads at the stall kept in " + file);
+        } catch (java.io.IOException e) {
+            console.line("The threads at the stall could not be kept in " + file + ": " + e.getMessage());
+        }
     }
 }
