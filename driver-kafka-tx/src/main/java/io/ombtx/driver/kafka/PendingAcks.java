@@ -3,7 +3,6 @@ package io.ombtx.driver.kafka;
 import io.ombtx.driver.api.Phase;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.RandomAccess;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.Producer;
@@ -26,22 +25,16 @@ final class PendingAcks {
     /**
      * Sends every record, timed as one SEND phase; a send that throws ends the batch (and the phase) there. By index,
      * into a list sized for them: a bulk operation's 1000 sends, like the bare loop's, make no iterator and grow no
-     * list between two sends.
+     * list between two sends. {@code records} is a random-access list (every caller's is: an operation's records,
+     * an {@code ArrayList}).
      */
     static PendingAcks send(
             Producer<String, byte[]> producer, List<ProducerRecord<String, byte[]>> records, PhaseTimer timer) {
         int count = records.size();
         PendingAcks pending = new PendingAcks(count);
         if (count > 0) { // a SEND_OFFSETS-only transaction has no send phase
-            List<Future<RecordMetadata>> acks = pending.acks;
-            if (records instanceof RandomAccess) {
-                for (int i = 0; i < count; i++) {
-                    acks.add(producer.send(records.get(i)));
-                }
-            } else {
-                for (ProducerRecord<String, byte[]> record : records) {
-                    acks.add(producer.send(record));
-                }
+            for (int i = 0; i < count; i++) {
+                pending.acks.add(producer.send(records.get(i)));
             }
             timer.lap(Phase.SEND);
         }
