@@ -84,16 +84,18 @@ class ThreadDumpTest {
 
     /** A dump says nothing of a worker in another JVM (HTTP, a child JVM of another client): none is taken. */
     @Test
-    void takenOnlyWithAWorkerInThisJvm() {
+    void takenOnlyWithAWorkerInThisJvm() throws Exception {
         Worker remote = (Worker) Proxy.newProxyInstance(
                 Worker.class.getClassLoader(), new Class<?>[] {Worker.class}, (proxy, method, args) -> null);
         WorkerAssignment assignment = new WorkerAssignment("w", 1, 0, 0, 0, 0, 0);
-        assertNull(ThreadDump.ifLocal(new WorkerGroup(List.of(new WorkerGroup.Member(remote, assignment))), "x"));
-        LocalWorker local = new LocalWorker();
-        String dump = ThreadDump.ifLocal(
-                new WorkerGroup(
-                        List.of(new WorkerGroup.Member(remote, assignment), new WorkerGroup.Member(local, assignment))),
-                "x");
+        try (WorkerGroup remoteOnly = new WorkerGroup(List.of(new WorkerGroup.Member(remote, assignment)))) {
+            assertNull(ThreadDump.ifLocal(remoteOnly, "x"));
+        }
+        String dump;
+        try (WorkerGroup withLocal = new WorkerGroup(List.of(
+                new WorkerGroup.Member(remote, assignment), new WorkerGroup.Member(new LocalWorker(), assignment)))) {
+            dump = ThreadDump.ifLocal(withLocal, "x"); // a group of two: closed, its call threads end
+        }
         assertNotNull(dump);
         assertTrue(dump.contains("\"" + Thread.currentThread().getName() + "\""), dump);
     }
