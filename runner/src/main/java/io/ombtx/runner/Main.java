@@ -150,9 +150,7 @@ public final class Main {
 
     /** The dry run's line on --reuse-brokers: how many clusters the plan starts. */
     static String reuseLine(List<RunSpec> plan) {
-        int starts = ClusterReuse.starts(
-                plan.stream().map(RunSpec::broker).toList(),
-                i -> plan.get(i).workload().faults().isEmpty());
+        int starts = PlanText.clusterStarts(plan);
         return String.format(
                 "Brokers: --reuse-brokers: %d embedded cluster start(s) for %d run(s) (runs in a row on the same"
                         + " cluster and without faults share one)",

@@ -207,7 +207,7 @@ public final class SuiteMain {
                 out.println("Suite " + name + " (" + profile + ") done: results in " + output);
             } else {
                 out.println("Suite " + name + " (" + profile + "): " + runs.size()
-                        + (runs.size() == 1 ? " entry, " : " entries, ") + PlanText.estimate(planned));
+                        + (runs.size() == 1 ? " entry, " : " entries, ") + PlanText.estimate(planned, reuseBrokers));
                 if (reuseBrokers) {
                     out.println(Main.reuseLine(planned));
                 }

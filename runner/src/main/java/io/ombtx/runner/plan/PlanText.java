@@ -2,6 +2,7 @@ package io.ombtx.runner.plan;
 
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.Phase;
+import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Fault;
@@ -209,22 +210,41 @@ public final class PlanText {
     /** What the estimate counts for a run's set-up and teardown on an embedded broker: start, topics, stop. */
     static final long EMBEDDED_SETUP_SECONDS = 20;
 
+    /**
+     * ... for a run on an embedded cluster kept from the run before it ({@code --reuse-brokers}): topics, clients
+     * (a worker JVM of its own on another client release), teardown. Measured on the verdict pass of
+     * suites/seed-findings.yaml here: 1.3 s from one result written to the next warm-up, over 63 such runs.
+     */
+    static final long KEPT_CLUSTER_SETUP_SECONDS = 2;
+
     /** ... and on an external cluster or without a broker: topics, clients, teardown. */
     static final long OTHER_SETUP_SECONDS = 5;
 
+    /** {@link #estimate(List, boolean)} without clusters kept between runs. */
+    public static String estimate(List<RunSpec> runs) {
+        return estimate(runs, false);
+    }
+
     /**
      * A plan's size and the time it will take, as far as the plan knows it: the warm-ups and measurements of its
-     * time-based runs, and a set-up allowance per run ({@value #EMBEDDED_SETUP_SECONDS} s with an embedded broker,
-     * {@value #OTHER_SETUP_SECONDS} s without); count-based runs and maximum-rate searches last as long as their
-     * counts and probes take, which no plan can know, so they are counted apart.
+     * time-based runs, and a set-up allowance: {@value #EMBEDDED_SETUP_SECONDS} s per embedded cluster started
+     * ({@code reuseBrokers}: only where {@link ClusterReuse#starts} starts one, {@value #KEPT_CLUSTER_SETUP_SECONDS}
+     * s for a run on a kept one; without reuse every embedded run starts its own), {@value #OTHER_SETUP_SECONDS} s
+     * per run without one. Count-based runs and maximum-rate searches last as long as their counts and probes take,
+     * which no plan can know, so they are counted apart.
      */
-    public static String estimate(List<RunSpec> runs) {
+    public static String estimate(List<RunSpec> runs, boolean reuseBrokers) {
         long seconds = 0;
         int counted = 0;
         int searches = 0;
+        int embedded = 0;
         for (RunSpec run : runs) {
             Workload w = run.workload();
-            seconds += run.broker().embedded() ? EMBEDDED_SETUP_SECONDS : OTHER_SETUP_SECONDS;
+            if (run.broker().embedded()) {
+                embedded++;
+            } else {
+                seconds += OTHER_SETUP_SECONDS;
+            }
             if (w.countBased()) {
                 counted++;
             } else {
@@ -234,11 +254,19 @@ public final class PlanText {
                 searches++;
             }
         }
+        int starts = reuseBrokers ? clusterStarts(runs) : embedded;
+        seconds += starts * EMBEDDED_SETUP_SECONDS + (embedded - starts) * KEPT_CLUSTER_SETUP_SECONDS;
         StringBuilder text = new StringBuilder(
                 String.format(Locale.ROOT, "%d run(s), estimated time at least %s", runs.size(), duration(seconds)));
         text.append(" (warm-ups and measurements of the time-based runs, and about ")
-                .append(EMBEDDED_SETUP_SECONDS)
-                .append(" s of set-up per run on an embedded broker)");
+                .append(EMBEDDED_SETUP_SECONDS);
+        if (reuseBrokers) {
+            text.append(" s of set-up per embedded cluster started, ")
+                    .append(KEPT_CLUSTER_SETUP_SECONDS)
+                    .append(" s per run on a kept one)");
+        } else {
+            text.append(" s of set-up per run on an embedded broker)");
+        }
         if (counted > 0 || searches > 0) {
             text.append("; on top, what ");
             if (counted > 0) {
@@ -250,6 +278,13 @@ public final class PlanText {
             text.append(" take");
         }
         return text.toString();
+    }
+
+    /** How many embedded clusters a plan run with {@code --reuse-brokers} starts (a run with faults gets its own). */
+    public static int clusterStarts(List<RunSpec> runs) {
+        return ClusterReuse.starts(
+                runs.stream().map(RunSpec::broker).toList(),
+                i -> runs.get(i).workload().faults().isEmpty());
     }
 
     /** "45 s", "12 min", "1 h 05 min". */

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,6 +79,31 @@ class SuiteMainTest {
                         + " time-based runs, and about 20 s of set-up per run on an embedded broker); on top, what 2"
                         + " count-based run(s) take",
                 last);
+    }
+
+    @Test
+    void withClustersKeptTheEstimateCountsOneStartAndTheKeptRunsSetUp() throws Exception {
+        Files.writeString(
+                dir.resolve("timed.yaml"),
+                "name: timed\nmessageSize: 10\nproducerRate: 100\ntestDurationSeconds: 60\n"
+                        + "warmupDurationSeconds: 30\n");
+        Path suite = Files.writeString(
+                dir.resolve("s.yaml"),
+                "name: s\nrepeat: 4\nreuseBrokers: true\nruns:\n  - driver: driver-kafka-tx/kafka-tx.yaml\n"
+                        + "    workloads: [" + dir + "/timed.yaml]\n");
+        String[] r = run("--dry-run", suite.toString());
+        assertEquals("0", r[0], r[2]);
+        List<String> lines = r[1].lines().toList();
+        // 4 x 90 s measured, one start (20 s) and three runs on the kept cluster (2 s each): 386 s
+        assertEquals(
+                "Suite s (full): 1 entry, 4 run(s), estimated time at least 6 min (warm-ups and measurements of the"
+                        + " time-based runs, and about 20 s of set-up per embedded cluster started, 2 s per run on a"
+                        + " kept one)",
+                lines.get(lines.size() - 2));
+        assertEquals(
+                "Brokers: --reuse-brokers: 1 embedded cluster start(s) for 4 run(s) (runs in a row on the same"
+                        + " cluster and without faults share one)",
+                lines.get(lines.size() - 1));
     }
 
     @Test
