@@ -129,7 +129,7 @@ public final class Main {
         try {
             List<Path> classPath = io.ombtx.runner.cluster.ClusterSystems.installed()
                     .clientClassPath(release, System.getProperty("java.class.path"));
-            List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx2g", "-XX:+UseG1GC"));
+            List<String> jvm = new ArrayList<>(workerJvmFlags(System.getenv("OMBTX_JAVA_OPTS")));
             jvm.add("--add-exports");
             jvm.add("java.base/jdk.internal.misc=ALL-UNNAMED");
             String home = System.getProperty("ombtx.home");
@@ -146,6 +146,19 @@ public final class Main {
             throw new IllegalStateException(
                     "could not start a worker on client release " + release + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The flags of the worker JVM of {@code --client-version}: those the runner's own JVM got from bin/lib
+     * ({@code OMBTX_JAVA_OPTS}, split on white space as the launcher's shell does), else the launcher's defaults. So a
+     * heap size, a JIT flag or a system property given for a run reaches the JVM where its loop runs (before, that
+     * JVM always got the defaults: {@code bin/bench fidelity --client-version} lost its {@code --jvm-opt} flags and
+     * its loop-gap file on omb-tx's side only).
+     */
+    static List<String> workerJvmFlags(String javaOpts) {
+        return javaOpts == null || javaOpts.isBlank()
+                ? List.of("-Xms512m", "-Xmx2g", "-XX:+UseG1GC")
+                : List.of(javaOpts.trim().split("\\s+"));
     }
 
     /** The dry run's line on --reuse-brokers: how many clusters the plan starts. */
