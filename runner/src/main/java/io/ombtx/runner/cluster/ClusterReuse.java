@@ -57,19 +57,20 @@ public final class ClusterReuse implements AutoCloseable {
     }
 
     /**
-     * How many times {@code plans}, run in this order, start a cluster with reuse: a plan equal to the one before it
-     * (both embedded, neither with faults, as {@code shareable} tells) starts none.
+     * How many times {@code plans}, run in this order, start an embedded cluster with reuse: a plan equal to the one
+     * before it (both embedded, neither with faults, as {@code shareable} tells) starts none; a run on an external
+     * cluster or without a broker starts none and keeps none for the next.
      */
     public static int starts(List<BrokerPlan> plans, Predicate<Integer> shareable) {
         int starts = 0;
         BrokerPlan previous = null;
         for (int i = 0; i < plans.size(); i++) {
             BrokerPlan plan = plans.get(i);
-            if (plan.noBroker()) {
+            if (!plan.embedded()) { // no broker, or an external cluster: nothing started, nothing kept
                 previous = null;
                 continue;
             }
-            boolean shares = shareable.test(i) && plan.embedded();
+            boolean shares = shareable.test(i);
             if (!(shares && plan.equals(previous))) {
                 starts++;
             }

@@ -221,11 +221,6 @@ public final class PlanText {
     /** ... and on an external cluster or without a broker: topics, clients, teardown. */
     static final long OTHER_SETUP_SECONDS = 5;
 
-    /** {@link #estimate(List, boolean)} without clusters kept between runs. */
-    public static String estimate(List<RunSpec> runs) {
-        return estimate(runs, false);
-    }
-
     /**
      * A plan's size and the time it will take, as far as the plan knows it: the warm-ups and measurements of its
      * time-based runs, and a set-up allowance: {@value #EMBEDDED_SETUP_SECONDS} s per embedded cluster started

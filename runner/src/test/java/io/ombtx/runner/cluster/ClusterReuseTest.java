@@ -103,5 +103,10 @@ class ClusterReuseTest {
         assertEquals(5, ClusterReuse.starts(plans, i -> i != 1), "run 1 has faults: a cluster of its own");
         assertEquals(
                 6, ClusterReuse.starts(plans, i -> i != 1 && i != 2), "and run 2's successor cannot share with it");
+        BrokerPlan external = BrokerPlan.external(1, "localhost:9092", "--brokers", List.of());
+        assertEquals(
+                3,
+                ClusterReuse.starts(List.of(ONE, external, external, ONE, ONE, THREE), i -> true),
+                "an external cluster is never started, and the embedded run after it starts its own");
     }
 }
