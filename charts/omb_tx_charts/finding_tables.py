@@ -67,6 +67,11 @@ def summary(rows: Sequence[FindingRow]) -> str:
         text += (f" Of the verdicts, {differing} stand on a set-up that differs from the seed's where the finding "
                  f"depends on it, {provisional} are provisional (fewer than 3 repetitions). Repetitions per "
                  "measured row: " + ", ".join(f"n = {n}: {c} row(s)" for n, c in sorted(ns.items())) + ".")
+    machine = sum(1 for row in judged if setup.machine_differences(row.setup, row.figure.seed_setup if row.figure
+                                                                      else None))
+    if machine:
+        text += (f" {machine} of {len(judged)} verdicts were measured on another machine than the seed's (hardware, "
+                 "disk or network: \"machine ≠\" in the set-up column).")
     behind = {entry.split(":")[0] for row in rows for entry in row.harness}
     if behind:
         text += f" {len(behind)} run(s) not judged because the load generator fell behind."
@@ -87,7 +92,8 @@ def setups_in_brief(setups: Sequence[Setup]) -> str:
     for system_name in sorted({s.system for s in setups if s.system}):
         releases = sorted({s.release for s in setups if s.system == system_name and s.release}, key=_version_key)
         parts.append(f"{system_name} {', '.join(releases)}".strip())
-    for name in ("client", "brokers", "replication", "min_isr", "flush_per_message", "backoff_ms", "operations"):
+    for name in ("client", "brokers", "replication", "min_isr", "flush_per_message", "backoff_ms", "operations",
+                 *setup.MACHINE_FIELDS):
         if values(name):
             parts.append(f"{setup.FIELD_NAMES[name]} {', '.join(values(name))}")
     return " · ".join(parts)
@@ -99,9 +105,12 @@ def findings_table(rows: Sequence[FindingRow]) -> Table:
         here = row.setup.text() if row.setup is not None else "—"
         if row.depends:
             here += " — ≠ where it matters: " + "; ".join(row.depends)
-        others = [d for d in row.differences if d not in row.depends]
+        machine = setup.machine_differences(row.setup, row.figure.seed_setup if row.figure else None)
+        others = [d for d in row.differences if d not in row.depends and d not in machine]
         if others:
             here += " — also ≠: " + "; ".join(others)
+        if machine:
+            here += " — machine ≠: " + "; ".join(machine)
         body.append((
             f"{row_id} · seed {row.spec.seed}: {row.title}",
             f"{row.figure.system if row.figure else '—'} / {row.system}",
@@ -126,8 +135,11 @@ def findings_table(rows: Sequence[FindingRow]) -> Table:
              "(broker.system read back). Set-up: ISR = min.insync.replicas, fsync/msg = "
              "log.flush.interval.messages=1, backoff = the producer's retry.backoff.ms (ms), as read back; "
              "\"≠ where it matters\": differences in what the finding depends on (the verdict is then labelled "
-             "\"set-up differs\"). n = repetitions (pairs of runs for a ratio). What each row's statistic is, how "
-             "its figure was widened, notes and its result files are in the next table.",
+             "\"set-up differs\"); \"machine ≠\": the machines, the brokers' disk and the network between client "
+             "and brokers, as the result's host and broker.dataDisk recorded them, against what the seed says of its "
+             "own (a part the seed does not name is not compared). n = repetitions (pairs of runs for a ratio). "
+             "What each row's statistic is, how its figure was widened, notes and its result files are in the next "
+             "table.",
     )
 
 

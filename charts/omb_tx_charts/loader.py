@@ -143,6 +143,8 @@ def parse_result(path: Path, document: Any) -> Result:
                                          "aggregatedPublishDelayLatency99pct"),
         exactly_once=_exactly_once(document),
         faults=_faults(document),
+        host=_object(document, "host"),
+        broker_disk=_object(broker, "dataDisk", "broker.dataDisk"),
     )
 
 

@@ -179,6 +179,8 @@ class Result:
     publish_delay_p99_micros: float | None = None  # aggregatedPublishDelayLatency99pct
     exactly_once: ExactlyOnce | None = None  # absent when not checked
     faults: tuple[Fault, ...] = ()  # absent when the workload declared none
+    host: Mapping[str, Any] = field(default_factory=dict)  # the runner's machine and network; absent in older files
+    broker_disk: Mapping[str, Any] = field(default_factory=dict)  # broker.dataDisk: an embedded cluster's disk
     _decoded: dict[str, hdr.Histogram | None] = field(default_factory=dict, compare=False, repr=False)
 
     @property

@@ -87,6 +87,15 @@ _RUN_SPREAD_REASON = ("no second figure for this set-up in the seed: the seeds' 
                       "3.7 vs 4.64 ms, 1.25×)")
 
 
+# The seeds' machines, as each says (a disk or network it does not name stays None: not known, never marked).
+I3_3 = "3 × i3.large"
+_AWS_3_NODES = {"hardware": I3_3, "network": "between machines"}  # seed 001: "3-nodes cluster (AWS, i3.large)"
+_AWS_3_NVME = {**_AWS_3_NODES, "disk": "NVMe"}  # seeds 000, 003: "i3.large, NVMe", same availability zone
+_LAPTOP_001 = {"hardware": "1 laptop (ThinkPad P53, Core i9 9th gen)", "network": "loopback"}
+_MACBOOK_002 = {"hardware": "1 MacBook Pro", "network": "loopback"}  # "3 local brokers", a development machine
+_HOST_004 = {"hardware": "1 machine (8 CPUs, Intel Core i7-4770)", "disk": "SSD", "network": "loopback"}
+
+
 def _001(bench: str, key: str, system: str, nodes: int, median: float, operations: int, low: float, high: float,
          total_ms: float, log_p50: float | None = None) -> SeedFigure:
     where = "laptop single node (ThinkPad P53)" if nodes == 1 else "3 × i3.large (AWS)"
@@ -104,18 +113,21 @@ def _001(bench: str, key: str, system: str, nodes: int, median: float, operation
     return SeedFigure(
         f"{key}/{system}/{nodes}", "001", f"{bench}, {'single node' if nodes == 1 else '3-nodes cluster'}: median",
         system, f"{system}, {where}", median, median, "ms", f"{median:g} ms",
-        Setup(system=system, brokers=nodes, operations=operations),
+        Setup(system=system, brokers=nodes, operations=operations,
+              **(_LAPTOP_001 if nodes == 1 else _AWS_3_NODES)),
         widening, reason,
         also=f"seed: min {low:g} ms, max {high:g} ms, {operations:,} txes in {total_ms:,.0f} ms "
              f"(mean {total_ms / operations:.3g} ms)",
         inconsistency=inconsistency)
 
 
-_KAFKA_28_TUNED = Setup(system="Kafka", release="2.8", brokers=3, replication=3, min_isr=2, flush_per_message=True,
+_KAFKA_28_TUNED = Setup(**_AWS_3_NVME, system="Kafka", release="2.8", brokers=3, replication=3, min_isr=2,
+                        flush_per_message=True,
                         backoff_ms=0)
-_SEED_000 = Setup(system="Kafka", release="2.7", brokers=3, replication=3, operations=1000)
-_SEED_002 = Setup(system="Kafka", release="1.0", brokers=3, operations=100_000)
-_SEED_004_KAFKA = Setup(system="Kafka", release="2.8", brokers=1, replication=1, flush_per_message=False,
+_SEED_000 = Setup(**_AWS_3_NVME, system="Kafka", release="2.7", brokers=3, replication=3, operations=1000)
+_SEED_002 = Setup(**_MACBOOK_002, system="Kafka", release="1.0", brokers=3, operations=100_000)
+_SEED_004_KAFKA = Setup(**_HOST_004, system="Kafka", release="2.8", brokers=1, replication=1,
+                        flush_per_message=False,
                         backoff_ms=100, operations=100_000)
 _RANGE_IS_SPREAD = "the seed publishes a range, its own spread over its runs: used as it is"
 
@@ -156,30 +168,36 @@ FIGURES: tuple[SeedFigure, ...] = (
     SeedFigure("002-rate-yolo/Kafka", "002", "Local Results, 100k: pf-sla-yolo 17,599 msg/s (first), 34,494 "
                "(reverse order); 1M: 14,553 ms (68,714 msg/s)", "Kafka",
                "Confluent 4.0, 3 brokers on one MacBook Pro; RF 2, min ISR 1, acks 1", 17599, 34494, "msg/s",
-               "17.6K–34.5K msg/s", Setup(system="Kafka", release="1.0", brokers=3, replication=2, min_isr=1,
-                                          operations=100_000), 1.0, "the seed's two run orders: its own spread"),
+               "17.6K–34.5K msg/s", Setup(**_MACBOOK_002, system="Kafka", release="1.0", brokers=3,
+                                          replication=2, min_isr=1, operations=100_000),
+               1.0, "the seed's two run orders: its own spread"),
     SeedFigure("002-rate-throughput/Kafka", "002", "Local Results, 100k: pf-sla-throughput 29,489 msg/s (first "
                "order), 24,084 (reverse); 1M: 17,080 ms (58,548 msg/s)", "Kafka",
                "Confluent 4.0, 3 brokers on one MacBook Pro; RF 3, min ISR 1, acks 1", 24084, 29489, "msg/s",
-               "24.1K–29.5K msg/s", Setup(system="Kafka", release="1.0", brokers=3, replication=3, min_isr=1,
-                                          operations=100_000), 1.0, "the seed's two run orders: its own spread"),
+               "24.1K–29.5K msg/s", Setup(**_MACBOOK_002, system="Kafka", release="1.0", brokers=3,
+                                          replication=3, min_isr=1, operations=100_000),
+               1.0, "the seed's two run orders: its own spread"),
     SeedFigure("002-rate-durable/Kafka", "002", "Local Results, 100k: pf-sla-durable 33,456 msg/s (last), 15,885 "
                "(reverse order, first); 1M: 10,982 ms (91,058 msg/s)", "Kafka",
                "Confluent 4.0, 3 brokers on one MacBook Pro; RF 3, min ISR 2, acks all", 15885, 33456, "msg/s",
-               "15.9K–33.5K msg/s", Setup(system="Kafka", release="1.0", brokers=3, replication=3, min_isr=2,
-                                          operations=100_000), 1.0, "the seed's two run orders: its own spread"),
+               "15.9K–33.5K msg/s", Setup(**_MACBOOK_002, system="Kafka", release="1.0", brokers=3,
+                                          replication=3, min_isr=2, operations=100_000),
+               1.0, "the seed's two run orders: its own spread"),
     # Seed 003: tx streaming / naive streaming median, 3 nodes.
     SeedFigure("003-streaming/Kafka", "003", "transactional vs naive streaming (Kafka tuned as in the Q&A)", "Kafka",
                "Kafka 2.8.0, 3 × i3.large, RF 3, min ISR 2, fsync per message, retry.backoff.ms=0", 6.3, 6.3, "×",
                "6.3×", _KAFKA_28_TUNED, SEED_RUN_SPREAD, _RUN_SPREAD_REASON),
     SeedFigure("003-streaming/Redpanda", "003", "transactional vs naive streaming: 2.8 ms / 0.6 ms", "Redpanda",
-               "Redpanda, 3 × i3.large", 4.6, 4.6, "×", "4.6×", Setup(system="Redpanda", brokers=3),
+               "Redpanda, 3 × i3.large", 4.6, 4.6, "×", "4.6×",
+               Setup(**_AWS_3_NVME, system="Redpanda", brokers=3),
                SEED_RUN_SPREAD, _RUN_SPREAD_REASON),
     SeedFigure("003-stream-tx/Redpanda", "003", "transactional streaming median: 2.8 ms", "Redpanda",
-               "Redpanda, 3 × i3.large", 2.8, 2.8, "ms", "2.8 ms", Setup(system="Redpanda", brokers=3),
+               "Redpanda, 3 × i3.large", 2.8, 2.8, "ms", "2.8 ms",
+               Setup(**_AWS_3_NVME, system="Redpanda", brokers=3),
                SEED_RUN_SPREAD, _RUN_SPREAD_REASON),
     SeedFigure("003-stream-base/Redpanda", "003", "naive streaming median: 0.6 ms", "Redpanda",
-               "Redpanda, 3 × i3.large", 0.6, 0.6, "ms", "0.6 ms", Setup(system="Redpanda", brokers=3),
+               "Redpanda, 3 × i3.large", 0.6, 0.6, "ms", "0.6 ms",
+               Setup(**_AWS_3_NVME, system="Redpanda", brokers=3),
                SEED_RUN_SPREAD, _RUN_SPREAD_REASON),
     # Seed 003, Q&A "Why did you set retry.backoff.ms to 0?": back-to-back transactions collide with the previous
     # commit's markers and wait retry.backoff.ms; with the default that makes latency "hundred fold higher".
@@ -195,30 +213,32 @@ FIGURES: tuple[SeedFigure, ...] = (
     # the reason given is Redpanda's own protocol (one fsync at commit instead of one per acks=all request).
     SeedFigure("003-bulk/Redpanda", "003", "transactional vs naive bulk insert: tx faster (a chart; no number in "
                "the text), explained by Redpanda's protocol", "Redpanda", "Redpanda, c5.large with st1 disk",
-               1, math.inf, "×", "> 1×", Setup(system="Redpanda"), 1.0, "a direction: no number to widen"),
+               1, math.inf, "×", "> 1×", Setup(system="Redpanda", hardware="c5.large", disk="rotational"), 1.0,
+               "a direction: no number to widen"),
     # Seed 003's phases: begin calls no server; commit is where Kafka's protocol differs (resolve on Redpanda).
     SeedFigure("003-begin/Kafka", "003", "begin tx phase: no server call, \"incredibly fast\" on both", "Kafka",
                "Kafka 2.8.0, 3 × i3.large", 0, 0.05, "share", "< 5% of the transaction",
                _KAFKA_28_TUNED, 1.0, "a bound in words (\"incredibly fast\"): begin under 5% of the transaction"),
     SeedFigure("003-begin/Redpanda", "003", "begin tx phase: no server call, \"incredibly fast\" on both",
                "Redpanda", "Redpanda, 3 × i3.large", 0, 0.05, "share", "< 5% of the transaction",
-               Setup(system="Redpanda", brokers=3), 1.0,
+               Setup(**_AWS_3_NVME, system="Redpanda", brokers=3), 1.0,
                "a bound in words (\"incredibly fast\"): begin under 5% of the transaction"),
     SeedFigure("003-phases-vs/Redpanda", "003", "phases side by side: Redpanda's resolve much faster than Kafka's "
                "(acks=1 inside a transaction), Kafka's commit slightly faster than Redpanda's", "Redpanda",
                "Redpanda and Kafka 2.8.0, 3 × i3.large", 1, math.inf, "×", "Kafka resolve ÷ Redpanda resolve > 1×",
-               Setup(system="Redpanda", brokers=3), 1.0, "a direction: no number to widen"),
+               Setup(**_AWS_3_NVME, system="Redpanda", brokers=3), 1.0, "a direction: no number to widen"),
     # Seed 004: the lowest target rate at which the end-to-end p50 is 10× or more its value at the lowest rate.
     SeedFigure("004-knee/Kafka", "004", "Results (KAFKA v2.8.0): p50 6.8 ms at 1K, 9.9 ms at 10K, 763 ms at 25K",
                "Kafka", "Kafka 2.8.0, one host", 25000, 25000, "msg/s", "25K msg/s", _SEED_004_KAFKA, 1.5,
                "a rate of the seed's grid: its knee lies between 10K and 25K; ±1.5× keeps 25K's neighbours out"),
     SeedFigure("004-knee/Redpanda", "004", "Results (Redpanda v21.7.6): p50 12.1 ms at 5K, 40 ms at 25K, 875 ms at "
                "50K", "Redpanda", "Redpanda 21.7.6, one host", 50000, 50000, "msg/s", "50K msg/s",
-               Setup(system="Redpanda", release="21.7.6", brokers=1), 1.5,
+               Setup(**_HOST_004, system="Redpanda", release="21.7.6", brokers=1), 1.5,
                "a rate of the seed's grid: ±1.5× keeps 50K's neighbours out"),
     SeedFigure("004-knee/Aeron", "004", "Results (Aeron v1.34.0): p50 ≤ 3.4 ms at every rate up to 100K", "Aeron",
                "Aeron 1.34.0, one host", math.inf, math.inf, "msg/s", "none ≤ 100K",
-               Setup(system="Aeron", release=None, brokers=0), 1.0, "no knee: nothing to widen"),
+               Setup(system="Aeron", release=None, brokers=0, hardware=_HOST_004["hardware"]), 1.0,
+               "no knee: nothing to widen"),
 )
 
 # The seed's published figures: system -> target msg/s -> (p25, p50, p90, p99, p99.9) in ms; None where the seed

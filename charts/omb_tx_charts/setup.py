@@ -1,5 +1,9 @@
 """A run's set-up as the findings compare it with a seed's: system, releases, topology and durability settings.
 
+The machine is what the result's ``host`` and ``broker.dataDisk`` recorded (hardware, the embedded brokers' disk,
+loopback or a network between client and brokers): on one machine it always differs from a seed's cluster, and the
+report marks it on every row so a verdict on other hardware reads as one.
+
 The system is ``broker.system`` read back from the cluster, never the driver file's name: an embedded broker is
 Kafka, a run without a broker (``broker.brokers`` 0) is its driver's transport (Aeron). Settings are taken from
 what the driver read back (``environment.brokerSettings``, ``environment.producerSettings``) before the driver
@@ -30,6 +34,9 @@ class Setup:
     flush_per_message: bool | None = None  # log.flush.interval.messages=1 (fsync per message)
     backoff_ms: int | None = None  # the producer's retry.backoff.ms ("backoff" in the report)
     operations: int | None = None  # measured operations
+    hardware: str | None = None  # the machines: "3 × i3.large", "1 machine (2 CPUs, AMD EPYC)"
+    disk: str | None = None  # what the brokers wrote to: "NVMe", "SSD", "rotational", "virtual", "memory"
+    network: str | None = None  # between clients and brokers: "loopback" (one machine) or "between machines"
     system_source: str = "broker.system"  # where ``system`` came from
 
     def text(self) -> str:
@@ -50,6 +57,7 @@ class Setup:
             parts.append(f"backoff {self.backoff_ms}")
         if self.operations is not None:
             parts.append(f"{self.operations:,} ops")
+        parts += [text for text in (self.hardware, self.disk and f"disk {self.disk}", self.network) if text]
         return " · ".join(parts)
 
 
@@ -64,7 +72,14 @@ FIELD_NAMES = {
     "flush_per_message": "fsync/msg",
     "backoff_ms": "backoff",
     "operations": "operations",
+    "hardware": "hardware",
+    "disk": "disk",
+    "network": "network",
 }
+
+# The machine's fields: a suite cannot make them equal to a seed's on one machine, so the report shows them apart
+# from the settings a run chooses (``finding_tables``).
+MACHINE_FIELDS = ("hardware", "disk", "network")
 
 
 def differences(run: Setup, seed: Setup) -> dict[str, str]:
@@ -80,6 +95,13 @@ def differences(run: Setup, seed: Setup) -> dict[str, str]:
             continue  # the seed names a line ("2.8"), the run a release in it
         found[item.name] = f"{FIELD_NAMES[item.name]} {_shown(mine)} ≠ {_shown(theirs)}"
     return found
+
+
+def machine_differences(run: Setup | None, seed: Setup | None) -> list[str]:
+    """The differences of ``differences`` in the machine (hardware, disk, network)."""
+    if run is None or seed is None:
+        return []
+    return [text for name, text in differences(run, seed).items() if name in MACHINE_FIELDS]
 
 
 def _shown(value: object) -> str:
@@ -134,6 +156,34 @@ def backoff_ms(result: Result) -> int | None:
     return KAFKA_DEFAULT_BACKOFF_MS
 
 
+def hardware(result: Result) -> str | None:
+    """The machine from the result's ``host``: one machine for brokers and clients when the brokers were on
+    loopback, else the runner's machine with the brokers elsewhere; None when not recorded."""
+    cpus = result.host.get("cpus")
+    if not isinstance(cpus, int) or cpus <= 0:
+        return None
+    model = result.host.get("cpuModel")
+    what = f"{cpus} CPU{'s' * (cpus != 1)}" + (f", {model}" if isinstance(model, str) and model else "")
+    if result.host.get("network") == NETWORK:
+        return f"runner on {what}; brokers elsewhere"
+    return f"1 machine ({what})"
+
+
+LOOPBACK, NETWORK = "loopback", "network"  # host.network's values
+BETWEEN_MACHINES = "between machines"  # how a set-up names host.network "network"
+
+
+def disk(result: Result) -> str | None:
+    """The embedded brokers' disk kind (``broker.dataDisk.kind``), None when not known (an external cluster)."""
+    kind = result.broker_disk.get("kind")
+    return kind.removesuffix(" disk") if isinstance(kind, str) and kind else None
+
+
+def network(result: Result) -> str | None:
+    value = result.host.get("network")
+    return BETWEEN_MACHINES if value == NETWORK else value if isinstance(value, str) and value else None
+
+
 def of(result: Result) -> Setup:
     name, source = system(result)
     release = result.versions.get("broker")
@@ -152,6 +202,9 @@ def of(result: Result) -> Setup:
         flush_per_message=None if no_broker or flush is None else flush.strip() == "1",
         backoff_ms=backoff_ms(result),
         operations=result.counts.get("operations"),
+        hardware=hardware(result),
+        disk=None if no_broker else disk(result),
+        network=None if no_broker else network(result),
         system_source=source,
     )
 

@@ -47,6 +47,7 @@ from omb_tx_charts.model import Result
 
 FINDINGS = FIXTURES / "findings"
 READBACK = FIXTURES / "findings-readback"
+HOST = FIXTURES / "findings-host"
 
 
 def _raw(path: Path) -> dict[str, Any]:
@@ -267,6 +268,60 @@ def test_tuned_streaming_on_an_untuned_set_up_is_labelled_as_set_up_differs(read
     assert "backoff 100 ≠ 0" in default.depends
 
 
+_THIS_MACHINE = {"cpus": 2, "cpuModel": "AMD EPYC", "memoryMiB": 24105, "os": "Linux 6.1 amd64", "network": "loopback"}
+_VIRTIO = {"device": "vda", "fileSystem": "ext4", "kind": "virtual disk"}
+
+
+def test_the_machine_is_compared_with_each_seeds_own_and_a_file_without_it_with_none(readback) -> None:
+    recorded = _raw(_one("tx-writes-*.json"))
+    assert "host" not in recorded and "dataDisk" not in recorded["broker"]  # written before the runner recorded them
+    older = setup.of(next(r for r in readback if r.workload == recorded["workload"]))
+    assert (older.hardware, older.disk, older.network) == (None, None, None)
+    assert setup.machine_differences(older, seeds.figure("000-writes/Kafka").seed_setup) == []
+    here = dataclasses.replace(next(r for r in readback if r.workload == recorded["workload"]), host=_THIS_MACHINE,
+                               broker_disk=_VIRTIO)
+    run = setup.of(here)
+    assert (run.hardware, run.disk, run.network) == ("1 machine (2 CPUs, AMD EPYC)", "virtual", "loopback")
+    assert setup.machine_differences(run, seeds.figure("000-writes/Kafka").seed_setup) == [
+        "hardware 1 machine (2 CPUs, AMD EPYC) ≠ 3 × i3.large", "disk virtual ≠ NVMe",
+        "network loopback ≠ between machines"]
+    # Seed 001's laptop names no disk, and its single node was on loopback as here: only the hardware differs.
+    assert setup.machine_differences(run, seeds.figure("001-txsend/Kafka/1").seed_setup) == [
+        "hardware 1 machine (2 CPUs, AMD EPYC) ≠ 1 laptop (ThinkPad P53, Core i9 9th gen)"]
+    elsewhere = setup.of(dataclasses.replace(here, host={**_THIS_MACHINE, "network": "network"}))
+    assert (elsewhere.hardware, elsewhere.network) == ("runner on 2 CPUs, AMD EPYC; brokers elsewhere",
+                                                       "between machines")
+
+
+def test_a_result_that_recorded_its_machine_has_it_marked_against_the_seeds_on_its_row() -> None:
+    raw = _raw(next(HOST.glob("tx-writes-*.json")))
+    host, disk = raw["host"], raw["broker"]["dataDisk"]
+    assert (host["network"], disk["kind"]) == ("loopback", "virtual disk")
+    row = _row(findings.findings([load_result(p) for p in find_result_files([str(HOST)])]), "000-writes/Kafka")
+    hardware = f"1 machine ({host['cpus']} CPUs, {host['cpuModel']})"
+    assert row.setup is not None and row.setup.hardware == hardware
+    assert setup.machine_differences(row.setup, row.figure.seed_setup) == [
+        f"hardware {hardware} ≠ 3 × i3.large", "disk virtual ≠ NVMe", "network loopback ≠ between machines"]
+    assert not any(d.startswith(("hardware", "disk", "network")) for d in row.depends)
+
+
+def test_every_row_marks_its_machine_apart_from_its_settings_and_the_summary_counts_them(readback) -> None:
+    here = [dataclasses.replace(r, host=_THIS_MACHINE, broker_disk=_VIRTIO) for r in readback]
+    rows = findings.findings(here)
+    tuned = _row(rows, "003-streaming/Kafka", backoff=0)
+    assert "hardware 1 machine (2 CPUs, AMD EPYC) ≠ 3 × i3.large" in tuned.differences
+    assert set(tuned.depends) == {"brokers 1 ≠ 3", "RF 1 ≠ 3", "ISR 1 ≠ 2", "fsync/msg no ≠ yes"}  # as without it
+    table = finding_tables.findings_table(rows)
+    cell = next(body[7] for body, row in zip(table.rows, rows) if row is tuned)
+    assert cell.endswith(" — machine ≠: hardware 1 machine (2 CPUs, AMD EPYC) ≠ 3 × i3.large; disk virtual ≠ NVMe; "
+                         "network loopback ≠ between machines"), cell
+    assert "1 machine (2 CPUs, AMD EPYC) · disk virtual · loopback" in cell
+    judged = [row for row in rows if row.estimate is not None]
+    text = finding_tables.summary(rows)
+    assert f" {len(judged)} of {len(judged)} verdicts were measured on another machine than the seed's" in text
+    assert "hardware 1 machine (2 CPUs, AMD EPYC)" in text and "network loopback" in text
+
+
 def test_a_redpanda_claim_judged_on_kafka_results_is_not_applicable_not_reversed(readback_rows) -> None:
     bulk = _row(readback_rows, "003-bulk/Redpanda")
     tx, acks_all = (_raw(_one(f"{w}-*.json"))["summary"]["messagesPerSecond"] for w in ("bulk-tx", "bulk-acks-all"))
@@ -444,7 +499,8 @@ def test_the_report_opens_with_the_summary_and_the_findings_table(tmp_path: Path
     row = (f"· seed 001: FetchBench median (write-to-visible) (single node) | Kafka / Kafka | 41 ms (widened "
            f"4.8 ms–354 ms) | {shown[0]} | {shown[1].removesuffix(' ms')}–{shown[2]} | 3 | after-commit | Kafka "
            "4.1.1 · client 4.1.1 · 1 broker · RF 1 · ISR 1 · no fsync · backoff 100 · 200 ops — also ≠: "
-           "operations 200 ≠ 1,000 | Kafka · 1 broker · 1,000 ops | uninformative |")
+           "operations 200 ≠ 1,000 | Kafka · 1 broker · 1,000 ops · 1 laptop (ThinkPad P53, Core i9 9th gen) · "
+           "loopback | uninformative |")
     assert re.search(r"^\| F\d+ " + re.escape(row) + "$", markdown, flags=re.M), markdown[first_table:][:3000]
     assert "Verdict rule, in order." in markdown and "Harness check, before any judgement" in markdown
     page = (tmp_path / "index.html").read_text(encoding="utf-8")

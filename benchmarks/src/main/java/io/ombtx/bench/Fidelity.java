@@ -831,10 +831,11 @@ public final class Fidelity {
         }
         out.printf(
                 Locale.ROOT,
-                "%nOperations >= %d ms (a back-off: the ~100 ms one, and the 20 ms one of a transaction's first write"
-                        + " to a partition whose last markers are not yet written), median over the rounds and round by"
-                        + " round (omb-tx / bare; round by round with --aa: omb-tx / bare / bare again); information,"
-                        + " not a target%n",
+                "%nOperations >= %d ms (where the back-offs land: the ~100 ms one, and the 20 ms one of a"
+                        + " transaction's first write to a partition whose last markers are not yet written; on a"
+                        + " broker that fsyncs every message, log.flush.interval.messages=1, an fsync-bound operation"
+                        + " lands here too without one), median over the rounds and round by round (omb-tx / bare;"
+                        + " round by round with --aa: omb-tx / bare / bare again); information, not a target%n",
                 BACKED_OFF_MICROS / 1000);
         for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
             List<Figures[]> runs = e.getValue();
@@ -908,7 +909,9 @@ public final class Fidelity {
         boolean aa = measured.values().stream().allMatch(runs -> runs.get(0).length > 2);
         out.printf(
                 Locale.ROOT,
-                "%nPhase means, ms, median over the rounds (omb-tx / bare%s)%n",
+                "%nPhase means, ms, median over the rounds (omb-tx / bare%s; —: not a phase of that side's loop,"
+                        + " as tx-fetch's wait until the records are visible, which omb-tx measures as its end-to-end"
+                        + " latency)%n",
                 aa ? " / bare again, the A/A" : "");
         for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-25s |", e.getKey()));
@@ -917,7 +920,8 @@ public final class Fidelity {
                 for (int side = 0; side < (aa ? 3 : 2); side++) {
                     double mean =
                             sideMedian(e.getValue(), side, f -> f.phaseMeans().getOrDefault(phase, Double.NaN));
-                    line.append(String.format(Locale.ROOT, side == 0 ? " %.3f" : " / %.3f", mean));
+                    String shown = Double.isNaN(mean) ? "—" : String.format(Locale.ROOT, "%.3f", mean);
+                    line.append(side == 0 ? " " : " / ").append(shown);
                 }
                 line.append(" |");
             }

@@ -214,7 +214,7 @@ class FidelityIntervalTest {
         String table = bytes.toString(StandardCharsets.UTF_8);
         List<String> lines =
                 table.lines().filter(l -> l.startsWith("tx-writes ")).toList();
-        assertTrue(table.contains("(omb-tx / bare / bare again, the A/A)"), table);
+        assertTrue(table.contains("(omb-tx / bare / bare again, the A/A;"), table);
         assertTrue(lines.stream().anyMatch(l -> l.contains("send 0.150 / 0.133 / 0.160 |")), table);
         assertTrue(lines.stream().anyMatch(l -> l.contains("| 250/245/300 250/245/300")), table);
         assertTrue(
@@ -256,6 +256,28 @@ class FidelityIntervalTest {
                 new PrintStream(bytes, true, StandardCharsets.UTF_8),
                 Map.of("base-writes", measured.get("base-writes")));
         assertEquals("", bytes.toString(StandardCharsets.UTF_8), "no table when nothing backed off");
+    }
+
+    @Test
+    void aPhaseOfOneSideOnlyIsADashOnTheOtherNotNaN() {
+        // tx-fetch: the bare loop times its wait until the records are visible as a phase, omb-tx as end-to-end
+        Map<String, Double> bare = new LinkedHashMap<>();
+        bare.put("commit", 9.5);
+        bare.put("fetch", 1.111);
+        Fidelity.Figures ombSide = new Fidelity.Figures(
+                11, 30, 10, 0, 1000, Map.of("commit", 9.75), Double.NaN, Double.NaN, 11, 2, Double.NaN);
+        Fidelity.Figures bareSide =
+                new Fidelity.Figures(11, 30, 10, 0, 1000, bare, Double.NaN, Double.NaN, 11, 2, Double.NaN);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Fidelity.print(
+                new PrintStream(bytes, true, StandardCharsets.UTF_8),
+                Map.of("tx-fetch", List.<Fidelity.Figures[]>of(new Fidelity.Figures[] {ombSide, bareSide})));
+        String table = bytes.toString(StandardCharsets.UTF_8);
+        String phases = table.lines()
+                .filter(l -> l.startsWith("tx-fetch") && l.contains("commit"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(table));
+        assertTrue(phases.endsWith("| commit 9.750 / 9.500 | fetch — / 1.111 |"), phases);
     }
 
     @Test

@@ -92,6 +92,11 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     }
 
     /** {@code host:port,...} of the brokers' client listeners. */
+    /** The folder holding every node's configuration, logs and data directory ({@code broker-<id>/data}). */
+    public Path workDir() {
+        return workDir;
+    }
+
     public String bootstrapServers() {
         return bootstrapServers;
     }

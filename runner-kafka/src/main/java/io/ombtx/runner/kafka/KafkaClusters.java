@@ -19,6 +19,7 @@ import io.ombtx.runner.config.Secrets;
 import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.FaultCluster;
 import io.ombtx.runner.plan.BrokerPlan;
+import io.ombtx.runner.result.HostFacts;
 import io.ombtx.runner.result.RunResult;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -383,7 +384,8 @@ public final class KafkaClusters implements ClusterSystem {
                         protocol.transactionVersion(),
                         protocol.description(),
                         cluster.requestedTransactionVersion())
-                .withSystem(RunResult.Broker.SystemKind.KAFKA, null);
+                .withSystem(RunResult.Broker.SystemKind.KAFKA, null)
+                .withDataDisk(HostFacts.disk(cluster.workDir()));
     }
 
     /** The embedded cluster of one run: started from the plan, stopped when the session closes. */

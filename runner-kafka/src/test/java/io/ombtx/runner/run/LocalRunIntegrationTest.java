@@ -103,6 +103,7 @@ class LocalRunIntegrationTest {
             "runMode",
             "versions",
             "broker",
+            "host",
             "driverConfig",
             "counts",
             "summary",
@@ -117,6 +118,12 @@ class LocalRunIntegrationTest {
         assertEquals("kafka", r.at("/broker/system").asText());
         assertEquals(
                 "5", r.at("/broker/settings/group.coordinator.append.linger.ms").asText());
+        // The machine as the OS tells it: the brokers on loopback, their data on a file system of this machine.
+        assertEquals(
+                Runtime.getRuntime().availableProcessors(), r.at("/host/cpus").asInt());
+        assertEquals("loopback", r.at("/host/network").asText());
+        assertTrue(
+                r.at("/broker/dataDisk/fileSystem").isTextual(), r.at("/broker").toString());
         long sent = r.at("/counts/messagesSent").asLong();
         // 60 s at 10K msg/s: the rate must essentially be met; the run's edges (the stop is noticed within a
         // poll, in-flight sends are acknowledged after it) may add a few hundred messages.

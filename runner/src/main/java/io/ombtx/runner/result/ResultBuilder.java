@@ -45,6 +45,7 @@ public final class ResultBuilder {
      * @param faults what became of the workload's faults, or null when it declared none
      * @param drain how the run waited for its consumers at the end, or null when it did not
      * @param failureReason why every operation failed (the first cause), or null when it did not
+     * @param host the machine the runner ran on ({@link HostFacts#host}), or null when not read
      */
     public record RunFacts(
             Workload workload,
@@ -62,7 +63,8 @@ public final class ResultBuilder {
             RunResult.Repetition repetition,
             List<RunResult.FaultEvent> faults,
             RunResult.Drain drain,
-            String failureReason) {
+            String failureReason,
+            RunResult.Host host) {
 
         public static Builder builder() {
             return new Builder();
@@ -86,6 +88,7 @@ public final class ResultBuilder {
             private List<RunResult.FaultEvent> faults;
             private RunResult.Drain drain;
             private String failureReason;
+            private RunResult.Host host;
 
             private Builder() {}
 
@@ -169,6 +172,11 @@ public final class ResultBuilder {
                 return this;
             }
 
+            public Builder host(RunResult.Host host) {
+                this.host = host;
+                return this;
+            }
+
             public RunFacts build() {
                 return new RunFacts(
                         workload,
@@ -186,7 +194,8 @@ public final class ResultBuilder {
                         repetition,
                         faults,
                         drain,
-                        failureReason);
+                        failureReason,
+                        host);
             }
         }
     }
@@ -273,6 +282,7 @@ public final class ResultBuilder {
                 .sweep(w.sweep() == null ? null : Sweep.of(w.sweep()))
                 .versions(facts.versions())
                 .broker(facts.broker())
+                .host(facts.host())
                 .driverConfig(facts.driverConfig())
                 .environment(environment(facts.environment(), measured));
     }

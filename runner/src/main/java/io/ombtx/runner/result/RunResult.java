@@ -73,6 +73,7 @@ import java.util.Map;
     "sweep",
     "versions",
     "broker",
+    "host",
     "driverConfig",
     "environment",
     "counts",
@@ -137,6 +138,8 @@ public record RunResult(
         @JsonInclude(JsonInclude.Include.NON_NULL) Sweep sweep,
         Versions versions,
         Broker broker,
+        // The machine the runner ran on and how it reached the brokers; absent in files written before it existed.
+        @JsonInclude(JsonInclude.Include.NON_NULL) Host host,
         // The driver YAML, secrets redacted.
         Map<String, Object> driverConfig,
         // What the driver reported about itself and the cluster.
@@ -418,7 +421,10 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) String clusterId,
             // With --reuse-brokers: which run this was on the embedded cluster (1: the run that started it); absent
             // when every run starts its own.
-            @JsonInclude(JsonInclude.Include.NON_NULL) Integer runOnCluster) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer runOnCluster,
+            // The disk under an embedded cluster's data directories, as this host's kernel describes it; absent for
+            // an external cluster (its disks are on its hosts) and in files written before it existed.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Disk dataDisk) {
 
         public Broker(
                 boolean embedded,
@@ -434,6 +440,7 @@ public record RunResult(
                     profile,
                     settings,
                     bootstrapServers,
+                    null,
                     null,
                     null,
                     null,
@@ -484,7 +491,8 @@ public record RunResult(
                     requestedTransactionVersion,
                     system,
                     clusterId,
-                    runOnCluster);
+                    runOnCluster,
+                    dataDisk);
         }
 
         /** This broker as the {@code run}-th run on a cluster kept between runs ({@link #runOnCluster}). */
@@ -496,7 +504,8 @@ public record RunResult(
                     requestedTransactionVersion,
                     system,
                     clusterId,
-                    run);
+                    run,
+                    dataDisk);
         }
 
         private Broker with(
@@ -506,7 +515,8 @@ public record RunResult(
                 Integer requestedTransactionVersion,
                 SystemKind system,
                 String clusterId,
-                Integer runOnCluster) {
+                Integer runOnCluster,
+                Disk dataDisk) {
             return new Broker(
                     embedded,
                     brokers,
@@ -520,7 +530,21 @@ public record RunResult(
                     requestedTransactionVersion,
                     system,
                     clusterId,
-                    runOnCluster);
+                    runOnCluster,
+                    dataDisk);
+        }
+
+        /** This broker with the disk under its data directories ({@link #dataDisk}). */
+        public Broker withDataDisk(Disk disk) {
+            return with(
+                    coordination,
+                    transactionVersion,
+                    transactionProtocol,
+                    requestedTransactionVersion,
+                    system,
+                    clusterId,
+                    runOnCluster,
+                    disk);
         }
 
         public static Broker embedded(int brokers, String version, String profile, Map<String, String> settings) {
@@ -553,9 +577,48 @@ public record RunResult(
                     requestedTransactionVersion,
                     system,
                     clusterId,
-                    runOnCluster);
+                    runOnCluster,
+                    dataDisk);
         }
     }
+
+    /**
+     * The machine the runner ran on, and how it reached the brokers: what a seed's hardware and network are compared
+     * with. Read from the operating system when the result is written; what it does not tell is null. An embedded
+     * cluster's brokers and the local worker share this machine's {@code cpus}.
+     *
+     * @param cpus the processors this JVM may use
+     * @param cpuModel the processor's name as the kernel gives it ({@code /proc/cpuinfo}), else null
+     * @param memoryMiB the machine's memory
+     * @param os the kernel's name, release and architecture
+     * @param network {@code loopback} when every broker address is this machine's (an embedded cluster, or an
+     *     external one on this host), {@code network} when some broker is on another host, null without a broker
+     */
+    @JsonPropertyOrder({"cpus", "cpuModel", "memoryMiB", "os", "network"})
+    public record Host(
+            int cpus,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String cpuModel,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long memoryMiB,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String os,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String network) {
+        public static final String LOOPBACK = "loopback";
+        public static final String NETWORK = "network";
+    }
+
+    /**
+     * A disk as this host's kernel describes it.
+     *
+     * @param device the block device ({@code nvme0n1}, {@code vda}), null when the file system has none of its own
+     *     (overlay, tmpfs)
+     * @param fileSystem the file system's type ({@code ext4}, {@code xfs}, {@code tmpfs})
+     * @param kind {@code NVMe}, {@code SSD}, {@code rotational}, {@code virtual disk} (a virtio or Xen disk: the
+     *     kernel cannot tell what backs it), {@code memory} (tmpfs, zram: an fsync costs nothing), or null when not known
+     */
+    @JsonPropertyOrder({"device", "fileSystem", "kind"})
+    public record Disk(
+            @JsonInclude(JsonInclude.Include.NON_NULL) String device,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String fileSystem,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String kind) {}
 
     /**
      * Counters over the measured phase. The recovery counts ({@code retries}, {@code fenced},

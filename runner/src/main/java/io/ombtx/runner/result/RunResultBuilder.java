@@ -56,6 +56,7 @@ public final class RunResultBuilder {
     private Sweep sweep;
     private Versions versions;
     private Broker broker;
+    private RunResult.Host host;
     private Map<String, Object> driverConfig;
     private Map<String, Object> environment;
     private Counts counts;
@@ -228,6 +229,11 @@ public final class RunResultBuilder {
         return this;
     }
 
+    public RunResultBuilder host(RunResult.Host host) {
+        this.host = host;
+        return this;
+    }
+
     public RunResultBuilder broker(Broker broker) {
         this.broker = broker;
         return this;
@@ -332,6 +338,7 @@ public final class RunResultBuilder {
                 sweep,
                 versions,
                 broker,
+                host,
                 driverConfig,
                 environment,
                 counts,

@@ -4,6 +4,7 @@ import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.plan.Repetitions;
 import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.result.HostFacts;
 import io.ombtx.runner.result.ResultBuilder;
 import io.ombtx.runner.result.ResultWriter;
 import io.ombtx.runner.result.RunResult;
@@ -38,7 +39,8 @@ final class ResultSink {
                 RunResult.Repetition.of(spec.repetition(), Repetitions.newGroupId(m.startTime())),
                 m.faults(),
                 m.drain(),
-                m.failureReason());
+                m.failureReason(),
+                HostFacts.host(broker));
         RunResult result = ResultBuilder.build(facts, m.stats(), m.periods());
         String fileStem = spec.repetition() == null || spec.repetition().count() == 1
                 ? w.name()
