@@ -51,6 +51,7 @@ import org.apache.bookkeeper.stats.NullStatsLogger;
 public final class LocalWorker implements Worker {
 
     private final WorkerStats stats = new WorkerStats();
+
     private final List<BenchmarkProducer> producers = new ArrayList<>();
     private final List<BenchmarkConsumer> consumers = new ArrayList<>();
     /** The consumers a waitForConsume load holds back between operations (made once, at its start). */
@@ -61,6 +62,9 @@ public final class LocalWorker implements Worker {
     private final AtomicLong operationIndex = new PaddedAtomicLong();
     private final AtomicLong streamOperationIndex = new AtomicLong();
     private final AtomicLong measuredDone = new PaddedAtomicLong();
+    /** The warm-up's tally and the measurement's, by {@link #tallyIndex}. */
+    private final Tally[] tallies = {new Tally(new WorkerStats(), new AtomicLong()), new Tally(stats, measuredDone)};
+
     private final AtomicLong messagesAcked = new PaddedAtomicLong();
     /** Messages whose callback has finished (recorded or gated out): what producers and the last drain wait for. */
     private final AtomicLong messagesReceived = new PaddedAtomicLong();
@@ -299,6 +303,25 @@ public final class LocalWorker implements Worker {
         }
     }
 
+    /**
+     * Where an operation or a message is recorded and what counts it done: the measurement's ({@link #stats}, {@link
+     * #measuredDone}), or a count-based warm-up's, recorded the same way and never read. The code holds one as data
+     * and never branches on "measured", so the code the JIT compiled during the warm-up is the code that measures.
+     * It branched before, and skipped the warm-up's recording: the recording ran for the first time at the
+     * measurement's start, and C2, which compiles a branch never taken as a trap, had to throw away the loop it had
+     * compiled (-XX:+PrintCompilation at the first measured operation: {@code ProducerLoop::next} and {@code
+     * recordOperation} "made not entrant", then compiled again), on the cores the loop and the broker share.
+     */
+    private record Tally(WorkerStats stats, AtomicLong done) {}
+
+    /**
+     * 1 when {@code index} (0-based) is past the first {@code warmup}, else 0: the {@link #tallies} index, by
+     * arithmetic, not a branch (see {@link Tally}).
+     */
+    static int tallyIndex(long index, long warmup) {
+        return (int) ((warmup - 1 - index) >>> 63);
+    }
+
     /** One producer thread's loop: its schedule (or none, closed), keys, payloads and acknowledgements. */
     private final class ProducerLoop {
         private final BenchmarkProducer producer;
@@ -309,8 +332,8 @@ public final class LocalWorker implements Worker {
         private final long bound;
         // The fast path's acknowledgements, one per kind of message: the driver hands each back with the message's
         // size and times (see CallbackProducer), so nothing of the runner's lives per message in flight.
-        private final Acknowledgement measuredAck;
-        private final Acknowledgement warmupAck;
+        /** The warm-up's and the measurement's, by {@link #tallyIndex}. */
+        private final Acknowledgement[] acks;
         /** A closed loop of whole operations run on this thread (WRITE, SEND_OFFSETS); else null. */
         private final OperationProducer inline;
         /** Waiting for the consumer: an operation is done once it is visible, not when it commits. */
@@ -324,7 +347,7 @@ public final class LocalWorker implements Worker {
         /** Whether the driver holds an operation begun ahead, and what the loop knew of it when it began it. */
         private boolean pending;
 
-        private boolean pendingMeasured;
+        private Tally pendingTally;
         private int pendingPayloadLength;
         /** When the call that began it began: its start, if the driver does not say (see FinishedOperation). */
         private long pendingCallNanos;
@@ -342,8 +365,10 @@ public final class LocalWorker implements Worker {
             this.keys = new KeyChooser(spec.keyDistributor());
             this.bound =
                     spec.measureOperations() > 0 ? spec.warmupOperations() + spec.measureOperations() : Long.MAX_VALUE;
-            this.measuredAck = new Acknowledgement(true, countsOperations, true);
-            this.warmupAck = new Acknowledgement(false, countsOperations, true);
+            this.acks = new Acknowledgement[] {
+                new Acknowledgement(tallies[0], countsOperations, true),
+                new Acknowledgement(tallies[1], countsOperations, true)
+            };
             this.inline = pacer == null
                             && countsOperations
                             && operation.kind() != OperationKind.PUBLISH
@@ -362,15 +387,16 @@ public final class LocalWorker implements Worker {
             long index = countsOperations ? operationIndex.getAndIncrement() : -1;
             if (countsOperations && index >= bound) {
                 if (ahead) {
-                    runAhead(null, null, false); // the last operation begun is finished
+                    runAhead(null, null, tallies[0]); // the last operation begun is finished
                 }
                 return false;
             }
-            boolean measured = !countsOperations || index >= spec.warmupOperations();
+            int which = countsOperations ? tallyIndex(index, spec.warmupOperations()) : 1;
+            Tally tally = tallies[which];
             List<byte[]> payloads = spec.payloads();
             byte[] payload = payloads.get(payloadIndex++ % payloads.size());
             if (ahead) {
-                return runAhead(keys.nextKey(), payload, measured);
+                return runAhead(keys.nextKey(), payload, tally);
             }
             if (inline != null) {
                 issueInline(
@@ -378,12 +404,12 @@ public final class LocalWorker implements Worker {
                         keys.nextKey(),
                         payload,
                         spec.consumed(),
-                        measured,
+                        tally,
                         !doneWhenConsumed,
                         spec.waitForConsume(),
                         lastOperation);
-                if (spec.waitForConsume() && awaitVisible(messagesAcked.get()) && doneWhenConsumed && measured) {
-                    measuredDone.incrementAndGet();
+                if (spec.waitForConsume() && awaitVisible(messagesAcked.get()) && doneWhenConsumed) {
+                    tally.done().incrementAndGet();
                 }
                 return true;
             }
@@ -396,21 +422,15 @@ public final class LocalWorker implements Worker {
             if (fast) {
                 fastIssued.incrementAndGet();
                 ((CallbackProducer) producer)
-                        .send(
-                                keys.nextKeyOrNull(),
-                                payload,
-                                spec.consumed(),
-                                intended,
-                                now,
-                                measured ? measuredAck : warmupAck);
+                        .send(keys.nextKeyOrNull(), payload, spec.consumed(), intended, now, acks[which]);
                 return true;
             }
             CompletableFuture<?> done =
-                    issue(producer, keys.nextKey(), payload, intended, measured, countsOperations, !doneWhenConsumed);
+                    issue(producer, keys.nextKey(), payload, intended, tally, countsOperations, !doneWhenConsumed);
             if (pacer == null) {
                 done.handle((ok, error) -> null).join();
-                if (spec.waitForConsume() && awaitVisible(messagesAcked.get()) && doneWhenConsumed && measured) {
-                    measuredDone.incrementAndGet();
+                if (spec.waitForConsume() && awaitVisible(messagesAcked.get()) && doneWhenConsumed) {
+                    tally.done().incrementAndGet();
                 }
             }
             return true;
@@ -421,7 +441,7 @@ public final class LocalWorker implements Worker {
          * payload} null: only finishes). Here, at this one's quiet point, the finished one is recorded. False when
          * stopping cut the call short: neither operation is recorded (the driver's close aborts what it began).
          */
-        private boolean runAhead(Optional<String> key, byte[] payload, boolean measured) {
+        private boolean runAhead(Optional<String> key, byte[] payload, Tally tally) {
             long callNanos = System.nanoTime();
             boolean begins = payload != null;
             if (begins) {
@@ -439,23 +459,23 @@ public final class LocalWorker implements Worker {
                 // Neither the operation held nor this one completed: both are failures.
                 Throwable error = unwrapped(e);
                 if (pending) {
-                    recordAhead(null, error, pendingPayloadLength, pendingMeasured, pendingCallNanos);
+                    recordAhead(null, error, pendingPayloadLength, pendingTally, pendingCallNanos);
                 }
                 if (begins) {
-                    recordAhead(null, error, payload.length, measured, callNanos);
+                    recordAhead(null, error, payload.length, tally, callNanos);
                 }
                 pending = false;
                 return true;
             }
             if (pending) {
                 if (previous != null) {
-                    recordAhead(previous, null, pendingPayloadLength, pendingMeasured, pendingCallNanos);
+                    recordAhead(previous, null, pendingPayloadLength, pendingTally, pendingCallNanos);
                 } else {
                     inFlight.decrementAndGet(); // the driver held nothing (closed meanwhile): nothing to record
                 }
             }
             pending = begins;
-            pendingMeasured = measured;
+            pendingTally = tally;
             pendingPayloadLength = begins ? payload.length : 0;
             pendingCallNanos = callNanos;
             return true;
@@ -466,11 +486,11 @@ public final class LocalWorker implements Worker {
          * from {@code callNanos}, when the call that began it began): no clock of the runner's is around it.
          */
         private void recordAhead(
-                FinishedOperation finished, Throwable error, int payloadLength, boolean measured, long callNanos) {
+                FinishedOperation finished, Throwable error, int payloadLength, Tally tally, long callNanos) {
             long start = finished == null || finished.startNanos() == FinishedOperation.UNKNOWN_START
                     ? callNanos
                     : finished.startNanos();
-            lastOperation.hold(finished, error, payloadLength, start, DeferredReport.TIMED_BY_DRIVER, measured, true);
+            lastOperation.hold(finished, error, payloadLength, start, DeferredReport.TIMED_BY_DRIVER, tally, true);
             lastOperation.run();
         }
 
@@ -492,12 +512,12 @@ public final class LocalWorker implements Worker {
      * thousand messages in flight, and every young collection copies them.
      */
     private final class Acknowledgement implements CallbackProducer.SendCallback {
-        private final boolean measured;
+        private final Tally tally;
         private final boolean countsOperations;
         private final boolean countsDone;
 
-        Acknowledgement(boolean measured, boolean countsOperations, boolean countsDone) {
-            this.measured = measured;
+        Acknowledgement(Tally tally, boolean countsOperations, boolean countsDone) {
+            this.tally = tally;
             this.countsOperations = countsOperations;
             this.countsDone = countsDone;
         }
@@ -522,17 +542,15 @@ public final class LocalWorker implements Worker {
             } else {
                 noteError(error);
             }
-            if (!measured) {
-                return;
-            }
+            WorkerStats into = tally.stats();
             if (error != null) {
-                stats.count(Counter.PUBLISH_ERRORS, 1);
-                stats.count(Counter.FAILED, countsOperations ? 1 : 0);
+                into.count(Counter.PUBLISH_ERRORS, 1);
+                into.count(Counter.FAILED, countsOperations ? 1 : 0);
             } else {
-                stats.recordAckedPublish(bytes, sendNanos, intendedNanos, ackNanos, countsOperations);
+                into.recordAckedPublish(bytes, sendNanos, intendedNanos, ackNanos, countsOperations);
             }
             if (countsOperations && countsDone) {
-                measuredDone.incrementAndGet();
+                tally.done().incrementAndGet();
             }
         }
     }
@@ -542,14 +560,13 @@ public final class LocalWorker implements Worker {
             Optional<String> key,
             byte[] payload,
             long intendedNanos,
-            boolean measured,
+            Tally tally,
             boolean countsOperations,
             boolean countsDone) {
         long sendNanos = System.nanoTime();
         inFlight.incrementAndGet();
         try {
-            return issueTracked(
-                            producer, key, payload, sendNanos, intendedNanos, measured, countsOperations, countsDone)
+            return issueTracked(producer, key, payload, sendNanos, intendedNanos, tally, countsOperations, countsDone)
                     .whenComplete((ignored, error) -> inFlight.decrementAndGet());
         } catch (RuntimeException thrownBySend) {
             inFlight.decrementAndGet();
@@ -563,18 +580,18 @@ public final class LocalWorker implements Worker {
             byte[] payload,
             long sendNanos,
             long intendedNanos,
-            boolean measured,
+            Tally tally,
             boolean countsOperations,
             boolean countsDone) {
         if (operation.kind() == OperationKind.PUBLISH || !countsOperations) {
-            Acknowledgement ack = new Acknowledgement(measured, countsOperations, countsDone);
+            Acknowledgement ack = new Acknowledgement(tally, countsOperations, countsDone);
             return producer.sendAsync(key, payload)
                     .whenComplete((ok, error) -> ack.record(error, payload.length, intendedNanos, sendNanos));
         }
         return ((OperationProducer) producer).runOperation(key, payload).whenComplete((timings, error) -> {
             long endNanos = System.nanoTime();
             countAcked(timings == null ? null : timings.outcome(), error);
-            recordOperation(timings, error, payload.length, sendNanos, intendedNanos, endNanos, measured, countsDone);
+            recordOperation(timings, error, payload.length, sendNanos, intendedNanos, endNanos, tally, countsDone);
         });
     }
 
@@ -591,7 +608,7 @@ public final class LocalWorker implements Worker {
             Optional<String> key,
             byte[] payload,
             boolean consumed,
-            boolean measured,
+            Tally tally,
             boolean countsDone,
             boolean countNow,
             DeferredReport last) {
@@ -613,7 +630,7 @@ public final class LocalWorker implements Worker {
         // The bookkeeping the driver ran at the quiet point is no part of this operation's time.
         long endNanos = System.nanoTime() - last.takeNanosInCall();
         last.runAfterCall(); // when the driver did not reach a quiet point (a failure before it)
-        last.hold(finished, error, payload.length, sendNanos, endNanos, measured, countsDone);
+        last.hold(finished, error, payload.length, sendNanos, endNanos, tally, countsDone);
         if (countNow) {
             last.countAcked();
         }
@@ -643,7 +660,7 @@ public final class LocalWorker implements Worker {
         private int payloadLength;
         private long sendNanos;
         private long endNanos;
-        private boolean measured;
+        private Tally tally;
         private boolean countsDone;
         /** How long runs during the current operation took: no part of the operation. */
         private long nanosInCall;
@@ -654,14 +671,14 @@ public final class LocalWorker implements Worker {
                 int payloadLength,
                 long sendNanos,
                 long endNanos,
-                boolean measured,
+                Tally tally,
                 boolean countsDone) {
             this.finished = finished;
             this.error = error;
             this.payloadLength = payloadLength;
             this.sendNanos = sendNanos;
             this.endNanos = endNanos;
-            this.measured = measured;
+            this.tally = tally;
             this.countsDone = countsDone;
             this.counted = false;
             this.due = true;
@@ -700,7 +717,7 @@ public final class LocalWorker implements Worker {
             int length = payloadLength;
             long sent = sendNanos;
             long ended = endNanos;
-            boolean wasMeasured = measured;
+            Tally into = tally;
             boolean countsAsDone = countsDone;
             finished = null;
             error = null;
@@ -715,7 +732,7 @@ public final class LocalWorker implements Worker {
                             sent,
                             sent,
                             ended != TIMED_BY_DRIVER ? ended : timings == null ? 0 : sent + timings.totalNanos(),
-                            wasMeasured,
+                            into,
                             countsAsDone);
                 } finally {
                     inFlight.decrementAndGet();
@@ -782,30 +799,28 @@ public final class LocalWorker implements Worker {
             long sendNanos,
             long intendedNanos,
             long endNanos,
-            boolean measured,
+            Tally tally,
             boolean countsDone) {
         int messages = Math.max(0, load.messagesPerOperation());
-        if (!measured) {
-            return;
-        }
+        WorkerStats into = tally.stats();
         if (error != null) {
-            stats.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
-            stats.count(Counter.FAILED, 1);
+            into.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
+            into.count(Counter.FAILED, 1);
         } else {
             if (timings.outcome() == OperationTimings.Outcome.FAILED) {
-                stats.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
+                into.count(Counter.PUBLISH_ERRORS, Math.max(1, messages));
             } else if (timings.outcome() == OperationTimings.Outcome.ABORTED) {
                 // Aborted on purpose: nothing published, so no publish latency; the operation is still recorded.
-                stats.recordMicros(Latency.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
+                into.recordMicros(Latency.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
             } else if (messages > 0) {
-                stats.recordPublish(messages, (long) messages * payloadLength, sendNanos, intendedNanos, endNanos);
+                into.recordPublish(messages, (long) messages * payloadLength, sendNanos, intendedNanos, endNanos);
             } else {
-                stats.recordMicros(Latency.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
+                into.recordMicros(Latency.PUBLISH_DELAY, (sendNanos - intendedNanos) / 1000);
             }
-            stats.recordOperation(timings, sendNanos, endNanos);
+            into.recordOperation(timings, sendNanos, endNanos);
         }
         if (countsDone) {
-            measuredDone.incrementAndGet();
+            tally.done().incrementAndGet();
         }
     }
 
@@ -1101,10 +1116,10 @@ public final class LocalWorker implements Worker {
                         ? 0
                         : spec.warmupOperations() * Math.max(1, spec.messagesPerOperation())
                                 - warmupRecordsAborted.get();
-                if (index <= warmupMessages) {
-                    return;
-                }
-                stats.recordReceived(length, endToEndMicros, recordEndToEnd);
+                // index is 1-based: the tally of message index - 1 of a warm-up of warmupMessages
+                tallies[tallyIndex(index - 1, warmupMessages)]
+                        .stats()
+                        .recordReceived(length, endToEndMicros, recordEndToEnd);
             } finally {
                 // Counted only once recorded: whoever sees the count also finds the latency in the stats.
                 messagesReceived.incrementAndGet();
@@ -1122,16 +1137,16 @@ public final class LocalWorker implements Worker {
                 warmupRecordsAborted.addAndGet(timings.messages());
             }
             if (spec == null
-                    || index < spec.warmupOperations()
                     || (spec.measureOperations() > 0 && index >= spec.warmupOperations() + spec.measureOperations())) {
                 return;
             }
+            Tally tally = tallies[tallyIndex(index, spec.warmupOperations())];
             long end = System.nanoTime();
-            stats.recordOperation(timings, end - Math.max(0, timings.totalNanos()), end);
+            tally.stats().recordOperation(timings, end - Math.max(0, timings.totalNanos()), end);
             if (timings.outcome() != OperationTimings.Outcome.ABORTED) { // an aborted batch is processed again
-                stats.count(Counter.MESSAGES_PROCESSED, timings.messages());
+                tally.stats().count(Counter.MESSAGES_PROCESSED, timings.messages());
             }
-            measuredDone.incrementAndGet();
+            tally.done().incrementAndGet();
         }
     }
 }
