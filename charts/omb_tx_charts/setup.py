@@ -156,6 +156,10 @@ def backoff_ms(result: Result) -> int | None:
     return KAFKA_DEFAULT_BACKOFF_MS
 
 
+NETWORK = "network"  # host.network when a broker is on another machine (else "loopback")
+BETWEEN_MACHINES = "between machines"  # how a set-up names it
+
+
 def hardware(result: Result) -> str | None:
     """The machine from the result's ``host``: one machine for brokers and clients when the brokers were on
     loopback, else the runner's machine with the brokers elsewhere; None when not recorded."""
@@ -167,10 +171,6 @@ def hardware(result: Result) -> str | None:
     if result.host.get("network") == NETWORK:
         return f"runner on {what}; brokers elsewhere"
     return f"1 machine ({what})"
-
-
-LOOPBACK, NETWORK = "loopback", "network"  # host.network's values
-BETWEEN_MACHINES = "between machines"  # how a set-up names host.network "network"
 
 
 def disk(result: Result) -> str | None:

@@ -51,7 +51,6 @@ import org.apache.bookkeeper.stats.NullStatsLogger;
 public final class LocalWorker implements Worker {
 
     private final WorkerStats stats = new WorkerStats();
-
     private final List<BenchmarkProducer> producers = new ArrayList<>();
     private final List<BenchmarkConsumer> consumers = new ArrayList<>();
     /** The consumers a waitForConsume load holds back between operations (made once, at its start). */
