@@ -91,12 +91,12 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         return new Builder();
     }
 
-    /** {@code host:port,...} of the brokers' client listeners. */
     /** The folder holding every node's configuration, logs and data directory ({@code broker-<id>/data}). */
     public Path workDir() {
         return workDir;
     }
 
+    /** {@code host:port,...} of the brokers' client listeners. */
     public String bootstrapServers() {
         return bootstrapServers;
     }
