@@ -78,6 +78,11 @@ final class MeasurementLoop {
 
     private long drainInFlight;
     private long lastPollNanos;
+    /** When the workers were last asked, and what they said. */
+    private long lastAskNanos;
+
+    private Progress latest;
+    private final PollPace pace = new PollPace();
     private RunResult.Drain drain;
 
     /**
@@ -122,7 +127,16 @@ final class MeasurementLoop {
             faults.measurementStarted(measureStartNanos);
         }
         try {
-            while (partialReason == null && !poll()) {
+            // The workers are asked when something is due (PollPace); between asks only what is noticed without
+            // asking them, an interruption or a lost cluster, is looked at every POLL_MILLIS.
+            long nextAsk = begin;
+            while (partialReason == null) {
+                if (System.nanoTime() - nextAsk >= 0 || interruption.reason() != null || clusterLost.get() != null) {
+                    if (poll()) {
+                        break;
+                    }
+                    nextAsk = lastAskNanos + nextWait(lastAskNanos);
+                }
                 Thread.sleep(POLL_MILLIS);
             }
         } catch (InterruptedException e) {
@@ -171,6 +185,8 @@ final class MeasurementLoop {
             return false;
         }
         Progress progress = progress();
+        latest = progress;
+        lastAskNanos = now;
         String gone = clusterLost.get();
         if (gone != null) {
             // What was measured up to the death is kept as a last (short) period; the rest of the run is not run.
@@ -253,6 +269,27 @@ final class MeasurementLoop {
             closePeriod(progress);
         }
         return finished;
+    }
+
+    /** The wait after the ask at {@code now} before the workers are asked again. */
+    private long nextWait(long now) {
+        if (faults != null || backlog != Backlog.NONE || drainStartNanos != 0 || latest == null) {
+            // A fault's moment, a backlog's level and a drain's end are taken from every poll, as they always were.
+            return PollPace.MIN_NANOS;
+        }
+        long due = lastPeriodNanos + intervalNanos - now;
+        long left = -1;
+        if (workload.countBased()) {
+            left = warmingUp
+                    ? Math.max(0, workload.warmupOperations() - latest.operationsStarted()) + 1
+                    : Math.max(0, workload.measureOperations() - latest.measuredOperationsDone());
+        } else {
+            long phaseEnd = warmingUp
+                    ? measureStartNanos
+                    : measureStartNanos + workload.testDuration().toNanos();
+            due = Math.min(due, phaseEnd - now);
+        }
+        return pace.next(now, latest.operationsStarted(), left, Math.max(0, due));
     }
 
     /**

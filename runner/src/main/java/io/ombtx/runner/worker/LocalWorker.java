@@ -314,6 +314,20 @@ public final class LocalWorker implements Worker {
     private record Tally(WorkerStats stats, AtomicLong done) {}
 
     /**
+     * Drains the warm-up's tally and drops what it held, while the warm-up runs (at every {@link #progress}, which the
+     * runner asks more often as the warm-up's end nears). Draining flips the phase of its recorders' {@code
+     * WriterReaderPhaser}s, as every period's drain flips the measurement's, so the code recording into them has seen
+     * both phases before the first measured operation. Without it, the warm-up's recorders, never drained, stayed in
+     * one phase, C2 compiled the other as a trap, and at the first period's drain after the measurement began (and at
+     * the next, the other way) the recording chain on the report queue's thread ({@code WorkerStats::recordOperation},
+     * {@code Recorder::recordValue}, this class's report) was thrown away and compiled again, on the cores the loop and
+     * the broker share ({@code -Xlog:jit+compilation=debug}: "made not entrant" at each drain, 10 s apart).
+     */
+    private void flipWarmupTally() {
+        tallies[0].stats().drainInterval();
+    }
+
+    /**
      * 1 when {@code index} (0-based) is past the first {@code warmup}, else 0: the {@link #tallies} index, by
      * arithmetic, not a branch (see {@link Tally}).
      */
@@ -941,7 +955,11 @@ public final class LocalWorker implements Worker {
             }
         }
         long started = operation.kind() == OperationKind.STREAM ? streamOperationIndex.get() : operationIndex.get();
-        return new Progress(started, measuredDone.get(), messagesAcked.get(), messagesReceived.get(), failure);
+        long done = measuredDone.get();
+        if (done == 0) {
+            flipWarmupTally();
+        }
+        return new Progress(started, done, messagesAcked.get(), messagesReceived.get(), failure);
     }
 
     private void resetStats() {
