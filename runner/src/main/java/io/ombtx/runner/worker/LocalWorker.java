@@ -314,8 +314,8 @@ public final class LocalWorker implements Worker {
     private record Tally(WorkerStats stats, AtomicLong done) {}
 
     /**
-     * Drains the warm-up's tally and drops what it held, while the warm-up runs (at every {@link #progress}, which the
-     * runner asks more often as the warm-up's end nears). Draining flips the phase of its recorders' {@code
+     * Drains the warm-up's tally and drops what it held, while a count-based warm-up runs (at every {@link #progress},
+     * which the runner asks more often as the warm-up's end nears). Draining flips the phase of its recorders' {@code
      * WriterReaderPhaser}s, as every period's drain flips the measurement's, so the code recording into them has seen
      * both phases before the first measured operation. Without it, the warm-up's recorders, never drained, stayed in
      * one phase, C2 compiled the other as a trap, and at the first period's drain after the measurement began (and at
@@ -956,7 +956,8 @@ public final class LocalWorker implements Worker {
         }
         long started = operation.kind() == OperationKind.STREAM ? streamOperationIndex.get() : operationIndex.get();
         long done = measuredDone.get();
-        if (done == 0) {
+        LoadSpec running = load;
+        if (done == 0 && running != null && running.warmupOperations() > 0) {
             flipWarmupTally();
         }
         return new Progress(started, done, messagesAcked.get(), messagesReceived.get(), failure);
