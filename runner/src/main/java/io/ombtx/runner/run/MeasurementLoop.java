@@ -78,10 +78,6 @@ final class MeasurementLoop {
 
     private long drainInFlight;
     private long lastPollNanos;
-    /** When the workers were last asked, and what they said. */
-    private long lastAskNanos;
-
-    private Progress latest;
     private final PollPace pace = new PollPace();
     private RunResult.Drain drain;
 
@@ -135,7 +131,7 @@ final class MeasurementLoop {
                     if (poll()) {
                         break;
                     }
-                    nextAsk = lastAskNanos + nextWait(lastAskNanos);
+                    nextAsk = lastPollNanos + nextWait(lastPollNanos);
                 }
                 Thread.sleep(POLL_MILLIS);
             }
@@ -185,8 +181,6 @@ final class MeasurementLoop {
             return false;
         }
         Progress progress = progress();
-        latest = progress;
-        lastAskNanos = now;
         String gone = clusterLost.get();
         if (gone != null) {
             // What was measured up to the death is kept as a last (short) period; the rest of the run is not run.
@@ -271,8 +265,12 @@ final class MeasurementLoop {
         return finished;
     }
 
-    /** The wait after the ask at {@code now} before the workers are asked again. */
+    /**
+     * The wait after the poll at {@code now} before the workers are asked again; {@link #lastProgress} is what they
+     * said then (it changes only when their progress does).
+     */
     private long nextWait(long now) {
+        Progress latest = lastProgress;
         if (faults != null || backlog != Backlog.NONE || drainStartNanos != 0 || latest == null) {
             // A fault's moment, a backlog's level and a drain's end are taken from every poll, as they always were.
             return PollPace.MIN_NANOS;
