@@ -179,7 +179,12 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
 
     @Override
     public CompletableFuture<Void> sendAsync(Optional<String> key, byte[] payload) {
-        ProducerRecord<String, byte[]> record = RecordFactory.create(topic, null, key.orElse(null), payload);
+        return sendAsync(key, payload, true);
+    }
+
+    /** OMB's send; unconsumed ({@code consumed} false), the record carries no publish-time header. */
+    private CompletableFuture<Void> sendAsync(Optional<String> key, byte[] payload, boolean consumed) {
+        ProducerRecord<String, byte[]> record = RecordFactory.create(topic, null, key.orElse(null), payload, consumed);
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (closed) {
             done.completeExceptionally(new IllegalStateException("producer for " + topic + " is closed"));
@@ -224,7 +229,7 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             String key, byte[] payload, boolean consumed, long intendedNanos, long sendNanos, SendCallback callback) {
         int bytes = payload.length;
         if (batcher != null || closed) {
-            sendAsync(Optional.ofNullable(key), payload)
+            sendAsync(Optional.ofNullable(key), payload, consumed)
                     .whenComplete((ok, error) -> callback.completed(error, bytes, intendedNanos, sendNanos));
             return;
         }

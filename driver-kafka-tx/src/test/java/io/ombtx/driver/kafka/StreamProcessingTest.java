@@ -139,6 +139,55 @@ class StreamProcessingTest {
         }
     }
 
+    /**
+     * A source prefilled as unconsumed (the runner's prefill: {@code CallbackProducer.send} with {@code consumed}
+     * false) holds records without the publish-time header, and the processor's outputs, which copy an input's
+     * headers, carry none either: the processor reads and writes the records a bare loop's fill and sends would.
+     */
+    @Test
+    void anUnstampedSourceIsWrittenOnWithoutThePublishTimeHeader() throws Exception {
+        try (KafkaTxBenchmarkDriver driver =
+                driver(new OperationSpec(OperationKind.STREAM, false, 1, 1, false, true), null)) {
+            String source = TestDrivers.topic("unstamped");
+            driver.createTopic(source, 1).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            driver.createTopic(driver.streamTargetTopic(source), 1).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            BenchmarkProducer feeder = driver.createProducer(source).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            CompletableFuture<Void> acked = new CompletableFuture<>();
+            java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(50);
+            for (int i = 0; i < 50; i++) {
+                ((io.ombtx.driver.api.CallbackProducer) feeder)
+                        .send(null, ("in-" + i).getBytes(StandardCharsets.UTF_8), false, 0, 0, (error, b, x, y) -> {
+                            if (error != null) {
+                                acked.completeExceptionally(error);
+                            } else if (left.decrementAndGet() == 0) {
+                                acked.complete(null);
+                            }
+                        });
+            }
+            acked.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            feeder.close();
+            process(driver, source, "unstamped-group", 50);
+
+            List<ConsumerRecord<String, byte[]>> inputs =
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), source, 50);
+            List<ConsumerRecord<String, byte[]>> outputs =
+                    TestDrivers.readCommitted(kafka.bootstrapServers(), driver.streamTargetTopic(source), 50);
+            assertEquals(50, inputs.size());
+            assertEquals(50, outputs.size());
+            for (ConsumerRecord<String, byte[]> record : inputs) {
+                assertEquals(0, record.headers().toArray().length, "a prefilled input's headers: " + record);
+                assertEquals(null, record.key());
+            }
+            for (ConsumerRecord<String, byte[]> record : outputs) {
+                assertEquals(0, record.headers().toArray().length, "an output's headers: " + record);
+                assertTrue(record.key().matches("0:\\d+"), "keyed by the source identity: " + record.key());
+            }
+            assertEquals(
+                    new ExactlyOnceReport(50, 0, 0, 0),
+                    driver.verifyExactlyOnce(source, "unstamped-group").get(WAIT_SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void batchesOfSeveralRecordsShareOneTransactionWhereverTheAcksAreAwaited(boolean resolveBeforeCommit)
