@@ -98,7 +98,8 @@ public final class Fidelity {
                 description = "warm-up operations of each run, or 'auto' (default): per scenario, as many as take "
                         + AUTO_WARMUP_SECONDS + " s at the mean of the broker warm-up's last run (a fresh JVM's: a"
                         + " warmed loop may be up to 5 times as fast),"
-                        + " at least " + AUTO_WARMUP_MIN + " and at most " + AUTO_WARMUP_MAX + " (bulk: a fiftieth);"
+                        + " at least " + AUTO_WARMUP_MIN + " and at most " + AUTO_WARMUP_MAX + " (bulk: a fiftieth of"
+                        + " the floor, a tenth of the ceiling);"
                         + " the output's 'Settled?' says whether the bare loop was still getting faster after them")
         String warmup = "auto";
 
@@ -701,10 +702,19 @@ public final class Fidelity {
     static final int AUTO_WARMUP_MAX = 10_000;
 
     /**
+     * The bulk scenarios' ceiling is this share of {@link #AUTO_WARMUP_MAX}, the share of the measured operations they
+     * get: 1000. It was a fiftieth, 200, which on Kafka 2.8.2 at one fsync per message (a bulk-acks-all operation of
+     * about 4 ms) is under a second, and the bare loop's p50 was still halving within a measured run ("Settled?"
+     * 0.938 [0.450–1.265] over 5 rounds).
+     */
+    static final int BULK_CEILING_SHARE = 10;
+
+    /**
      * The warm-up operations of each run of a scenario: {@code --warmup}'s count, or for {@code auto} as many as take
      * {@link #AUTO_WARMUP_SECONDS} at {@code meanMs} (the broker warm-up's last run), within [{@link
      * #AUTO_WARMUP_MIN}, {@link #AUTO_WARMUP_MAX}]; the floor when no mean was measured. Bulk scenarios, whose
-     * operations are transactions of many records, get a fiftieth of a count given and of the floor and ceiling.
+     * operations are transactions of many records, get a fiftieth of a count given and of the floor, and a {@link
+     * #BULK_CEILING_SHARE}th of the ceiling.
      */
     static int warmupOf(String option, double meanMs, boolean bulk) {
         int scale = bulk ? 50 : 1;
@@ -717,7 +727,9 @@ public final class Fidelity {
         }
         return (int) Math.max(
                 AUTO_WARMUP_MIN / scale,
-                Math.min(AUTO_WARMUP_MAX / scale, Math.ceil(AUTO_WARMUP_SECONDS * 1000.0 / meanMs)));
+                Math.min(
+                        AUTO_WARMUP_MAX / (bulk ? BULK_CEILING_SHARE : 1),
+                        Math.ceil(AUTO_WARMUP_SECONDS * 1000.0 / meanMs)));
     }
 
     /**

@@ -110,10 +110,11 @@ class BenchCliTest {
         // tx-send-offsets' ~100 ms: 300 would leave the JIT cold, the floor holds it to 1000
         assertEquals(1000, Fidelity.warmupOf("auto", 100, false));
         assertEquals(1000, Fidelity.warmupOf("auto", Double.NaN, false), "no mean measured: the floor");
-        // bulk: a fiftieth of the floor and ceiling, the same 30 s
+        // bulk: a fiftieth of the floor and a tenth of the ceiling, the same 30 s
         assertEquals(20, Fidelity.warmupOf("auto", 2000, true));
         assertEquals(150, Fidelity.warmupOf("auto", 200, true));
-        assertEquals(200, Fidelity.warmupOf("auto", 10, true));
+        assertEquals(750, Fidelity.warmupOf("auto", 40, true));
+        assertEquals(1000, Fidelity.warmupOf("auto", 4, true));
         // a count given is used as it is (bulk: a fiftieth, at least 1 of a count above 0)
         assertEquals(300, Fidelity.warmupOf("300", 1.5, false));
         assertEquals(6, Fidelity.warmupOf("300", 1.5, true));
