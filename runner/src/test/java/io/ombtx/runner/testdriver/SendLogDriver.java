@@ -1,5 +1,6 @@
 package io.ombtx.runner.testdriver;
 
+import io.ombtx.driver.api.CallbackProducer;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
 import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
@@ -13,13 +14,33 @@ import org.apache.bookkeeper.stats.StatsLogger;
 /**
  * An OMB-SPI-only driver whose sends are acknowledged at once; each send is logged (when, on which thread) in
  * {@link #sends}, so a test that hands this driver to a {@code LocalWorker} can check the schedule the runner kept.
+ * {@link #withCallbacks} makes one whose producers take omb-tx's {@link CallbackProducer} send too, logged in {@link
+ * #callbackSends}.
  */
 public final class SendLogDriver implements BenchmarkDriver {
 
     /** One send: {@code System.nanoTime()} as it was called, and the calling thread's name. */
     public record Send(long nanos, String thread) {}
 
+    /** One call-back send: its key, whether the runner said the message is consumed, its payload's size. */
+    public record CallbackSend(String key, boolean consumed, int bytes) {}
+
     public final ConcurrentLinkedQueue<Send> sends = new ConcurrentLinkedQueue<>();
+    public final ConcurrentLinkedQueue<CallbackSend> callbackSends = new ConcurrentLinkedQueue<>();
+    private final boolean callbacks;
+
+    public SendLogDriver() {
+        this(false);
+    }
+
+    private SendLogDriver(boolean callbacks) {
+        this.callbacks = callbacks;
+    }
+
+    /** A driver whose producers are {@link CallbackProducer}s as well. */
+    public static SendLogDriver withCallbacks() {
+        return new SendLogDriver(true);
+    }
 
     @Override
     public void initialize(File configurationFile, StatsLogger statsLogger) {}
@@ -36,16 +57,32 @@ public final class SendLogDriver implements BenchmarkDriver {
 
     @Override
     public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
-        return CompletableFuture.completedFuture(new BenchmarkProducer() {
-            @Override
-            public CompletableFuture<Void> sendAsync(Optional<String> key, byte[] payload) {
-                sends.add(new Send(System.nanoTime(), Thread.currentThread().getName()));
-                return CompletableFuture.completedFuture(null);
-            }
+        return CompletableFuture.completedFuture(callbacks ? new Both() : new Logged());
+    }
 
-            @Override
-            public void close() {}
-        });
+    private class Logged implements BenchmarkProducer {
+        @Override
+        public CompletableFuture<Void> sendAsync(Optional<String> key, byte[] payload) {
+            sends.add(new Send(System.nanoTime(), Thread.currentThread().getName()));
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private final class Both extends Logged implements CallbackProducer {
+        @Override
+        public void send(
+                String key,
+                byte[] payload,
+                boolean consumed,
+                long intendedNanos,
+                long sendNanos,
+                SendCallback callback) {
+            callbackSends.add(new CallbackSend(key, consumed, payload.length));
+            callback.completed(null, payload.length, intendedNanos, sendNanos);
+        }
     }
 
     @Override

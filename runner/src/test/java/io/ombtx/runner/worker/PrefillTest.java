@@ -2,19 +2,9 @@ package io.ombtx.runner.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.testdriver.SendLogDriver;
-import io.openmessaging.benchmark.driver.BenchmarkConsumer;
-import io.openmessaging.benchmark.driver.BenchmarkDriver;
-import io.openmessaging.benchmark.driver.BenchmarkProducer;
-import io.openmessaging.benchmark.driver.ConsumerCallback;
-import java.io.File;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import org.apache.bookkeeper.stats.StatsLogger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,87 +14,31 @@ import org.junit.jupiter.api.Test;
  */
 class PrefillTest {
 
-    /** A driver whose producers take the call-back send too, logging each send's {@code consumed} and key. */
-    static final class CallbackDriver implements BenchmarkDriver {
-        record Sent(String key, boolean consumed, int bytes) {}
-
-        final ConcurrentLinkedQueue<Sent> sent = new ConcurrentLinkedQueue<>();
-        final ConcurrentLinkedQueue<Boolean> sentAsync = new ConcurrentLinkedQueue<>();
-
-        @Override
-        public void initialize(File configurationFile, StatsLogger statsLogger) {}
-
-        @Override
-        public String getTopicNamePrefix() {
-            return "prefill";
-        }
-
-        @Override
-        public CompletableFuture<Void> createTopic(String topic, int partitions) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
-            final class Both implements BenchmarkProducer, CallbackProducer {
-                @Override
-                public CompletableFuture<Void> sendAsync(Optional<String> key, byte[] payload) {
-                    sentAsync.add(true);
-                    return CompletableFuture.completedFuture(null);
-                }
-
-                @Override
-                public void send(
-                        String key,
-                        byte[] payload,
-                        boolean consumed,
-                        long intendedNanos,
-                        long sendNanos,
-                        SendCallback callback) {
-                    sent.add(new Sent(key, consumed, payload.length));
-                    callback.completed(null, payload.length, intendedNanos, sendNanos);
-                }
-
-                @Override
-                public void close() {}
-            }
-            return CompletableFuture.completedFuture(new Both());
-        }
-
-        @Override
-        public CompletableFuture<BenchmarkConsumer> createConsumer(
-                String topic, String subscription, ConsumerCallback callback) {
-            return CompletableFuture.completedFuture(() -> {});
-        }
-
-        @Override
-        public void close() {}
-    }
-
     @Test
     void aCallBackProducerIsPrefilledUnconsumedAndUnkeyed() throws Exception {
-        CallbackDriver driver = new CallbackDriver();
-        try (LocalWorker worker = new LocalWorker(driverClass -> driver)) {
-            worker.initializeDriver("driverClass: " + CallbackDriver.class.getName() + "\n", OperationSpec.publish());
-            worker.createProducers(worker.createTopics(1, 1));
-            worker.prefill(250, new byte[6]);
-        }
-        List<CallbackDriver.Sent> sent = List.copyOf(driver.sent);
+        SendLogDriver driver = SendLogDriver.withCallbacks();
+        prefill(driver, 250);
+        List<SendLogDriver.CallbackSend> sent = List.copyOf(driver.callbackSends);
         assertEquals(250, sent.size(), "every prefilled record sent once");
         assertEquals(
-                List.of(new CallbackDriver.Sent(null, false, 6)),
+                List.of(new SendLogDriver.CallbackSend(null, false, 6)),
                 sent.stream().distinct().toList());
-        assertEquals(0, driver.sentAsync.size(), "none through OMB's sendAsync");
+        assertEquals(0, driver.sends.size(), "none through OMB's sendAsync");
     }
 
     @Test
     void anOmbOnlyProducerIsPrefilledThroughSendAsync() throws Exception {
         SendLogDriver driver = new SendLogDriver();
+        prefill(driver, 40);
+        assertEquals(40, driver.sends.size());
+        assertEquals(0, driver.callbackSends.size());
+    }
+
+    private static void prefill(SendLogDriver driver, long messages) throws Exception {
         try (LocalWorker worker = new LocalWorker(driverClass -> driver)) {
             worker.initializeDriver("driverClass: " + SendLogDriver.class.getName() + "\n", OperationSpec.publish());
             worker.createProducers(worker.createTopics(1, 1));
-            worker.prefill(40, new byte[6]);
+            worker.prefill(messages, new byte[6]);
         }
-        assertEquals(40, driver.sends.size());
     }
 }
