@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.broker.junit.EmbeddedKafkaExtension;
+import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
@@ -20,6 +21,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -153,9 +155,9 @@ class StreamProcessingTest {
             driver.createTopic(driver.streamTargetTopic(source), 1).get(WAIT_SECONDS, TimeUnit.SECONDS);
             BenchmarkProducer feeder = driver.createProducer(source).get(WAIT_SECONDS, TimeUnit.SECONDS);
             CompletableFuture<Void> acked = new CompletableFuture<>();
-            java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(50);
+            AtomicInteger left = new AtomicInteger(50);
             for (int i = 0; i < 50; i++) {
-                ((io.ombtx.driver.api.CallbackProducer) feeder)
+                ((CallbackProducer) feeder)
                         .send(null, ("in-" + i).getBytes(StandardCharsets.UTF_8), false, 0, 0, (error, b, x, y) -> {
                             if (error != null) {
                                 acked.completeExceptionally(error);
