@@ -133,7 +133,9 @@ public final class Fidelity {
         @Option(
                 names = "--broker-config",
                 paramLabel = "KEY=VALUE",
-                description = "embedded broker setting, repeatable (e.g. group.coordinator.append.linger.ms=0)")
+                description = "embedded broker setting, repeatable (e.g. group.coordinator.append.linger.ms=0); with"
+                        + " log.flush.interval.messages or log.flush.interval.ms the disk's fsync time is probed for"
+                        + " 1 s before each run and printed beside the rounds")
         List<String> brokerConfig = new ArrayList<>();
 
         @Option(
@@ -347,6 +349,9 @@ public final class Fidelity {
                 options.driver != null ? options.driver : bench.home().resolve("driver-kafka-tx/kafka-tx.yaml");
         ObjectNode driver = (ObjectNode) YAML.readTree(driverFile.toFile());
         Map<String, List<Figures[]>> measured = new LinkedHashMap<>();
+        // With a broker that fsyncs on its hot path, the disk's flush time just before each run, per round and side.
+        boolean probeDisk = fsyncsOnItsHotPath(options.brokerConfig);
+        Map<String, List<DiskProbe.Figures[]>> disk = new LinkedHashMap<>();
         List<String> failed = new ArrayList<>();
         List<String> warmFailures = new ArrayList<>(); // unmeasured: said, and the run goes on
         EmbeddedKafkaCluster.Builder builder = EmbeddedKafkaCluster.builder();
@@ -470,6 +475,7 @@ public final class Fidelity {
                     // Sides: 0 omb-tx, 1 the bare loop, 2 the bare loop again (--aa), in the round's order.
                     int sides = options.aa ? 3 : 2;
                     Figures[] pair = new Figures[sides];
+                    DiskProbe.Figures[] flushes = new DiskProbe.Figures[sides];
                     String failure = null;
                     for (int side : order(round, sides)) {
                         Path output = bench.work()
@@ -479,6 +485,9 @@ public final class Fidelity {
                             continue; // the round is lost: its other sides are not run
                         }
                         try {
+                            if (probeDisk) {
+                                flushes[side] = DiskProbe.run(bench.work(), DISK_PROBE);
+                            }
                             pair[side] = side == 0
                                     ? ombTx(bench, scenario, ombDriver, warmup, measure, output)
                                     : bare(scenario, bootstrap, clientProperties, replication, warmup, measure, output);
@@ -503,7 +512,7 @@ public final class Fidelity {
                     out.printf(
                             Locale.ROOT,
                             "[%d/%d] round %d %-24s omb-tx p50 %8.3f ms, total %9.1f ms, >=50ms %4d | bare p50 %8.3f"
-                                    + " ms, total %9.1f ms, >=50ms %4d%n",
+                                    + " ms, total %9.1f ms, >=50ms %4d%s%n",
                             done,
                             total,
                             round,
@@ -513,8 +522,18 @@ public final class Fidelity {
                             pair[0].slow(),
                             pair[1].p50(),
                             pair[1].total(),
-                            pair[1].slow());
+                            pair[1].slow(),
+                            probeDisk
+                                    ? String.format(
+                                            Locale.ROOT,
+                                            " | fsync p50 %.3f / %.3f ms",
+                                            flushes[0].p50Micros() / 1000,
+                                            flushes[1].p50Micros() / 1000)
+                                    : "");
                     measured.computeIfAbsent(scenario, s -> new ArrayList<>()).add(pair);
+                    if (probeDisk) {
+                        disk.computeIfAbsent(scenario, s -> new ArrayList<>()).add(flushes);
+                    }
                 }
             }
             if (!failed.isEmpty() || !warmFailures.isEmpty()) {
@@ -525,12 +544,57 @@ public final class Fidelity {
             }
         }
         boolean met = print(out, measured);
+        if (probeDisk) {
+            printDisk(out, disk);
+        }
         if (!failed.isEmpty()) {
             out.printf(Locale.ROOT, "%n%d round(s) failed and are left out of the figures above:%n", failed.size());
             failed.forEach(f -> out.println("  " + f));
         }
         bench.finish(out, options.keepWork.keep || !failed.isEmpty() || !warmFailures.isEmpty());
         return met && failed.isEmpty() ? Cli.OK : 1;
+    }
+
+    /** How long the disk is probed before each run of a broker that fsyncs on its hot path. */
+    static final java.time.Duration DISK_PROBE = java.time.Duration.ofSeconds(1);
+
+    /**
+     * Whether the broker flushes its logs on the hot path ({@code log.flush.interval.messages} or
+     * {@code log.flush.interval.ms} given): Kafka's defaults leave flushing to the OS, and then the disk's flush time
+     * is not in an operation's.
+     */
+    static boolean fsyncsOnItsHotPath(List<String> brokerConfig) {
+        return brokerConfig.stream()
+                .anyMatch(s -> s.startsWith("log.flush.interval.messages=") || s.startsWith("log.flush.interval.ms="));
+    }
+
+    /**
+     * The disk's part: the probe's median flush before each run, median [min–max] over the runs of each side, and
+     * its ratio omb-tx's run ÷ the bare loop's, round by round. Where that ratio spreads as wide as the loops' own,
+     * the rounds' spread is the machine's disk, which no loop can do anything about.
+     */
+    static void printDisk(PrintStream out, Map<String, List<DiskProbe.Figures[]>> disk) {
+        out.printf(
+                Locale.ROOT,
+                "%nThe disk under the broker: fsync of a 100-byte append (as a log flush), p50 over %d s just before each"
+                        + " run, ms, median [min–max] over the rounds (omb-tx's runs / the bare loop's), and omb-tx's ÷"
+                        + " the bare loop's round by round; information, not a target%n",
+                DISK_PROBE.toSeconds());
+        for (Map.Entry<String, List<DiskProbe.Figures[]>> e : disk.entrySet()) {
+            List<DiskProbe.Figures[]> rounds = e.getValue();
+            double[] omb = new double[rounds.size()];
+            double[] bare = new double[rounds.size()];
+            double[] ratio = new double[rounds.size()];
+            for (int i = 0; i < rounds.size(); i++) {
+                omb[i] = rounds.get(i)[0].p50Micros() / 1000;
+                bare[i] = rounds.get(i)[1].p50Micros() / 1000;
+                ratio[i] = omb[i] / bare[i];
+            }
+            Arrays.sort(omb);
+            Arrays.sort(bare);
+            Arrays.sort(ratio);
+            out.printf(Locale.ROOT, "%-25s | %s / %s | × %s%n", e.getKey(), spread(omb), spread(bare), spread(ratio));
+        }
     }
 
     /**
