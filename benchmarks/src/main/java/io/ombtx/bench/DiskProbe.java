@@ -17,8 +17,8 @@ import java.util.Arrays;
  */
 final class DiskProbe {
 
-    /** The flushes' median and 99th percentile, µs, and how many were timed. */
-    record Figures(double p50Micros, double p99Micros, int flushes) {}
+    /** The flushes' median, µs, and how many were timed. */
+    record Figures(double p50Micros, int flushes) {}
 
     private static final int RECORD_BYTES = 100;
 
@@ -49,6 +49,6 @@ final class DiskProbe {
         }
         long[] sorted = Arrays.copyOf(micros, n);
         Arrays.sort(sorted);
-        return new Figures(sorted[n / 2], sorted[Math.min(n - 1, (int) (n * 0.99))], n);
+        return new Figures(sorted[n / 2], n);
     }
 }

@@ -15,6 +15,7 @@ import java.io.Writer;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -556,7 +557,7 @@ public final class Fidelity {
     }
 
     /** How long the disk is probed before each run of a broker that fsyncs on its hot path. */
-    static final java.time.Duration DISK_PROBE = java.time.Duration.ofSeconds(1);
+    static final Duration DISK_PROBE = Duration.ofSeconds(1);
 
     /**
      * Whether the broker flushes its logs on the hot path ({@code log.flush.interval.messages} or

@@ -26,7 +26,6 @@ class DiskProbeTest {
 
         assertTrue(figures.flushes() >= 10, "at least ten flushes, got " + figures.flushes());
         assertTrue(figures.p50Micros() > 0, "an fsync takes time: " + figures);
-        assertTrue(figures.p99Micros() >= figures.p50Micros(), figures.toString());
         try (Stream<Path> left = Files.list(dir)) {
             assertEquals(0, left.count(), "the probe's file is deleted");
         }
@@ -46,15 +45,9 @@ class DiskProbeTest {
         disk.put(
                 "base-streaming",
                 List.of(
-                        new DiskProbe.Figures[] {
-                            new DiskProbe.Figures(300, 900, 50), new DiskProbe.Figures(200, 800, 60)
-                        },
-                        new DiskProbe.Figures[] {
-                            new DiskProbe.Figures(240, 900, 50), new DiskProbe.Figures(240, 800, 60)
-                        },
-                        new DiskProbe.Figures[] {
-                            new DiskProbe.Figures(210, 900, 50), new DiskProbe.Figures(280, 800, 60)
-                        }));
+                        new DiskProbe.Figures[] {new DiskProbe.Figures(300, 50), new DiskProbe.Figures(200, 60)},
+                        new DiskProbe.Figures[] {new DiskProbe.Figures(240, 50), new DiskProbe.Figures(240, 60)},
+                        new DiskProbe.Figures[] {new DiskProbe.Figures(210, 50), new DiskProbe.Figures(280, 60)}));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Fidelity.printDisk(new PrintStream(bytes, true, StandardCharsets.UTF_8), disk);
         String table = bytes.toString(StandardCharsets.UTF_8);
