@@ -13,7 +13,7 @@ import java.util.Arrays;
  * How long this machine's disk takes to make a small append durable, right now: appends of 100 bytes to a fresh file,
  * each followed by {@link FileChannel#force force(true)} (the call a Kafka log's flush makes), for a given time. On a
  * broker that fsyncs every message ({@code log.flush.interval.messages=1}) an operation waits for two or three such
- * flushes, so when the probe's median moves between two runs, their operations move with it whatever loop ran them.
+ * flushes, so how far the disk moves from one run to the next is in every loop's figures, whichever loop ran.
  */
 final class DiskProbe {
 
