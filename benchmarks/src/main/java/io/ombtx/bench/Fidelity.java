@@ -571,8 +571,8 @@ public final class Fidelity {
 
     /**
      * The disk's part: the probe's median flush before each run, median [min–max] over the runs of each side, and
-     * its ratio omb-tx's run ÷ the bare loop's, round by round. Where that ratio spreads as wide as the loops' own,
-     * the rounds' spread is the machine's disk, which no loop can do anything about.
+     * its ratio omb-tx's run ÷ the bare loop's, round by round: how far the disk under the two loops moved apart, to
+     * read beside how far their own figures did.
      */
     static void printDisk(PrintStream out, Map<String, List<DiskProbe.Figures[]>> disk) {
         out.printf(
