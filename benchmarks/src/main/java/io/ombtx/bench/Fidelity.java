@@ -167,8 +167,31 @@ public final class Fidelity {
                                 + " client's and the broker's threads anew each run. Needs taskset, CPU 0 and one more")
         boolean pin;
 
+        @Option(
+                names = "--pool",
+                paramLabel = "DIR",
+                description = "run nothing: print the figures of the rounds kept in the work folders of earlier runs"
+                        + " (--keep-work) taken together, repeatable; the runs must share their set-up (all but"
+                        + " --rounds); with --scenarios only those")
+        List<Path> pool = new ArrayList<>();
+
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
         @Override
         public void validate() {
+            if (!pool.isEmpty()) {
+                List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
+                        .map(picocli.CommandLine.Model.OptionSpec::longestName)
+                        .filter(name -> !name.equals("--pool") && !name.equals("--scenarios"))
+                        .distinct()
+                        .toList();
+                if (!given.isEmpty()) {
+                    throw new UsageException("--pool reads the rounds of earlier runs and runs nothing: "
+                            + String.join(", ", given) + " cannot be given with it (only --scenarios)");
+                }
+                FidelityPool.commonSetup(pool);
+            }
             for (String scenario : scenarios) {
                 if (!SeedLoop.SCENARIOS.contains(scenario)) {
                     throw new UsageException(
@@ -343,9 +366,16 @@ public final class Fidelity {
         Cli.main(new Options(), args, Fidelity::run);
     }
 
-    private static int run(Options options) throws Exception {
+    static int run(Options options) throws Exception {
+        return run(options, System.out);
+    }
+
+    /** A run, or with {@code --pool} the kept rounds' figures, printed to {@code out}; the exit code. */
+    static int run(Options options, PrintStream out) throws Exception {
+        if (!options.pool.isEmpty()) {
+            return pooled(out, options);
+        }
         Bench bench = Bench.create();
-        PrintStream out = System.out;
         Path driverFile =
                 options.driver != null ? options.driver : bench.home().resolve("driver-kafka-tx/kafka-tx.yaml");
         ObjectNode driver = (ObjectNode) YAML.readTree(driverFile.toFile());
@@ -417,6 +447,27 @@ public final class Fidelity {
                     options.measure,
                     jvmOpts.isEmpty() ? "" : ", both JVMs with " + String.join(" ", jvmOpts),
                     pinning);
+            Map<String, String> setup = new LinkedHashMap<>();
+            setup.put(FidelityPool.BUILD_KEY, FidelityPool.build(bench.home()));
+            setup.put("broker", "Kafka " + cluster.runningVersion() + ", " + cluster.brokerCount() + " broker(s)");
+            setup.put(
+                    "broker config",
+                    options.brokerConfig.isEmpty() ? "(defaults)" : String.join(" ", options.brokerConfig));
+            setup.put(
+                    "client",
+                    "kafka-clients "
+                            + (options.clientVersion != null
+                                    ? options.clientVersion
+                                    : EmbeddedKafkaCluster.DEFAULT_VERSION));
+            setup.put("client settings", settingsLine(clientProperties));
+            setup.put("warm-up", options.warmup);
+            setup.put("measured operations", Integer.toString(options.measure));
+            setup.put("broker warm-up", Integer.toString(options.brokerWarmup));
+            setup.put("JVM flags", jvmOpts.isEmpty() ? "(defaults)" : String.join(" ", jvmOpts));
+            setup.put("pinning", options.pin ? "broker on CPU 0, both sides on the others" : "none");
+            setup.put(FidelityPool.AA_KEY, options.aa ? "yes" : "no");
+            setup.put(FidelityPool.ROUNDS_KEY, Integer.toString(options.rounds));
+            FidelityPool.writeSetup(bench.work(), setup);
             // A fresh broker is slower for its first few thousand requests (its own JIT, its page cache, its
             // coordinators' state): unmeasured bare runs of every scenario first, so the first rounds do not pay for
             // it. Each run's slow operations are printed: they show whether the collision rate has settled.
@@ -532,6 +583,7 @@ public final class Fidelity {
                                             flushes[1].p50Micros() / 1000)
                                     : "");
                     measured.computeIfAbsent(scenario, s -> new ArrayList<>()).add(pair);
+                    FidelityPool.recordRound(bench.work(), scenario, round);
                     if (probeDisk) {
                         disk.computeIfAbsent(scenario, s -> new ArrayList<>()).add(flushes);
                     }
@@ -554,6 +606,49 @@ public final class Fidelity {
         }
         bench.finish(out, options.keepWork.keep || !failed.isEmpty() || !warmFailures.isEmpty());
         return met && failed.isEmpty() ? Cli.OK : 1;
+    }
+
+    /** {@code --pool}: the kept rounds of earlier runs' work folders, printed as one run's. */
+    private static int pooled(PrintStream out, Options options) {
+        Map<String, String> setup = FidelityPool.commonSetup(options.pool);
+        boolean aa = FidelityPool.allAa(options.pool);
+        Map<String, List<Figures[]>> measured = FidelityPool.rounds(options.pool, options.scenarios, aa);
+        if (measured.isEmpty()) {
+            out.println("No measured rounds of " + String.join(", ", options.scenarios) + " in " + options.pool);
+            return 1;
+        }
+        List<String> counts = new ArrayList<>();
+        measured.forEach((scenario, rounds) -> counts.add(scenario + " " + rounds.size()));
+        out.printf(
+                Locale.ROOT,
+                "Fidelity, pooled: the kept rounds of %d run(s) (%s); rounds per scenario: %s%n",
+                options.pool.size(),
+                options.pool.stream().map(Path::toString).collect(java.util.stream.Collectors.joining(", ")),
+                String.join(", ", counts));
+        setup.forEach((key, value) -> out.printf(Locale.ROOT, "  %s: %s%n", key, value));
+        out.printf(Locale.ROOT, "  %s: %s%n", FidelityPool.BUILD_KEY, FidelityPool.builds(options.pool));
+        out.printf(
+                Locale.ROOT,
+                "  %s: %s%n",
+                FidelityPool.AA_KEY,
+                aa
+                        ? "yes, in every run"
+                        : options.pool.size() > 1 && options.pool.stream().anyMatch(f -> FidelityPool.allAa(List.of(f)))
+                                ? "not in every run: the bare loop's second runs are left out"
+                                : "no");
+        return print(out, measured) ? Cli.OK : 1;
+    }
+
+    /** The bare loop's client settings file as one line, its keys sorted (no date comment: comparable). */
+    static String settingsLine(Path clientProperties) throws IOException {
+        Properties props = new Properties();
+        try (java.io.Reader r = Files.newBufferedReader(clientProperties)) {
+            props.load(r);
+        }
+        return props.stringPropertyNames().stream()
+                .sorted()
+                .map(k -> k + "=" + props.getProperty(k))
+                .collect(java.util.stream.Collectors.joining(" "));
     }
 
     /** How long the disk is probed before each run of a broker that fsyncs on its hot path. */
@@ -719,14 +814,13 @@ public final class Fidelity {
             command.add(clientVersion);
         }
         command.add(workloadFile.toString());
-        Path gapFile = gapFile(output);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment()
                 .put(
                         "OMBTX_JAVA_OPTS",
                         String.join(
                                 " ",
-                                HEAP_FLAGS + " -D" + LoopGap.PROPERTY + "=" + gapFile,
+                                HEAP_FLAGS + " -D" + LoopGap.PROPERTY + "=" + gapFile(output),
                                 String.join(" ", jvmOpts))); // bin/lib's defaults
         Process process =
                 builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -735,6 +829,11 @@ public final class Fidelity {
             throw new IllegalStateException(
                     "bin/benchmark " + scenario + " exited " + exit + "; see " + log + ":\n" + tail(log));
         }
+        return readOmbTx(scenario, output);
+    }
+
+    /** omb-tx's figures from its result file (and its loop-gap file beside it). */
+    static Figures readOmbTx(String scenario, Path output) throws IOException {
         JsonNode result = JSON.readTree(output.toFile());
         JsonNode histograms = result.path("histograms");
         Map<String, Histogram> phases = new LinkedHashMap<>();
@@ -747,7 +846,7 @@ public final class Fidelity {
         // transaction and the wait for visibility is its end-to-end latency, from the record's publish time (taken
         // before the begin) to its receipt.
         String operations = scenario.equals("tx-fetch") ? "endToEndLatencyMicros" : "operationLatencyMicros";
-        return Figures.of(decode(histograms.path(operations).asText()), phases, gapFile);
+        return Figures.of(decode(histograms.path(operations).asText()), phases, gapFile(output));
     }
 
     /**
@@ -853,6 +952,11 @@ public final class Fidelity {
             throw new IllegalStateException(
                     "the bare loop of " + scenario + " exited " + exit + "; see " + log + ":\n" + tail(log));
         }
+        return readBare(output);
+    }
+
+    /** The bare loop's figures from its per-operation file (and its loop-gap file beside it). */
+    static Figures readBare(Path output) throws IOException {
         List<String> lines = Files.readAllLines(output);
         String[] names = lines.get(0).split(",");
         Histogram operations = new Histogram(3);
