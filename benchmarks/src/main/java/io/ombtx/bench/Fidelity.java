@@ -172,7 +172,7 @@ public final class Fidelity {
                 paramLabel = "DIR",
                 description = "run nothing: print the figures of the rounds kept in the work folders of earlier runs"
                         + " (--keep-work) taken together, repeatable; the runs must share their set-up (all but"
-                        + " --rounds); with --scenarios only those")
+                        + " the rounds, the omb-tx build and --aa); with --scenarios only those")
         List<Path> pool = new ArrayList<>();
 
         @picocli.CommandLine.Spec
@@ -367,13 +367,16 @@ public final class Fidelity {
     }
 
     static int run(Options options) throws Exception {
-        return run(options, System.out);
+        return run(options, System.out, System.err);
     }
 
-    /** A run, or with {@code --pool} the kept rounds' figures, printed to {@code out}; the exit code. */
-    static int run(Options options, PrintStream out) throws Exception {
+    /**
+     * A run, or with {@code --pool} the kept rounds' figures, printed to {@code out} (a pooled round that cannot be
+     * read: one line on {@code err}); the exit code.
+     */
+    static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         if (!options.pool.isEmpty()) {
-            return pooled(out, options);
+            return pooled(out, err, options);
         }
         Bench bench = Bench.create();
         Path driverFile =
@@ -609,10 +612,16 @@ public final class Fidelity {
     }
 
     /** {@code --pool}: the kept rounds of earlier runs' work folders, printed as one run's. */
-    private static int pooled(PrintStream out, Options options) {
+    private static int pooled(PrintStream out, PrintStream err, Options options) {
         Map<String, String> setup = FidelityPool.commonSetup(options.pool);
         boolean aa = FidelityPool.allAa(options.pool);
-        Map<String, List<Figures[]>> measured = FidelityPool.rounds(options.pool, options.scenarios, aa);
+        Map<String, List<Figures[]>> measured;
+        try {
+            measured = FidelityPool.rounds(options.pool, options.scenarios, aa);
+        } catch (UsageException e) { // a listed round's file missing or unreadable
+            err.println("error: " + e.getMessage());
+            return Cli.BAD_INPUT;
+        }
         if (measured.isEmpty()) {
             out.println("No measured rounds of " + String.join(", ", options.scenarios) + " in " + options.pool);
             return 1;
@@ -633,7 +642,7 @@ public final class Fidelity {
                 FidelityPool.AA_KEY,
                 aa
                         ? "yes, in every run"
-                        : options.pool.size() > 1 && options.pool.stream().anyMatch(f -> FidelityPool.allAa(List.of(f)))
+                        : FidelityPool.anyAa(options.pool)
                                 ? "not in every run: the bare loop's second runs are left out"
                                 : "no");
         return print(out, measured) ? Cli.OK : 1;

@@ -118,7 +118,16 @@ final class FidelityPool {
 
     /** Whether every folder's run ran the bare loop twice a round (--aa). */
     static boolean allAa(List<Path> folders) {
-        return folders.stream().allMatch(f -> "yes".equals(readSetup(f).get(AA_KEY)));
+        return folders.stream().allMatch(FidelityPool::ranAa);
+    }
+
+    /** Whether any folder's run ran the bare loop twice a round. */
+    static boolean anyAa(List<Path> folders) {
+        return folders.stream().anyMatch(FidelityPool::ranAa);
+    }
+
+    private static boolean ranAa(Path folder) {
+        return "yes".equals(readSetup(folder).get(AA_KEY));
     }
 
     /**

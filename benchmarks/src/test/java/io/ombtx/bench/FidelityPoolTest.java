@@ -87,12 +87,9 @@ class FidelityPoolTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream printed = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream errors = new PrintStream(err, true, StandardCharsets.UTF_8);
         int exit = Cli.execute(
-                new Fidelity.Options(),
-                args,
-                printed,
-                new PrintStream(err, true, StandardCharsets.UTF_8),
-                options -> Fidelity.run(options, printed));
+                new Fidelity.Options(), args, printed, errors, options -> Fidelity.run(options, printed, errors));
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -165,6 +162,12 @@ class FidelityPoolTest {
         Run missing = fidelity("--pool", temp.resolve("nope").toString());
         assertEquals(Cli.BAD_INPUT, missing.exit());
         assertTrue(missing.err().contains("no such folder"), missing.err());
+
+        // a listed round whose result file is gone: exit 2, naming the folder and the round
+        Files.delete(a.resolve("base-writes-1-omb.json"));
+        Run lost = fidelity("--pool", a.toString());
+        assertEquals(Cli.BAD_INPUT, lost.exit());
+        assertTrue(lost.err().contains("--pool " + a + ": round 1 of base-writes is listed"), lost.err());
 
         // --scenarios picks among the pooled ones
         Run none = fidelity("--pool", a.toString(), "--scenarios", "tx-writes");
