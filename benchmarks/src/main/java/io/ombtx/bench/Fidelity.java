@@ -190,7 +190,7 @@ public final class Fidelity {
                     throw new UsageException("--pool reads the rounds of earlier runs and runs nothing: "
                             + String.join(", ", given) + " cannot be given with it (only --scenarios)");
                 }
-                FidelityPool.commonSetup(pool);
+                FidelityPool.Kept.read(pool);
             }
             for (String scenario : scenarios) {
                 if (!SeedLoop.SCENARIOS.contains(scenario)) {
@@ -613,8 +613,8 @@ public final class Fidelity {
 
     /** {@code --pool}: the kept rounds of earlier runs' work folders, printed as one run's. */
     private static int pooled(PrintStream out, PrintStream err, Options options) {
-        Map<String, String> setup = FidelityPool.commonSetup(options.pool);
-        boolean aa = FidelityPool.allAa(options.pool);
+        FidelityPool.Kept kept = FidelityPool.Kept.read(options.pool);
+        boolean aa = kept.allAa();
         Map<String, List<Figures[]>> measured;
         try {
             measured = FidelityPool.rounds(options.pool, options.scenarios, aa);
@@ -634,17 +634,15 @@ public final class Fidelity {
                 options.pool.size(),
                 options.pool.stream().map(Path::toString).collect(java.util.stream.Collectors.joining(", ")),
                 String.join(", ", counts));
-        setup.forEach((key, value) -> out.printf(Locale.ROOT, "  %s: %s%n", key, value));
-        out.printf(Locale.ROOT, "  %s: %s%n", FidelityPool.BUILD_KEY, FidelityPool.builds(options.pool));
+        kept.common().forEach((key, value) -> out.printf(Locale.ROOT, "  %s: %s%n", key, value));
+        out.printf(Locale.ROOT, "  %s: %s%n", FidelityPool.BUILD_KEY, kept.builds());
         out.printf(
                 Locale.ROOT,
                 "  %s: %s%n",
                 FidelityPool.AA_KEY,
                 aa
                         ? "yes, in every run"
-                        : FidelityPool.anyAa(options.pool)
-                                ? "not in every run: the bare loop's second runs are left out"
-                                : "no");
+                        : kept.anyAa() ? "not in every run: the bare loop's second runs are left out" : "no");
         return print(out, measured) ? Cli.OK : 1;
     }
 

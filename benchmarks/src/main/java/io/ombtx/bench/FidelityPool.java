@@ -2,7 +2,6 @@ package io.ombtx.bench;
 
 import io.ombtx.runner.cli.UsageException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +33,7 @@ final class FidelityPool {
     /**
      * The set-up line saying whether each round ran the bare loop twice. It may differ between pooled runs: omb-tx ÷
      * the bare loop is the same comparison either way, and the bare loop's second runs are pooled only when every
-     * run has them ({@link #allAa}).
+     * run has them ({@link Kept#allAa}).
      */
     static final String AA_KEY = "A/A";
 
@@ -87,47 +86,75 @@ final class FidelityPool {
     }
 
     /**
-     * The folders' common set-up (the first folder's, without its rounds), or a UsageException naming the first
-     * folder that differs from the first one, and the line where.
+     * The kept runs to pool: their folders and each one's set-up, read once. {@link #read} refuses folders whose
+     * set-ups differ.
      */
-    static Map<String, String> commonSetup(List<Path> folders) {
-        Map<String, String> first = readSetup(folders.get(0));
-        first.remove(ROUNDS_KEY);
-        first.remove(BUILD_KEY);
-        first.remove(AA_KEY);
-        for (Path folder : folders.subList(1, folders.size())) {
-            Map<String, String> other = readSetup(folder);
-            other.remove(ROUNDS_KEY);
-            other.remove(BUILD_KEY);
-            other.remove(AA_KEY);
-            if (other.equals(first)) {
-                continue;
-            }
-            for (String key : union(first, other)) {
-                String a = first.getOrDefault(key, "(none)");
-                String b = other.getOrDefault(key, "(none)");
-                if (!a.equals(b)) {
-                    throw new UsageException("--pool " + folder + ": its run's set-up differs from " + folders.get(0)
-                            + "'s in '" + key + "': " + b + ", expected " + a
-                            + " (only rounds of one set-up are pooled)");
+    record Kept(List<Path> folders, List<Map<String, String>> setups) {
+
+        /**
+         * Reads every folder's set-up; a UsageException naming the first folder whose set-up differs from the first
+         * one's in anything but the rounds, the build and the A/A, and the line where.
+         */
+        static Kept read(List<Path> folders) {
+            List<Map<String, String>> setups =
+                    folders.stream().map(FidelityPool::readSetup).toList();
+            Map<String, String> first = comparable(setups.get(0));
+            for (int i = 1; i < folders.size(); i++) {
+                Map<String, String> other = comparable(setups.get(i));
+                for (String key : union(first, other)) {
+                    String a = first.getOrDefault(key, "(none)");
+                    String b = other.getOrDefault(key, "(none)");
+                    if (!a.equals(b)) {
+                        throw new UsageException("--pool " + folders.get(i) + ": its run's set-up differs from "
+                                + folders.get(0) + "'s in '" + key + "': " + b + ", expected " + a
+                                + " (only rounds of one set-up are pooled)");
+                    }
                 }
             }
+            return new Kept(folders, setups);
         }
-        return first;
-    }
 
-    /** Whether every folder's run ran the bare loop twice a round (--aa). */
-    static boolean allAa(List<Path> folders) {
-        return folders.stream().allMatch(FidelityPool::ranAa);
-    }
+        /** The set-up the runs share: the first one's, without the lines that may differ. */
+        Map<String, String> common() {
+            return comparable(setups.get(0));
+        }
 
-    /** Whether any folder's run ran the bare loop twice a round. */
-    static boolean anyAa(List<Path> folders) {
-        return folders.stream().anyMatch(FidelityPool::ranAa);
-    }
+        /** Whether every run ran the bare loop twice a round (--aa). */
+        boolean allAa() {
+            return setups.stream().allMatch(Kept::ranAa);
+        }
 
-    private static boolean ranAa(Path folder) {
-        return "yes".equals(readSetup(folder).get(AA_KEY));
+        /** Whether any run ran the bare loop twice a round. */
+        boolean anyAa() {
+            return setups.stream().anyMatch(Kept::ranAa);
+        }
+
+        private static boolean ranAa(Map<String, String> setup) {
+            return "yes".equals(setup.get(AA_KEY));
+        }
+
+        /** The runs' build, when they share one, else "not the same in every run: " and each folder's. */
+        String builds() {
+            List<String> builds = setups.stream()
+                    .map(setup -> setup.getOrDefault(BUILD_KEY, "unknown"))
+                    .toList();
+            if (builds.stream().distinct().count() == 1) {
+                return builds.get(0);
+            }
+            List<String> each = new ArrayList<>();
+            for (int i = 0; i < folders.size(); i++) {
+                each.add(builds.get(i) + " (" + folders.get(i) + ")");
+            }
+            return "not the same in every run: " + String.join(", ", each);
+        }
+
+        private static Map<String, String> comparable(Map<String, String> setup) {
+            Map<String, String> lines = new LinkedHashMap<>(setup);
+            lines.remove(ROUNDS_KEY);
+            lines.remove(BUILD_KEY);
+            lines.remove(AA_KEY);
+            return lines;
+        }
     }
 
     /**
@@ -161,22 +188,6 @@ final class FidelityPool {
         return git.waitFor() == 0 ? output.strip() : null;
     }
 
-    /** The folders' build, when they share one, else "not the same in every run: " and each folder's. */
-    static String builds(List<Path> folders) {
-        List<String> builds = new ArrayList<>();
-        for (Path folder : folders) {
-            builds.add(readSetup(folder).getOrDefault(BUILD_KEY, "unknown"));
-        }
-        if (builds.stream().distinct().count() == 1) {
-            return builds.get(0);
-        }
-        List<String> each = new ArrayList<>();
-        for (int i = 0; i < folders.size(); i++) {
-            each.add(builds.get(i) + " (" + folders.get(i) + ")");
-        }
-        return "not the same in every run: " + String.join(", ", each);
-    }
-
     private static List<String> union(Map<String, String> a, Map<String, String> b) {
         List<String> keys = new ArrayList<>(a.keySet());
         b.keySet().stream().filter(k -> !a.containsKey(k)).forEach(keys::add);
@@ -196,7 +207,7 @@ final class FidelityPool {
             try {
                 lines = Files.readAllLines(folder.resolve(ROUNDS_FILE));
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                throw new UsageException("--pool " + folder.resolve(ROUNDS_FILE) + ": " + e.getMessage());
             }
             for (String line : lines) {
                 String[] parts = line.strip().split(" ");
@@ -210,7 +221,7 @@ final class FidelityPool {
                     for (int side = 1; side < sides.length; side++) {
                         sides[side] = Fidelity.readBare(folder.resolve(prefix + "-bare" + side + ".csv"));
                     }
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) { // gone, empty or not a result (a decode or number error)
                     throw new UsageException("--pool " + folder + ": round " + parts[1] + " of " + parts[0]
                             + " is listed in " + ROUNDS_FILE + " but its files cannot be read: " + e);
                 }

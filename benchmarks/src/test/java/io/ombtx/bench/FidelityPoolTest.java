@@ -118,7 +118,9 @@ class FidelityPoolTest {
     @Test
     void theBuildsArePrintedWhenTheyDiffer() throws Exception {
         Path a = folder("a", setup("Kafka 4.1.1, 1 broker(s)", "abc"), new long[][] {{1000, 1000}}, 1);
-        Path b = folder("b", setup("Kafka 4.1.1, 1 broker(s)", "def+changes"), new long[][] {{1000, 1000}}, 1);
+        Map<String, String> withAa = setup("Kafka 4.1.1, 1 broker(s)", "def+changes");
+        withAa.put(FidelityPool.AA_KEY, "yes"); // only b ran the A/A: its second bare runs are not read
+        Path b = folder("b", withAa, new long[][] {{1000, 1000}}, 1);
 
         Run run = fidelity("--pool", a.toString(), "--pool", b.toString());
 
@@ -126,6 +128,7 @@ class FidelityPoolTest {
                 run.out().contains("omb-tx build: not the same in every run: abc (" + a + "), def+changes (" + b + ")"),
                 run.out());
         assertTrue(run.out().contains("rounds per scenario: base-writes 2"), run.out());
+        assertTrue(run.out().contains("A/A: not in every run: the bare loop's second runs are left out"), run.out());
     }
 
     @Test
@@ -168,6 +171,13 @@ class FidelityPoolTest {
         Run lost = fidelity("--pool", a.toString());
         assertEquals(Cli.BAD_INPUT, lost.exit());
         assertTrue(lost.err().contains("--pool " + a + ": round 1 of base-writes is listed"), lost.err());
+
+        // a listed round whose file is empty (its writer died before its header): exit 2 too, not a stack trace
+        Path cut = folder("empty-file", setup("Kafka 4.1.1, 1 broker(s)", "abc"), new long[][] {{1000, 1000}}, 1);
+        Files.writeString(cut.resolve("base-writes-1-bare1.csv"), "");
+        Run truncated = fidelity("--pool", cut.toString());
+        assertEquals(Cli.BAD_INPUT, truncated.exit());
+        assertTrue(truncated.err().contains("round 1 of base-writes is listed"), truncated.err());
 
         // --scenarios picks among the pooled ones
         Run none = fidelity("--pool", a.toString(), "--scenarios", "tx-writes");
