@@ -259,7 +259,9 @@ public final class Fidelity {
      * from a commit returning to the next begin (plain writes: from the last ack to the next send; {@link LoopGap}),
      * p50 and p90 in µs over the measured operations
      * (NaN when not recorded), the median of the operations under {@link #SLOW_MICROS} in ms (NaN when none), and the
-     * count of operations of {@link #BACKED_OFF_MICROS} or more.
+     * count of operations of {@link #BACKED_OFF_MICROS} or more; omb-tx's side also how long its operations' clocks
+     * were stopped inside them (its runner's bookkeeping, {@link LoopGap#recordPause}), p50 and p90 in µs over the
+     * measured operations that paused (NaN for the bare loop, which has no such time, or when not recorded).
      */
     record Figures(
             double p50,
@@ -272,7 +274,63 @@ public final class Fidelity {
             double gapP90,
             double fastP50,
             long backedOff,
-            double settling) {
+            double settling,
+            double pauseP50,
+            double pauseP90) {
+
+        /** Figures without paused times (the bare loop's). */
+        Figures(
+                double p50,
+                double p99,
+                double total,
+                long slow,
+                long count,
+                Map<String, Double> phaseMeans,
+                double gapP50,
+                double gapP90,
+                double fastP50,
+                long backedOff,
+                double settling) {
+            this(
+                    p50,
+                    p99,
+                    total,
+                    slow,
+                    count,
+                    phaseMeans,
+                    gapP50,
+                    gapP90,
+                    fastP50,
+                    backedOff,
+                    settling,
+                    Double.NaN,
+                    Double.NaN);
+        }
+
+        /**
+         * These figures with the paused times of {@code file} (one per paused operation, in order; the last {@link
+         * #count} of them are the measured operations'), unchanged when there is no such file.
+         */
+        Figures withPauses(Path file) throws IOException {
+            double[] pauses = gaps(file, count);
+            if (pauses.length == 0) {
+                return this;
+            }
+            return new Figures(
+                    p50,
+                    p99,
+                    total,
+                    slow,
+                    count,
+                    phaseMeans,
+                    gapP50,
+                    gapP90,
+                    fastP50,
+                    backedOff,
+                    settling,
+                    pauses[pauses.length / 2],
+                    pauses[pauses.length * 9 / 10]);
+        }
 
         /** As {@link #of(Histogram, Map, Path, double)}, the run order of the operations unknown (a histogram's). */
         static Figures of(Histogram operations, Map<String, Histogram> phases, Path gapFile) throws IOException {
@@ -827,7 +885,8 @@ public final class Fidelity {
                         "OMBTX_JAVA_OPTS",
                         String.join(
                                 " ",
-                                HEAP_FLAGS + " -D" + LoopGap.PROPERTY + "=" + gapFile(output),
+                                HEAP_FLAGS + " -D" + LoopGap.PROPERTY + "=" + gapFile(output) + " -D"
+                                        + LoopGap.PAUSE_PROPERTY + "=" + pauseFile(output),
                                 String.join(" ", jvmOpts))); // bin/lib's defaults
         Process process =
                 builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -839,7 +898,7 @@ public final class Fidelity {
         return readOmbTx(scenario, output);
     }
 
-    /** omb-tx's figures from its result file (and its loop-gap file beside it). */
+    /** omb-tx's figures from its result file (and its loop-gap and paused-time files beside it, when kept). */
     static Figures readOmbTx(String scenario, Path output) throws IOException {
         JsonNode result = JSON.readTree(output.toFile());
         JsonNode histograms = result.path("histograms");
@@ -853,7 +912,8 @@ public final class Fidelity {
         // transaction and the wait for visibility is its end-to-end latency, from the record's publish time (taken
         // before the begin) to its receipt.
         String operations = scenario.equals("tx-fetch") ? "endToEndLatencyMicros" : "operationLatencyMicros";
-        return Figures.of(decode(histograms.path(operations).asText()), phases, gapFile(output));
+        return Figures.of(decode(histograms.path(operations).asText()), phases, gapFile(output))
+                .withPauses(pauseFile(output));
     }
 
     /**
@@ -985,6 +1045,11 @@ public final class Fidelity {
 
     private static Path gapFile(Path output) {
         return output.resolveSibling(output.getFileName() + ".gaps");
+    }
+
+    /** Where omb-tx's side writes how long each operation's clock was stopped ({@link LoopGap#recordPause}). */
+    static Path pauseFile(Path output) {
+        return output.resolveSibling(output.getFileName() + ".pauses");
     }
 
     private static int waitFor(Process process, String scenario) throws InterruptedException {
@@ -1136,6 +1201,7 @@ public final class Fidelity {
             }
             out.printf(Locale.ROOT, "%-25s | p50 %s | p90 %s%n", e.getKey(), perSide(p50), perSide(p90));
         }
+        printPauses(out, measured);
         printSettling(out, measured);
         printIntervals(out, measured);
         printSplit(out, measured);
@@ -1201,6 +1267,42 @@ public final class Fidelity {
                 .mapToDouble(r -> figure.applyAsDouble(r[side]))
                 .sorted()
                 .toArray());
+    }
+
+    /**
+     * omb-tx's paused time per operation: where its runner does its bookkeeping inside an operation with the clock
+     * stopped (a transaction running ahead: after its last request, before its commit), which the bare loop does
+     * not. Only the scenarios where omb-tx recorded any.
+     */
+    static void printPauses(PrintStream out, Map<String, List<Figures[]>> measured) {
+        boolean header = false;
+        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
+            // Rounds pooled from runs that kept no paused times have none: the median of those that did.
+            List<Figures[]> paused = e.getValue().stream()
+                    .filter(round -> !Double.isNaN(round[0].pauseP50()))
+                    .toList();
+            if (paused.isEmpty()) {
+                continue;
+            }
+            double p50 = sideMedian(paused, 0, Figures::pauseP50);
+            if (!header) {
+                out.printf(
+                        Locale.ROOT,
+                        "%nPaused, µs: omb-tx's time inside an operation with its clock stopped, its runner's"
+                                + " bookkeeping (a transaction: after its last request, before its commit, where the"
+                                + " bare loop calls the commit at once), median over the rounds of p50 and p90%n");
+                header = true;
+            }
+            out.printf(
+                    Locale.ROOT,
+                    "%-25s | p50 %7.1f | p90 %7.1f%s%n",
+                    e.getKey(),
+                    p50,
+                    sideMedian(paused, 0, Figures::pauseP90),
+                    paused.size() < e.getValue().size()
+                            ? " (" + paused.size() + " of " + e.getValue().size() + " rounds)"
+                            : "");
+        }
     }
 
     /** The A/A pairs of {@code --aa} rounds: the bare loop's second run against its first. */

@@ -8,12 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The fidelity table's intervals: which order statistics bound a median, and what they decide. */
 class FidelityIntervalTest {
@@ -312,6 +315,40 @@ class FidelityIntervalTest {
         assertEquals("tx-fetch                  | 0.850 [0.800–0.970] still warming up", line(table, "tx-fetch"));
         assertEquals("base-writes               | 1.000 [0.950–1.120]", line(table, "base-writes"));
         assertTrue(table.lines().noneMatch(l -> l.startsWith("bulk-tx")), "no order known on either side: " + table);
+    }
+
+    @Test
+    void omb_txsPausedTimeIsReadForTheMeasuredOperationsAndPrintedOverTheRoundsThatKeptIt(@TempDir Path dir)
+            throws Exception {
+        // 3 warm-up operations paused 500 µs each, then 10 measured ones 1..10 µs (in ns, as LoopGap writes them)
+        Path file = dir.resolve("tx-writes-1-omb.json.pauses");
+        List<String> lines = new ArrayList<>(List.of("500000", "500000", "500000"));
+        for (int us = 10; us >= 1; us--) {
+            lines.add(Long.toString(us * 1000L));
+        }
+        Files.write(file, lines);
+        Fidelity.Figures measured10 =
+                new Fidelity.Figures(1, 1, 1, 0, 10, Map.of(), Double.NaN, Double.NaN, 1, 0, Double.NaN);
+        Fidelity.Figures omb = measured10.withPauses(file);
+        assertEquals(6.0, omb.pauseP50()); // the sorted measured 1..10: index 5
+        assertEquals(10.0, omb.pauseP90()); // index 9: the warm-up's 500 µs are not among them
+        assertTrue(measured10.withPauses(dir.resolve("absent")) == measured10, "no file: unchanged");
+
+        Map<String, List<Fidelity.Figures[]>> measured = new LinkedHashMap<>();
+        measured.put("tx-writes", List.of(new Fidelity.Figures[] {omb, measured10}, new Fidelity.Figures[] {
+            measured10, measured10
+        })); // a pooled round with no file
+        measured.put("base-streaming", List.<Fidelity.Figures[]>of(new Fidelity.Figures[] {measured10, measured10}));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Fidelity.printPauses(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
+        String table = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals("tx-writes                 | p50     6.0 | p90    10.0 (1 of 2 rounds)", line(table, "tx-writes"));
+        assertTrue(table.lines().noneMatch(l -> l.startsWith("base-streaming")), table);
+        ByteArrayOutputStream none = new ByteArrayOutputStream();
+        Fidelity.printPauses(
+                new PrintStream(none, true, StandardCharsets.UTF_8),
+                Map.of("base-streaming", measured.get("base-streaming")));
+        assertEquals("", none.toString(StandardCharsets.UTF_8), "nothing paused: no table");
     }
 
     private static Fidelity.Figures withSettling(double settling) {
