@@ -278,35 +278,6 @@ public final class Fidelity {
             double pauseP50,
             double pauseP90) {
 
-        /** Figures without paused times (the bare loop's). */
-        Figures(
-                double p50,
-                double p99,
-                double total,
-                long slow,
-                long count,
-                Map<String, Double> phaseMeans,
-                double gapP50,
-                double gapP90,
-                double fastP50,
-                long backedOff,
-                double settling) {
-            this(
-                    p50,
-                    p99,
-                    total,
-                    slow,
-                    count,
-                    phaseMeans,
-                    gapP50,
-                    gapP90,
-                    fastP50,
-                    backedOff,
-                    settling,
-                    Double.NaN,
-                    Double.NaN);
-        }
-
         /**
          * These figures with the paused times of {@code file} (one per paused operation, in order; the last {@link
          * #count} of them are the measured operations'), unchanged when there is no such file.
@@ -354,7 +325,9 @@ public final class Fidelity {
                     gaps.length == 0 ? Double.NaN : gaps[gaps.length * 9 / 10],
                     fastMedian(operations),
                     operations.getCountBetweenValues(BACKED_OFF_MICROS, operations.getMaxValue() + 1),
-                    settling);
+                    settling,
+                    Double.NaN, // paused times: read by withPauses, omb-tx's side only
+                    Double.NaN);
         }
 
         /**

@@ -54,7 +54,19 @@ class FidelityIntervalTest {
 
     private static Fidelity.Figures figures(double p50, long slow) {
         return new Fidelity.Figures(
-                p50, 100, p50 * 1000, slow, 1000, Map.of(), Double.NaN, Double.NaN, p50, slow, Double.NaN);
+                p50,
+                100,
+                p50 * 1000,
+                slow,
+                1000,
+                Map.of(),
+                Double.NaN,
+                Double.NaN,
+                p50,
+                slow,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN);
     }
 
     @Test
@@ -108,9 +120,33 @@ class FidelityIntervalTest {
         List<Fidelity.Figures[]> runs = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             Fidelity.Figures omb = new Fidelity.Figures(
-                    100, 100, 1, 300, 600, Map.of(), Double.NaN, Double.NaN, 4.0 * (1 + i / 200.0), 300, Double.NaN);
-            Fidelity.Figures bare =
-                    new Fidelity.Figures(3, 100, 1, 200, 600, Map.of(), Double.NaN, Double.NaN, 4.0, 200, Double.NaN);
+                    100,
+                    100,
+                    1,
+                    300,
+                    600,
+                    Map.of(),
+                    Double.NaN,
+                    Double.NaN,
+                    4.0 * (1 + i / 200.0),
+                    300,
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN);
+            Fidelity.Figures bare = new Fidelity.Figures(
+                    3,
+                    100,
+                    1,
+                    200,
+                    600,
+                    Map.of(),
+                    Double.NaN,
+                    Double.NaN,
+                    4.0,
+                    200,
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN);
             runs.add(new Fidelity.Figures[] {omb, bare});
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -205,11 +241,47 @@ class FidelityIntervalTest {
         for (int i = 0; i < 5; i++) {
             runs.add(new Fidelity.Figures[] {
                 new Fidelity.Figures(
-                        2, 20, 2000, 0, 1000, Map.of("send", 0.150, "commit", 7.2), 13.2, 25.1, 1.8, 250, Double.NaN),
+                        2,
+                        20,
+                        2000,
+                        0,
+                        1000,
+                        Map.of("send", 0.150, "commit", 7.2),
+                        13.2,
+                        25.1,
+                        1.8,
+                        250,
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN),
                 new Fidelity.Figures(
-                        2, 20, 2000, 0, 1000, Map.of("send", 0.133, "commit", 6.9), 8.7, 17.0, 1.8, 245, Double.NaN),
+                        2,
+                        20,
+                        2000,
+                        0,
+                        1000,
+                        Map.of("send", 0.133, "commit", 6.9),
+                        8.7,
+                        17.0,
+                        1.8,
+                        245,
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN),
                 new Fidelity.Figures(
-                        2, 20, 2000, 0, 1000, Map.of("send", 0.160, "commit", 7.0), 9.1, 18.2, 1.8, 300, Double.NaN)
+                        2,
+                        20,
+                        2000,
+                        0,
+                        1000,
+                        Map.of("send", 0.160, "commit", 7.0),
+                        9.1,
+                        18.2,
+                        1.8,
+                        300,
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN)
             });
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -236,10 +308,10 @@ class FidelityIntervalTest {
         Fidelity.Figures omb = Fidelity.Figures.of(operations, Map.of(), java.nio.file.Path.of("no-gaps-here"));
         assertEquals(95, omb.backedOff(), "the 20 ms and the 100 ms ones");
         assertEquals(1, omb.slow(), "only the 100 ms one is slow");
-        Fidelity.Figures bare =
-                new Fidelity.Figures(0.6, 22, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 0.6, 40, Double.NaN);
-        Fidelity.Figures none =
-                new Fidelity.Figures(0.6, 1, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 0.6, 0, Double.NaN);
+        Fidelity.Figures bare = new Fidelity.Figures(
+                0.6, 22, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 0.6, 40, Double.NaN, Double.NaN, Double.NaN);
+        Fidelity.Figures none = new Fidelity.Figures(
+                0.6, 1, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 0.6, 0, Double.NaN, Double.NaN, Double.NaN);
         Map<String, List<Fidelity.Figures[]>> measured = new LinkedHashMap<>();
         measured.put(
                 "tx-writes-ack-first",
@@ -268,9 +340,21 @@ class FidelityIntervalTest {
         bare.put("commit", 9.5);
         bare.put("fetch", 1.111);
         Fidelity.Figures ombSide = new Fidelity.Figures(
-                11, 30, 10, 0, 1000, Map.of("commit", 9.75), Double.NaN, Double.NaN, 11, 2, Double.NaN);
-        Fidelity.Figures bareSide =
-                new Fidelity.Figures(11, 30, 10, 0, 1000, bare, Double.NaN, Double.NaN, 11, 2, Double.NaN);
+                11,
+                30,
+                10,
+                0,
+                1000,
+                Map.of("commit", 9.75),
+                Double.NaN,
+                Double.NaN,
+                11,
+                2,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN);
+        Fidelity.Figures bareSide = new Fidelity.Figures(
+                11, 30, 10, 0, 1000, bare, Double.NaN, Double.NaN, 11, 2, Double.NaN, Double.NaN, Double.NaN);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Fidelity.print(
                 new PrintStream(bytes, true, StandardCharsets.UTF_8),
@@ -327,8 +411,8 @@ class FidelityIntervalTest {
             lines.add(Long.toString(us * 1000L));
         }
         Files.write(file, lines);
-        Fidelity.Figures measured10 =
-                new Fidelity.Figures(1, 1, 1, 0, 10, Map.of(), Double.NaN, Double.NaN, 1, 0, Double.NaN);
+        Fidelity.Figures measured10 = new Fidelity.Figures(
+                1, 1, 1, 0, 10, Map.of(), Double.NaN, Double.NaN, 1, 0, Double.NaN, Double.NaN, Double.NaN);
         Fidelity.Figures omb = measured10.withPauses(file);
         assertEquals(6.0, omb.pauseP50()); // the sorted measured 1..10: index 5
         assertEquals(10.0, omb.pauseP90()); // index 9: the warm-up's 500 µs are not among them
@@ -352,7 +436,8 @@ class FidelityIntervalTest {
     }
 
     private static Fidelity.Figures withSettling(double settling) {
-        return new Fidelity.Figures(1, 1, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 1, 0, settling);
+        return new Fidelity.Figures(
+                1, 1, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 1, 0, settling, Double.NaN, Double.NaN);
     }
 
     private static String line(String table, String scenario) {
