@@ -283,7 +283,7 @@ public final class Fidelity {
          * #count} of them are the measured operations'), unchanged when there is no such file.
          */
         Figures withPauses(Path file) throws IOException {
-            double[] pauses = gaps(file, count);
+            double[] pauses = lastMicros(file, count);
             if (pauses.length == 0) {
                 return this;
             }
@@ -313,7 +313,7 @@ public final class Fidelity {
                 throws IOException {
             Map<String, Double> means = new LinkedHashMap<>();
             phases.forEach((name, h) -> means.put(name, h.getMean() / 1000));
-            double[] gaps = gaps(gapFile, operations.getTotalCount());
+            double[] gaps = lastMicros(gapFile, operations.getTotalCount());
             return new Figures(
                     operations.getValueAtPercentile(50) / 1000.0,
                     operations.getValueAtPercentile(99) / 1000.0,
@@ -364,8 +364,11 @@ public final class Fidelity {
             return count == 0 ? 0 : (double) backedOff / count;
         }
 
-        /** The last {@code measured} gaps of the file (the measured operations'), sorted, in µs. */
-        private static double[] gaps(Path file, long measured) throws IOException {
+        /**
+         * The last {@code measured} values of a {@link LoopGap} file (the measured operations' gaps or pauses, in ns,
+         * one per line), sorted, in µs; none when there is no file.
+         */
+        private static double[] lastMicros(Path file, long measured) throws IOException {
             if (!Files.exists(file)) {
                 return new double[0];
             }
