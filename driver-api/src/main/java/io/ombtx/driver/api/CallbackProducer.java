@@ -30,4 +30,14 @@ public interface CallbackProducer {
      * @param sendNanos when it was sent, handed back to {@code callback}
      */
     void send(String key, byte[] payload, boolean consumed, long intendedNanos, long sendNanos, SendCallback callback);
+
+    /**
+     * For a producer that cuts its messages into transactions itself (a transactional PUBLISH): from now on, tell
+     * {@code listener} of every transaction it ends (committed or failed; its phases, its whole from begin to the
+     * commit's return, and its messages), on the thread that ended it, after the messages' own call-backs. Returns
+     * false when this producer has no such transactions (the runner then counts none).
+     */
+    default boolean reportTransactionsTo(OperationListener listener) {
+        return false;
+    }
 }

@@ -16,6 +16,10 @@ package io.ombtx.driver.api;
  * @param abortRatio the share of transactions (0..1) the driver aborts on purpose after sending, instead of
  *     committing; 0 for none, and for every non-transactional operation
  * @param abortSeed the seed of the random choice of which transactions abort, so a run can be repeated
+ * @param messagesPerTransaction a transactional PUBLISH: the most messages one transaction holds before it commits
+ *     (0: no count bound, the interval alone cuts it); 0 for every other operation
+ * @param commitIntervalMs a transactional PUBLISH: how long a transaction stays open for more messages, from its
+ *     begin (0: the driver's own setting); 0 for every other operation
  */
 public record OperationSpec(
         OperationKind kind,
@@ -26,7 +30,34 @@ public record OperationSpec(
         boolean readCommitted,
         AwaitAcks awaitAcks,
         double abortRatio,
-        long abortSeed) {
+        long abortSeed,
+        int messagesPerTransaction,
+        long commitIntervalMs) {
+
+    /** A spec whose transactions (if any) are one operation each, not cut from a stream of messages. */
+    public OperationSpec(
+            OperationKind kind,
+            boolean transactional,
+            int messagesPerOperation,
+            int partitionsPerOperation,
+            boolean sendOffsets,
+            boolean readCommitted,
+            AwaitAcks awaitAcks,
+            double abortRatio,
+            long abortSeed) {
+        this(
+                kind,
+                transactional,
+                messagesPerOperation,
+                partitionsPerOperation,
+                sendOffsets,
+                readCommitted,
+                awaitAcks,
+                abortRatio,
+                abortSeed,
+                0,
+                0);
+    }
 
     /** A spec without aborts on purpose. */
     public OperationSpec(
@@ -84,6 +115,22 @@ public record OperationSpec(
             throw new IllegalArgumentException(
                     "abortRatio applies to transactions, not to a non-transactional " + kind);
         }
+        if (messagesPerTransaction < 0 || commitIntervalMs < 0) {
+            throw new IllegalArgumentException("messagesPerTransaction and commitIntervalMs must not be negative");
+        }
+        if ((messagesPerTransaction > 0 || commitIntervalMs > 0) && !(transactional && kind == OperationKind.PUBLISH)) {
+            throw new IllegalArgumentException(
+                    "messagesPerTransaction and commitIntervalMs cut a transactional PUBLISH's transactions, not "
+                            + kind + (transactional ? "'s" : " without transactions"));
+        }
+    }
+
+    /**
+     * Whether the driver cuts this operation's stream of messages into transactions (a transactional PUBLISH), rather
+     * than running each operation as one transaction.
+     */
+    public boolean cutsTransactions() {
+        return transactional && kind == OperationKind.PUBLISH;
     }
 
     /** Whether an operation of this kind has an order of the ack wait to choose: transactions and STREAM batches. */

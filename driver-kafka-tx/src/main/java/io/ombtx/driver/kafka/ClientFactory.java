@@ -21,6 +21,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class ClientFactory {
 
     private final DriverConfig config;
+    /** Producer settings the driver chose over the YAML's (a smaller buffer to fit the heap), applied last. */
+    private volatile Map<String, String> producerOverrides = Map.of();
 
     ClientFactory(DriverConfig config) {
         this.config = config;
@@ -35,8 +37,14 @@ final class ClientFactory {
         return new KafkaProducer<>(producerProperties(transactionalId));
     }
 
+    /** Settings every producer created from now on gets over the YAML's (see {@link KafkaTxBenchmarkDriver}). */
+    void overrideProducers(Map<String, String> overrides) {
+        this.producerOverrides = Map.copyOf(overrides);
+    }
+
     Properties producerProperties(String transactionalId) {
         Properties props = config.producerProperties();
+        props.putAll(producerOverrides);
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         if (transactionalId != null) {

@@ -6,6 +6,7 @@ import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.driver.api.ProducerBudget;
 import io.ombtx.driver.api.ScenarioDriver;
 import io.ombtx.driver.api.config.ConfigException;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
@@ -48,10 +49,14 @@ import org.slf4j.LoggerFactory;
  * <p>Created by reflection, then {@link #initialize}; {@link #configureOperation} (omb-tx only) comes before any
  * topic, producer or consumer is created.
  */
-public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, CheckedConfiguration, ClientFaults {
+public class KafkaTxBenchmarkDriver
+        implements BenchmarkDriver, ScenarioDriver, CheckedConfiguration, ClientFaults, ProducerBudget {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaTxBenchmarkDriver.class);
     private static final long ADMIN_TIMEOUT_SECONDS = 60;
+    /** What {@link #fitProducers} changed, for the result's environment; null when nothing. */
+    private volatile Map<String, Object> producerMemory;
+
     private static final Duration VERIFY_TIMEOUT = Duration.ofMinutes(5);
     /** How long a fault's report waits for the next instance's first commit, when none was seen yet. */
     private static final long FIRST_COMMIT_WAIT_MILLIS = 30_000;
@@ -352,7 +357,15 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
                                 sendOffsetsGroupId(), new TopicPartition(topic, index % partitions));
                         // Stock OMB (no runner configured the operation) group-commits within the YAML's bounds.
                         producer = KafkaTxProducer.transactional(
-                                topic, partitions, spec, flow, tx, offsets, stats, configuredSpec == null);
+                                topic,
+                                partitions,
+                                spec,
+                                flow,
+                                tx,
+                                offsets,
+                                stats,
+                                configuredSpec == null,
+                                sizeSetting(clients.producerProperties(null), "buffer.memory", DEFAULT_BUFFER_MEMORY));
                         txProducers.put(index, producer);
                     } else {
                         producer = KafkaTxProducer.plain(topic, partitions, spec, clients.producer(null), stats, tx);
@@ -761,8 +774,84 @@ public class KafkaTxBenchmarkDriver implements BenchmarkDriver, ScenarioDriver, 
             transactions.put(
                     "awaitAcksFrom", spec.awaitAcks() != null ? "workload" : "transactions.resolveBeforeCommit");
         }
+        if (spec.cutsTransactions()) {
+            transactions.put("cutBy", "workload");
+            transactions.put("commitIntervalMs", spec.commitIntervalMs());
+            transactions.put(
+                    "maxMessagesPerTransaction",
+                    spec.messagesPerTransaction() > 0 ? spec.messagesPerTransaction() : null);
+        }
         environment.put("transactions", transactions);
+        if (producerMemory != null) {
+            environment.put("producerMemory", producerMemory);
+        }
         return environment;
+    }
+
+    /** kafka-clients' default {@code buffer.memory}. */
+    static final long DEFAULT_BUFFER_MEMORY = 32L << 20;
+    /** kafka-clients' default {@code batch.size}. */
+    static final long DEFAULT_BATCH_SIZE = 16L << 10;
+    /** The smallest buffer this driver gives a producer to fit the heap: four default batches and their headroom. */
+    static final long MIN_BUFFER_MEMORY = 256L << 10;
+
+    /**
+     * Fits {@code producers} producers in {@code bytes}: each reserves its {@code buffer.memory} (plus what a
+     * transactional one queues before a commit, at most a quarter of it, see {@link KafkaTxProducer}). When they do not
+     * fit as configured, every producer created from now on gets {@code bytes / producers}, and a batch of at most an
+     * eighth of that; below {@link #MIN_BUFFER_MEMORY} each, they cannot fit.
+     */
+    @Override
+    public String fitProducers(int producers, long bytes) {
+        if (producers <= 0) {
+            return null;
+        }
+        java.util.Properties yaml = config.producerProperties();
+        long buffer = sizeSetting(yaml, "buffer.memory", DEFAULT_BUFFER_MEMORY);
+        long batch = sizeSetting(yaml, "batch.size", DEFAULT_BATCH_SIZE);
+        long perProducer = bytes / producers;
+        long need = buffer + buffer / 4;
+        if (need <= perProducer) {
+            clients.overrideProducers(Map.of());
+            return null;
+        }
+        long fitted = perProducer * 4 / 5 / 1024 * 1024; // the buffer and its quarter of queue within the share
+        if (fitted < MIN_BUFFER_MEMORY) {
+            throw new IllegalArgumentException(String.format(
+                    "%d producers need at least %d MB of this JVM's heap for their buffers (%d KiB each at the"
+                            + " smallest), but %d MB is theirs (half the heap): give the worker more heap"
+                            + " (OMBTX_JAVA_OPTS=-Xmx…) or spread the producers over more workers",
+                    producers,
+                    producers * (MIN_BUFFER_MEMORY + MIN_BUFFER_MEMORY / 4) >> 20,
+                    MIN_BUFFER_MEMORY >> 10,
+                    bytes >> 20));
+        }
+        long fittedBatch = Math.min(batch, fitted / 8);
+        clients.overrideProducers(
+                Map.of("buffer.memory", Long.toString(fitted), "batch.size", Long.toString(fittedBatch)));
+        producerMemory = new LinkedHashMap<>();
+        producerMemory.put("producers", producers);
+        producerMemory.put("heapShareBytes", bytes);
+        producerMemory.put("bufferMemory", fitted);
+        producerMemory.put("bufferMemoryConfigured", buffer);
+        producerMemory.put("batchSize", fittedBatch);
+        producerMemory.put("batchSizeConfigured", batch);
+        return String.format(
+                "%d producers × buffer.memory %d MiB would not fit the %d MiB of heap they may take: each gets"
+                        + " buffer.memory %d KiB and batch.size %d KiB instead (recorded in the result)",
+                producers, buffer >> 20, bytes >> 20, fitted >> 10, fittedBatch >> 10);
+    }
+
+    private static long sizeSetting(java.util.Properties props, String key, long fallback) {
+        String value = props.getProperty(key);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return fallback; // kafka-clients refuses it when the producer is made, naming the key
+        }
     }
 
     /** The consumer group whose offsets SEND_OFFSETS (and WRITE with sendOffsets) transactions commit. */

@@ -1,8 +1,8 @@
 package io.ombtx.driver.kafka;
 
 import io.ombtx.driver.api.CallbackProducer;
+import io.ombtx.driver.api.ClosesAsync;
 import io.ombtx.driver.api.FinishedOperation;
-import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationProducer;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
@@ -34,11 +37,24 @@ import org.slf4j.LoggerFactory;
  * thread then waits for the next instance ({@link #takeOver}, a new flow of the same transactional id, whose
  * initTransactions fenced the old one) and runs the operation again on it, so the loop sees one slow operation.
  */
-final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, CallbackProducer {
+final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, CallbackProducer, ClosesAsync {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaTxProducer.class);
     /** After a forced close, how long the producer's thread gets to notice before it is interrupted. */
     private static final Duration AFTER_FORCED_CLOSE = Duration.ofSeconds(5);
+    /**
+     * The most payload bytes of transactional sends queued on the producer's thread, not yet joined to a transaction
+     * (a commit blocks that thread): past it the sender waits, as kafka-clients' own send waits for its
+     * {@code buffer.memory}. Without it, a load offered faster than the broker commits queued without end, and the
+     * close had all of it to send.
+     */
+    static final int MAX_QUEUED_BYTES = 1 << 20;
+    /** Times every producer's close: its bound, then a forced close (one daemon thread for all of them). */
+    private static final ScheduledExecutorService CLOSE_TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "ombtx-producer-close-timer");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final String topic;
     private final OperationRunner operations;
@@ -51,6 +67,12 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
     private final ReentrantLock flowLock = new ReentrantLock();
 
     private volatile boolean closed;
+    /** The close under way (see {@link #closeAsync}), or null. */
+    private CompletableFuture<Boolean> closing;
+    /** The close ran out of time and closed the client at once: sends still queued fail without a transaction. */
+    private volatile boolean forced;
+    /** Bytes that sends queued on the producer's thread may still take (see {@link #MAX_QUEUED_BYTES}). */
+    private final Semaphore queuedBytes;
     /**
      * Set by the first inline operation: each transaction (or plain write) is reported to the driver's stats when the
      * closed loop's recorder reads its timings, off the loop's thread (see {@link FinishedOperation}).
@@ -79,13 +101,15 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             Producer<String, byte[]> plain,
             TransactionFlow flow,
             TransactionBatcher.Bounds bounds,
-            Duration closeTimeout) {
+            Duration closeTimeout,
+            int queueBound) {
         this.topic = topic;
         this.operations = operations;
         this.plain = plain;
         this.flow = flow;
         this.closeTimeout = closeTimeout;
         this.thread = new ProducerThread(flow == null ? "producer" : "tx-producer");
+        this.queuedBytes = new Semaphore(queueBound);
         this.batcher = flow == null ? null : new TransactionBatcher(flow, bounds, thread);
     }
 
@@ -102,13 +126,17 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
                 producer,
                 null,
                 null,
-                Duration.ofMillis(settings.closeTimeoutMs()));
+                Duration.ofMillis(settings.closeTimeoutMs()),
+                MAX_QUEUED_BYTES);
     }
 
     /**
      * @param flow started (initTransactions done)
-     * @param groupCommit stock OMB's sendAsync: the settings' size bounds apply; otherwise (the omb-tx runner) a
-     *     PUBLISH transaction holds exactly the spec's messages per operation, or fewer when its interval ends first
+     * @param groupCommit stock OMB's sendAsync: the settings' bounds apply; otherwise (the omb-tx runner) a PUBLISH
+     *     transaction is cut as the spec says (its messages per transaction, its commit interval), within the
+     *     settings' byte bound
+     * @param bufferMemory the producer's {@code buffer.memory}: sends queued for a transaction take at most a quarter
+     *     of it (and at most {@link #MAX_QUEUED_BYTES})
      */
     static KafkaTxProducer transactional(
             String topic,
@@ -118,23 +146,27 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             TransactionSettings settings,
             SyntheticOffsets offsets,
             TxStatsReporter stats,
-            boolean groupCommit) {
+            boolean groupCommit,
+            long bufferMemory) {
         TransactionBatcher.Bounds bounds = groupCommit
                 ? new TransactionBatcher.Bounds(
                         settings.messagesPerTransaction(),
                         settings.maxBytesPerTransaction(),
                         settings.commitIntervalMs())
                 : new TransactionBatcher.Bounds(
-                        spec.kind() == OperationKind.PUBLISH ? spec.messagesPerOperation() : 1,
-                        Long.MAX_VALUE,
-                        settings.commitIntervalMs());
+                        spec.cutsTransactions() && spec.messagesPerTransaction() > 0
+                                ? spec.messagesPerTransaction()
+                                : spec.cutsTransactions() ? Integer.MAX_VALUE : 1,
+                        settings.maxBytesPerTransaction(),
+                        spec.commitIntervalMs() > 0 ? spec.commitIntervalMs() : settings.commitIntervalMs());
         return new KafkaTxProducer(
                 topic,
                 new OperationRunner(topic, partitionCount, spec, offsets, stats),
                 null,
                 flow,
                 bounds,
-                Duration.ofMillis(settings.closeTimeoutMs()));
+                Duration.ofMillis(settings.closeTimeoutMs()),
+                (int) Math.max(1, Math.min(MAX_QUEUED_BYTES, bufferMemory / 4)));
     }
 
     /** The transactional id this producer holds, or null when it is plain. */
@@ -182,6 +214,15 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
         return sendAsync(key, payload, true);
     }
 
+    @Override
+    public boolean reportTransactionsTo(io.ombtx.driver.api.OperationListener listener) {
+        if (batcher == null || operations.runsWholeOperations()) {
+            return false;
+        }
+        batcher.reportTo(listener);
+        return true;
+    }
+
     /** OMB's send; unconsumed ({@code consumed} false), the record carries no publish-time header. */
     private CompletableFuture<Void> sendAsync(Optional<String> key, byte[] payload, boolean consumed) {
         ProducerRecord<String, byte[]> record = RecordFactory.create(topic, null, key.orElse(null), payload, consumed);
@@ -204,20 +245,55 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
             }
             return done;
         }
+        int permits = Math.max(1, Math.min(MAX_QUEUED_BYTES, payload.length));
+        boolean queued = acquireQueued(permits);
         try {
             thread.execute(() -> {
+                if (queued) {
+                    queuedBytes.release(permits);
+                }
+                if (forced) {
+                    done.completeExceptionally(new IllegalStateException("producer for " + topic + " is closed"));
+                    return;
+                }
                 try {
                     batcher.add(record, done);
                 } catch (RuntimeException | Error e) {
                     // A task's exception would vanish inside the executor; the caller must hear about it.
-                    LOG.error("transactional send on {} failed unexpectedly", topic, e);
+                    if (!closed) {
+                        LOG.error("transactional send on {} failed unexpectedly", topic, e);
+                    }
                     done.completeExceptionally(e);
                 }
             });
         } catch (RejectedExecutionException e) {
+            if (queued) {
+                queuedBytes.release(permits);
+            }
             done.completeExceptionally(new IllegalStateException("producer for " + topic + " is closed", e));
         }
         return done;
+    }
+
+    /**
+     * Waits until the queue on the producer's thread has room for {@code permits} bytes; true when it took them.
+     * False (the send goes on without) when the producer closed meanwhile or the sender was interrupted (a runner
+     * stopping its load): the send is then answered by the close, not left waiting.
+     */
+    private boolean acquireQueued(int permits) {
+        if (queuedBytes.tryAcquire(permits)) {
+            return true;
+        }
+        try {
+            while (!closed) {
+                if (queuedBytes.tryAcquire(permits, 100, TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
     }
 
     /**
@@ -445,60 +521,90 @@ final class KafkaTxProducer implements BenchmarkProducer, OperationProducer, Cal
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        CompletableFuture<Void> finished = CompletableFuture.runAsync(
-                () -> {
-                    flowLock.lock(); // an inline operation still running finishes first (or is forced to, below)
-                    try {
-                        if (batcher != null) {
-                            batcher.finishOnClose();
-                        }
-                        if (flow != null) {
-                            flow.close(closeTimeout);
-                        } else {
-                            plain.close(closeTimeout);
-                        }
-                    } finally {
-                        flowLock.unlock();
-                    }
-                },
-                thread);
-        // Shut the thread down only after the close task: tasks queued before it (sends joining the open
-        // transaction) still schedule the commit timer, which a shut-down executor would refuse.
-        try {
-            if (!awaitClose(finished, closeTimeout)) {
-                LOG.warn(
-                        "the producer for {} did not finish its last transaction within closeTimeoutMs ({} ms); "
-                                + "closing it at once",
-                        topic,
-                        closeTimeout.toMillis());
-                if (flow != null) {
-                    flow.forceClose();
-                } else {
-                    plain.close(Duration.ZERO);
-                }
-                awaitClose(finished, AFTER_FORCED_CLOSE);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            abandoned.forEach(TransactionFlow::forceClose);
-            thread.shutdownNow(); // interrupts only a thread that ignored the forced close
-        }
+        closeAsync().join();
     }
 
-    /** True when the close task ended (well or not) within {@code timeout}. */
-    private boolean awaitClose(CompletableFuture<Void> finished, Duration timeout) throws InterruptedException {
-        try {
-            finished.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            LOG.warn("closing the producer for {} did not finish cleanly: {}", topic, ErrorClassifier.describe(e));
-        } catch (TimeoutException e) {
-            return false;
+    /** {@link #close} started, ended on the producer's own thread and the shared close timer. */
+    @Override
+    public synchronized CompletableFuture<Boolean> closeAsync() {
+        if (closing != null) {
+            return closing;
         }
-        return true;
+        closed = true;
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
+        closing = done;
+        CompletableFuture<Void> finished;
+        try {
+            finished = CompletableFuture.runAsync(
+                    () -> {
+                        flowLock.lock(); // an inline operation still running finishes first (or is forced to)
+                        try {
+                            if (batcher != null) {
+                                batcher.finishOnClose();
+                            }
+                            if (flow != null) {
+                                flow.close(closeTimeout);
+                            } else {
+                                plain.close(closeTimeout);
+                            }
+                        } finally {
+                            flowLock.unlock();
+                        }
+                    },
+                    thread);
+        } catch (RejectedExecutionException e) {
+            finished = CompletableFuture.completedFuture(null);
+        }
+        // Shut the thread down only after the close task: tasks queued before it (sends joining the open
+        // transaction) still schedule the commit timer, which a shut-down executor would refuse.
+        finished.whenComplete((ok, error) -> {
+            if (error != null && !forced) {
+                LOG.warn(
+                        "closing the producer for {} did not finish cleanly: {}",
+                        topic,
+                        ErrorClassifier.describe(error));
+            }
+            ended(done, !forced);
+        });
+        CompletableFuture<Void> task = finished;
+        CLOSE_TIMER.schedule(
+                () -> {
+                    if (task.isDone()) {
+                        return;
+                    }
+                    LOG.debug(
+                            "the producer for {} did not finish its last transaction within closeTimeoutMs ({} ms);"
+                                    + " closing it at once",
+                            topic,
+                            closeTimeout.toMillis());
+                    forced = true;
+                    if (flow != null) {
+                        flow.forceClose();
+                    } else {
+                        plain.close(Duration.ZERO);
+                    }
+                    CLOSE_TIMER.schedule(
+                            () -> {
+                                if (!task.isDone()) {
+                                    thread.shutdownNow(); // interrupts only a thread that ignored the forced close
+                                }
+                                ended(done, false);
+                            },
+                            AFTER_FORCED_CLOSE.toMillis(),
+                            TimeUnit.MILLISECONDS);
+                },
+                closeTimeout.toMillis(),
+                TimeUnit.MILLISECONDS);
+        return done;
+    }
+
+    /** The close is over (once): abandoned instances closed, the thread let go. */
+    private synchronized void ended(CompletableFuture<Boolean> done, boolean inTime) {
+        if (done.isDone()) {
+            return;
+        }
+        abandoned.forEach(TransactionFlow::forceClose);
+        thread.shutdown();
+        done.complete(inTime);
     }
 }

@@ -1,5 +1,6 @@
 package io.ombtx.driver.kafka;
 
+import io.ombtx.driver.api.OperationListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -32,11 +33,18 @@ final class TransactionBatcher {
     private long openBytes;
     private long transactionSequence;
     private boolean closed; // finishOnClose ran: later sends are refused rather than left in a new transaction
+    /** Told of every transaction ended, after its sends' completions; null for none. */
+    private volatile OperationListener listener;
 
     TransactionBatcher(TransactionFlow flow, Bounds bounds, ScheduledExecutorService producerThread) {
         this.flow = flow;
         this.bounds = bounds;
         this.producerThread = producerThread;
+    }
+
+    /** Tells {@code to} of every transaction this batcher ends from now on (see {@code CallbackProducer}). */
+    void reportTo(OperationListener to) {
+        this.listener = to;
     }
 
     void add(ProducerRecord<String, byte[]> record, CompletableFuture<Void> completion) {
@@ -110,6 +118,10 @@ final class TransactionBatcher {
             } else {
                 completion.completeExceptionally(result.failure());
             }
+        }
+        OperationListener to = listener;
+        if (to != null) {
+            to.operationCompleted(result.timings());
         }
     }
 }

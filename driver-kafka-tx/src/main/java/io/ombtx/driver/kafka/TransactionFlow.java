@@ -547,6 +547,10 @@ final class TransactionFlow {
             if (fenced) {
                 timer.fenced();
             }
+            if (session.closing()) {
+                timer.skip(); // closed on purpose: nothing is replaced, and the failure is the close's
+                return;
+            }
             LOG.warn("replacing producer {} after {}", session.transactionalId(), ErrorClassifier.describe(cause));
             timer.fatalError();
             stats.fatal();

@@ -31,6 +31,8 @@ final class TransactionalSession {
     private Metric retryTotal; // the producer's record-retry-total, or null when it has none
     private long retiredClientRetries; // record-retry-total of the producers this session closed
     private boolean transactionOpen;
+    /** Set by {@link #forceClose} (from any thread): the session is ending, and no producer is made again. */
+    private volatile boolean closing;
 
     /** @param producerFactory creates an unstarted producer configured with the given transactional id */
     TransactionalSession(String transactionalId, Function<String, Producer<String, byte[]>> producerFactory) {
@@ -69,6 +71,11 @@ final class TransactionalSession {
         return transactionalId;
     }
 
+    /** Whether {@link #forceClose} ended this session: failures since are the close's, not the broker's. */
+    boolean closing() {
+        return closing;
+    }
+
     /** The producer holding the id now; it changes after a fatal error, and is null while a replacement failed. */
     Producer<String, byte[]> producer() {
         return producer;
@@ -82,6 +89,9 @@ final class TransactionalSession {
     boolean ensureProducer() {
         if (producer != null) {
             return false;
+        }
+        if (closing) {
+            throw new IllegalStateException("the producer of " + transactionalId + " is closed");
         }
         setProducer(newProducer());
         return true;
@@ -125,6 +135,9 @@ final class TransactionalSession {
      * did (false: the next attempt tries again).
      */
     boolean replaceProducer() {
+        if (closing) {
+            return false; // closed on purpose: what failed is the close's doing, and nothing carries on
+        }
         Producer<String, byte[]> old = producer;
         synchronized (retriesLock) {
             retiredClientRetries += metricValue(retryTotal);
@@ -174,6 +187,7 @@ final class TransactionalSession {
 
     /** Closes the current producer without waiting; safe from another thread (see {@link TransactionFlow#forceClose}). */
     void forceClose() {
+        closing = true;
         Producer<String, byte[]> current = producer;
         if (current != null) {
             closeQuietly(current, Duration.ZERO);

@@ -63,4 +63,58 @@ class OpenLoopTransactionsTest {
                 >= r.get("aggregatedPublishLatency50pct").asDouble());
         assertEquals(100, r.at("/transactionPhases/commit/count").asLong());
     }
+
+    /**
+     * A transactional PUBLISH of twenty producers at a target rate: the transactions are the operations, counted
+     * committed, each holding at most the workload's messages, and every measured message is in a measured transaction
+     * (a transaction is reported after its messages, so one that ended across the warm-up's end counts whole, its
+     * earlier messages not: at most one such transaction per producer).
+     */
+    @Test
+    void aTransactionalPublishIsCutIntoTransactionsThatAreCountedAndItsRateIsJudged() throws Exception {
+        Path workload = Files.writeString(
+                dir.resolve("tx-publish.yaml"),
+                """
+                name: tx-publish
+                partitionsPerTopic: 4
+                messageSize: 100
+                producersPerTopic: 20
+                subscriptionsPerTopic: 1
+                producerRate: 2000
+                operation: {kind: PUBLISH, transactional: true, messagesPerTransaction: 25, commitIntervalMs: 50}
+                warmupDurationSeconds: 2
+                testDurationSeconds: 4
+                """);
+        Path driver = io.ombtx.runner.OmbTxHome.locate().resolve("driver-kafka-tx/kafka-tx.yaml");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Path result = dir.resolve("tx-publish.json");
+        int code = Main.run(
+                new String[] {"-d", driver.toString(), "-o", result.toString(), workload.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
+        String console = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, console);
+        JsonNode r = new ObjectMapper().readTree(result.toFile());
+        long committed = r.at("/counts/committed").asLong();
+        assertTrue(committed > 0, console);
+        assertEquals(0, r.at("/counts/failed").asLong());
+        assertEquals(committed, r.at("/counts/operations").asLong(), "the transactions are the operations");
+        JsonNode cut = r.get("transactions");
+        assertEquals(50, cut.get("commitIntervalMs").asLong());
+        assertEquals(25, cut.get("maxMessagesPerTransaction").asInt());
+        assertEquals(committed, cut.get("committed").asLong());
+        JsonNode held = cut.get("messagesPerTransaction");
+        assertEquals(committed, held.get("count").asLong());
+        assertTrue(held.get("max").asLong() <= 25, held.toString());
+        long inTransactions =
+                Math.round(held.get("mean").asDouble() * held.get("count").asLong());
+        long sent = r.at("/counts/messagesSent").asLong();
+        assertTrue(inTransactions >= sent && inTransactions <= sent + 20 * 25, inTransactions + " vs " + sent);
+        assertTrue(r.at("/histograms/messagesPerTransaction").isTextual(), "the histogram, under its own name");
+        assertEquals(committed, r.at("/transactionPhases/commit/count").asLong());
+        assertEquals(2000, r.at("/rate/target").asDouble(), 0);
+        assertTrue(r.at("/rate/held").isBoolean());
+        assertTrue(console.contains("Transactions: " + String.format("%,d", committed) + " committed"), console);
+        assertTrue(console.contains("Rate held: ") || console.contains("Rate NOT held: "), console);
+    }
 }

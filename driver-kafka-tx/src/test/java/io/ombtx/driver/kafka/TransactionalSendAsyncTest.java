@@ -30,7 +30,8 @@ class TransactionalSendAsyncTest {
         TransactionFlow flow = TransactionFlow.start("tx", id -> mock, settings, stats);
         OperationSpec spec =
                 new OperationSpec(OperationKind.PUBLISH, true, settings.messagesPerTransaction(), 1, false, true);
-        return KafkaTxProducer.transactional("t", 1, spec, flow, settings, null, stats, true);
+        return KafkaTxProducer.transactional(
+                "t", 1, spec, flow, settings, null, stats, true, KafkaTxBenchmarkDriver.DEFAULT_BUFFER_MEMORY);
     }
 
     private static List<CompletableFuture<Void>> send(KafkaTxProducer producer, int count) {

@@ -23,7 +23,15 @@ final class OperationReader {
             "liveCheck",
             "awaitAcks",
             "abortRatio",
-            "abortSeed");
+            "abortSeed",
+            "messagesPerTransaction",
+            "commitIntervalMs");
+
+    /**
+     * How long a transactional PUBLISH's transaction stays open when the workload does not say: Kafka Streams'
+     * {@code commit.interval.ms} under exactly-once, the interval a capacity run of a streaming application meets.
+     */
+    static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
 
     /** The seed of the choice of transactions to abort when the workload gives none: fixed, so runs repeat. */
     static final long DEFAULT_ABORT_SEED = 31;
@@ -61,6 +69,13 @@ final class OperationReader {
         if (op.has("abortSeed") && abortRatio == 0) {
             throw op.error("abortSeed", "it seeds the choice of transactions to abort: set abortRatio too");
         }
+        boolean cuts = transactional && kind == OperationKind.PUBLISH;
+        if (cuts && messagesPerOperation > 1) {
+            throw op.error(
+                    "messagesPerOperation",
+                    "a PUBLISH sends one message per operation; its transactions are cut by messagesPerTransaction"
+                            + " and commitIntervalMs");
+        }
         return new OperationSpec(
                 kind,
                 transactional,
@@ -70,7 +85,28 @@ final class OperationReader {
                 readCommitted,
                 awaitAcks,
                 abortRatio,
-                abortRatio > 0 ? abortSeed : 0);
+                abortRatio > 0 ? abortSeed : 0,
+                transactionCut(op, cuts, "messagesPerTransaction", 0, 10_000_000),
+                transactionCut(op, cuts, "commitIntervalMs", DEFAULT_COMMIT_INTERVAL_MS, 3_600_000));
+    }
+
+    /**
+     * {@code operation.messagesPerTransaction} / {@code commitIntervalMs}: how a transactional PUBLISH's stream of
+     * messages is cut into transactions (a transaction commits at whichever bound it reaches first). Elsewhere an
+     * operation is a transaction of its own, and the keys are an error.
+     */
+    private static int transactionCut(ConfigFields op, boolean cuts, String key, long fallback, long max) {
+        if (!cuts) {
+            if (op.has(key)) {
+                throw op.error(
+                        key,
+                        "only a transactional PUBLISH is cut into transactions by count and interval; a WRITE,"
+                                + " SEND_OFFSETS or STREAM operation is one transaction (size it with"
+                                + " messagesPerOperation)");
+            }
+            return 0;
+        }
+        return (int) op.wholeNumber(key, fallback, 1, max);
     }
 
     /**

@@ -86,6 +86,9 @@ public final class PlanText {
                     w.liveCheck()
                             ? ", exactly-once check (live and after the run)"
                             : w.verifyExactlyOnce() ? ", exactly-once check" : "");
+            if (w.operation().cutsTransactions()) {
+                line(text, "     tx          %s", transactionCut(w));
+            }
             if (w.operation().abortRatio() > 0) {
                 line(
                         text,
@@ -360,5 +363,32 @@ public final class PlanText {
 
     private static void line(StringBuilder text, String format, Object... args) {
         text.append(String.format(Locale.ROOT, format, args)).append(System.lineSeparator());
+    }
+
+    /**
+     * How a transactional PUBLISH's messages are cut into transactions, and the transaction rate that implies: each
+     * producer commits at the interval, or sooner when the message bound is reached first, so at most the larger of
+     * the two rates (and never more than one transaction per message).
+     */
+    static String transactionCut(Workload w) {
+        long interval = w.operation().commitIntervalMs();
+        int max = w.operation().messagesPerTransaction();
+        String cut =
+                "cut every " + interval + " ms" + (max > 0 ? " or at " + max + " message(s)" : " (no message bound)");
+        if (w.loop() != io.ombtx.runner.config.LoopMode.OPEN || w.producerRate() <= 0 || w.producerCount() == 0) {
+            return cut + "; one transaction per producer open at a time";
+        }
+        double perProducer = (double) w.producerRate() / w.producerCount();
+        double perSecond = Math.min(perProducer, Math.max(1000.0 / interval, max > 0 ? perProducer / max : 0));
+        return String.format(
+                java.util.Locale.ROOT,
+                "%s: at %.0f msg/s per producer, about %.1f transaction(s)/s per producer (%.1f message(s) each),"
+                        + " %.0f/s over %d producer(s), if each commit takes less than the interval",
+                cut,
+                perProducer,
+                perSecond,
+                perProducer / perSecond,
+                perSecond * w.producerCount(),
+                w.producerCount());
     }
 }

@@ -15,6 +15,7 @@ import io.ombtx.runner.result.RunResult.Summary;
 import io.ombtx.runner.result.RunResult.Sweep;
 import io.ombtx.runner.result.RunResult.Versions;
 import io.ombtx.runner.stats.Counter;
+import io.ombtx.runner.stats.CpuMeter;
 import io.ombtx.runner.stats.Histograms;
 import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.Period;
@@ -64,7 +65,9 @@ public final class ResultBuilder {
             List<RunResult.FaultEvent> faults,
             RunResult.Drain drain,
             String failureReason,
-            RunResult.Host host) {
+            RunResult.Host host,
+            List<RunResult.ClientWarning> clientWarnings,
+            CpuMeter.Use cpu) {
 
         public static Builder builder() {
             return new Builder();
@@ -89,8 +92,21 @@ public final class ResultBuilder {
             private RunResult.Drain drain;
             private String failureReason;
             private RunResult.Host host;
+            private List<RunResult.ClientWarning> clientWarnings;
+            private CpuMeter.Use cpu;
 
             private Builder() {}
+
+            public Builder clientWarnings(List<RunResult.ClientWarning> clientWarnings) {
+                this.clientWarnings = clientWarnings;
+                return this;
+            }
+
+            /** The load generator's CPU over the measured phase, when it ran in this process (else leave it null). */
+            public Builder cpu(CpuMeter.Use cpu) {
+                this.cpu = cpu;
+                return this;
+            }
 
             public Builder workload(Workload workload) {
                 this.workload = workload;
@@ -195,7 +211,9 @@ public final class ResultBuilder {
                         faults,
                         drain,
                         failureReason,
-                        host);
+                        host,
+                        clientWarnings,
+                        cpu);
             }
         }
     }
@@ -295,9 +313,29 @@ public final class ResultBuilder {
                 .operationLatency(LatencySummary.of(measured.histogram(Latency.OPERATION_LATENCY)))
                 .intendedPublishLatency(LatencySummary.of(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)))
                 .transactionPhases(phases(measured, w))
+                .transactions(transactions(w, measured, counts))
+                .rate(RateJudge.verdict(facts, measured))
+                .clientWarnings(facts.clientWarnings())
                 .exactlyOnce(exactlyOnce(facts))
                 .faults(facts.faults() == null || facts.faults().isEmpty() ? null : List.copyOf(facts.faults()))
                 .histograms(encodedHistograms(measured, w));
+    }
+
+    /** A transactional PUBLISH's transactions as the driver cut them; null for every other operation. */
+    private static RunResult.Transactions transactions(Workload w, StatsSnapshot measured, Counts counts) {
+        if (!w.operation().cutsTransactions()) {
+            return null;
+        }
+        Histogram sizes = measured.histogram(Latency.MESSAGES_PER_TRANSACTION);
+        RunResult.CountSummary held = new RunResult.CountSummary(
+                sizes.getTotalCount(),
+                sizes.getTotalCount() == 0 ? 0 : sizes.getMean(),
+                sizes.getValueAtPercentile(50),
+                sizes.getValueAtPercentile(99),
+                sizes.getMaxValue());
+        int max = w.operation().messagesPerTransaction();
+        return new RunResult.Transactions(
+                w.operation().commitIntervalMs(), max > 0 ? max : null, counts.committed(), counts.failed(), held);
     }
 
     private static ExactlyOnce exactlyOnce(RunFacts facts) {
@@ -375,18 +413,25 @@ public final class ResultBuilder {
         String wholePhase = StatsSnapshot.PHASE_PREFIX + Phase.TRANSACTION.key();
         measured.histogramsByName().forEach((name, h) -> {
             if (h.getTotalCount() > 0 && !(name.equals(wholePhase) && !countsAsPhase(Phase.TRANSACTION, w))) {
-                encoded.put(name.startsWith(StatsSnapshot.PHASE_PREFIX) ? name : name + "Micros", Histograms.encode(h));
+                boolean times = !name.startsWith(StatsSnapshot.PHASE_PREFIX)
+                        && !name.equals(Latency.MESSAGES_PER_TRANSACTION.key());
+                encoded.put(times ? name + "Micros" : name, Histograms.encode(h));
             }
         });
         return encoded;
     }
 
-    private static Summary summary(StatsSnapshot s, RunFacts facts) {
-        double seconds = s.counter(Counter.MEASURED_SPAN_NANOS) > 0
+    /** The measured phase's length: from the first measured operation's start to the last one's end, else the clock. */
+    static double measuredSeconds(StatsSnapshot s, RunFacts facts) {
+        return s.counter(Counter.MEASURED_SPAN_NANOS) > 0
                 ? s.counter(Counter.MEASURED_SPAN_NANOS) / 1e9
                 : Math.max(
                         1e-9,
                         (facts.endTime().toEpochMilli() - facts.startTime().toEpochMilli()) / 1000.0);
+    }
+
+    private static Summary summary(StatsSnapshot s, RunFacts facts) {
+        double seconds = measuredSeconds(s, facts);
         // A STREAM run's messages are the records its operations consumed and wrote on; otherwise those produced.
         long messages =
                 facts.workload().streaming() ? s.counter(Counter.MESSAGES_PROCESSED) : s.counter(Counter.MESSAGES_SENT);

@@ -81,6 +81,9 @@ import java.util.Map;
     "operationLatency",
     "intendedPublishLatency",
     "transactionPhases",
+    "transactions",
+    "rate",
+    "clientWarnings",
     "exactlyOnce",
     "faults",
     "histograms",
@@ -152,6 +155,12 @@ public record RunResult(
         @JsonSerialize(keyUsing = JsonCodecs.PhaseKeyWriter.class)
                 @JsonDeserialize(keyUsing = JsonCodecs.PhaseKeyReader.class)
                 Map<Phase, LatencySummary> transactionPhases,
+        // A transactional PUBLISH: how its messages were cut into transactions, and what they held; absent otherwise.
+        @JsonInclude(JsonInclude.Include.NON_NULL) Transactions transactions,
+        // An open loop at a target rate: whether the measured phase held it; absent otherwise.
+        @JsonInclude(JsonInclude.Include.NON_NULL) RateVerdict rate,
+        // What the client library warned during the run, each distinct message once with its count; absent if none.
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ClientWarning> clientWarnings,
         @JsonInclude(JsonInclude.Include.NON_NULL) ExactlyOnce exactlyOnce,
         // The faults the workload declared and what became of each; absent when it declared none.
         @JsonInclude(JsonInclude.Include.NON_NULL) List<FaultEvent> faults,
@@ -162,6 +171,91 @@ public record RunResult(
         @JsonInclude(JsonInclude.Include.NON_NULL) Repetition repetition,
         // How a count-based run waited for its consumers after the last measured operation; absent when it did not.
         @JsonInclude(JsonInclude.Include.NON_NULL) Drain drain) {
+
+    /**
+     * A transactional PUBLISH's transactions: the driver cut the stream of messages at {@code commitIntervalMs} from
+     * each begin or at {@code maxMessagesPerTransaction} messages, whichever came first.
+     *
+     * @param maxMessagesPerTransaction null: no count bound
+     * @param messagesPerTransaction what the measured transactions held (committed and failed)
+     */
+    @JsonPropertyOrder({"commitIntervalMs", "maxMessagesPerTransaction", "committed", "failed", "messagesPerTransaction"
+    })
+    public record Transactions(
+            long commitIntervalMs,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer maxMessagesPerTransaction,
+            long committed,
+            long failed,
+            CountSummary messagesPerTransaction) {}
+
+    /** A distribution of counts (not times): its mean and percentiles. */
+    @JsonPropertyOrder({"count", "mean", "p50", "p99", "max"})
+    public record CountSummary(long count, double mean, long p50, long p99, long max) {}
+
+    /**
+     * Whether an open loop held its target rate over the measured phase: {@code achieved} (msg/s acknowledged) at
+     * least {@link #HELD_RATIO} of {@code target}, and the publish delay's p99 (how late sends left against their
+     * schedule) within {@code publishDelayBoundMillis}. When not held, {@code limitedBy} says what held it back as far
+     * as the run can tell: {@code "load generator"} (its process was busy on every core it had) or {@code "broker"} (the
+     * sends waited for the client's buffers and the commits, the load generator had CPU to spare), and {@code
+     * evidence} the figures behind it.
+     *
+     * @param loadGeneratorCpu the worker process's CPU time over the measured phase, as a share of all its cores
+     *     (0..1); absent when the load ran on remote workers
+     * @param machineCpu the whole machine's busy share over the measured phase (0..1, all processes: an embedded
+     *     broker too); absent where it cannot be read or the load ran on remote workers
+     * @param cores the cores of the load generator's process; absent with {@code loadGeneratorCpu}
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({
+        "target",
+        "achieved",
+        "ratio",
+        "held",
+        "publishDelayP99Millis",
+        "publishDelayBoundMillis",
+        "loadGeneratorCpu",
+        "machineCpu",
+        "cores",
+        "limitedBy",
+        "evidence"
+    })
+    public record RateVerdict(
+            double target,
+            double achieved,
+            double ratio,
+            boolean held,
+            Double publishDelayP99Millis,
+            double publishDelayBoundMillis,
+            Double loadGeneratorCpu,
+            Double machineCpu,
+            Integer cores,
+            String limitedBy,
+            String evidence) {
+
+        /** The share of the target an achieved rate must reach to hold it. */
+        public static final double HELD_RATIO = 0.95;
+        /** The publish delay p99 past which the rate is not held, however many messages went out. */
+        public static final double PUBLISH_DELAY_BOUND_MILLIS = 1000;
+    }
+
+    /**
+     * One distinct warning of the client library, its variable parts (ids, numbers, topic names) as {@code #}: how
+     * often it came, from how many clients, first and last.
+     */
+    @JsonPropertyOrder({"level", "logger", "message", "count", "clients", "first", "last"})
+    public record ClientWarning(
+            String level,
+            String logger,
+            String message,
+            long count,
+            int clients,
+            @JsonSerialize(using = JsonCodecs.InstantWriter.class)
+                    @JsonDeserialize(using = JsonCodecs.InstantReader.class)
+                    Instant first,
+            @JsonSerialize(using = JsonCodecs.InstantWriter.class)
+                    @JsonDeserialize(using = JsonCodecs.InstantReader.class)
+                    Instant last) {}
 
     /** The result format's version, written as {@code schemaVersion}. */
     public static final int SCHEMA_VERSION = 1;

@@ -64,6 +64,9 @@ public final class RunResultBuilder {
     private LatencySummary operationLatency;
     private LatencySummary intendedPublishLatency;
     private Map<Phase, LatencySummary> transactionPhases;
+    private RunResult.Transactions transactions;
+    private RunResult.RateVerdict rate;
+    private List<RunResult.ClientWarning> clientWarnings;
     private ExactlyOnce exactlyOnce;
     private List<FaultEvent> faults;
     private Map<String, String> histograms;
@@ -269,6 +272,21 @@ public final class RunResultBuilder {
         return this;
     }
 
+    public RunResultBuilder transactions(RunResult.Transactions transactions) {
+        this.transactions = transactions;
+        return this;
+    }
+
+    public RunResultBuilder rate(RunResult.RateVerdict rate) {
+        this.rate = rate;
+        return this;
+    }
+
+    public RunResultBuilder clientWarnings(List<RunResult.ClientWarning> clientWarnings) {
+        this.clientWarnings = clientWarnings;
+        return this;
+    }
+
     public RunResultBuilder transactionPhases(Map<Phase, LatencySummary> transactionPhases) {
         this.transactionPhases = transactionPhases;
         return this;
@@ -346,6 +364,9 @@ public final class RunResultBuilder {
                 operationLatency,
                 intendedPublishLatency,
                 transactionPhases,
+                transactions,
+                rate,
+                clientWarnings,
                 exactlyOnce,
                 faults,
                 histograms,

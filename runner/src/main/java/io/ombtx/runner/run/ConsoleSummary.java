@@ -44,10 +44,50 @@ final class ConsoleSummary {
             return;
         }
         LatencySummary ops = result.operationLatency();
-        if (ops.count() > 0) {
+        RunResult.Transactions cut = result.transactions();
+        if (cut != null) {
+            RunResult.CountSummary held = cut.messagesPerTransaction();
+            console.say(
+                    "Transactions: %,d committed, %,d failed in %.3f s | begin to commit: p50 %.3f ms, p99 %.3f ms,"
+                            + " max %.3f ms | messages each: mean %.1f, p50 %d, p99 %d, max %d (cut at %d ms%s)",
+                    cut.committed(),
+                    cut.failed(),
+                    result.summary().durationSeconds(),
+                    ops.count() > 0 ? ops.p50() : Double.NaN,
+                    ops.count() > 0 ? ops.p99() : Double.NaN,
+                    ops.count() > 0 ? ops.max() : Double.NaN,
+                    held.mean(),
+                    held.p50(),
+                    held.p99(),
+                    held.max(),
+                    cut.commitIntervalMs(),
+                    cut.maxMessagesPerTransaction() == null
+                            ? ""
+                            : " or " + cut.maxMessagesPerTransaction() + " messages");
+        } else if (ops.count() > 0) {
             console.say(
                     "Operations: %d in %.3f s | min %.3f ms | p50 %.3f ms | p99 %.3f ms | max %.3f ms",
                     ops.count(), result.summary().durationSeconds(), ops.min(), ops.p50(), ops.p99(), ops.max());
+        }
+        RunResult.RateVerdict rate = result.rate();
+        if (rate != null) {
+            String delay = rate.publishDelayP99Millis() == null
+                    ? ""
+                    : String.format(Locale.ROOT, ", publish delay p99 %.1f ms", rate.publishDelayP99Millis());
+            if (rate.held()) {
+                console.say(
+                        "Rate held: %,.0f of %,.0f msg/s (%.1f%%)%s",
+                        rate.achieved(), rate.target(), 100 * rate.ratio(), delay);
+            } else {
+                console.say(
+                        "Rate NOT held: %,.0f of %,.0f msg/s (%.1f%%)%s; limited by %s (%s)",
+                        rate.achieved(),
+                        rate.target(),
+                        100 * rate.ratio(),
+                        delay,
+                        rate.limitedBy() == null ? "what this run cannot tell" : rate.limitedBy(),
+                        rate.evidence());
+            }
         }
         Map<Phase, LatencySummary> phases = result.transactionPhases();
         if (phases.size() > 1) {

@@ -6,6 +6,7 @@ import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RateSearchRecord;
 import io.ombtx.runner.result.RunResult;
+import io.ombtx.runner.stats.CpuMeter;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.Worker;
@@ -37,6 +38,7 @@ final class Execution {
      * @param failureReason why the run failed outright (nothing the load tried succeeded), or null
      * @param liveCheck what the live check saw ({@code operation.liveCheck}), or null
      * @param stallThreads this JVM's threads when the run stopped making progress (a local worker's), or null
+     * @param cpu this process's and the machine's CPU use over the measured phase, or null
      */
     record Measured(
             Instant startTime,
@@ -51,7 +53,8 @@ final class Execution {
             RunResult.Drain drain,
             String failureReason,
             LiveCheckReport liveCheck,
-            String stallThreads) {
+            String stallThreads,
+            CpuMeter.Use cpu) {
 
         /** Nothing measured: the run ended in set-up. */
         static Measured nothing(String reason) {
@@ -64,6 +67,7 @@ final class Execution {
                     null,
                     new StatsSnapshot(),
                     List.of(),
+                    null,
                     null,
                     null,
                     null,
@@ -128,6 +132,12 @@ final class Execution {
                 console::line,
                 ready.faults(),
                 clusterLost);
+        if (spec.openLoop()) {
+            loop.targetRate(
+                    !spec.findMaximumRate()
+                            ? spec.initialRate()
+                            : rateSearch != null && rateSearch.completed() ? rateSearch.foundRate() : 0);
+        }
         loop.run();
         String partialReason = loop.partialReason();
         Instant endTime = loop.endTime();
@@ -203,7 +213,8 @@ final class Execution {
                 loop.drain(),
                 loop.failureReason(),
                 liveCheck,
-                loop.stallThreads());
+                loop.stallThreads(),
+                loop.cpu());
     }
 
     static void closeWorkers(Teardown teardown, WorkerGroup group) {

@@ -4,6 +4,7 @@ import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.fault.FaultInjector;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.stats.Counter;
+import io.ombtx.runner.stats.CpuMeter;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.Worker;
@@ -57,6 +58,13 @@ final class MeasurementLoop {
     private long totalReceived;
     private Instant startTime = Instant.now();
     private Instant endTime;
+    /** CPU use from the measurement's start (or the loop's, when it never got there) to its end. */
+    private CpuMeter cpuMeter = CpuMeter.start();
+
+    private CpuMeter.Use cpu;
+    /** An open loop's target rate, msg/s; 0 for none (closed loop, or not said). */
+    private double targetRate;
+
     private String partialReason;
     /** This JVM's threads when the run stopped making progress, with a local worker among them; else null. */
     private String stallThreads;
@@ -105,6 +113,11 @@ final class MeasurementLoop {
         this.log = log;
     }
 
+    /** The rate (msg/s) an open loop is asked to hold: a measured period below 95% of it says so on its line. */
+    void targetRate(double messagesPerSecond) {
+        this.targetRate = messagesPerSecond;
+    }
+
     /** Polls until the run is over, then stops the workers and collects their last figures. */
     void run() {
         long begin = System.nanoTime();
@@ -145,6 +158,7 @@ final class MeasurementLoop {
         // Measuring ends here: stopping the workers next (a consumer's close may take its whole time-out) is not
         // part of the measured phase.
         endTime = Instant.now();
+        cpu = cpuMeter.stop();
         if (partialReason != null) {
             // Ended early: from here every step shares one deadline (the teardown time-out), a short one when the
             // cluster is gone or took nothing: clients closing then would only wait out their own time-outs.
@@ -236,6 +250,7 @@ final class MeasurementLoop {
             warmingUp = false;
             lastPeriodNanos = now;
             startTime = Instant.now();
+            cpuMeter = CpuMeter.start();
             log.accept("Warm-up done; measuring");
             if (faults != null) {
                 faults.measurementStarted(now);
@@ -381,7 +396,12 @@ final class MeasurementLoop {
                                         100.0 * progress.measuredOperationsDone() / workload.measureOperations())
                                 + (draining ? String.format(Locale.ROOT, ", %d in flight", notReceived(progress)) : "");
         String phase = warmingUp ? "Warm-up" : draining && lastPeriodNanos >= drainStartNanos ? "Drain" : "Measure";
-        log.accept(ProgressLine.format(phase, seconds, period, backlog, counts));
+        String line = ProgressLine.format(phase, seconds, period, backlog, counts);
+        double ratio = period.counter(Counter.MESSAGES_SENT) / seconds / targetRate;
+        if (targetRate > 0 && phase.equals("Measure") && ratio < RunResult.RateVerdict.HELD_RATIO) {
+            line += String.format(Locale.ROOT, " | BELOW TARGET: %.0f%% of %.0f msg/s", 100 * ratio, targetRate);
+        }
+        log.accept(line);
         if (countsAsMeasured()) {
             measured.add(period);
         }
@@ -446,6 +466,11 @@ final class MeasurementLoop {
     }
 
     /** When measuring ended: the last poll, before the workers were stopped. */
+    /** CPU use over the measured phase; null before it ended. */
+    CpuMeter.Use cpu() {
+        return cpu;
+    }
+
     Instant endTime() {
         return endTime;
     }

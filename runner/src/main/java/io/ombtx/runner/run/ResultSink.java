@@ -4,6 +4,7 @@ import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.plan.Repetitions;
 import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.result.HostFacts;
 import io.ombtx.runner.result.ResultBuilder;
 import io.ombtx.runner.result.ResultWriter;
@@ -11,6 +12,7 @@ import io.ombtx.runner.result.RunResult;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
+import java.util.List;
 
 /** Where a run's result goes: built from what was measured (the one call of {@link ResultBuilder}) and written. */
 final class ResultSink {
@@ -20,7 +22,12 @@ final class ResultSink {
         this.options = options;
     }
 
-    RunCoordinator.Outcome write(RunSpec spec, DriverFile driver, RunResult.Broker broker, Execution.Measured m)
+    RunCoordinator.Outcome write(
+            RunSpec spec,
+            DriverFile driver,
+            RunResult.Broker broker,
+            Execution.Measured m,
+            List<RunResult.ClientWarning> clientWarnings)
             throws IOException {
         Workload w = spec.workload();
         ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(
@@ -40,7 +47,9 @@ final class ResultSink {
                 m.faults(),
                 m.drain(),
                 m.failureReason(),
-                HostFacts.host(broker));
+                HostFacts.host(broker),
+                clientWarnings,
+                spec.workers().stream().anyMatch(a -> a.worker().equals(WorkerAssignment.LOCAL)) ? m.cpu() : null);
         RunResult result = ResultBuilder.build(facts, m.stats(), m.periods());
         String fileStem = spec.repetition() == null || spec.repetition().count() == 1
                 ? w.name()

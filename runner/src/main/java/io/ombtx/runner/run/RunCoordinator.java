@@ -9,6 +9,7 @@ import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.CommandBrokerControl;
 import io.ombtx.runner.fault.FaultCommand;
+import io.ombtx.runner.log.ClientWarnings;
 import io.ombtx.runner.plan.BrokerPlan;
 import io.ombtx.runner.plan.CapabilityCheck;
 import io.ombtx.runner.plan.RunSpec;
@@ -39,6 +40,8 @@ public final class RunCoordinator {
     private final Supplier<ClusterSystem> clusters;
     private final ResultSink sink;
     private final ClusterReuse reuse;
+    /** The client library's warnings of the run under way, from its workers' start to its result. */
+    private ClientWarnings.Window warnings;
 
     /** Runs plans on the broker system on the class path ({@link ClusterSystems}), found when a plan needs one. */
     public RunCoordinator(RunOptions options, PrintStream out, WorkerFactory workerFactory, Interruption interruption) {
@@ -269,6 +272,7 @@ public final class RunCoordinator {
         if (spec.workerNote() != null) {
             console.line(spec.workerNote());
         }
+        warnings = ClientWarnings.global().open();
         try (WorkerGroup group = WorkerGroup.of(spec.workers(), worker -> workerFactory.create(worker, spec))) {
             Execution.Measured measured;
             try {
@@ -316,10 +320,24 @@ public final class RunCoordinator {
 
     private Outcome written(RunSpec spec, DriverFile driver, RunResult.Broker broker, Execution.Measured measured)
             throws Exception {
-        Outcome outcome = sink.write(spec, driver, broker, measured);
+        ClientWarnings.global().summarize(); // the repeats not yet said, before the summary lines
+        Outcome outcome = sink.write(spec, driver, broker, measured, clientWarnings());
         new ConsoleSummary(console).print(outcome);
         keepStallThreads(outcome, measured.stallThreads());
         return outcome;
+    }
+
+    /** What the client library warned since this run's workers were made, each distinct message once. */
+    private List<RunResult.ClientWarning> clientWarnings() {
+        ClientWarnings.Window window = warnings;
+        warnings = null;
+        if (window == null) {
+            return List.of();
+        }
+        return window.close().stream()
+                .map(w -> new RunResult.ClientWarning(
+                        w.level(), w.logger(), w.message(), w.count(), w.clients(), w.first(), w.last()))
+                .toList();
     }
 
     /**

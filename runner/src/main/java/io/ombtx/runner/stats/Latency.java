@@ -16,7 +16,12 @@ public enum Latency {
     /** Ack time minus the intended send: publish latency with coordinated omission accounted for. */
     INTENDED_PUBLISH_LATENCY,
     /** One whole operation. */
-    OPERATION_LATENCY;
+    OPERATION_LATENCY,
+    /**
+     * Not a time: the messages each transaction held, where the driver cut a stream of messages into transactions (a
+     * transactional PUBLISH). A histogram like the others, merged the same way.
+     */
+    MESSAGES_PER_TRANSACTION;
 
     /** The name in results and on the wire. */
     public String key() {
@@ -26,6 +31,7 @@ public enum Latency {
             case END_TO_END -> "endToEndLatency";
             case INTENDED_PUBLISH_LATENCY -> "intendedPublishLatency";
             case OPERATION_LATENCY -> "operationLatency";
+            case MESSAGES_PER_TRANSACTION -> "messagesPerTransaction";
         };
     }
 

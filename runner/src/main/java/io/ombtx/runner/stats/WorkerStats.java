@@ -135,6 +135,15 @@ public final class WorkerStats {
         markMeasured(startNanos, endNanos);
     }
 
+    /**
+     * Records one transaction that a producer cut from its messages (a transactional PUBLISH): an operation as {@link
+     * #recordOperation} records it, and how many messages it held.
+     */
+    public void recordTransaction(OperationTimings timings, long startNanos, long endNanos) {
+        recordOperation(timings, startNanos, endNanos);
+        recorders.get(Latency.MESSAGES_PER_TRANSACTION).recordValue(Histograms.clamp(timings.messages()));
+    }
+
     /** Notes that a measured operation ran from {@code startNanos} to {@code endNanos} (for the wall-clock span). */
     public void markMeasured(long startNanos, long endNanos) {
         firstMeasuredStartNanos.accumulateAndGet(startNanos, Math::min);

@@ -2,6 +2,7 @@ package io.ombtx.runner.worker;
 
 import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.ClientFaults;
+import io.ombtx.driver.api.ClosesAsync;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.FinishedOperation;
 import io.ombtx.driver.api.LiveCheckReport;
@@ -12,6 +13,7 @@ import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.PollGate;
 import io.ombtx.driver.api.PreciseConsumerCallback;
+import io.ombtx.driver.api.ProducerBudget;
 import io.ombtx.driver.api.ReportQueue;
 import io.ombtx.driver.api.ScenarioDriver;
 import io.ombtx.runner.config.LoopMode;
@@ -50,6 +52,8 @@ import org.apache.bookkeeper.stats.NullStatsLogger;
  */
 public final class LocalWorker implements Worker {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LocalWorker.class);
+
     private final WorkerStats stats = new WorkerStats();
     private final List<BenchmarkProducer> producers = new ArrayList<>();
     private final List<BenchmarkConsumer> consumers = new ArrayList<>();
@@ -84,6 +88,12 @@ public final class LocalWorker implements Worker {
 
     private final AtomicLong fastCompleted = new PaddedAtomicLong();
     private final ReceiveCallback callback = new ReceiveCallback();
+    /**
+     * Whether the producers cut their messages into transactions and report each one (a transactional PUBLISH): the
+     * transactions are then the operations, and a message is only a publish.
+     */
+    private volatile boolean transactionsReported;
+
     private BenchmarkDriver driver;
     private ScenarioDriver scenarioDriver;
     private OperationSpec operation = OperationSpec.publish();
@@ -171,6 +181,18 @@ public final class LocalWorker implements Worker {
 
     @Override
     public void createProducers(List<String> topics) throws Exception {
+        if (driver instanceof ProducerBudget budget) {
+            String note;
+            try {
+                note = budget.fitProducers(
+                        producers.size() + topics.size(), Runtime.getRuntime().maxMemory() / 2);
+            } catch (IllegalArgumentException e) {
+                throw new WorkerException(e.getMessage());
+            }
+            if (note != null) {
+                LOG.warn(note);
+            }
+        }
         for (String topic : topics) {
             BenchmarkProducer producer = await(driver.createProducer(topic), "creating a producer");
             if (operation.kind() != OperationKind.PUBLISH
@@ -179,7 +201,31 @@ public final class LocalWorker implements Worker {
                 throw new WorkerException("the driver's producer cannot run " + operation.kind() + " operations");
             }
             producers.add(producer);
+            if (operation.cutsTransactions()
+                    && producer instanceof CallbackProducer reporting
+                    && reporting.reportTransactionsTo(this::transactionEnded)) {
+                transactionsReported = true;
+            }
         }
+    }
+
+    /**
+     * A transaction a producer cut from its messages ended (on the thread that ended it, after its messages'
+     * call-backs): recorded as one operation, in the warm-up's tally while the acknowledged messages are still the
+     * warm-up's.
+     */
+    private void transactionEnded(OperationTimings timings) {
+        LoadSpec spec = load;
+        if (spec == null) {
+            return;
+        }
+        long warmupMessages = spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
+        long before = messagesAcked.get()
+                - (timings.outcome() == OperationTimings.Outcome.COMMITTED ? timings.messages() : 0);
+        long end = System.nanoTime();
+        tallies[tallyIndex(before, warmupMessages)]
+                .stats()
+                .recordTransaction(timings, end - Math.max(0, timings.totalNanos()), end);
     }
 
     @Override
@@ -389,9 +435,10 @@ public final class LocalWorker implements Worker {
             this.keys = new KeyChooser(spec.keyDistributor());
             this.bound =
                     spec.measureOperations() > 0 ? spec.warmupOperations() + spec.measureOperations() : Long.MAX_VALUE;
+            boolean asOperations = countsOperations && !transactionsReported;
             this.acks = new Acknowledgement[] {
-                new Acknowledgement(tallies[0], countsOperations, true),
-                new Acknowledgement(tallies[1], countsOperations, true)
+                new Acknowledgement(tallies[0], countsOperations, true, asOperations),
+                new Acknowledgement(tallies[1], countsOperations, true, asOperations)
             };
             this.inline = pacer == null
                             && countsOperations
@@ -539,11 +586,24 @@ public final class LocalWorker implements Worker {
         private final Tally tally;
         private final boolean countsOperations;
         private final boolean countsDone;
+        /** Whether a message is also recorded as an operation (false when its transaction is: see below). */
+        private final boolean asOperation;
 
         Acknowledgement(Tally tally, boolean countsOperations, boolean countsDone) {
+            this(tally, countsOperations, countsDone, countsOperations);
+        }
+
+        /**
+         * @param countsOperations each message is one of the load's operations, counted done when acknowledged
+         * @param asOperation each message is also recorded as an ACKNOWLEDGED operation; false where the producer
+         *     reports the transactions that hold the messages ({@link #transactionEnded}), which are then the
+         *     operations
+         */
+        Acknowledgement(Tally tally, boolean countsOperations, boolean countsDone, boolean asOperation) {
             this.tally = tally;
             this.countsOperations = countsOperations;
             this.countsDone = countsDone;
+            this.asOperation = asOperation;
         }
 
         /** The fast path's call-back: records, and the send is no longer in flight. */
@@ -569,9 +629,9 @@ public final class LocalWorker implements Worker {
             WorkerStats into = tally.stats();
             if (error != null) {
                 into.count(Counter.PUBLISH_ERRORS, 1);
-                into.count(Counter.FAILED, countsOperations ? 1 : 0);
+                into.count(Counter.FAILED, asOperation ? 1 : 0);
             } else {
-                into.recordAckedPublish(bytes, sendNanos, intendedNanos, ackNanos, countsOperations);
+                into.recordAckedPublish(bytes, sendNanos, intendedNanos, ackNanos, asOperation);
             }
             if (countsOperations && countsDone) {
                 tally.done().incrementAndGet();
@@ -608,7 +668,8 @@ public final class LocalWorker implements Worker {
             boolean countsOperations,
             boolean countsDone) {
         if (operation.kind() == OperationKind.PUBLISH || !countsOperations) {
-            Acknowledgement ack = new Acknowledgement(tally, countsOperations, countsDone);
+            Acknowledgement ack =
+                    new Acknowledgement(tally, countsOperations, countsDone, countsOperations && !transactionsReported);
             return producer.sendAsync(key, payload)
                     .whenComplete((ok, error) -> ack.record(error, payload.length, intendedNanos, sendNanos));
         }
@@ -1048,8 +1109,8 @@ public final class LocalWorker implements Worker {
         if (reports != null) {
             reports.close();
         }
-        List<AutoCloseable> closeables = new ArrayList<>(producers);
-        closeables.addAll(consumers);
+        closeProducers();
+        List<AutoCloseable> closeables = new ArrayList<>(consumers);
         if (driver != null) {
             closeables.add(driver);
         }
@@ -1064,6 +1125,41 @@ public final class LocalWorker implements Worker {
         consumers.clear();
         driver = null;
         deleteDriverFile();
+    }
+
+    /**
+     * Closes the producers together: those that can close asynchronously ({@link ClosesAsync}, a transactional
+     * producer finishing its last transaction) all start at once, so N of them take one close's time, not N; the rest
+     * one after the other, as OMB does. One line says how many ran out of their close time and were closed at once.
+     */
+    private void closeProducers() {
+        long start = System.nanoTime();
+        List<CompletableFuture<Boolean>> closing = new ArrayList<>();
+        for (BenchmarkProducer producer : producers) {
+            if (producer instanceof ClosesAsync async) {
+                closing.add(async.closeAsync());
+            } else {
+                try {
+                    producer.close();
+                } catch (Exception ignored) {
+                    // Closing is best effort; the run's figures are already taken.
+                }
+            }
+        }
+        long forced = 0;
+        for (CompletableFuture<Boolean> close : closing) {
+            if (!close.join()) { // completes within the producer's own bound (see ClosesAsync)
+                forced++;
+            }
+        }
+        if (forced > 0) {
+            LOG.warn(
+                    "{} of {} producer(s) did not finish their last transaction within their close time-out"
+                            + " (closeTimeoutMs) and were closed at once; closing took {} s",
+                    forced,
+                    closing.size(),
+                    String.format("%.1f", (System.nanoTime() - start) / 1e9));
+        }
     }
 
     /** A temporary file only its owner can read (where the file system has POSIX permissions). */

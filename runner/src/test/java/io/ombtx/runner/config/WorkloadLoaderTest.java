@@ -1,6 +1,7 @@
 package io.ombtx.runner.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -273,6 +274,43 @@ class WorkloadLoaderTest {
         ConfigException plain = error(WRITE + "operation: {kind: STREAM, abortRatio: 0.3}\n");
         assertEquals("operation.abortRatio", plain.key());
         assertTrue(plain.getMessage().contains("only a transaction can be aborted on purpose"), plain.getMessage());
+    }
+
+    @Test
+    void aTransactionalPublishIsCutIntoTransactionsAsTheWorkloadSaysWithAHundredMillisecondsByDefault() {
+        Workload cut = load(WRITE
+                        + "operation: {kind: PUBLISH, transactional: true, messagesPerTransaction: 50,"
+                        + " commitIntervalMs: 20}\n")
+                .get(0);
+        assertTrue(cut.operation().cutsTransactions());
+        assertEquals(50, cut.operation().messagesPerTransaction());
+        assertEquals(20, cut.operation().commitIntervalMs());
+        Workload byDefault = load(WRITE + "operation: {kind: PUBLISH, transactional: true}\n")
+                .get(0);
+        assertEquals(0, byDefault.operation().messagesPerTransaction(), "no message bound unless said");
+        assertEquals(
+                OperationReader.DEFAULT_COMMIT_INTERVAL_MS,
+                byDefault.operation().commitIntervalMs());
+        Workload plain = load(WRITE + "operation: {kind: PUBLISH}\n").get(0);
+        assertFalse(plain.operation().cutsTransactions());
+        assertEquals(0, plain.operation().commitIntervalMs());
+    }
+
+    @Test
+    void aTransactionCutOnAnythingButATransactionalPublishIsAnError() {
+        ConfigException write = error(WRITE + "operation: {kind: WRITE, transactional: true, commitIntervalMs: 50}\n");
+        assertEquals("operation.commitIntervalMs", write.key());
+        assertTrue(write.getMessage().contains("size it with messagesPerOperation"), write.getMessage());
+        ConfigException plain = error(WRITE + "operation: {kind: PUBLISH, messagesPerTransaction: 10}\n");
+        assertEquals("operation.messagesPerTransaction", plain.key());
+        ConfigException zero =
+                error(WRITE + "operation: {kind: PUBLISH, transactional: true, messagesPerTransaction: 0}\n");
+        assertEquals("operation.messagesPerTransaction", zero.key());
+        assertTrue(zero.getMessage().contains("expected a value"), zero.getMessage());
+        ConfigException perOperation =
+                error(WRITE + "operation: {kind: PUBLISH, transactional: true, messagesPerOperation: 10}\n");
+        assertEquals("operation.messagesPerOperation", perOperation.key());
+        assertTrue(perOperation.getMessage().contains("messagesPerTransaction"), perOperation.getMessage());
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.ombtx.runner.OmbTxHome;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.stats.Counter;
+import io.ombtx.runner.stats.CpuMeter;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,8 @@ class RecordedResultsTest {
         return List.of(
                 new Recorded("tx-writes", "workloads/tx-writes.yaml", "quick"),
                 new Recorded("tx-streaming", "workloads/tx-streaming.yaml", "quick"),
-                new Recorded("time-based-open", "time-based-open.yaml", null));
+                new Recorded("time-based-open", "time-based-open.yaml", null),
+                new Recorded("tx-publish-open", "tx-publish-open.yaml", null));
     }
 
     private static Path fixtures() {
@@ -90,6 +92,15 @@ class RecordedResultsTest {
                 .repetition(written.repetition())
                 .faults(written.faults())
                 .drain(written.drain())
+                .host(written.host())
+                .clientWarnings(written.clientWarnings())
+                .cpu(
+                        written.rate() == null || written.rate().cores() == null
+                                ? null
+                                : new CpuMeter.Use(
+                                        written.rate().loadGeneratorCpu(),
+                                        written.rate().machineCpu(),
+                                        written.rate().cores()))
                 .build();
     }
 

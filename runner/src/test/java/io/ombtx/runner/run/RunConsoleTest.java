@@ -3,13 +3,12 @@ package io.ombtx.runner.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 /** Progress lines and client log lines never cut into each other on the console. */
@@ -36,13 +35,26 @@ class RunConsoleTest {
     }
 
     @Test
-    void clientLogLinesGoToTheProgressStreamOneLineEach() throws Exception {
-        Properties logging = new Properties();
-        try (InputStream in = RunConsole.class.getResourceAsStream("/simplelogger.properties")) {
-            logging.load(in);
+    void clientLogLinesGoToTheProgressStreamWholeUnderItsLock() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream progress = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        PrintStream before = System.out;
+        System.setOut(progress);
+        try {
+            // A thread holding the progress stream's lock (a progress line being written) holds the log line back.
+            Thread logging;
+            synchronized (progress) {
+                logging = new Thread(() ->
+                        org.slf4j.LoggerFactory.getLogger("io.ombtx.test.Lines").warn("a warning of {} words", 5));
+                logging.start();
+                logging.join(200);
+                assertEquals(0, bytes.size(), "not written while the lock is held");
+            }
+            logging.join(10_000);
+        } finally {
+            System.setOut(before);
         }
-        // slf4j-simple takes the stream's lock for a whole line (println), as the progress lines do (print).
-        assertEquals("System.out", logging.getProperty("org.slf4j.simpleLogger.logFile"));
-        assertEquals("warn", logging.getProperty("org.slf4j.simpleLogger.defaultLogLevel"));
+        String line = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(line.matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} WARN Lines - a warning of 5 words\\R"), line);
     }
 }

@@ -1,0 +1,111 @@
+package io.ombtx.runner.result;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.stats.Counter;
+import io.ombtx.runner.stats.CpuMeter;
+import io.ombtx.runner.stats.Latency;
+import io.ombtx.runner.stats.StatsSnapshot;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RateJudgeTest {
+
+    private static RunResult.RunMode open(Long target) {
+        return new RunResult.RunMode(
+                LoopMode.OPEN,
+                target,
+                target == null,
+                RunResult.RunLength.seconds(1),
+                RunResult.RunLength.seconds(10),
+                10,
+                null,
+                10);
+    }
+
+    /** Ten seconds measured, {@code sent} messages, publish delays of {@code delayMicros} each. */
+    private static StatsSnapshot measured(long sent, long delayMicros) {
+        StatsSnapshot s = new StatsSnapshot();
+        s.put(Counter.MESSAGES_SENT, sent);
+        s.put(Counter.MEASURED_SPAN_NANOS, 10_000_000_000L);
+        s.histogram(Latency.PUBLISH_DELAY).recordValueWithCount(delayMicros, 100);
+        return s;
+    }
+
+    private static ResultBuilder.RunFacts facts(
+            RunResult.RunMode mode, CpuMeter.Use cpu, List<RunResult.ClientWarning> warnings) {
+        return ResultBuilder.RunFacts.builder()
+                .runMode(mode)
+                .startTime(Instant.EPOCH)
+                .endTime(Instant.EPOCH.plusSeconds(10))
+                .broker(RunResult.Broker.embedded(1, "4.1.1", "default", Map.of()))
+                .cpu(cpu)
+                .clientWarnings(warnings)
+                .build();
+    }
+
+    @Test
+    void aRateWithinFivePercentAndASmallPublishDelayIsHeld() {
+        RunResult.RateVerdict v =
+                RateJudge.verdict(facts(open(1000L), new CpuMeter.Use(0.3, 0.5, 2), List.of()), measured(9_600, 500));
+        assertTrue(v.held());
+        assertEquals(960.0, v.achieved(), 1e-9);
+        assertEquals(0.96, v.ratio(), 1e-9);
+        assertNull(v.limitedBy());
+        assertEquals(0.3, v.loadGeneratorCpu());
+        assertEquals(2, v.cores());
+    }
+
+    @Test
+    void aRateMissedWithTheLoadGeneratorBusyIsTheLoadGenerators() {
+        RunResult.RateVerdict v =
+                RateJudge.verdict(facts(open(1000L), new CpuMeter.Use(0.97, 0.99, 2), List.of()), measured(5_000, 500));
+        assertFalse(v.held());
+        assertEquals("load generator", v.limitedBy());
+        assertTrue(v.evidence().startsWith("the load generator used 97% of 2 core(s)"), v.evidence());
+    }
+
+    @Test
+    void aRateMissedWithTheMachineBusyAndAnEmbeddedBrokerIsTheMachines() {
+        RunResult.RateVerdict v =
+                RateJudge.verdict(facts(open(1000L), new CpuMeter.Use(0.6, 0.98, 2), List.of()), measured(5_000, 500));
+        assertEquals("machine", v.limitedBy());
+    }
+
+    @Test
+    void aRateMissedWithCpuToSpareIsTheBrokersWithTheRetriesItCausedAndALatePublishIsNotHeld() {
+        List<RunResult.ClientWarning> retries = List.of(new RunResult.ClientWarning(
+                "WARN", "Sender", "... Error: CONCURRENT_TRANSACTIONS", 2_048, 50, Instant.EPOCH, Instant.EPOCH));
+        RunResult.RateVerdict late = RateJudge.verdict(
+                facts(open(1000L), new CpuMeter.Use(0.3, 0.5, 2), retries), measured(9_900, 2_500_000));
+        assertFalse(late.held(), "every message sent, but 2.5 s late");
+        assertEquals(2500.0, late.publishDelayP99Millis(), 2.0);
+        assertEquals("broker", late.limitedBy());
+        assertTrue(late.evidence().contains("retried 2,048 request(s)"), late.evidence());
+    }
+
+    @Test
+    void remoteWorkersLeaveTheLimitUnsaidAndClosedLoopsGetNoVerdict() {
+        RunResult.RateVerdict remote = RateJudge.verdict(facts(open(1000L), null, List.of()), measured(100, 500));
+        assertFalse(remote.held());
+        assertNull(remote.limitedBy());
+        assertTrue(remote.evidence().contains("remote workers"), remote.evidence());
+        RunResult.RunMode closed = new RunResult.RunMode(
+                LoopMode.CLOSED,
+                null,
+                false,
+                RunResult.RunLength.seconds(1),
+                RunResult.RunLength.seconds(10),
+                10,
+                null,
+                10);
+        assertNull(RateJudge.verdict(facts(closed, null, List.of()), measured(100, 500)));
+        assertNull(RateJudge.verdict(facts(open(null), null, List.of()), measured(100, 500)), "a search not run");
+    }
+}
