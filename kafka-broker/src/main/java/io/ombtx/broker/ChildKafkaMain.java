@@ -109,6 +109,13 @@ public final class ChildKafkaMain {
         }
     }
 
+    /**
+     * How long a clean shutdown may take once the parent has gone, before the process halts: Kafka's shutdown hook
+     * can wait without end (a ZooKeeper-mode broker whose ZooKeeper went with the parent retries it every 2 s; a KRaft
+     * broker whose controller quorum is gone waits for it), and a broker must never outlive its run.
+     */
+    static final long SHUTDOWN_GRACE_MILLIS = 5_000;
+
     private static void exitWhenParentGoes() {
         InputStream in = System.in;
         byte[] buffer = new byte[64];
@@ -119,6 +126,20 @@ public final class ChildKafkaMain {
         } catch (IOException ignored) {
             // A broken pipe means the same as end of stream.
         }
+        Thread halt = new Thread(
+                () -> {
+                    try {
+                        Thread.sleep(SHUTDOWN_GRACE_MILLIS);
+                    } catch (InterruptedException e) {
+                        // halt now
+                    }
+                    System.err.println("omb-tx: the broker did not shut down within " + SHUTDOWN_GRACE_MILLIS
+                            + " ms of its parent's end; halting");
+                    Runtime.getRuntime().halt(0);
+                },
+                "halt-after-grace");
+        halt.setDaemon(true);
+        halt.start();
         System.exit(0);
     }
 }

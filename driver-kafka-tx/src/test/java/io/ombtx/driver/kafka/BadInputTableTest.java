@@ -465,6 +465,23 @@ class BadInputTableTest {
                 d,
                 "'topicConfig.retention.msx'",
                 "did you mean 'retention.ms'");
+        t.both(
+                "driver topicConfig max.message.bytes below the message",
+                DRIVER + "topicConfig: |\n  max.message.bytes=10\n",
+                "name: w\nmessageSize: 16\nmeasureOperations: 5\n",
+                none,
+                d,
+                "'topicConfig.max.message.bytes'",
+                "a 16-byte message",
+                "refuse every send as too large");
+        t.both(
+                "workload messageSize above the producer's max.request.size",
+                DRIVER,
+                "name: w\nmessageSize: 2000000\nmeasureOperations: 5\n",
+                none,
+                d,
+                "'producerConfig.max.request.size'",
+                "more than max.request.size 1048576");
         t.bench(
                 "driver topicConfig bad value",
                 DRIVER + "topicConfig: |\n  min.insync.replicas=zero\n",

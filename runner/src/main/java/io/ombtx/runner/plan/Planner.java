@@ -187,6 +187,7 @@ public final class Planner {
         }
         Map<String, String> topicConfig = new LinkedHashMap<>();
         driver.properties("topicConfig").forEach((key, value) -> topicConfig.put((String) key, (String) value));
+        messagesFit(driver, w, topicConfig);
         if (!broker.embedded() || topicConfig.isEmpty()) {
             return;
         }
@@ -198,6 +199,49 @@ public final class Planner {
         topicConfig.forEach((key, value) -> check.problem(key, value.trim()).ifPresent(problem -> {
             throw blame(driver, w, "topicConfig." + key, problem);
         }));
+    }
+
+    /** A record batch's header (v2): what a message takes beyond its own bytes, at least. */
+    static final int RECORD_BATCH_OVERHEAD = 61;
+
+    /**
+     * A message that cannot fit the largest request the producer sends ({@code max.request.size}, kafka-clients'
+     * default 1 MiB) or, uncompressed, the largest batch the topic takes ({@code max.message.bytes}) fails every send
+     * with RecordTooLargeException: said before anything starts, as both numbers are known.
+     */
+    private static void messagesFit(DriverFile driver, Workload w, Map<String, String> topicConfig) {
+        long smallestBatch = (long) w.messageSize() + RECORD_BATCH_OVERHEAD;
+        java.util.Properties producer = driver.properties("producerConfig");
+        long request = sizeSetting(producer.getProperty("max.request.size"), 1_048_576);
+        if (smallestBatch > request) {
+            throw blame(
+                    driver,
+                    w,
+                    "producerConfig.max.request.size",
+                    "a " + w.messageSize() + "-byte message (workload " + w.sourceFile()
+                            + ", messageSize) takes at least "
+                            + smallestBatch + " bytes in a request, more than max.request.size " + request
+                            + ": the client would refuse every send as too large");
+        }
+        String compression = producer.getProperty("compression.type", "none").trim();
+        long topicMax = sizeSetting(topicConfig.get("max.message.bytes"), Long.MAX_VALUE);
+        if ((compression.isEmpty() || compression.equals("none")) && smallestBatch > topicMax) {
+            throw blame(
+                    driver,
+                    w,
+                    "topicConfig.max.message.bytes",
+                    "a " + w.messageSize() + "-byte message (workload " + w.sourceFile()
+                            + ", messageSize) takes at least "
+                            + smallestBatch + " bytes in a record batch, more than the topic's max.message.bytes "
+                            + topicMax + ": the broker would refuse every send as too large");
+        }
+    }
+
+    private static long sizeSetting(String value, long fallback) {
+        if (value == null || !value.trim().matches("\\d{1,18}")) {
+            return fallback; // absent, or not a number: the client or broker says what is wrong with it
+        }
+        return Long.parseLong(value.trim());
     }
 
     /** {@code blockKey} ("producerConfig.acks") blamed on the workload's driverOverrides if it set it, else the driver. */

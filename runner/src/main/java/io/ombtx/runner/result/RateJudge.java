@@ -8,6 +8,7 @@ import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.CpuMeter;
 import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.StatsSnapshot;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
@@ -38,7 +39,11 @@ final class RateJudge {
         if (target <= 0) {
             return null;
         }
-        double achieved = measured.counter(Counter.MESSAGES_SENT) / ResultBuilder.measuredSeconds(measured, facts);
+        // Over the measured phase's wall time, as OMB's per-period rates are: the span of the measured operations can
+        // reach back into the warm-up, by as long as a message's publish latency.
+        double seconds = Math.max(
+                1e-9, Duration.between(facts.startTime(), facts.endTime()).toNanos() / 1e9);
+        double achieved = measured.counter(Counter.MESSAGES_SENT) / seconds;
         double ratio = achieved / target;
         Histogram delay = measured.histogram(Latency.PUBLISH_DELAY);
         Double delayP99 = delay.getTotalCount() == 0 ? null : delay.getValueAtPercentile(99) / 1000.0;

@@ -421,17 +421,12 @@ public final class ResultBuilder {
         return encoded;
     }
 
-    /** The measured phase's length: from the first measured operation's start to the last one's end, else the clock. */
-    static double measuredSeconds(StatsSnapshot s, RunFacts facts) {
-        return s.counter(Counter.MEASURED_SPAN_NANOS) > 0
+    private static Summary summary(StatsSnapshot s, RunFacts facts) {
+        double seconds = s.counter(Counter.MEASURED_SPAN_NANOS) > 0
                 ? s.counter(Counter.MEASURED_SPAN_NANOS) / 1e9
                 : Math.max(
                         1e-9,
                         (facts.endTime().toEpochMilli() - facts.startTime().toEpochMilli()) / 1000.0);
-    }
-
-    private static Summary summary(StatsSnapshot s, RunFacts facts) {
-        double seconds = measuredSeconds(s, facts);
         // A STREAM run's messages are the records its operations consumed and wrote on; otherwise those produced.
         long messages =
                 facts.workload().streaming() ? s.counter(Counter.MESSAGES_PROCESSED) : s.counter(Counter.MESSAGES_SENT);

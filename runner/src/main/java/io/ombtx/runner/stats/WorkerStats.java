@@ -109,6 +109,12 @@ public final class WorkerStats {
 
     /** Records one whole operation: its latency, its phases and its outcome. */
     public void recordOperation(OperationTimings timings, long startNanos, long endNanos) {
+        recordOutcome(timings);
+        markMeasured(startNanos, endNanos);
+    }
+
+    /** An operation's latency, phases and counts, without its place in the measured span. */
+    private void recordOutcome(OperationTimings timings) {
         recorders.get(Latency.OPERATION_LATENCY).recordValue(Histograms.clamp(timings.totalNanos() / 1000));
         timings.phaseNanos().forEach((phase, nanos) -> {
             if (nanos >= 0) {
@@ -132,16 +138,17 @@ public final class WorkerStats {
             case ABORTED -> counters.get(Counter.ABORTED_ON_PURPOSE).increment();
             default -> {}
         }
-        markMeasured(startNanos, endNanos);
     }
 
     /**
      * Records one transaction that a producer cut from its messages (a transactional PUBLISH): an operation as {@link
-     * #recordOperation} records it, and how many messages it held.
+     * #recordOperation} records it, and how many messages it held; the measured span is left to the messages.
      */
-    public void recordTransaction(OperationTimings timings, long startNanos, long endNanos) {
-        recordOperation(timings, startNanos, endNanos);
+    public void recordTransaction(OperationTimings timings) {
+        recordOutcome(timings);
         recorders.get(Latency.MESSAGES_PER_TRANSACTION).recordValue(Histograms.clamp(timings.messages()));
+        // The measured span stays its messages': a transaction begun in the warm-up and committed after it would
+        // stretch the span back into the warm-up, by as long as its commit took.
     }
 
     /** Notes that a measured operation ran from {@code startNanos} to {@code endNanos} (for the wall-clock span). */

@@ -53,6 +53,8 @@ import org.apache.bookkeeper.stats.NullStatsLogger;
 public final class LocalWorker implements Worker {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LocalWorker.class);
+    /** How many producers are made at once. */
+    static final int PARALLEL_CREATES = 32;
 
     private final WorkerStats stats = new WorkerStats();
     private final List<BenchmarkProducer> producers = new ArrayList<>();
@@ -193,8 +195,31 @@ public final class LocalWorker implements Worker {
                 LOG.warn(note);
             }
         }
-        for (String topic : topics) {
-            BenchmarkProducer producer = await(driver.createProducer(topic), "creating a producer");
+        // Made PARALLEL_CREATES at a time: a transactional producer's initTransactions is a round trip to its
+        // coordinator, and a thousand of them one after the other took minutes.
+        List<BenchmarkProducer> made = new ArrayList<>();
+        for (int from = 0; from < topics.size(); from += PARALLEL_CREATES) {
+            List<CompletableFuture<BenchmarkProducer>> wave = new ArrayList<>();
+            for (String topic : topics.subList(from, Math.min(topics.size(), from + PARALLEL_CREATES))) {
+                wave.add(driver.createProducer(topic));
+            }
+            try {
+                for (CompletableFuture<BenchmarkProducer> creating : wave) {
+                    made.add(await(creating, "creating a producer"));
+                }
+            } catch (Exception e) {
+                // The rest of the wave may still be made: wait for it, then close what was made, so nothing lingers.
+                for (CompletableFuture<BenchmarkProducer> creating : wave) {
+                    BenchmarkProducer p = creating.handle((ok, error) -> ok).join();
+                    if (p != null && !made.contains(p)) {
+                        made.add(p);
+                    }
+                }
+                producers.addAll(made); // closed with the worker
+                throw e;
+            }
+        }
+        for (BenchmarkProducer producer : made) {
             if (operation.kind() != OperationKind.PUBLISH
                     && operation.kind() != OperationKind.STREAM
                     && !(producer instanceof OperationProducer)) {
@@ -222,10 +247,7 @@ public final class LocalWorker implements Worker {
         long warmupMessages = spec.warmupOperations() * Math.max(1, spec.messagesPerOperation());
         long before = messagesAcked.get()
                 - (timings.outcome() == OperationTimings.Outcome.COMMITTED ? timings.messages() : 0);
-        long end = System.nanoTime();
-        tallies[tallyIndex(before, warmupMessages)]
-                .stats()
-                .recordTransaction(timings, end - Math.max(0, timings.totalNanos()), end);
+        tallies[tallyIndex(before, warmupMessages)].stats().recordTransaction(timings);
     }
 
     @Override
