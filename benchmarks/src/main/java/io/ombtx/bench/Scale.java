@@ -231,7 +231,8 @@ public final class Scale {
 
     /**
      * The same load written bare: {@code producers} threads, each with a transactional KafkaProducer of its own, each
-     * pacing its share of the rate and committing {@value #COMMIT_INTERVAL_MS} ms after each begin.
+     * pacing its share of the rate and committing {@value #COMMIT_INTERVAL_MS} ms after each begin (a transaction
+     * begins with a message and stays open for the whole interval, as Kafka Streams' and omb-tx's do).
      */
     static Figures bare(String bootstrap, int producers, int rate) throws Exception {
         String topic = "bare-scale-" + producers + "-" + System.nanoTime();
@@ -291,6 +292,7 @@ public final class Scale {
                                     sent++;
                                     next += interval;
                                 } while (next < cut && next < end);
+                                awaitTime(Math.min(cut, end)); // open for the whole interval, as omb-tx's are
                                 client.commitTransaction();
                                 long committedAt = System.nanoTime();
                                 if (begin >= measureFrom) {
