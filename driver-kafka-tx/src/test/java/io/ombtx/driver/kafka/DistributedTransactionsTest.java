@@ -11,6 +11,7 @@ import io.ombtx.runner.worker.WorkerServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -97,6 +98,63 @@ class DistributedTransactionsTest {
                 counted += count.asLong();
             }
             assertEquals(operations, counted, "every measured operation counted once: " + r.at("/environment"));
+        }
+    }
+
+    /**
+     * A transactional PUBLISH of twenty producers split over two HTTP workers: the transactions each worker cut and
+     * counted reach the result merged (the messages-per-transaction histogram over the wire by its name), with the
+     * same invariants as one worker's: the transactions are the operations, each holds at most the workload's
+     * messages, and they hold every measured message (plus at most one transaction per producer across the warm-up's
+     * end).
+     */
+    @Test
+    void aTransactionalPublishSplitOverTwoWorkersAddsUpTheirTransactions() throws Exception {
+        Path home = io.ombtx.runner.OmbTxHome.locate();
+        Path workload = Files.writeString(
+                dir.resolve("tx-publish.yaml"),
+                """
+                name: tx-publish
+                partitionsPerTopic: 4
+                messageSize: 100
+                producersPerTopic: 20
+                subscriptionsPerTopic: 0
+                producerRate: 1000
+                operation: {kind: PUBLISH, transactional: true, messagesPerTransaction: 25, commitIntervalMs: 50}
+                warmupDurationSeconds: 2
+                testDurationSeconds: 4
+                """);
+        try (WorkerServer first = new WorkerServer("127.0.0.1", 0).start();
+                WorkerServer second = new WorkerServer("127.0.0.1", 0).start()) {
+            Path result = dir.resolve("tx-publish.json");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int code = Main.run(
+                    new String[] {
+                        "-d",
+                        home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(),
+                        "-w",
+                        "http://127.0.0.1:" + first.port() + ",http://127.0.0.1:" + second.port(),
+                        "-o",
+                        result.toString(),
+                        workload.toString()
+                    },
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    System.err);
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, log);
+            JsonNode r = new ObjectMapper().readTree(result.toFile());
+            long committed = r.at("/counts/committed").asLong();
+            assertTrue(committed > 0, log);
+            assertEquals(committed, r.at("/counts/operations").asLong());
+            var held =
+                    Histograms.decode(r.at("/histograms/messagesPerTransaction").asText());
+            assertEquals(committed, held.getTotalCount(), "both workers' transactions, merged");
+            assertTrue(held.getMaxValue() <= 25, "at most the workload's messages: " + held.getMaxValue());
+            long inTransactions = Math.round(held.getMean() * held.getTotalCount());
+            long sent = r.at("/counts/messagesSent").asLong();
+            assertTrue(inTransactions >= sent && inTransactions <= sent + 20 * 25, inTransactions + " vs " + sent);
+            assertEquals(1000, r.at("/rate/target").asDouble(), 0);
+            assertTrue(r.at("/rate/loadGeneratorCpu").isMissingNode(), "the load ran on remote workers");
         }
     }
 }

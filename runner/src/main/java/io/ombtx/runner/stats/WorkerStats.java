@@ -25,6 +25,7 @@ public final class WorkerStats {
     private final AtomicLong firstMeasuredStartNanos = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong lastMeasuredEndNanos = new AtomicLong(Long.MIN_VALUE);
     private final PublishRecorder publishes = new PublishRecorder();
+    private final TransactionRecorder transactions = new TransactionRecorder();
     /**
      * Messages received, their bytes and their end-to-end latency, recorded together behind one phaser, so that a
      * period holds a message's count and its latency both or neither. Counters and a {@link Recorder} drained one
@@ -121,21 +122,26 @@ public final class WorkerStats {
                 phases.get(phase).recordValue(Histograms.clamp(nanos / 1000));
             }
         });
-        counters.get(Counter.OPERATIONS).increment();
         if (!timings.sequence().isEmpty()) {
             sequences.computeIfAbsent(timings.sequence(), s -> new LongAdder()).increment();
         }
-        counters.get(Counter.ABORTED).add(timings.abortedAttempts());
-        counters.get(Counter.FATAL_ERRORS).add(timings.fatalErrors());
+        countOutcome(timings, (counter, delta) -> counters.get(counter).add(delta));
+    }
+
+    /** What one operation adds to the counters: itself, its outcome, and what it took to get through failures. */
+    static void countOutcome(OperationTimings timings, java.util.function.ObjLongConsumer<Counter> count) {
+        count.accept(Counter.OPERATIONS, 1);
+        count.accept(Counter.ABORTED, timings.abortedAttempts());
+        count.accept(Counter.FATAL_ERRORS, timings.fatalErrors());
         OperationTimings.Recovery recovery = timings.recovery();
-        counters.get(Counter.RETRIES).add(recovery.retries());
-        counters.get(Counter.FENCED).add(recovery.fenced());
-        counters.get(Counter.PRODUCERS_REPLACED).add(recovery.producersReplaced());
-        counters.get(Counter.CLIENT_RETRIES).add(recovery.clientRetries());
+        count.accept(Counter.RETRIES, recovery.retries());
+        count.accept(Counter.FENCED, recovery.fenced());
+        count.accept(Counter.PRODUCERS_REPLACED, recovery.producersReplaced());
+        count.accept(Counter.CLIENT_RETRIES, recovery.clientRetries());
         switch (timings.outcome()) {
-            case COMMITTED -> counters.get(Counter.COMMITTED).increment();
-            case FAILED -> counters.get(Counter.FAILED).increment();
-            case ABORTED -> counters.get(Counter.ABORTED_ON_PURPOSE).increment();
+            case COMMITTED -> count.accept(Counter.COMMITTED, 1);
+            case FAILED -> count.accept(Counter.FAILED, 1);
+            case ABORTED -> count.accept(Counter.ABORTED_ON_PURPOSE, 1);
             default -> {}
         }
     }
@@ -145,10 +151,9 @@ public final class WorkerStats {
      * #recordOperation} records it, and how many messages it held; the measured span is left to the messages.
      */
     public void recordTransaction(OperationTimings timings) {
-        recordOutcome(timings);
-        recorders.get(Latency.MESSAGES_PER_TRANSACTION).recordValue(Histograms.clamp(timings.messages()));
-        // The measured span stays its messages': a transaction begun in the warm-up and committed after it would
-        // stretch the span back into the warm-up, by as long as its commit took.
+        // Whole, apart from the recorders: see TransactionRecorder. The measured span stays its messages': a
+        // transaction begun in the warm-up and committed after it would stretch the span back into the warm-up.
+        transactions.record(timings);
     }
 
     /** Notes that a measured operation ran from {@code startNanos} to {@code endNanos} (for the wall-clock span). */
@@ -176,6 +181,7 @@ public final class WorkerStats {
         snapshot.put(Counter.MESSAGES_RECEIVED, snapshot.counter(Counter.MESSAGES_RECEIVED) + received.messages.sum());
         snapshot.put(Counter.BYTES_RECEIVED, snapshot.counter(Counter.BYTES_RECEIVED) + received.bytes.sum());
         snapshot.histogram(Latency.END_TO_END).add(received.endToEnd);
+        transactions.drainInto(snapshot);
         PublishRecorder.Span span = publishes.drainInto(snapshot);
         if (span.firstStartNanos() != Long.MAX_VALUE) {
             markMeasured(span.firstStartNanos(), span.lastEndNanos());
