@@ -39,11 +39,15 @@ final class RateJudge {
         if (target <= 0) {
             return null;
         }
-        // Over the measured phase's wall time, as OMB's per-period rates are: the span of the measured operations can
-        // reach back into the warm-up, by as long as a message's publish latency.
+        // The messages sent in the measured phase over its wall time. Not every message acknowledged in it: at the
+        // warm-up's end the messages still waiting for their commit (seconds, under load) are acknowledged in the
+        // measurement, and counted they made 5,000 msg/s read 7,348. Nor over the span of the measured messages,
+        // which reaches back into the warm-up by as long as such a message waited. A worker that does not count
+        // them (stock OMB's) leaves the acknowledged count.
         double seconds = Math.max(
                 1e-9, Duration.between(facts.startTime(), facts.endTime()).toNanos() / 1e9);
-        double achieved = measured.counter(Counter.MESSAGES_SENT) / seconds;
+        long sentMeasured = measured.counter(Counter.MESSAGES_SENT_MEASURED);
+        double achieved = (sentMeasured > 0 ? sentMeasured : measured.counter(Counter.MESSAGES_SENT)) / seconds;
         double ratio = achieved / target;
         Histogram delay = measured.histogram(Latency.PUBLISH_DELAY);
         Double delayP99 = delay.getTotalCount() == 0 ? null : delay.getValueAtPercentile(99) / 1000.0;

@@ -9,6 +9,11 @@ import java.util.function.LongBinaryOperator;
  */
 public enum Counter {
     MESSAGES_SENT("messagesSent", Long::sum),
+    /**
+     * Messages acknowledged that were sent after the statistics were last reset (a time-based warm-up's end): what
+     * the measurement sent, without the warm-up's messages that its acknowledgements still bring in.
+     */
+    MESSAGES_SENT_MEASURED("messagesSentMeasured", Long::sum),
     BYTES_SENT("bytesSent", Long::sum),
     PUBLISH_ERRORS("publishErrors", Long::sum),
     MESSAGES_RECEIVED("messagesReceived", Long::sum),

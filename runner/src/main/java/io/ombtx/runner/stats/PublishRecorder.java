@@ -33,7 +33,14 @@ final class PublishRecorder {
      * One acknowledged publish of {@code messages} messages; with {@code asOperation} also one acknowledged
      * single-message operation (its latency is the publish latency, its one phase the whole operation).
      */
-    void record(int messages, long bytes, long sendNanos, long intendedNanos, long ackNanos, boolean asOperation) {
+    void record(
+            int messages,
+            long bytes,
+            long sendNanos,
+            long intendedNanos,
+            long ackNanos,
+            boolean asOperation,
+            boolean sentMeasured) {
         Shard s = shardOfThisThread();
         long phase = s.phaser.writerCriticalSectionEnter();
         try {
@@ -42,6 +49,9 @@ final class PublishRecorder {
             i.intendedLatency.recordValueWithCount(Histograms.clamp((ackNanos - intendedNanos) / 1000), messages);
             i.publishDelay.recordValue(Histograms.clamp((sendNanos - intendedNanos) / 1000));
             i.messages += messages;
+            if (sentMeasured) {
+                i.messagesSentMeasured += messages;
+            }
             i.bytes += bytes;
             if (asOperation && messages == 1) {
                 // One message, one operation: its publish, operation and phase latencies are one value, written
@@ -94,6 +104,9 @@ final class PublishRecorder {
             into.histogram(Latency.INTENDED_PUBLISH_LATENCY).add(done.intendedLatency);
             into.histogram(Latency.PUBLISH_DELAY).add(done.publishDelay);
             into.put(Counter.MESSAGES_SENT, into.counter(Counter.MESSAGES_SENT) + done.messages);
+            into.put(
+                    Counter.MESSAGES_SENT_MEASURED,
+                    into.counter(Counter.MESSAGES_SENT_MEASURED) + done.messagesSentMeasured);
             into.put(Counter.BYTES_SENT, into.counter(Counter.BYTES_SENT) + done.bytes);
             if (done.operations > 0) {
                 for (Histogram operations :
@@ -146,6 +159,7 @@ final class PublishRecorder {
         final Histogram intendedLatency = newHistogram();
         final Histogram publishDelay = newHistogram();
         long messages;
+        long messagesSentMeasured;
         long bytes;
         long operations;
         long firstStartNanos = Long.MAX_VALUE;
@@ -162,6 +176,7 @@ final class PublishRecorder {
             intendedLatency.reset();
             publishDelay.reset();
             messages = 0;
+            messagesSentMeasured = 0;
             bytes = 0;
             operations = 0;
             firstStartNanos = Long.MAX_VALUE;

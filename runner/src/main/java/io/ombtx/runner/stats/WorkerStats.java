@@ -27,6 +27,13 @@ public final class WorkerStats {
     private final PublishRecorder publishes = new PublishRecorder();
     private final TransactionRecorder transactions = new TransactionRecorder();
     /**
+     * When {@link #reset} last ran ({@code System.nanoTime()}): messages sent since are the measurement's own; {@link
+     * #NEVER_RESET} until it runs (a count-based run, whose tallies are the measurement's from the start).
+     */
+    private volatile long resetNanos = NEVER_RESET;
+
+    private static final long NEVER_RESET = Long.MIN_VALUE;
+    /**
      * Messages received, their bytes and their end-to-end latency, recorded together behind one phaser, so that a
      * period holds a message's count and its latency both or neither. Counters and a {@link Recorder} drained one
      * after the other could split them: a message counted in one period and its latency in the next.
@@ -95,6 +102,9 @@ public final class WorkerStats {
                 .recordValueWithCount(Histograms.clamp(intendedMicros), messages);
         recorders.get(Latency.PUBLISH_DELAY).recordValue(Histograms.clamp((sendNanos - intendedNanos) / 1000));
         counters.get(Counter.MESSAGES_SENT).add(messages);
+        if (sentSinceReset(sendNanos)) {
+            counters.get(Counter.MESSAGES_SENT_MEASURED).add(messages);
+        }
         counters.get(Counter.BYTES_SENT).add(bytes);
     }
 
@@ -105,7 +115,13 @@ public final class WorkerStats {
      * recorders (see {@link PublishRecorder}); with {@code asOperation} false, only what {@code recordPublish} does.
      */
     public void recordAckedPublish(long bytes, long sendNanos, long intendedNanos, long ackNanos, boolean asOperation) {
-        publishes.record(1, bytes, sendNanos, intendedNanos, ackNanos, asOperation);
+        publishes.record(1, bytes, sendNanos, intendedNanos, ackNanos, asOperation, sentSinceReset(sendNanos));
+    }
+
+    /** Whether a message sent at {@code sendNanos} is the measurement's (see {@link Counter#MESSAGES_SENT_MEASURED}). */
+    private boolean sentSinceReset(long sendNanos) {
+        long reset = resetNanos;
+        return reset == NEVER_RESET || sendNanos - reset >= 0; // a difference: nanoTime may wrap
     }
 
     /** Records one whole operation: its latency, its phases and its outcome. */
@@ -196,6 +212,7 @@ public final class WorkerStats {
 
     /** Forgets everything recorded so far (the end of a time-based warm-up). */
     public void reset() {
+        resetNanos = System.nanoTime();
         drainInterval();
         firstMeasuredStartNanos.set(Long.MAX_VALUE);
         lastMeasuredEndNanos.set(Long.MIN_VALUE);

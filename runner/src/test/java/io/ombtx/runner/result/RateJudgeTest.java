@@ -109,4 +109,13 @@ class RateJudgeTest {
         assertNull(RateJudge.verdict(facts(closed, null, List.of()), measured(100, 500)));
         assertNull(RateJudge.verdict(facts(open(null), null, List.of()), measured(100, 500)), "a search not run");
     }
+
+    @Test
+    void theAchievedRateCountsTheMessagesTheMeasurementSentNotTheWarmUpsAcknowledgedInIt() {
+        StatsSnapshot s = measured(14_700, 500); // acknowledged in the 10 s, 4,700 of them sent in the warm-up
+        s.put(Counter.MESSAGES_SENT_MEASURED, 10_000);
+        RunResult.RateVerdict v = RateJudge.verdict(facts(open(1000L), new CpuMeter.Use(0.3, 0.5, 2), List.of()), s);
+        assertEquals(1000.0, v.achieved(), 1e-9);
+        assertTrue(v.held());
+    }
 }

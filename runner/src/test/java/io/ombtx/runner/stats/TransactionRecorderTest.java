@@ -69,4 +69,25 @@ class TransactionRecorderTest {
         stats.reset();
         return stats.drainInterval();
     }
+
+    /**
+     * The messages the measurement sent: a message acknowledged after the warm-up's reset but sent before it is the
+     * warm-up's; one sent after it is the measurement's, on either publish path.
+     */
+    @Test
+    void messagesSentBeforeTheResetAreNotTheMeasurementsEvenWhenAcknowledgedAfterIt() {
+        WorkerStats stats = new WorkerStats();
+        long beforeReset = System.nanoTime();
+        stats.recordAckedPublish(100, beforeReset, beforeReset, beforeReset + 5, false);
+        assertEquals(1, stats.drainInterval().counter(Counter.MESSAGES_SENT_MEASURED), "no reset yet: all measured");
+        stats.reset();
+        long afterReset = System.nanoTime();
+        stats.recordAckedPublish(100, beforeReset, beforeReset, afterReset, false); // sent in the warm-up
+        stats.recordPublish(3, 300, beforeReset, beforeReset, afterReset);
+        stats.recordAckedPublish(100, afterReset, afterReset, afterReset + 5, true);
+        stats.recordPublish(2, 200, afterReset, afterReset, afterReset + 5);
+        StatsSnapshot s = stats.drainInterval();
+        assertEquals(7, s.counter(Counter.MESSAGES_SENT), "acknowledged in the measurement");
+        assertEquals(3, s.counter(Counter.MESSAGES_SENT_MEASURED), "sent in it");
+    }
 }

@@ -1,0 +1,97 @@
+package io.ombtx.runner.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ombtx.runner.OmbTxHome;
+import io.ombtx.runner.SuiteMain;
+import io.ombtx.runner.result.ResultReader;
+import io.ombtx.runner.result.RunResult;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The quick profile of suites/tx-capacity.yaml runs on one embedded broker: every sweep point, transactional and
+ * plain, by producers and by offered rate, with its rate verdict; the transactional ones count their transactions,
+ * and the plain ones have none.
+ */
+@Tag("integration")
+class TxCapacityQuickRunTest {
+
+    @TempDir
+    Path results;
+
+    @Test
+    void everyQuickPointHasItsRateVerdictAndTheTransactionalOnesTheirTransactions() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = SuiteMain.run(
+                new String[] {
+                    "--profile",
+                    "quick",
+                    "-o",
+                    results.toString(),
+                    OmbTxHome.locate().resolve("suites/tx-capacity.yaml").toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, log);
+        Map<String, RunResult> runs = new HashMap<>();
+        try (Stream<Path> files = Files.list(results)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".json")).toList()) {
+                RunResult r = ResultReader.read(file);
+                runs.put(
+                        r.sweep().name() + " " + r.sweep().parameter() + "="
+                                + r.sweep().value(),
+                        r);
+            }
+        }
+        assertEquals(10, runs.size(), runs.keySet() + "\n" + log);
+        for (String producers : new String[] {"1", "10", "100"}) {
+            assertTrue(
+                    runs.containsKey("tx-producers producersPerTopic=" + producers),
+                    runs.keySet().toString());
+            assertTrue(
+                    runs.containsKey("base-producers producersPerTopic=" + producers),
+                    runs.keySet().toString());
+        }
+        for (String rate : new String[] {"1000", "10000"}) {
+            assertTrue(
+                    runs.containsKey("tx-rate producerRate=" + rate),
+                    runs.keySet().toString());
+            assertTrue(
+                    runs.containsKey("base-rate producerRate=" + rate),
+                    runs.keySet().toString());
+        }
+        runs.forEach((point, r) -> {
+            assertEquals(RunResult.Status.COMPLETE, r.status(), point + ": " + r.partialReason());
+            RunResult.RateVerdict rate = r.rate();
+            assertNotNull(rate, point);
+            assertEquals(r.runMode().targetRate(), rate.target(), 0, point);
+            assertTrue(rate.achieved() > 0, point);
+            if (r.scenario().transactional()) {
+                assertNotNull(r.transactions(), point);
+                assertTrue(r.counts().committed() > 0, point);
+                assertEquals(
+                        r.counts().committed(),
+                        r.transactions().messagesPerTransaction().count(),
+                        point);
+                assertEquals(100, r.transactions().commitIntervalMs(), point);
+            } else {
+                assertNull(r.transactions(), point);
+                assertEquals(0, r.counts().committed(), point);
+            }
+        });
+    }
+}
