@@ -21,6 +21,7 @@ from .model import (
     LatencySummary,
     LiveCheck,
     LiveViolation,
+    RateVerdict,
     Repetition,
     Result,
     RunMode,
@@ -145,6 +146,7 @@ def parse_result(path: Path, document: Any) -> Result:
         faults=_faults(document),
         host=_object(document, "host"),
         broker_disk=_object(broker, "dataDisk", "broker.dataDisk"),
+        rate=_rate(document),
     )
 
 
@@ -328,6 +330,19 @@ def _drain(document: Mapping[str, Any]) -> Drain | None:
         raise _FieldError("'drain.completed' should be a boolean")
     return Drain(completed=completed, not_received=_int(raw.get("notReceived"), "drain.notReceived"),
                  seconds=_number(raw.get("seconds"), "drain.seconds"))
+
+
+def _rate(document: Mapping[str, Any]) -> RateVerdict | None:
+    raw = _object(document, "rate")
+    if not raw:
+        return None
+    target = _number(raw.get("target"), "rate.target")
+    achieved = _number(raw.get("achieved"), "rate.achieved")
+    if target is None or achieved is None:
+        raise _FieldError("'rate.target' and 'rate.achieved' should be numbers")
+    return RateVerdict(target=target, achieved=achieved, held=_flag(raw, "held", "rate"),
+                       publish_delay_p99_ms=_number(raw.get("publishDelayP99Millis"), "rate.publishDelayP99Millis"),
+                       limited_by=_string(raw, "limitedBy"), evidence=_string(raw, "evidence"))
 
 
 def _count(raw: Mapping[str, Any], key: str, where: str) -> int:

@@ -81,6 +81,18 @@ class RunSummary:
 
 
 @dataclass(frozen=True)
+class RateVerdict:
+    """Whether an open loop held its target rate (the result's ``rate``)."""
+
+    target: float  # msg/s
+    achieved: float  # msg/s sent in the measured phase
+    held: bool
+    publish_delay_p99_ms: float | None
+    limited_by: str | None  # "load generator" | "machine" | "broker", when not held and known
+    evidence: str | None
+
+
+@dataclass(frozen=True)
 class Drain:
     """``drain`` of a count-based run with consumers: whether every message sent was received before it ended."""
 
@@ -181,6 +193,7 @@ class Result:
     faults: tuple[Fault, ...] = ()  # absent when the workload declared none
     host: Mapping[str, Any] = field(default_factory=dict)  # the runner's machine and network; absent in older files
     broker_disk: Mapping[str, Any] = field(default_factory=dict)  # broker.dataDisk: an embedded cluster's disk
+    rate: RateVerdict | None = None  # an open loop with a target; absent in older files
     _decoded: dict[str, hdr.Histogram | None] = field(default_factory=dict, compare=False, repr=False)
 
     @property

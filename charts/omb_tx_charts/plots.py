@@ -731,3 +731,41 @@ def time_series_figure(result: Result, title: str, path: Path) -> Rendered:
         figure.suptitle(title + ("  [PARTIAL RESULT]" if result.is_partial else ""), fontsize=13,
                         fontweight="bold", color=colour)
         return _save(figure, path)
+
+
+def capacity_figure(name: str, axis_label: str, series: Mapping[str, Sequence[Any]], path: Path) -> Rendered:
+    """Capacity curves (capacity.Point series): achieved against asked rate (a point not held is hollow), and the
+    publish p99, against the swept value (offered rate or producers)."""
+    xs = sorted({p.x for points in series.values() for p in points})
+    with plt.rc_context(_STYLE):
+        fig, (rate_axes, latency_axes) = plt.subplots(1, 2, figsize=WIDE_SIZE_INCHES, layout="constrained")
+        targets = sorted({(p.x, p.target) for points in series.values() for p in points})
+        rate_axes.plot([x for x, _ in targets], [t for _, t in targets], linestyle="--", color="#888888",
+                       linewidth=1.0, label="target")
+        for index, (label, points) in enumerate(series.items()):
+            colour = series_colour(index)
+            rate_axes.plot([p.x for p in points], [p.achieved for p in points], color=colour, linewidth=1.6,
+                           label=label)
+            for p in points:
+                rate_axes.plot([p.x], [p.achieved], marker="o", markersize=7, color=colour,
+                               markerfacecolor=colour if p.held else "white")
+            latency = [p for p in points if p.p99_ms is not None and p.p99_ms > 0]
+            latency_axes.plot([p.x for p in latency], [p.p99_ms for p in latency], color=colour, marker="o",
+                              linewidth=1.6, label=label)
+        for axes in (rate_axes, latency_axes):
+            axes.set_xscale("log")
+            axes.xaxis.set_major_locator(FixedLocator(xs))
+            axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: format_rate(value)))
+            axes.xaxis.set_minor_locator(NullLocator())
+            axes.set_xlabel(axis_label)
+        rate_axes.set_ylim(bottom=0)  # linear from 0: a shortfall reads as the share it is
+        rate_axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: format_rate(value)))
+        rate_axes.set_ylabel("achieved rate (msg/s)")
+        rate_axes.set_title(f"{name}: rate (hollow: not held)")
+        rate_axes.legend(loc="best")
+        latency_axes.set_yscale("log")
+        latency_axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+        latency_axes.set_ylabel("publish latency p99 (ms, log scale)")
+        latency_axes.set_title(f"{name}: publish p99 (to the ack, or to the commit)")
+        latency_axes.legend(loc="best")
+        return _save(fig, path)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import (
     analysis,
+    capacity,
     compare,
     evolution,
     exactly_once,
@@ -140,6 +141,7 @@ def compute_report(results: Sequence[Result], warnings: Sequence[str] = ()) -> R
         _bulk_section(charted, variants, names, reps),
         _percentiles_section(charted, palette, variants, names, reps),
         _sweep_section(charted, palette, names, reps),
+        _capacity_section(charted, names),
         _transports_section(charted, palette, names),
         _acks_section(charted, names, reps),
         _time_series_section(results, variants, names),
@@ -529,6 +531,26 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, names: _Fi
             )
     if not all_sweeps:
         section.blocks.append(Paragraph("No sweep results (results carrying sweep.parameter = producerRate)."))
+    return section
+
+
+def _capacity_section(results: Sequence[Result], names: _FileNames) -> Section:
+    section = Section(
+        "Capacity: achieved rate and p99 against offered rate and producers",
+        "Open-loop sweeps of producerRate or producersPerTopic whose results carry a rate verdict (suites/"
+        "tx-capacity.yaml): what each point achieved against what it was asked, transactional beside plain.",
+    )
+    for (name, parameter), series in capacity.curves(results).items():
+        runs = [point.result for points in series.values() for point in points]
+        drawing = Drawing(names("capacity", name, parameter), partial(
+            plots.capacity_figure, name, capacity.PARAMETERS[parameter], series))
+        section.blocks.append(_figure(
+            f"{name}: capacity by {parameter}",
+            "Left: achieved msg/s (the messages sent in the measured phase) against the target (dashed); a hollow "
+            "point did not hold it (under 95%, or a publish-delay p99 over 1 s). Right: publish latency p99, to the "
+            "ack or, for a transactional message, to its transaction's commit." + _harness_note(runs),
+            runs, drawing))
+        section.blocks.append(capacity.table(name, parameter, series))
     return section
 
 

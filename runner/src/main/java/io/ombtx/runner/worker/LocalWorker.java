@@ -203,29 +203,31 @@ public final class LocalWorker implements Worker {
             for (String topic : topics.subList(from, Math.min(topics.size(), from + PARALLEL_CREATES))) {
                 wave.add(driver.createProducer(topic));
             }
+            int awaited = 0;
             try {
-                for (CompletableFuture<BenchmarkProducer> creating : wave) {
-                    made.add(await(creating, "creating a producer"));
+                for (; awaited < wave.size(); awaited++) {
+                    made.add(await(wave.get(awaited), "creating a producer"));
                 }
             } catch (Exception e) {
-                // The rest of the wave may still be made: wait for it, then close what was made, so nothing lingers.
-                for (CompletableFuture<BenchmarkProducer> creating : wave) {
+                // The rest of the wave may still be made: wait for it, so that what was made is closed with the
+                // worker and nothing lingers.
+                for (CompletableFuture<BenchmarkProducer> creating : wave.subList(awaited + 1, wave.size())) {
                     BenchmarkProducer p = creating.handle((ok, error) -> ok).join();
-                    if (p != null && !made.contains(p)) {
+                    if (p != null) {
                         made.add(p);
                     }
                 }
-                producers.addAll(made); // closed with the worker
+                producers.addAll(made);
                 throw e;
             }
         }
+        producers.addAll(made); // each closed with the worker, whatever the checks below find
         for (BenchmarkProducer producer : made) {
             if (operation.kind() != OperationKind.PUBLISH
                     && operation.kind() != OperationKind.STREAM
                     && !(producer instanceof OperationProducer)) {
                 throw new WorkerException("the driver's producer cannot run " + operation.kind() + " operations");
             }
-            producers.add(producer);
             if (operation.cutsTransactions()
                     && producer instanceof CallbackProducer reporting
                     && reporting.reportTransactionsTo(this::transactionEnded)) {
