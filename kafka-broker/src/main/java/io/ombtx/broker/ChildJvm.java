@@ -40,6 +40,19 @@ final class ChildJvm {
         return command;
     }
 
+    /** Kills the children (SIGKILL) and waits for them, a few seconds at most: no clean shutdown is wanted. */
+    static void kill(List<Process> children) {
+        children.forEach(Process::destroyForcibly);
+        for (Process process : children) {
+            try {
+                process.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /**
      * How long the children get, together, to exit once told: a child halts itself {@link
      * ChildKafkaMain#SHUTDOWN_GRACE_MILLIS} after its input closes, so this is that and the JVM's own exit.

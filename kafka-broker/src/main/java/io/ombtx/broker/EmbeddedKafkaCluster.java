@@ -500,7 +500,13 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         }
         closed = true;
         faults.resumePaused(); // a stopped (SIGSTOP) broker would not read the end of its input
-        ChildJvm.stop(processes);
+        if (!keepWorkDir && processes.stream().anyMatch(process -> !process.isAlive())) {
+            // A broker is gone: the others' clean shutdown would wait for a quorum that may not come back (5 s
+            // each until they halt), and their data is deleted next. They are killed at once.
+            ChildJvm.kill(processes);
+        } else {
+            ChildJvm.stop(processes);
+        }
         // ZooKeeper last: a broker's clean shutdown still talks to it.
         if (zooKeeper != null) {
             ChildJvm.stop(List.of(zooKeeper));
