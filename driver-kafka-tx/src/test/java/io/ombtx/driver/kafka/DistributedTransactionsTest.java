@@ -13,6 +13,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,23 +32,13 @@ class DistributedTransactionsTest {
         try (WorkerServer first = new WorkerServer("127.0.0.1", 0).start();
                 WorkerServer second = new WorkerServer("127.0.0.1", 0).start()) {
             Path result = dir.resolve("tx-fetch.json");
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            int code = Main.run(
-                    new String[] {
-                        "-d",
-                        home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(),
-                        "-w",
-                        "http://127.0.0.1:" + first.port() + ",http://127.0.0.1:" + second.port(),
-                        "--profile",
-                        "quick",
-                        "-o",
-                        result.toString(),
-                        home.resolve("workloads/tx-fetch.yaml").toString()
-                    },
-                    new PrintStream(out, true, StandardCharsets.UTF_8),
-                    System.err);
-            String log = out.toString(StandardCharsets.UTF_8);
-            assertEquals(0, code, log);
+            String log = runOnBoth(
+                    first,
+                    second,
+                    result,
+                    "--profile",
+                    "quick",
+                    home.resolve("workloads/tx-fetch.yaml").toString());
             assertTrue(log.contains("both run on the first worker"), log);
             JsonNode r = new ObjectMapper().readTree(result.toFile());
             assertEquals(200, r.at("/counts/committed").asLong());
@@ -70,23 +62,13 @@ class DistributedTransactionsTest {
         try (WorkerServer first = new WorkerServer("127.0.0.1", 0).start();
                 WorkerServer second = new WorkerServer("127.0.0.1", 0).start()) {
             Path result = dir.resolve("tx-streaming.json");
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            int code = Main.run(
-                    new String[] {
-                        "-d",
-                        home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(),
-                        "-w",
-                        "http://127.0.0.1:" + first.port() + ",http://127.0.0.1:" + second.port(),
-                        "--profile",
-                        "quick",
-                        "-o",
-                        result.toString(),
-                        home.resolve("workloads/tx-streaming.yaml").toString()
-                    },
-                    new PrintStream(out, true, StandardCharsets.UTF_8),
-                    System.err);
-            String log = out.toString(StandardCharsets.UTF_8);
-            assertEquals(0, code, log);
+            String log = runOnBoth(
+                    first,
+                    second,
+                    result,
+                    "--profile",
+                    "quick",
+                    home.resolve("workloads/tx-streaming.yaml").toString());
             JsonNode r = new ObjectMapper().readTree(result.toFile());
             long operations = r.at("/counts/operations").asLong();
             assertEquals(300, operations, r.at("/counts").toString());
@@ -110,7 +92,6 @@ class DistributedTransactionsTest {
      */
     @Test
     void aTransactionalPublishSplitOverTwoWorkersAddsUpTheirTransactions() throws Exception {
-        Path home = io.ombtx.runner.OmbTxHome.locate();
         Path workload = Files.writeString(
                 dir.resolve("tx-publish.yaml"),
                 """
@@ -127,21 +108,7 @@ class DistributedTransactionsTest {
         try (WorkerServer first = new WorkerServer("127.0.0.1", 0).start();
                 WorkerServer second = new WorkerServer("127.0.0.1", 0).start()) {
             Path result = dir.resolve("tx-publish.json");
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            int code = Main.run(
-                    new String[] {
-                        "-d",
-                        home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(),
-                        "-w",
-                        "http://127.0.0.1:" + first.port() + ",http://127.0.0.1:" + second.port(),
-                        "-o",
-                        result.toString(),
-                        workload.toString()
-                    },
-                    new PrintStream(out, true, StandardCharsets.UTF_8),
-                    System.err);
-            String log = out.toString(StandardCharsets.UTF_8);
-            assertEquals(0, code, log);
+            String log = runOnBoth(first, second, result, workload.toString());
             JsonNode r = new ObjectMapper().readTree(result.toFile());
             long committed = r.at("/counts/committed").asLong();
             assertTrue(committed > 0, log);
@@ -156,5 +123,27 @@ class DistributedTransactionsTest {
             assertEquals(1000, r.at("/rate/target").asDouble(), 0);
             assertTrue(r.at("/rate/loadGeneratorCpu").isMissingNode(), "the load ran on remote workers");
         }
+    }
+
+    /**
+     * bin/benchmark with the shipped kafka-tx driver over {@code first} and {@code second}, writing {@code result}:
+     * exit code 0 asserted, its console returned.
+     */
+    private static String runOnBoth(WorkerServer first, WorkerServer second, Path result, String... workload) {
+        Path home = io.ombtx.runner.OmbTxHome.locate();
+        List<String> args = new ArrayList<>(List.of(
+                "-d",
+                home.resolve("driver-kafka-tx/kafka-tx.yaml").toString(),
+                "-w",
+                "http://127.0.0.1:" + first.port() + ",http://127.0.0.1:" + second.port(),
+                "-o",
+                result.toString()));
+        args.addAll(List.of(workload));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code =
+                Main.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, log);
+        return log;
     }
 }

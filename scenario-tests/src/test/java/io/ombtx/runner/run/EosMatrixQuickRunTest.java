@@ -3,18 +3,9 @@ package io.ombtx.runner.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.runner.OmbTxHome;
-import io.ombtx.runner.SuiteMain;
-import io.ombtx.runner.result.ResultReader;
 import io.ombtx.runner.result.RunResult;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,26 +24,9 @@ class EosMatrixQuickRunTest {
 
     @Test
     void everyQuickRunHoldsExactlyOnceLiveAndAfterwards() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code = SuiteMain.run(
-                new String[] {
-                    "--profile",
-                    "quick",
-                    "-o",
-                    results.toString(),
-                    OmbTxHome.locate().resolve("suites/eos-matrix.yaml").toString()
-                },
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                System.err);
-        String log = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, code, log);
-        List<RunResult> runs = new ArrayList<>();
-        try (Stream<Path> files = Files.list(results)) {
-            for (Path file :
-                    files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                runs.add(ResultReader.read(file));
-            }
-        }
+        QuickSuite suite = QuickSuite.run("suites/eos-matrix.yaml", results);
+        String log = suite.log();
+        List<RunResult> runs = suite.runs();
         assertEquals(3, runs.size(), log);
         for (RunResult r : runs) {
             String run = r.workload() + " on Kafka " + r.broker().version() + ": ";

@@ -5,18 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.runner.OmbTxHome;
-import io.ombtx.runner.SuiteMain;
-import io.ombtx.runner.result.ResultReader;
 import io.ombtx.runner.result.RunResult;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,28 +26,14 @@ class TxCapacityQuickRunTest {
 
     @Test
     void everyQuickPointHasItsRateVerdictAndTheTransactionalOnesTheirTransactions() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code = SuiteMain.run(
-                new String[] {
-                    "--profile",
-                    "quick",
-                    "-o",
-                    results.toString(),
-                    OmbTxHome.locate().resolve("suites/tx-capacity.yaml").toString()
-                },
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                System.err);
-        String log = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, code, log);
+        QuickSuite suite = QuickSuite.run("suites/tx-capacity.yaml", results);
+        String log = suite.log();
         Map<String, RunResult> runs = new HashMap<>();
-        try (Stream<Path> files = Files.list(results)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".json")).toList()) {
-                RunResult r = ResultReader.read(file);
-                runs.put(
-                        r.sweep().name() + " " + r.sweep().parameter() + "="
-                                + r.sweep().value(),
-                        r);
-            }
+        for (RunResult r : suite.runs()) {
+            runs.put(
+                    r.sweep().name() + " " + r.sweep().parameter() + "="
+                            + r.sweep().value(),
+                    r);
         }
         assertEquals(10, runs.size(), runs.keySet() + "\n" + log);
         for (String producers : new String[] {"1", "10", "100"}) {
