@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,7 +31,9 @@ public final class ClientWarnings {
     /** The most distinct clients a message remembers (beyond it, the count says "at least"). */
     private static final int MAX_CLIENTS = 100_000;
 
-    private static final ClientWarnings GLOBAL = new ClientWarnings(System.out, true);
+    /** Standard output as it is when a summary is printed (a test may have replaced it), as the loggers use it. */
+    private static final ClientWarnings GLOBAL = new ClientWarnings(() -> System.out, true);
+
     private static final Pattern CONTEXT = Pattern.compile("^\\[([^\\]]*)\\]\\s*");
     private static final Pattern CLIENT_ID = Pattern.compile("clientId=([^,\\]\\s]+)");
     /** A word with a digit in it: an id, a count, a partition, an address; replaced so messages compare equal. */
@@ -95,13 +98,13 @@ public final class ClientWarnings {
         }
     }
 
-    private final PrintStream out;
+    private final Supplier<PrintStream> out;
     private final boolean summarizeOnTimer;
     private final Map<String, Tally> seen = new LinkedHashMap<>();
     private final List<Window> windows = new CopyOnWriteArrayList<>();
     private ScheduledExecutorService timer;
 
-    ClientWarnings(PrintStream out, boolean summarizeOnTimer) {
+    ClientWarnings(Supplier<PrintStream> out, boolean summarizeOnTimer) {
         this.out = out;
         this.summarizeOnTimer = summarizeOnTimer;
     }
@@ -178,7 +181,7 @@ public final class ClientWarnings {
             }
         }
         if (line.length() > 0) {
-            ConsoleLoggers.print(out, level, "kafka-clients", "repeated since last said: " + line, null);
+            ConsoleLoggers.print(out.get(), level, "kafka-clients", "repeated since last said: " + line, null);
         }
     }
 

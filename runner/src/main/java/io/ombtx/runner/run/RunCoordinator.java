@@ -273,6 +273,20 @@ public final class RunCoordinator {
             console.line(spec.workerNote());
         }
         warnings = ClientWarnings.global().open();
+        try {
+            return executeCounted(spec, driver, broker, faults, clusterLost);
+        } finally {
+            clientWarnings(); // a run that ended by an exception stops counting too
+        }
+    }
+
+    private Outcome executeCounted(
+            RunSpec spec,
+            DriverFile driver,
+            RunResult.Broker broker,
+            SetUp.FaultAccess faults,
+            Supplier<String> clusterLost)
+            throws Exception {
         try (WorkerGroup group = WorkerGroup.of(spec.workers(), worker -> workerFactory.create(worker, spec))) {
             Execution.Measured measured;
             try {

@@ -22,7 +22,7 @@ class ClientWarningsTest {
 
     private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
     private final ClientWarnings warnings =
-            new ClientWarnings(new PrintStream(printed, true, StandardCharsets.UTF_8), false);
+            new ClientWarnings(() -> new PrintStream(printed, true, StandardCharsets.UTF_8), false);
 
     private List<String> lines() {
         String text = printed.toString(StandardCharsets.UTF_8);

@@ -19,7 +19,7 @@ class ConsoleLoggersTest {
                         "default", Level.WARN,
                         "org.apache.kafka", Level.ERROR,
                         "org.apache.kafka.clients.producer.internals.Sender", Level.WARN),
-                new ClientWarnings(System.out, false));
+                new ClientWarnings(() -> System.out, false));
         assertEquals(Level.WARN, loggers.levelOf("io.ombtx.runner.Main"));
         assertEquals(Level.ERROR, loggers.levelOf("org.apache.kafka.clients.NetworkClient"));
         assertEquals(Level.WARN, loggers.levelOf("org.apache.kafka.clients.producer.internals.Sender"));
