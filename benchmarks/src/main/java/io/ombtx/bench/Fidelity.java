@@ -8,7 +8,7 @@ import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.driver.api.LoopGap;
 import io.ombtx.runner.cli.Cli;
-import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.config.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;

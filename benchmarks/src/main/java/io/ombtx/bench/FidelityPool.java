@@ -1,6 +1,6 @@
 package io.ombtx.bench;
 
-import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.config.UsageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,9 +2,9 @@ package io.ombtx.bench;
 
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cli.Cli;
-import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
+import io.ombtx.runner.config.UsageException;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.PlanOptions;

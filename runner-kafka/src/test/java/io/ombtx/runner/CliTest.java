@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.Cli;
-import io.ombtx.runner.cli.UsageException;
-import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.UsageException;
 import io.ombtx.runner.kafka.KafkaLocalMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -4,14 +4,13 @@ import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.BenchmarkCommand;
 import io.ombtx.runner.cli.Cli;
-import io.ombtx.runner.cli.UsageException;
 import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterStartFailed;
 import io.ombtx.runner.cluster.ClusterUnreachable;
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.UsageException;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
-import io.ombtx.runner.config.WorkloadWarnings;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Planner;
@@ -201,12 +200,7 @@ public final class Main {
         Interruption interruption = new Interruption();
         try {
             List<RunSpec> plan = plan(parsed);
-            plan.stream()
-                    .map(RunSpec::workload)
-                    .distinct()
-                    .flatMap(w -> WorkloadWarnings.of(w).stream())
-                    .distinct()
-                    .forEach(err::println);
+            plan.stream().flatMap(run -> run.warnings().stream()).distinct().forEach(err::println);
             if (parsed.dryRun()) {
                 out.print(PlanText.describe(plan));
                 if (parsed.reuseBrokers() && reuse == null) {
@@ -247,7 +241,7 @@ public final class Main {
                 if (!outcome.complete()) {
                     status = FAILED;
                     if (parsed.quiet()) {
-                        err.println("run " + run.workload().name() + ": " + outcome.shortfall());
+                        err.println("run " + run.name() + ": " + outcome.shortfall());
                     }
                 }
             }

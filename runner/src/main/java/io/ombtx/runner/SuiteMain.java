@@ -7,12 +7,12 @@ import io.ombtx.driver.api.config.YamlFiles;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.CommonOptions;
-import io.ombtx.runner.cli.UsageException;
-import io.ombtx.runner.cluster.ClusterProfile;
 import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.BrokerSetup;
+import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.UsageException;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Repetitions;
@@ -268,14 +268,34 @@ public final class SuiteMain {
                     fields.text("name", null),
                     repeat,
                     interleave,
-                    WorkloadLoader.brokerVersion(fields),
+                    brokerRelease(fields),
                     WorkloadLoader.transactionVersion(fields),
-                    BrokerSetup.clientVersion(fields),
+                    clientRelease(fields),
                     run.has("brokers") ? fields.wholeNumber("brokers", 1, 1, ClusterSystem.MAX_EMBEDDED_BROKERS) : null,
                     brokerProfile(fields),
                     profiles(file, where + ".profiles", run.get("profiles"))));
         }
         return entries;
+    }
+
+    /** An entry's {@code brokerVersion} as a release the installed broker system knows, or null when not given. */
+    private static String brokerRelease(ConfigFields fields) {
+        String text = WorkloadLoader.brokerVersion(fields);
+        try {
+            return text == null ? null : ClusterSystems.installed().release(text);
+        } catch (IllegalArgumentException e) {
+            throw fields.error("brokerVersion", e.getMessage());
+        }
+    }
+
+    /** An entry's {@code clientVersion} as a release the installed broker system knows, or null when not given. */
+    private static String clientRelease(ConfigFields fields) {
+        String text = BrokerSetup.clientVersion(fields);
+        try {
+            return text == null ? null : ClusterSystems.installed().clientRelease(text);
+        } catch (IllegalArgumentException e) {
+            throw fields.error("clientVersion", e.getMessage());
+        }
     }
 
     /** An entry's {@code profiles}: a list of profile names, or null (absent: every profile). */

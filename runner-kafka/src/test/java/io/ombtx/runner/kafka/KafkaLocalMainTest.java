@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.runner.cli.Cli;
-import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.config.ClusterProfile;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -36,7 +36,7 @@ class RepetitionsTest {
         for (RunSpec run : runs) {
             text.append(run.number())
                     .append(':')
-                    .append(run.workload().name())
+                    .append(run.name())
                     .append(run.repetition().index())
                     .append(' ');
         }
@@ -69,7 +69,7 @@ class RepetitionsTest {
         List<RunSpec> planned = twoRuns();
         List<RunSpec> runs = Repetitions.expand(planned, 1, false, null, "g");
         assertEquals("1:a1 2:b1", order(runs));
-        assertEquals(planned.get(1).workload(), runs.get(1).workload());
+        assertEquals(planned.get(1).measurement(), runs.get(1).measurement());
         assertEquals(new Repetition(1, 1, "g-2", false, null), runs.get(1).repetition());
     }
 

@@ -3,9 +3,9 @@ package io.ombtx.runner.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.WorkloadLoader;
-import io.ombtx.runner.plan.BrokerPlan;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.Planner;
 import java.nio.file.Files;

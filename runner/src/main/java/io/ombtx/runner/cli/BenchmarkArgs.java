@@ -1,6 +1,7 @@
 package io.ombtx.runner.cli;
 
-import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.UsageException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.ombtx.runner.cli;
 
+import io.ombtx.runner.config.UsageException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.ombtx.runner.cli;
 
-import io.ombtx.runner.cluster.ClusterProfile;
 import io.ombtx.runner.cluster.ClusterSystem;
+import io.ombtx.runner.config.ClusterProfile;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

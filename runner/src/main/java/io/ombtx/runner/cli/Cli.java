@@ -1,6 +1,7 @@
 package io.ombtx.runner.cli;
 
 import io.ombtx.driver.api.KeySuggestions;
+import io.ombtx.runner.config.UsageException;
 import java.io.PrintStream;
 import java.lang.annotation.Annotation;
 import java.lang.annotation.ElementType;

@@ -1,7 +1,7 @@
 package io.ombtx.runner.cli;
 
-import io.ombtx.runner.cluster.ClusterProfile;
 import io.ombtx.runner.cluster.ClusterSystems;
+import io.ombtx.runner.config.ClusterProfile;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;

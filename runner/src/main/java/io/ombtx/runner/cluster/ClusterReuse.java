@@ -3,7 +3,6 @@ package io.ombtx.runner.cluster;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.FaultCluster;
-import io.ombtx.runner.plan.BrokerPlan;
 import io.ombtx.runner.result.RunResult;
 import java.util.List;
 import java.util.function.Consumer;

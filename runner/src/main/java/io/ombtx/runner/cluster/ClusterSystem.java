@@ -1,7 +1,7 @@
 package io.ombtx.runner.cluster;
 
+import io.ombtx.runner.config.BrokerSetup;
 import io.ombtx.runner.config.DriverFile;
-import io.ombtx.runner.plan.BrokerPlan;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -26,10 +26,10 @@ public interface ClusterSystem {
     ClusterSession open(BrokerPlan plan, DriverFile driver, Consumer<String> log) throws Exception;
 
     /** The most brokers an embedded cluster starts (what {@code brokers:} and a broker index are checked against). */
-    int MAX_EMBEDDED_BROKERS = 9;
+    int MAX_EMBEDDED_BROKERS = BrokerSetup.MAX_EMBEDDED_BROKERS;
 
     /** The highest {@code transactionVersion} a workload may ask the embedded cluster for (KIP-890's). */
-    int MAX_TRANSACTION_VERSION = 2;
+    int MAX_TRANSACTION_VERSION = BrokerSetup.MAX_TRANSACTION_VERSION;
 
     /**
      * The embedded broker release {@code text} names ({@code brokerVersion:}, {@code --broker-version}), normalized.

@@ -1,8 +1,6 @@
 package io.ombtx.runner.config;
 
 import io.ombtx.driver.api.config.ConfigFields;
-import io.ombtx.runner.cluster.ClusterProfile;
-import io.ombtx.runner.cluster.ClusterSystem;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +31,12 @@ public record BrokerSetup(
         Boolean partitionVerification,
         GroupProtocol groupProtocol) {
 
+    /** The most brokers an embedded cluster starts (what {@code brokers:} and a broker index are checked against). */
+    public static final int MAX_EMBEDDED_BROKERS = 9;
+
+    /** The highest {@code transactionVersion} a workload may ask the embedded cluster for (KIP-890's). */
+    public static final int MAX_TRANSACTION_VERSION = 2;
+
     /** The broker setting {@code partitionVerification} stands for. */
     public static final String PARTITION_VERIFICATION = "transaction.partition.verification.enable";
 
@@ -57,7 +61,7 @@ public record BrokerSetup(
     }
 
     static BrokerSetup read(ConfigFields f) {
-        int brokers = f.wholeNumber("brokers", 1, 1, ClusterSystem.MAX_EMBEDDED_BROKERS);
+        int brokers = f.wholeNumber("brokers", 1, 1, BrokerSetup.MAX_EMBEDDED_BROKERS);
         ClusterProfile profile;
         try {
             profile = f.has("brokerProfile")
@@ -105,16 +109,12 @@ public record BrokerSetup(
                 protocol);
     }
 
-    /** A mapping's {@code clientVersion}: a client release, or null when not given. */
+    /**
+     * A mapping's {@code clientVersion} as written, or null when not given; the planner resolves it to a release the
+     * installed broker system knows (and refuses one it does not), since this package knows no broker system.
+     */
     public static String clientVersion(ConfigFields f) {
-        if (!f.has("clientVersion")) {
-            return null;
-        }
-        try {
-            return io.ombtx.runner.cluster.ClusterSystems.installed().clientRelease(f.text("clientVersion", null));
-        } catch (IllegalArgumentException e) {
-            throw f.error("clientVersion", e.getMessage());
-        }
+        return f.has("clientVersion") ? f.text("clientVersion", null) : null;
     }
 
     private static Map<String, String> settings(ConfigFields block) {

@@ -2,7 +2,6 @@ package io.ombtx.runner.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ombtx.driver.api.config.ConfigFields;
-import io.ombtx.runner.cluster.ClusterSystem;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +39,7 @@ public record DriverOverrides(Integer replicationFactor, Map<String, Map<String,
     static DriverOverrides read(ConfigFields block) {
         block.onlyKeys(KEYS);
         Integer rf = block.has("replicationFactor")
-                ? block.wholeNumber("replicationFactor", 1, 1, ClusterSystem.MAX_EMBEDDED_BROKERS)
+                ? block.wholeNumber("replicationFactor", 1, 1, BrokerSetup.MAX_EMBEDDED_BROKERS)
                 : null;
         Map<String, Map<String, String>> settings = new LinkedHashMap<>();
         for (String key : BLOCKS) {

@@ -5,7 +5,6 @@ import io.ombtx.driver.api.KeySuggestions;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
-import io.ombtx.runner.cluster.ClusterSystem;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -117,7 +116,7 @@ final class FaultsReader {
         }
         String text = value.asText().trim();
         if (value.isIntegralNumber() || text.matches("-?\\d+")) {
-            brokerIndex = f.wholeNumber("target", 0, 0, ClusterSystem.MAX_EMBEDDED_BROKERS - 1);
+            brokerIndex = f.wholeNumber("target", 0, 0, BrokerSetup.MAX_EMBEDDED_BROKERS - 1);
             target = FaultTarget.BROKER;
         } else {
             target = role(f, text);

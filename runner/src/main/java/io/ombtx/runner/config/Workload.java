@@ -2,7 +2,6 @@ package io.ombtx.runner.config;
 
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
-import io.ombtx.runner.cluster.ClusterProfile;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

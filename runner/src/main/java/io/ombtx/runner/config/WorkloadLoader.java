@@ -7,8 +7,6 @@ import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.ConfigFields;
 import io.ombtx.driver.api.config.YamlFiles;
-import io.ombtx.runner.cluster.ClusterSystem;
-import io.ombtx.runner.cluster.ClusterSystems;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -333,22 +331,18 @@ public final class WorkloadLoader {
                 sweep);
     }
 
-    /** A mapping's {@code brokerVersion}: a supported Kafka release, or null when not given. */
+    /**
+     * A mapping's {@code brokerVersion} as written, or null when not given; the planner resolves it to a release the
+     * installed broker system knows (and refuses one it does not), since this package knows no broker system.
+     */
     public static String brokerVersion(ConfigFields f) {
-        if (!f.has("brokerVersion")) {
-            return null;
-        }
-        try {
-            return ClusterSystems.installed().release(f.text("brokerVersion", null));
-        } catch (IllegalArgumentException e) {
-            throw f.error("brokerVersion", e.getMessage());
-        }
+        return f.has("brokerVersion") ? f.text("brokerVersion", null) : null;
     }
 
     /** A mapping's {@code transactionVersion}: 0 to 2, or null when not given (whether the release has it is the planner's check). */
     public static Integer transactionVersion(ConfigFields f) {
         return f.has("transactionVersion")
-                ? f.wholeNumber("transactionVersion", 0, 0, ClusterSystem.MAX_TRANSACTION_VERSION)
+                ? f.wholeNumber("transactionVersion", 0, 0, BrokerSetup.MAX_TRANSACTION_VERSION)
                 : null;
     }
 

@@ -3,6 +3,7 @@ package io.ombtx.runner.plan;
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.DriverCapabilities;
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.Workload;

@@ -2,14 +2,14 @@ package io.ombtx.runner.plan;
 
 import io.ombtx.driver.api.AwaitAcks;
 import io.ombtx.driver.api.Phase;
+import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.Secrets;
-import io.ombtx.runner.config.Workload;
-import io.ombtx.runner.run.MaxRateSearch;
+import io.ombtx.runner.search.MaxRateSearch;
 import io.ombtx.runner.worker.LoadSpec;
 import java.math.BigDecimal;
 import java.util.List;
@@ -40,7 +40,7 @@ public final class PlanText {
                                 first.count(),
                                 first.interleaved() ? ", interleaved" : ""));
         for (RunSpec run : runs) {
-            Workload w = run.workload();
+            Measurement w = run.measurement();
             BrokerPlan b = run.broker();
             line(text, "%3d. %s × %s", run.number(), w.name(), run.driver().name());
             line(
@@ -108,10 +108,10 @@ public final class PlanText {
             line(
                     text,
                     "     topology    %d topic(s) × %d partition(s), %d producer(s), %d consumer(s), %d-byte messages",
-                    w.topics(),
-                    w.partitionsPerTopic(),
-                    w.producerCount(),
-                    w.consumerCount(),
+                    run.topology().topics(),
+                    run.topology().partitionsPerTopic(),
+                    w.producers(),
+                    run.topology().consumers(),
                     w.messageSize());
             String length = w.countBased()
                     ? "warm-up " + w.warmupOperations() + " op(s), measure " + w.measureOperations() + " op(s)"
@@ -132,18 +132,18 @@ public final class PlanText {
                     length,
                     run.reportingIntervalSeconds(),
                     run.teardownTimeoutSeconds());
-            if (w.consumerBacklogSizeGB() > 0) {
+            if (w.load().consumerBacklogSizeGB() > 0) {
                 line(
                         text,
                         "     backlog     consumerBacklogSizeGB %s (%d message(s) of %d bytes across the subscriptions):"
                                 + " consumers paused after the warm-up until it is built, then resumed until"
                                 + " backlogDrainRatio %s of it has drained",
-                        BigDecimal.valueOf(w.consumerBacklogSizeGB())
+                        BigDecimal.valueOf(w.load().consumerBacklogSizeGB())
                                 .stripTrailingZeros()
                                 .toPlainString(),
-                        (long) (w.consumerBacklogSizeGB() * 1024 * 1024 * 1024) / Math.max(1, w.messageSize()),
+                        (long) (w.load().consumerBacklogSizeGB() * 1024 * 1024 * 1024) / Math.max(1, w.messageSize()),
                         w.messageSize(),
-                        BigDecimal.valueOf(w.backlogDrainRatio())
+                        BigDecimal.valueOf(w.load().backlogDrainRatio())
                                 .stripTrailingZeros()
                                 .toPlainString());
             }
@@ -183,7 +183,7 @@ public final class PlanText {
             if (run.workerNote() != null) {
                 line(text, "     note        %s", run.workerNote());
             }
-            List<String> overrides = w.driverOverrides().describe();
+            List<String> overrides = run.overrides();
             for (int i = 0; i < overrides.size(); i++) {
                 line(text, "     %s %s", i == 0 ? "overrides  " : "           ", overrides.get(i));
             }
@@ -198,13 +198,13 @@ public final class PlanText {
                         r.comparison() == null ? "" : ", comparison " + r.comparison(),
                         r.interleaved() ? " (interleaved with the other runs of the comparison)" : "");
             }
-            if (w.sweep() != null) {
+            if (run.recorded().sweep() != null) {
                 line(
                         text,
                         "     sweep       %s: %s = %s",
-                        w.sweep().sweepName(),
-                        w.sweep().parameter(),
-                        w.sweep().value());
+                        run.recorded().sweep().name(),
+                        run.recorded().sweep().parameter(),
+                        run.recorded().sweep().value());
             }
         }
         return text.toString();
@@ -238,7 +238,7 @@ public final class PlanText {
         int searches = 0;
         int embedded = 0;
         for (RunSpec run : runs) {
-            Workload w = run.workload();
+            Measurement w = run.measurement();
             if (run.broker().embedded()) {
                 embedded++;
             } else {
@@ -283,7 +283,7 @@ public final class PlanText {
     public static int clusterStarts(List<RunSpec> runs) {
         return ClusterReuse.starts(
                 runs.stream().map(RunSpec::broker).toList(),
-                i -> runs.get(i).workload().faults().isEmpty());
+                i -> runs.get(i).measurement().faults().isEmpty());
     }
 
     /** "45 s", "12 min", "1 h 05 min". */
@@ -370,15 +370,15 @@ public final class PlanText {
      * producer commits at the interval, or sooner when the message bound is reached first, so at most the larger of
      * the two rates (and never more than one transaction per message).
      */
-    static String transactionCut(Workload w) {
+    static String transactionCut(Measurement w) {
         long interval = w.operation().commitIntervalMs();
         int max = w.operation().messagesPerTransaction();
         String cut =
                 "cut every " + interval + " ms" + (max > 0 ? " or at " + max + " message(s)" : " (no message bound)");
-        if (w.loop() != io.ombtx.runner.config.LoopMode.OPEN || w.producerRate() <= 0 || w.producerCount() == 0) {
+        if (w.loop() != LoopMode.OPEN || w.load().producerRate() <= 0 || w.producers() == 0) {
             return cut + "; one transaction per producer open at a time";
         }
-        double perProducer = (double) w.producerRate() / w.producerCount();
+        double perProducer = (double) w.load().producerRate() / w.producers();
         double perSecond = Math.min(perProducer, Math.max(1000.0 / interval, max > 0 ? perProducer / max : 0));
         return String.format(
                 java.util.Locale.ROOT,
@@ -388,7 +388,7 @@ public final class PlanText {
                 perProducer,
                 perSecond,
                 perProducer / perSecond,
-                perSecond * w.producerCount(),
-                w.producerCount());
+                perSecond * w.producers(),
+                w.producers());
     }
 }

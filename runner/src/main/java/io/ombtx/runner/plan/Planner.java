@@ -2,17 +2,20 @@ package io.ombtx.runner.plan;
 
 import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.config.ConfigException;
-import io.ombtx.runner.cli.UsageException;
-import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.BrokerSetup;
+import io.ombtx.runner.config.ClusterProfile;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.config.LoopMode;
+import io.ombtx.runner.config.UsageException;
 import io.ombtx.runner.config.Workload;
-import io.ombtx.runner.run.MaxRateSearch;
+import io.ombtx.runner.config.WorkloadWarnings;
+import io.ombtx.runner.result.WorkloadRecord;
+import io.ombtx.runner.search.MaxRateSearch;
 import io.ombtx.runner.worker.LoadSpec;
 import io.ombtx.runner.worker.Payloads;
 import io.ombtx.runner.worker.RunId;
@@ -102,7 +105,8 @@ public final class Planner {
                 options.senderThreadsPerProducer());
         return new RunSpec(
                 number,
-                w,
+                Measurement.of(w),
+                WorkloadRecord.of(w),
                 driver,
                 checked,
                 broker,
@@ -117,11 +121,24 @@ public final class Planner {
                 runId,
                 Topology.of(w, runId),
                 load,
-                Payloads.Spec.of(w),
+                payloads(w),
                 findMax
                         ? MaxRateSearch.Settings.forLoad(initialRate, w.producerCount(), w.messagesPerOperation())
                         : null,
-                clientVersion(driver, w, options));
+                clientVersion(driver, w, options),
+                w.driverOverrides().describe(),
+                WorkloadWarnings.of(w));
+    }
+
+    /** A workload's payloads, chosen as OMB chooses them. */
+    private static Payloads.Spec payloads(Workload w) {
+        boolean randomized = w.useRandomizedPayloads();
+        return new Payloads.Spec(
+                randomized ? null : w.payloadFile(),
+                w.messageSize(),
+                randomized ? w.randomizedPayloadPoolSize() : 1,
+                randomized ? w.randomBytesRatio() : 1.0,
+                w.sourceFile());
     }
 
     /**
@@ -443,7 +460,7 @@ public final class Planner {
                                 + " (name a cluster in commonConfig's bootstrap.servers instead)");
             }
             ClusterProfile profile = options.brokerProfile() != null ? options.brokerProfile() : w.brokerProfile();
-            String version = options.brokerVersion() != null ? options.brokerVersion() : w.brokerVersion();
+            String version = options.brokerVersion() != null ? options.brokerVersion() : brokerRelease(w);
             checkBrokerSettings(w, options, version);
             checkGroupProtocol(driver, w, version);
             Map<String, String> settings = new LinkedHashMap<>(w.brokerSettings());
@@ -467,6 +484,15 @@ public final class Planner {
                 ? w.sourceFile() + "'s driverOverrides.commonConfig"
                 : driver.file() + "'s commonConfig";
         return BrokerPlan.external(needed, driver.bootstrapServers(), serversSource, demands);
+    }
+
+    /** The workload's {@code brokerVersion} as a release the installed broker system knows; null when not given. */
+    private static String brokerRelease(Workload w) {
+        try {
+            return w.brokerVersion() == null ? null : ClusterSystems.installed().release(w.brokerVersion());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(w.sourceFile(), "brokerVersion", e.getMessage());
+        }
     }
 
     /**

@@ -1,9 +1,10 @@
 package io.ombtx.runner.plan;
 
+import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
-import io.ombtx.runner.config.Workload;
-import io.ombtx.runner.run.MaxRateSearch;
+import io.ombtx.runner.result.WorkloadRecord;
+import io.ombtx.runner.search.MaxRateSearch;
 import io.ombtx.runner.worker.LoadSpec;
 import io.ombtx.runner.worker.Payloads;
 import java.util.List;
@@ -12,7 +13,8 @@ import java.util.List;
  * One run, fully resolved while planning; the dry run prints it and execution consumes it, nothing else.
  *
  * @param number position in the plan, from 1
- * @param workload the workload (or sweep point)
+ * @param measurement what the run measures and checks, resolved from its workload (or sweep point)
+ * @param recorded the workload as the result records it
  * @param driver the effective driver YAML: the user's file with the workload's overrides applied and checked by the
  *     driver's own parser; an embedded broker's address is added when it has started
  * @param driverChecked whether the driver's own parser checked it (false: the driver has no check, or its class is
@@ -32,10 +34,14 @@ import java.util.List;
  * @param load what {@code /start-load} asks of the workers (each gets its share), without the payload bytes
  * @param payloads the payloads, as built when the load starts
  * @param search the max-rate search's settings, or null when the rate is not searched for
+ * @param clientVersion the client release of the run's local worker, or null for the built-in one
+ * @param overrides the workload's driverOverrides, one line each as the dry run shows them
+ * @param warnings what the workload's reader warns of (settings that are valid but likely not meant)
  */
 public record RunSpec(
         int number,
-        Workload workload,
+        Measurement measurement,
+        WorkloadRecord recorded,
         DriverFile driver,
         boolean driverChecked,
         BrokerPlan broker,
@@ -52,17 +58,22 @@ public record RunSpec(
         LoadSpec load,
         Payloads.Spec payloads,
         MaxRateSearch.Settings search,
-        String clientVersion) {
+        String clientVersion,
+        List<String> overrides,
+        List<String> warnings) {
 
     public RunSpec {
         workers = List.copyOf(workers);
+        overrides = List.copyOf(overrides);
+        warnings = List.copyOf(warnings);
     }
 
     /** The same run as another repetition: its own number, repetition and run id (and so its own names). */
     public RunSpec repeated(int number, Repetition repetition, String runId) {
         return new RunSpec(
                 number,
-                workload,
+                measurement,
+                recorded,
                 driver,
                 driverChecked,
                 broker,
@@ -75,15 +86,22 @@ public record RunSpec(
                 repetition,
                 faultCommand,
                 runId,
-                Topology.of(workload, runId),
+                topology.forRun(runId),
                 load,
                 payloads,
                 search,
-                clientVersion);
+                clientVersion,
+                overrides,
+                warnings);
+    }
+
+    /** The workload's (or sweep point's) name. */
+    public String name() {
+        return measurement.name();
     }
 
     public boolean openLoop() {
-        return workload.loop() == LoopMode.OPEN;
+        return measurement.loop() == LoopMode.OPEN;
     }
 
     /** The workers that create producers, in plan order. */

@@ -25,12 +25,35 @@ public record Topology(
 
     /** A workload's topology, its subscriptions named after the run. */
     public static Topology of(Workload w, String runId) {
+        return new Topology(
+                w.topics(),
+                w.partitionsPerTopic(),
+                w.producersPerTopic(),
+                names(w.subscriptionsPerTopic(), runId),
+                w.consumerPerSubscription());
+    }
+
+    /** The same topology with its subscriptions named after another run. */
+    public Topology forRun(String runId) {
+        return new Topology(
+                topics,
+                partitionsPerTopic,
+                producersPerTopic,
+                names(subscriptionNames.size(), runId),
+                consumersPerSubscription);
+    }
+
+    private static List<String> names(int subscriptions, String runId) {
         List<String> names = new ArrayList<>();
-        for (int s = 0; s < w.subscriptionsPerTopic(); s++) {
+        for (int s = 0; s < subscriptions; s++) {
             names.add(String.format(Locale.ROOT, "sub-%03d-%s", s, runId));
         }
-        return new Topology(
-                w.topics(), w.partitionsPerTopic(), w.producersPerTopic(), names, w.consumerPerSubscription());
+        return names;
+    }
+
+    /** Consumers in all. */
+    public int consumers() {
+        return topics * subscriptionNames.size() * consumersPerSubscription;
     }
 
     /** One entry per producer: the topic it writes to, topic by topic. */

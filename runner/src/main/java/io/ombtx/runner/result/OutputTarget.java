@@ -1,6 +1,6 @@
 package io.ombtx.runner.result;
 
-import io.ombtx.runner.cli.UsageException;
+import io.ombtx.runner.config.UsageException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;

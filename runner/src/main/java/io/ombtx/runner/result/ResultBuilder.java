@@ -12,7 +12,6 @@ import io.ombtx.runner.result.RunResult.RunMode;
 import io.ombtx.runner.result.RunResult.Scenario;
 import io.ombtx.runner.result.RunResult.Status;
 import io.ombtx.runner.result.RunResult.Summary;
-import io.ombtx.runner.result.RunResult.Sweep;
 import io.ombtx.runner.result.RunResult.Versions;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.CpuMeter;
@@ -49,7 +48,7 @@ public final class ResultBuilder {
      * @param host the machine the runner ran on ({@link HostFacts#host}), or null when not read
      */
     public record RunFacts(
-            Workload workload,
+            WorkloadRecord workload,
             String driverName,
             Instant startTime,
             Instant endTime,
@@ -75,7 +74,7 @@ public final class ResultBuilder {
 
         /** Sets the facts by name; those left unset are null (not known, did not happen). */
         public static final class Builder {
-            private Workload workload;
+            private WorkloadRecord workload;
             private String driverName;
             private Instant startTime;
             private Instant endTime;
@@ -108,8 +107,14 @@ public final class ResultBuilder {
                 return this;
             }
 
-            public Builder workload(Workload workload) {
+            public Builder workload(WorkloadRecord workload) {
                 this.workload = workload;
+                return this;
+            }
+
+            /** The workload as {@link WorkloadRecord#of} records it. */
+            public Builder workload(Workload workload) {
+                this.workload = WorkloadRecord.of(workload);
                 return this;
             }
 
@@ -230,7 +235,7 @@ public final class ResultBuilder {
         // OMB's lists on OMB's period (see OmbPeriods); omb-tx's own `periods` below keep the reporting interval.
         ombPeriods(result, OmbPeriods.regroup(periods, facts.runMode().reportingIntervalSeconds()));
         ombAggregated(result, measured);
-        Counts counts = Counts.of(measured, facts.workload().operation().abortRatio() > 0);
+        Counts counts = Counts.of(measured, facts.workload().abortsOnPurpose());
         outcome(result, facts, counts);
         scenario(result, facts, measured);
         measured(result, facts, measured, counts);
@@ -242,14 +247,14 @@ public final class ResultBuilder {
 
     /** OMB's description of the workload and driver. */
     private static void ombWorkload(RunResultBuilder result, RunFacts facts) {
-        Workload w = facts.workload();
+        WorkloadRecord w = facts.workload();
         result.workload(w.name())
                 .driver(facts.driverName())
                 .messageSize(w.messageSize())
                 .topics(w.topics())
                 .partitions(w.partitionsPerTopic())
                 .producersPerTopic(w.producersPerTopic())
-                .consumersPerTopic(w.consumerPerSubscription()); // OMB's meaning: consumers per subscription
+                .consumersPerTopic(w.consumersPerSubscription()); // OMB's meaning: consumers per subscription
     }
 
     /** OMB's per-period lists: rates, backlog and latency statistics, one element per OMB period. */
@@ -293,11 +298,11 @@ public final class ResultBuilder {
 
     /** What ran, on what: the workload's description, run mode and operation, the software and the brokers. */
     private static void scenario(RunResultBuilder result, RunFacts facts, StatsSnapshot measured) {
-        Workload w = facts.workload();
+        WorkloadRecord w = facts.workload();
         result.description(w.description())
                 .runMode(facts.runMode())
                 .scenario(Scenario.of(w, phaseSequence(measured)))
-                .sweep(w.sweep() == null ? null : Sweep.of(w.sweep()))
+                .sweep(w.sweep())
                 .versions(facts.versions())
                 .broker(facts.broker())
                 .host(facts.host())
@@ -307,7 +312,7 @@ public final class ResultBuilder {
 
     /** omb-tx's figures over the measured phase: counts, summary, latency summaries, checks, faults, histograms. */
     private static void measured(RunResultBuilder result, RunFacts facts, StatsSnapshot measured, Counts counts) {
-        Workload w = facts.workload();
+        WorkloadRecord w = facts.workload();
         result.counts(counts)
                 .summary(summary(measured, facts))
                 .operationLatency(LatencySummary.of(measured.histogram(Latency.OPERATION_LATENCY)))
@@ -322,7 +327,7 @@ public final class ResultBuilder {
     }
 
     /** A transactional PUBLISH's transactions as the driver cut them; null for every other operation. */
-    private static RunResult.Transactions transactions(Workload w, StatsSnapshot measured, Counts counts) {
+    private static RunResult.Transactions transactions(WorkloadRecord w, StatsSnapshot measured, Counts counts) {
         if (!w.operation().cutsTransactions()) {
             return null;
         }
@@ -343,7 +348,7 @@ public final class ResultBuilder {
             return null;
         }
         ExactlyOnce verdict =
-                ExactlyOnce.of(facts.exactlyOnce(), facts.workload().operation().abortRatio() > 0);
+                ExactlyOnce.of(facts.exactlyOnce(), facts.workload().abortsOnPurpose());
         return facts.liveCheck() == null
                 ? verdict
                 : verdict.withLive(RunResult.LiveCheck.of(facts.liveCheck(), facts.startTime()));
@@ -393,7 +398,7 @@ public final class ResultBuilder {
     }
 
     /** The phases that occurred; the whole of a non-transactional operation is operationLatency, not a transaction. */
-    private static Map<Phase, LatencySummary> phases(StatsSnapshot measured, Workload w) {
+    private static Map<Phase, LatencySummary> phases(StatsSnapshot measured, WorkloadRecord w) {
         Map<Phase, LatencySummary> phases = new LinkedHashMap<>();
         for (Phase phase : Phase.values()) {
             if (countsAsPhase(phase, w)) {
@@ -403,12 +408,12 @@ public final class ResultBuilder {
         return phases;
     }
 
-    private static boolean countsAsPhase(Phase phase, Workload w) {
+    private static boolean countsAsPhase(Phase phase, WorkloadRecord w) {
         return phase != Phase.TRANSACTION || w.operation().transactional();
     }
 
     /** Every histogram with values, by its result name ({@code publishLatencyMicros}, {@code phase.commit}, …). */
-    private static Map<String, String> encodedHistograms(StatsSnapshot measured, Workload w) {
+    private static Map<String, String> encodedHistograms(StatsSnapshot measured, WorkloadRecord w) {
         Map<String, String> encoded = new LinkedHashMap<>();
         String wholePhase = StatsSnapshot.PHASE_PREFIX + Phase.TRANSACTION.key();
         measured.histogramsByName().forEach((name, h) -> {

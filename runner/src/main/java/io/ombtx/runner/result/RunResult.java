@@ -14,7 +14,6 @@ import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.Phase;
-import io.ombtx.runner.OmbTxVersion;
 import io.ombtx.runner.config.FaultAction;
 import io.ombtx.runner.config.FaultRecovery;
 import io.ombtx.runner.config.FaultTarget;
@@ -337,17 +336,39 @@ public record RunResult(
 
         /** The run mode of {@code w} with progress reported every {@code reportingIntervalSeconds}. */
         public static RunMode of(Workload w, int reportingIntervalSeconds) {
-            boolean open = w.loop() == LoopMode.OPEN;
-            RunLength warmup = w.countBased()
-                    ? RunLength.operations(w.warmupOperations(), w.warmupOperations() * w.messagesPerOperation())
-                    : RunLength.seconds(w.warmupDuration().toSeconds());
-            RunLength measure = w.countBased()
-                    ? RunLength.operations(w.measureOperations(), w.measureOperations() * w.messagesPerOperation())
-                    : RunLength.seconds(w.testDuration().toSeconds());
-            return new RunMode(
+            return of(
                     w.loop(),
-                    open && w.producerRate() > 0 ? w.producerRate() : null,
-                    open && w.producerRate() == 0 && !w.streaming(),
+                    w.producerRate(),
+                    w.streaming(),
+                    w.length(),
+                    w.messagesPerOperation(),
+                    reportingIntervalSeconds);
+        }
+
+        /**
+         * The run mode of a run in {@code loop} at {@code producerRate} (0 in open loop: the rate is searched for,
+         * unless the run is a STREAM), as long as {@code length} says, each operation writing
+         * {@code messagesPerOperation} messages.
+         */
+        public static RunMode of(
+                LoopMode loop,
+                long producerRate,
+                boolean streaming,
+                io.ombtx.runner.config.RunLength length,
+                int messagesPerOperation,
+                int reportingIntervalSeconds) {
+            boolean open = loop == LoopMode.OPEN;
+            RunLength warmup = length.countBased()
+                    ? RunLength.operations(length.warmupOperations(), length.warmupOperations() * messagesPerOperation)
+                    : RunLength.seconds(length.warmupDuration().toSeconds());
+            RunLength measure = length.countBased()
+                    ? RunLength.operations(
+                            length.measureOperations(), length.measureOperations() * messagesPerOperation)
+                    : RunLength.seconds(length.testDuration().toSeconds());
+            return new RunMode(
+                    loop,
+                    open && producerRate > 0 ? producerRate : null,
+                    open && producerRate == 0 && !streaming,
                     warmup,
                     measure,
                     reportingIntervalSeconds,
@@ -406,11 +427,11 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> phaseSequence) {
 
         public static Scenario of(Workload w) {
-            return of(w, null);
+            return of(WorkloadRecord.of(w), null);
         }
 
         /** @param phaseSequence the phases as the driver ran them (null: not reported) */
-        public static Scenario of(Workload w, List<String> phaseSequence) {
+        public static Scenario of(WorkloadRecord w, List<String> phaseSequence) {
             OperationSpec op = w.operation();
             return new Scenario(
                     op.kind(),
@@ -967,20 +988,7 @@ public record RunResult(
             int count,
             String group,
             boolean interleaved,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String comparison) {
-
-        /** The plan's repetition; a run planned once is repetition 1 of 1 in a group of its own. */
-        public static Repetition of(io.ombtx.runner.plan.Repetition planned, String ownGroup) {
-            return planned == null
-                    ? new Repetition(1, 1, ownGroup, false, null)
-                    : new Repetition(
-                            planned.index(),
-                            planned.count(),
-                            planned.group(),
-                            planned.interleaved(),
-                            planned.comparison());
-        }
-    }
+            @JsonInclude(JsonInclude.Include.NON_NULL) String comparison) {}
 
     /**
      * omb-tx's per-period series, one element per reporting period. An operation's latency falls in the period it

@@ -1,10 +1,10 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultTarget;
-import io.ombtx.runner.config.Workload;
-import io.ombtx.runner.plan.BrokerPlan;
+import io.ombtx.runner.plan.Measurement;
 
 /** What is checked of an external cluster once its size is known, before anything starts: bad input, exit 2. */
 final class ClusterCheck {
@@ -28,7 +28,7 @@ final class ClusterCheck {
     }
 
     /** A broker index beyond an external cluster is found once its size is known. */
-    static void faultIndexes(Workload w, int live) {
+    static void faultIndexes(Measurement w, int live) {
         for (Fault fault : w.faults()) {
             if (fault.target() == FaultTarget.BROKER && fault.brokerIndex() >= live) {
                 throw new ConfigException(

@@ -2,10 +2,11 @@ package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.LiveCheckReport;
-import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RateSearchRecord;
 import io.ombtx.runner.result.RunResult;
+import io.ombtx.runner.search.MaxRateSearch;
 import io.ombtx.runner.stats.CpuMeter;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -89,7 +90,7 @@ final class Execution {
     }
 
     Measured run(RunSpec spec, RunResult.Broker broker, WorkerGroup group, SetUp.Done ready) throws Exception {
-        Workload w = spec.workload();
+        Measurement w = spec.measurement();
         if (spec.repetition() != null && spec.repetition().count() > 1) {
             console.say(
                     "%s: repetition %d of %d (group %s)",
@@ -165,8 +166,7 @@ final class Execution {
             }
         }
         if (exactlyOnce != null) {
-            boolean aborts =
-                    exactlyOnce.abortedSeen() > 0 || spec.workload().operation().abortRatio() > 0;
+            boolean aborts = exactlyOnce.abortedSeen() > 0 || w.abortsOnPurpose();
             console.say(
                     "Exactly-once: %d checked, %d duplicated, %d missing, %d unexpected%s: %s",
                     exactlyOnce.checked(),

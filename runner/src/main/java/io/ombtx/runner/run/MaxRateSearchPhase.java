@@ -1,7 +1,8 @@
 package io.ombtx.runner.run;
 
-import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.result.RateSearchRecord;
+import io.ombtx.runner.search.MaxRateSearch;
 import io.ombtx.runner.stats.Latency;
 import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.Worker.Progress;
@@ -35,11 +36,11 @@ final class MaxRateSearchPhase {
             + " down %.0f%% until it holds, or bisecting again below what it delivered if that was far short)";
 
     private final WorkerGroup group;
-    private final Workload workload;
+    private final Measurement workload;
     private final Interruption interruption;
     private final Consumer<String> log;
 
-    MaxRateSearchPhase(WorkerGroup group, Workload workload, Interruption interruption, Consumer<String> log) {
+    MaxRateSearchPhase(WorkerGroup group, Measurement workload, Interruption interruption, Consumer<String> log) {
         this.group = group;
         this.workload = workload;
         this.interruption = interruption;
@@ -127,8 +128,8 @@ final class MaxRateSearchPhase {
     }
 
     /** The search's settings for a workload ({@link MaxRateSearch.Settings#forLoad}). */
-    static MaxRateSearch.Settings settings(Workload workload, double startRate) {
-        return MaxRateSearch.Settings.forLoad(startRate, workload.producerCount(), workload.messagesPerOperation());
+    static MaxRateSearch.Settings settings(Measurement workload, double startRate) {
+        return MaxRateSearch.Settings.forLoad(startRate, workload.producers(), workload.messagesPerOperation());
     }
 
     /** The criterion in words, with the settings' figures, as the result records it. */

@@ -1,7 +1,7 @@
 package io.ombtx.runner.run;
 
-import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.fault.FaultInjector;
+import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.CpuMeter;
@@ -35,7 +35,7 @@ final class MeasurementLoop {
      */
     static final java.time.Duration SHORT_TEARDOWN = java.time.Duration.ofSeconds(5);
 
-    private final Workload workload;
+    private final Measurement measurement;
     private final WorkerGroup group;
     private final long intervalNanos;
     private final Interruption interruption;
@@ -95,7 +95,7 @@ final class MeasurementLoop {
      *     it is whole: polled with the workers, it ends the run at once
      */
     MeasurementLoop(
-            Workload workload,
+            Measurement measurement,
             WorkerGroup group,
             int intervalSeconds,
             Interruption interruption,
@@ -106,7 +106,7 @@ final class MeasurementLoop {
         this.faults = faults;
         this.clusterLost = clusterLost;
         this.teardownBudget = teardownBudget;
-        this.workload = workload;
+        this.measurement = measurement;
         this.group = group;
         this.intervalNanos = TimeUnit.SECONDS.toNanos(intervalSeconds);
         this.interruption = interruption;
@@ -123,15 +123,15 @@ final class MeasurementLoop {
         long begin = System.nanoTime();
         // A count-based run is warming up until its first measured operation completes (the workers gate what
         // they record by count, so nothing is reset); a time-based one until its warm-up duration has passed.
-        warmingUp = workload.countBased()
-                ? workload.warmupOperations() > 0
-                : !workload.warmupDuration().isZero();
-        measureStartNanos = !workload.countBased() && warmingUp
-                ? begin + workload.warmupDuration().toNanos()
+        warmingUp = measurement.countBased()
+                ? measurement.warmupOperations() > 0
+                : !measurement.warmupDuration().isZero();
+        measureStartNanos = !measurement.countBased() && warmingUp
+                ? begin + measurement.warmupDuration().toNanos()
                 : begin;
         lastPeriodNanos = begin;
         lastProgressNanos = begin;
-        backlog = workload.consumerBacklogSizeGB() > 0 ? Backlog.WAITING : Backlog.NONE;
+        backlog = measurement.load().consumerBacklogSizeGB() > 0 ? Backlog.WAITING : Backlog.NONE;
         if (faults != null && !warmingUp) {
             faults.measurementStarted(measureStartNanos);
         }
@@ -220,20 +220,21 @@ final class MeasurementLoop {
         if (!progress.equals(lastProgress)) {
             lastProgress = progress;
             lastProgressNanos = now;
-        } else if (now - lastProgressNanos > TimeUnit.SECONDS.toNanos(workload.stallTimeoutSeconds())) {
+        } else if (now - lastProgressNanos > TimeUnit.SECONDS.toNanos(measurement.stallTimeoutSeconds())) {
             if (drainStartNanos != 0) {
                 // The measurement is whole; only the consumers stopped: the result records what they did not get.
                 endDrain(now, progress);
                 closePeriod(progress);
                 return true;
             }
-            partialReason = "no progress for " + workload.stallTimeoutSeconds() + " s (broker fault?)";
+            partialReason = "no progress for " + measurement.stallTimeoutSeconds() + " s (broker fault?)";
             stallThreads = ThreadDump.ifLocal(group, partialReason);
             return false;
         }
-        boolean warmupOver = workload.countBased() ? progress.measuredOperationsDone() > 0 : now >= measureStartNanos;
+        boolean warmupOver =
+                measurement.countBased() ? progress.measuredOperationsDone() > 0 : now >= measureStartNanos;
         if (warmingUp && warmupOver) {
-            if (!workload.countBased()) {
+            if (!measurement.countBased()) {
                 // The warm-up's last period is drained first, as OMB's coordinator does: a stock OMB worker's reset
                 // clears only its latencies, so counts not collected now would land in the first measured period.
                 closePeriod(progress);
@@ -263,14 +264,14 @@ final class MeasurementLoop {
         if (!warmingUp && backlog != Backlog.NONE) {
             advanceBacklog(progress, now);
         }
-        boolean finished = workload.countBased()
-                ? progress.measuredOperationsDone() >= workload.measureOperations()
+        boolean finished = measurement.countBased()
+                ? progress.measuredOperationsDone() >= measurement.measureOperations()
                 : !warmingUp
-                        && now - measureStartNanos >= workload.testDuration().toNanos()
+                        && now - measureStartNanos >= measurement.testDuration().toNanos()
                         && (backlog == Backlog.NONE
                                 || backlog == Backlog.DRAINED
                                         && now - drainedNanos
-                                                >= workload.testDuration().toNanos());
+                                                >= measurement.testDuration().toNanos());
         if (finished && drains()) {
             finished = drained(now, progress);
         }
@@ -292,14 +293,14 @@ final class MeasurementLoop {
         }
         long due = lastPeriodNanos + intervalNanos - now;
         long left = -1;
-        if (workload.countBased()) {
+        if (measurement.countBased()) {
             left = warmingUp
-                    ? Math.max(0, workload.warmupOperations() - latest.operationsStarted()) + 1
-                    : Math.max(0, workload.measureOperations() - latest.measuredOperationsDone());
+                    ? Math.max(0, measurement.warmupOperations() - latest.operationsStarted()) + 1
+                    : Math.max(0, measurement.measureOperations() - latest.measuredOperationsDone());
         } else {
             long phaseEnd = warmingUp
                     ? measureStartNanos
-                    : measureStartNanos + workload.testDuration().toNanos();
+                    : measureStartNanos + measurement.testDuration().toNanos();
             due = Math.min(due, phaseEnd - now);
         }
         return pace.next(now, latest.operationsStarted(), left, Math.max(0, due));
@@ -312,15 +313,15 @@ final class MeasurementLoop {
      * or not, are not bounded by the count. Time-based runs keep OMB's meaning and end on the clock.
      */
     private boolean drains() {
-        return workload.countBased()
-                && workload.subscriptionsPerTopic() > 0
-                && !workload.streaming()
-                && workload.messagesPerOperation() > 0;
+        return measurement.countBased()
+                && measurement.subscriptionsPerTopic() > 0
+                && !measurement.streaming()
+                && measurement.messagesPerOperation() > 0;
     }
 
     /** Messages sent (acknowledged, warm-up included) that some subscription has not received yet. */
     private long notReceived(Progress progress) {
-        return Math.max(0, progress.messagesSent() * workload.subscriptionsPerTopic() - progress.messagesReceived());
+        return Math.max(0, progress.messagesSent() * measurement.subscriptionsPerTopic() - progress.messagesReceived());
     }
 
     /** One poll after the last measured operation: true once every subscription has received every message sent. */
@@ -348,14 +349,14 @@ final class MeasurementLoop {
     private void endDrain(long now, Progress progress) {
         long missing = notReceived(progress);
         double seconds = (now - drainStartNanos) / 1e9;
-        drain = new RunResult.Drain(drainInFlight, missing, seconds, workload.stallTimeoutSeconds(), missing == 0);
+        drain = new RunResult.Drain(drainInFlight, missing, seconds, measurement.stallTimeoutSeconds(), missing == 0);
         if (missing > 0) {
             log.accept(String.format(
                     Locale.ROOT,
                     "WARNING: the consumers did not receive %d of the messages sent"
                             + " (nothing received for %d s); end-to-end latency leaves them out",
                     missing,
-                    workload.stallTimeoutSeconds()));
+                    measurement.stallTimeoutSeconds()));
         } else if (drainInFlight > 0) {
             log.accept(String.format(Locale.ROOT, "Drained %d message(s) in %.1f s", drainInFlight, seconds));
         }
@@ -377,23 +378,23 @@ final class MeasurementLoop {
         double seconds = (now - lastPeriodNanos) / 1e9;
         totalSent += period.counter(Counter.MESSAGES_SENT);
         totalReceived += period.counter(Counter.MESSAGES_RECEIVED);
-        long backlog = Math.max(0, totalSent * workload.subscriptionsPerTopic() - totalReceived);
+        long backlog = Math.max(0, totalSent * measurement.subscriptionsPerTopic() - totalReceived);
         // A period wholly after the last measured operation is the drain's; the one in which it began says so too.
         boolean draining = drainStartNanos != 0;
-        String counts = !workload.countBased()
+        String counts = !measurement.countBased()
                 ? null
                 : warmingUp
                         ? String.format(
                                 Locale.ROOT,
                                 "warm-up %d/%d ops",
-                                Math.min(progress.operationsStarted(), workload.warmupOperations()),
-                                workload.warmupOperations())
+                                Math.min(progress.operationsStarted(), measurement.warmupOperations()),
+                                measurement.warmupOperations())
                         : String.format(
                                         Locale.ROOT,
                                         "%d/%d ops (%.0f%%)",
                                         progress.measuredOperationsDone(),
-                                        workload.measureOperations(),
-                                        100.0 * progress.measuredOperationsDone() / workload.measureOperations())
+                                        measurement.measureOperations(),
+                                        100.0 * progress.measuredOperationsDone() / measurement.measureOperations())
                                 + (draining ? String.format(Locale.ROOT, ", %d in flight", notReceived(progress)) : "");
         String phase = warmingUp ? "Warm-up" : draining && lastPeriodNanos >= drainStartNanos ? "Drain" : "Measure";
         String line = ProgressLine.format(phase, seconds, period, backlog, counts);
@@ -412,14 +413,15 @@ final class MeasurementLoop {
     }
 
     private void advanceBacklog(Progress progress, long now) throws Exception {
-        long capacityMessages =
-                (long) (workload.consumerBacklogSizeGB() * 1024 * 1024 * 1024) / Math.max(1, workload.messageSize());
-        long current = workload.subscriptionsPerTopic() * progress.messagesSent() - progress.messagesReceived();
+        long capacityMessages = (long) (measurement.load().consumerBacklogSizeGB() * 1024 * 1024 * 1024)
+                / Math.max(1, measurement.messageSize());
+        long current = measurement.subscriptionsPerTopic() * progress.messagesSent() - progress.messagesReceived();
         switch (backlog) {
             case WAITING -> {
                 group.run(Worker.Command.PAUSE_CONSUMERS);
                 backlog = Backlog.BUILDING;
-                log.accept("Consumers paused to build a backlog of " + workload.consumerBacklogSizeGB() + " GB");
+                log.accept("Consumers paused to build a backlog of "
+                        + measurement.load().consumerBacklogSizeGB() + " GB");
             }
             case BUILDING -> {
                 if (current >= capacityMessages) {
@@ -429,12 +431,13 @@ final class MeasurementLoop {
                 }
             }
             case DRAINING -> {
-                long emptyLevel = Math.max(1000L, (long) ((1.0 - workload.backlogDrainRatio()) * capacityMessages));
+                long emptyLevel =
+                        Math.max(1000L, (long) ((1.0 - measurement.load().backlogDrainRatio()) * capacityMessages));
                 if (current <= emptyLevel) {
                     backlog = Backlog.DRAINED;
                     drainedNanos = now;
                     log.accept("Backlog drained; measuring for "
-                            + workload.testDuration().toSeconds() + " s more");
+                            + measurement.testDuration().toSeconds() + " s more");
                 }
             }
             default -> {}
@@ -446,7 +449,7 @@ final class MeasurementLoop {
      * operations, so everything they hand out counts, even while the first measured one is still in flight.
      */
     private boolean countsAsMeasured() {
-        return workload.countBased() || !warmingUp;
+        return measurement.countBased() || !warmingUp;
     }
 
     private Progress progress() throws Exception {
@@ -499,7 +502,7 @@ final class MeasurementLoop {
                     drainInFlight,
                     missing,
                     (lastPollNanos - drainStartNanos) / 1e9,
-                    workload.stallTimeoutSeconds(),
+                    measurement.stallTimeoutSeconds(),
                     missing == 0);
         }
         return drain;

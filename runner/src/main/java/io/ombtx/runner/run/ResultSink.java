@@ -1,7 +1,8 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.runner.config.DriverFile;
-import io.ombtx.runner.config.Workload;
+import io.ombtx.runner.plan.Measurement;
+import io.ombtx.runner.plan.Repetition;
 import io.ombtx.runner.plan.Repetitions;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.WorkerAssignment;
@@ -29,21 +30,28 @@ final class ResultSink {
             Execution.Measured m,
             List<RunResult.ClientWarning> clientWarnings)
             throws IOException {
-        Workload w = spec.workload();
+        Measurement w = spec.measurement();
         ResultBuilder.RunFacts facts = new ResultBuilder.RunFacts(
-                w,
+                spec.recorded(),
                 driver.name(),
                 m.startTime(),
                 m.endTime(),
                 m.partialReason(),
-                RunResult.RunMode.of(w, spec.reportingIntervalSeconds()).withSearch(m.rateSearch()),
+                RunResult.RunMode.of(
+                                w.loop(),
+                                w.load().producerRate(),
+                                w.streaming(),
+                                w.length(),
+                                w.messagesPerOperation(),
+                                spec.reportingIntervalSeconds())
+                        .withSearch(m.rateSearch()),
                 RunResult.Versions.of(broker, m.environment()),
                 broker,
                 driver.redacted(),
                 m.environment(),
                 m.exactlyOnce(),
                 m.liveCheck(),
-                RunResult.Repetition.of(spec.repetition(), Repetitions.newGroupId(m.startTime())),
+                repetition(spec.repetition(), Repetitions.newGroupId(m.startTime())),
                 m.faults(),
                 m.drain(),
                 m.failureReason(),
@@ -64,5 +72,13 @@ final class ResultSink {
             problem = target + " appeared during the run and is not replaced";
         }
         return new RunCoordinator.Outcome(saved.file(), result, problem);
+    }
+
+    /** The plan's repetition as the result records it; a run planned once is repetition 1 of 1 in a group of its own. */
+    private static RunResult.Repetition repetition(Repetition planned, String ownGroup) {
+        return planned == null
+                ? new RunResult.Repetition(1, 1, ownGroup, false, null)
+                : new RunResult.Repetition(
+                        planned.index(), planned.count(), planned.group(), planned.interleaved(), planned.comparison());
     }
 }

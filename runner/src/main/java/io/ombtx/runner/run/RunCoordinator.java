@@ -1,6 +1,7 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.cluster.ClusterSystem;
@@ -10,7 +11,6 @@ import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.CommandBrokerControl;
 import io.ombtx.runner.fault.FaultCommand;
 import io.ombtx.runner.log.ClientWarnings;
-import io.ombtx.runner.plan.BrokerPlan;
 import io.ombtx.runner.plan.CapabilityCheck;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RunResult;
@@ -194,7 +194,7 @@ public final class RunCoordinator {
                             clusters.get(),
                             plan,
                             spec.driver(),
-                            spec.workload().faults().isEmpty(),
+                            spec.measurement().faults().isEmpty(),
                             console::line));
         } catch (Exception e) {
             if (interruption.reason() == null) {
@@ -216,14 +216,13 @@ public final class RunCoordinator {
                 if (cluster.brokers() < plan.brokers()) {
                     throw ClusterCheck.tooSmall(plan, cluster.brokers());
                 }
-                ClusterCheck.faultIndexes(spec.workload(), cluster.brokers());
+                ClusterCheck.faultIndexes(spec.measurement(), cluster.brokers());
                 control = spec.faultCommand() == null
                         ? null
                         : new CommandBrokerControl(new FaultCommand(spec.faultCommand()), FAULT_COMMAND_TIMEOUT);
             }
             // Client faults need no control of the brokers: they act through the workers' drivers.
-            boolean clientFaults =
-                    spec.workload().faults().stream().anyMatch(f -> f.target().isClient());
+            boolean clientFaults = spec.measurement().hasClientFaults();
             SetUp.FaultAccess faults =
                     control == null && !clientFaults ? null : new SetUp.FaultAccess(control, cluster);
             Outcome outcome = execute(spec, cluster.driver(), cluster.facts(), faults, cluster::lost);

@@ -2,11 +2,11 @@ package io.ombtx.runner.run;
 
 import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.config.DriverFile;
-import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.ClientControl;
 import io.ombtx.runner.fault.FaultCluster;
 import io.ombtx.runner.fault.FaultInjector;
+import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.Topology;
 import io.ombtx.runner.worker.LoadSpec;
@@ -67,7 +67,7 @@ final class SetUp {
 
     /** @param faultAccess how the workload's faults reach the brokers, or null when it declares none */
     Done run(RunSpec spec, DriverFile driver, WorkerGroup group, FaultAccess faultAccess) throws Exception {
-        Workload w = spec.workload();
+        Measurement w = spec.measurement();
         step("driver init", () -> {
             group.initializeDriver(driver.toYaml(), w.operation());
             return null;
@@ -131,10 +131,7 @@ final class SetUp {
                     faultAccess.control() == null
                             ? "workers' drivers"
                             : faultAccess.control().describe()
-                                    + (w.faults().stream()
-                                                    .anyMatch(f -> f.target().isClient())
-                                            ? " and the workers' drivers"
-                                            : ""),
+                                    + (w.hasClientFaults() ? " and the workers' drivers" : ""),
                     faults.brokersAtStart().stream()
                             .map(b -> b.nodeId() + "=" + b.address())
                             .toList());
@@ -154,7 +151,7 @@ final class SetUp {
         return new Done(topics, subscriptions, faults);
     }
 
-    private FaultInjector injector(Workload w, FaultAccess access, ClientControl group, FaultCluster.RunNames names)
+    private FaultInjector injector(Measurement w, FaultAccess access, ClientControl group, FaultCluster.RunNames names)
             throws Exception {
         FaultCluster cluster = access.cluster().faultCluster(names);
         try {

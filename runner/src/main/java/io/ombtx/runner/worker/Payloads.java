@@ -1,7 +1,6 @@
 package io.ombtx.runner.worker;
 
 import io.ombtx.driver.api.config.ConfigException;
-import io.ombtx.runner.config.Workload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,17 +23,6 @@ public final class Payloads {
      */
     public record Spec(Path file, int messageSize, int poolSize, double randomBytesRatio, String sourceFile) {
 
-        /** A workload's payloads, chosen as OMB chooses them. */
-        public static Spec of(Workload workload) {
-            boolean randomized = workload.useRandomizedPayloads();
-            return new Spec(
-                    randomized ? null : workload.payloadFile(),
-                    workload.messageSize(),
-                    randomized ? workload.randomizedPayloadPoolSize() : 1,
-                    randomized ? workload.randomBytesRatio() : 1.0,
-                    workload.sourceFile());
-        }
-
         /** As the dry run prints it. */
         public String describe() {
             return file != null
@@ -50,10 +38,6 @@ public final class Payloads {
     }
 
     private static final long SEED = 42;
-
-    public static List<byte[]> forWorkload(Workload workload) {
-        return of(Spec.of(workload));
-    }
 
     public static List<byte[]> of(Spec spec) {
         if (spec.file() != null) {

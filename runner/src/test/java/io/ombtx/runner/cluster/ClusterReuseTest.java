@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.ombtx.runner.OmbTxHome;
+import io.ombtx.runner.config.ClusterProfile;
 import io.ombtx.runner.config.DriverFile;
-import io.ombtx.runner.plan.BrokerPlan;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;

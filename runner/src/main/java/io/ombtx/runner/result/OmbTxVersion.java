@@ -1,4 +1,4 @@
-package io.ombtx.runner;
+package io.ombtx.runner.result;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
-package io.ombtx.runner.plan;
+package io.ombtx.runner.cluster;
 
-import io.ombtx.runner.cluster.ClusterProfile;
+import io.ombtx.runner.config.ClusterProfile;
 import java.util.List;
 import java.util.Map;
 

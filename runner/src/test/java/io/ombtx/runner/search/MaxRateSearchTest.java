@@ -1,13 +1,13 @@
-package io.ombtx.runner.run;
+package io.ombtx.runner.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.runner.run.MaxRateSearch.Observation;
-import io.ombtx.runner.run.MaxRateSearch.Stage;
-import io.ombtx.runner.run.MaxRateSearch.Step;
+import io.ombtx.runner.search.MaxRateSearch.Observation;
+import io.ombtx.runner.search.MaxRateSearch.Stage;
+import io.ombtx.runner.search.MaxRateSearch.Step;
 import java.util.List;
 import java.util.Random;
 import java.util.function.DoubleFunction;

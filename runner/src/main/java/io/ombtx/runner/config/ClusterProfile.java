@@ -1,4 +1,4 @@
-package io.ombtx.runner.cluster;
+package io.ombtx.runner.config;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package io.ombtx.runner.run;
+package io.ombtx.runner.search;
 
 import java.util.ArrayList;
 import java.util.List;
