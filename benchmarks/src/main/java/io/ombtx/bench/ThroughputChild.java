@@ -87,7 +87,8 @@ public final class ThroughputChild {
                             // Counted from the moment the load starts (the producer threads exist), not from the JVM's
                             // start: planning, the topic and the producers take seconds on a busy machine.
                             while (Thread.getAllStackTraces().keySet().stream()
-                                    .noneMatch(t -> t.getName().startsWith("producer-"))) {
+                                    .noneMatch(t -> t.getName().startsWith("producer-")
+                                            || t.getName().startsWith("sender-"))) {
                                 Thread.sleep(50);
                             }
                             Thread.sleep(liveSetAfterSeconds * 1000);

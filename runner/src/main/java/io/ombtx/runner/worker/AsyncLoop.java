@@ -7,45 +7,56 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Sends and operations through the driver's futures, OMB's way: in open loop on the {@link Pacer}'s schedule, in
- * closed loop ({@code pacer} null) each awaited before the next, and with {@code waitForConsume} until the consumer
- * has seen it too. A plain publish is recorded by an {@link Acknowledgement}, an operation by its timings.
+ * A closed loop through the driver's futures, OMB's way: each send or operation awaited before the next, and with
+ * {@code waitForConsume} until the consumer has seen it too. A plain publish is recorded by an {@link
+ * Acknowledgement}, an operation by its timings; {@link #issue} serves the paced loop ({@link PacedAsyncLoop}) too.
  */
 final class AsyncLoop extends ProducerLoop {
 
-    private final Pacer pacer;
     /** Waiting for the consumer: an operation is done once it is visible, not when it commits. */
     private final boolean doneWhenConsumed;
 
-    AsyncLoop(LoadState state, BenchmarkProducer producer, Pacer pacer, LoadSpec spec, boolean countsOperations) {
+    AsyncLoop(LoadState state, BenchmarkProducer producer, LoadSpec spec, boolean countsOperations) {
         super(state, producer, spec, countsOperations);
-        this.pacer = pacer;
-        this.doneWhenConsumed = countsOperations && pacer == null && spec.waitForConsume();
+        this.doneWhenConsumed = countsOperations && spec.waitForConsume();
     }
 
     @Override
     boolean issue(int which, byte[] payload) {
         LoadState.Tally tally = state.tallies[which];
-        long intended = pacer != null ? pacer.nextIntendedNanos() : System.nanoTime();
-        if (pacer != null && Pacer.awaitNanos(intended) == Pacer.INTERRUPTED) {
-            return false;
-        }
-        CompletableFuture<?> done = issue(keys.nextKey(), payload, intended, tally, !doneWhenConsumed);
-        if (pacer == null) {
-            done.handle((ok, error) -> null).join();
-            if (spec.waitForConsume() && state.awaitVisible(state.messagesAcked.get()) && doneWhenConsumed) {
-                tally.done().incrementAndGet();
-            }
+        long intended = System.nanoTime();
+        CompletableFuture<?> done =
+                issue(state, producer, countsOperations, keys.nextKey(), payload, intended, tally, !doneWhenConsumed);
+        done.handle((ok, error) -> null).join();
+        if (spec.waitForConsume() && state.awaitVisible(state.messagesAcked.get()) && doneWhenConsumed) {
+            tally.done().incrementAndGet();
         }
         return true;
     }
 
-    private CompletableFuture<?> issue(
-            Optional<String> key, byte[] payload, long intendedNanos, LoadState.Tally tally, boolean countsDone) {
+    /** Issues one send or operation through {@code producer}'s future; the future completes once it is recorded. */
+    static CompletableFuture<?> issue(
+            LoadState state,
+            BenchmarkProducer producer,
+            boolean countsOperations,
+            Optional<String> key,
+            byte[] payload,
+            long intendedNanos,
+            LoadState.Tally tally,
+            boolean countsDone) {
         long sendNanos = System.nanoTime();
         state.inFlight.incrementAndGet();
         try {
-            return issueTracked(key, payload, sendNanos, intendedNanos, tally, countsDone)
+            return issueTracked(
+                            state,
+                            producer,
+                            countsOperations,
+                            key,
+                            payload,
+                            sendNanos,
+                            intendedNanos,
+                            tally,
+                            countsDone)
                     .whenComplete((ignored, error) -> state.inFlight.decrementAndGet());
         } catch (RuntimeException thrownBySend) {
             state.inFlight.decrementAndGet();
@@ -53,7 +64,10 @@ final class AsyncLoop extends ProducerLoop {
         }
     }
 
-    private CompletableFuture<?> issueTracked(
+    private static CompletableFuture<?> issueTracked(
+            LoadState state,
+            BenchmarkProducer producer,
+            boolean countsOperations,
             Optional<String> key,
             byte[] payload,
             long sendNanos,

@@ -160,27 +160,34 @@ public final class LocalWorker implements Worker {
                 Runtime.getRuntime().availableProcessors());
         senderThreadsPerProducer = threads;
         long start = System.nanoTime();
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<PacedLoop> paced = new ArrayList<>();
         for (int i = 0; i < producers.all().size(); i++) {
             BenchmarkProducer producer = producers.all().get(i);
-            for (int t = 0; t < threads; t++) {
-                // Thread t of n sends operations t, t + n, ... of the producer's one schedule (see SenderThreads).
-                Pacer pacer = spec.loop() == LoopMode.OPEN
-                        ? new Pacer(
-                                perProducerOperations / threads, start + Math.round(t * 1e9 / perProducerOperations))
-                        : null;
-                pacers.add(pacer);
-                Thread thread = new Thread(
-                        () -> produceLoop(producer, pacer, spec, !streaming),
-                        threads == 1 ? "producer-" + i : "producer-" + i + "-" + t);
+            if (spec.loop() == LoopMode.CLOSED) {
+                // A closed loop blocks on each operation: a thread of its own, as the seeds' loops had.
+                pacers.add(null);
+                Thread thread = new Thread(() -> produceLoop(producer, spec, !streaming), "producer-" + i);
                 thread.setDaemon(true);
                 producerThreads.add(thread);
+                continue;
+            }
+            for (int t = 0; t < threads; t++) {
+                // Share t of n sends operations t, t + n, ... of the producer's one schedule (see SenderThreads).
+                Pacer pacer =
+                        new Pacer(perProducerOperations / threads, start + Math.round(t * 1e9 / perProducerOperations));
+                pacers.add(pacer);
+                String name = threads == 1 ? "producer-" + i : "producer-" + i + "-" + t;
+                paced.add(PacedLoop.of(state, producer, pacer, spec, !streaming, name));
             }
         }
+        producerThreads.addAll(SharedSenders.of(paced, cores, this::sendersEnded));
         producerThreads.forEach(Thread::start);
     }
 
-    private void produceLoop(BenchmarkProducer producer, Pacer pacer, LoadSpec spec, boolean countsOperations) {
-        ProducerLoop loop = ProducerLoop.of(state, producer, pacer, spec, countsOperations);
+    private void produceLoop(BenchmarkProducer producer, LoadSpec spec, boolean countsOperations) {
+        ProducerLoop loop = ProducerLoop.of(state, producer, spec, countsOperations);
+        RuntimeException failed = null;
         try {
             // One call per operation, so the loop's body is compiled as soon as any method called that often: HotSpot
             // compiles a loop that runs inside one long call only after tens of thousands of iterations, so a closed
@@ -191,13 +198,21 @@ public final class LocalWorker implements Worker {
                 more = loop.next();
             }
         } catch (RuntimeException e) {
-            state.failure = "producer stopped: " + e;
+            failed = e;
         } finally {
             loop.end(); // the last operation's bookkeeping, held for a next one's quiet point
-            // The load is over: consumers poll freely again (a drain, or their close, may need it).
-            state.gates.forEach(PollGate::ungate);
-            state.gates = List.of();
+            sendersEnded(failed);
         }
+    }
+
+    /** A sending thread ended: with what stopped it, if anything; the consumers poll freely again. */
+    private void sendersEnded(RuntimeException failed) {
+        if (failed != null) {
+            state.failure = "producer stopped: " + failed;
+        }
+        // The load is over: consumers poll freely again (a drain, or their close, may need it).
+        state.gates.forEach(PollGate::ungate);
+        state.gates = List.of();
     }
 
     @Override

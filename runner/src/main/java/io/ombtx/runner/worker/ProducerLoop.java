@@ -1,17 +1,16 @@
 package io.ombtx.runner.worker;
 
-import io.ombtx.driver.api.CallbackProducer;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationProducer;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
 import java.util.List;
 
 /**
- * One producer thread's way of generating load, chosen once when the load starts ({@link #of}), as JMH picks one
- * handler per benchmark mode: a closed loop that runs ahead ({@link RunAheadLoop}), a closed loop of whole operations
- * on this thread ({@link InlineLoop}), an open loop of plain publishes through the driver's fast path ({@link
- * FastPublishLoop}), or sends and operations through the driver's futures, open or closed ({@link AsyncLoop}). The
+ * One closed-loop producer thread's way of generating load, chosen once when the load starts ({@link #of}), as JMH
+ * picks one handler per benchmark mode: a loop that runs ahead ({@link RunAheadLoop}), a loop of whole operations on
+ * this thread ({@link InlineLoop}), or sends and operations through the driver's futures ({@link AsyncLoop}). The
  * base holds what every way shares: the operation's index and bound, the tally it records into, keys and payloads.
+ * An open loop's ways are {@link PacedLoop}s.
  */
 abstract class ProducerLoop {
 
@@ -38,26 +37,19 @@ abstract class ProducerLoop {
     }
 
     /**
-     * The way {@code producer} generates this load: closed ({@code pacer} null) or open, its operations whole on this
-     * thread when the driver can run them so, through the fast path when it offers one.
+     * The way {@code producer} generates a closed-loop load: its operations whole on this thread when the driver can
+     * run them so (running ahead where it can), else through its futures. An open loop's producers are {@link
+     * PacedLoop}s.
      */
-    static ProducerLoop of(
-            LoadState state, BenchmarkProducer producer, Pacer pacer, LoadSpec spec, boolean countsOperations) {
-        OperationKind kind = state.operation.kind();
-        if (pacer == null
-                && countsOperations
-                && kind != OperationKind.PUBLISH
+    static ProducerLoop of(LoadState state, BenchmarkProducer producer, LoadSpec spec, boolean countsOperations) {
+        if (countsOperations
+                && state.operation.kind() != OperationKind.PUBLISH
                 && producer instanceof OperationProducer inline) {
             return !spec.waitForConsume() && inline.runsAhead()
                     ? new RunAheadLoop(state, producer, inline, spec)
                     : new InlineLoop(state, producer, inline, spec);
         }
-        if (pacer != null
-                && producer instanceof CallbackProducer
-                && (kind == OperationKind.PUBLISH || !countsOperations)) {
-            return new FastPublishLoop(state, producer, pacer, spec, countsOperations);
-        }
-        return new AsyncLoop(state, producer, pacer, spec, countsOperations);
+        return new AsyncLoop(state, producer, spec, countsOperations);
     }
 
     /** Issues the next operation; false when the loop is over (its bound reached, or its wait interrupted). */

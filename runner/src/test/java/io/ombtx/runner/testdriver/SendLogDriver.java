@@ -20,7 +20,8 @@ import org.apache.bookkeeper.stats.StatsLogger;
 public final class SendLogDriver implements BenchmarkDriver {
 
     /** One send: {@code System.nanoTime()} as it was called, and the calling thread's name. */
-    public record Send(long nanos, String thread) {}
+    /** One send: when, on which thread, by which producer (in the order they were made, from 0). */
+    public record Send(long nanos, String thread, int producer) {}
 
     /** One call-back send: its key, whether the runner said the message is consumed, its payload's size. */
     public record CallbackSend(String key, boolean consumed, int bytes) {}
@@ -57,13 +58,23 @@ public final class SendLogDriver implements BenchmarkDriver {
 
     @Override
     public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
-        return CompletableFuture.completedFuture(callbacks ? new Both() : new Logged());
+        int index = producersMade.getAndIncrement();
+        return CompletableFuture.completedFuture(callbacks ? new Both(index) : new Logged(index));
     }
 
+    private final java.util.concurrent.atomic.AtomicInteger producersMade =
+            new java.util.concurrent.atomic.AtomicInteger();
+
     private class Logged implements BenchmarkProducer {
+        private final int index;
+
+        Logged(int index) {
+            this.index = index;
+        }
+
         @Override
         public CompletableFuture<Void> sendAsync(Optional<String> key, byte[] payload) {
-            sends.add(new Send(System.nanoTime(), Thread.currentThread().getName()));
+            sends.add(new Send(System.nanoTime(), Thread.currentThread().getName(), index));
             return CompletableFuture.completedFuture(null);
         }
 
@@ -72,6 +83,10 @@ public final class SendLogDriver implements BenchmarkDriver {
     }
 
     private final class Both extends Logged implements CallbackProducer {
+        Both(int index) {
+            super(index);
+        }
+
         @Override
         public void send(
                 String key,
