@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ombtx.runner.SuiteMain;
 import io.ombtx.runner.stats.Histograms;
-import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,13 +36,17 @@ class ScenarioLibraryTest {
     @BeforeAll
     static void runTheQuickSuite() throws Exception {
         Path suite = io.ombtx.runner.OmbTxHome.locate().resolve("suites/kafka-seeds.yaml");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        // Some minutes without a word from the build otherwise: a line on its console as each scenario starts.
+        ScenarioProgress out = new ScenarioProgress("ScenarioLibraryTest");
+        out.announce("runs suites/kafka-seeds.yaml in its quick profile, every scenario of the library on the"
+                + " embedded broker; a line as each starts");
         int code = SuiteMain.run(
                 new String[] {"--profile", "quick", "-o", results.toString(), "--report-interval", "2", suite.toString()
                 },
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 System.err);
-        log = out.toString(StandardCharsets.UTF_8);
+        out.finished(code);
+        log = out.text();
         assertEquals(0, code, log);
         try (Stream<Path> files = Files.list(results)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".json")).toList()) {
