@@ -25,8 +25,9 @@ from . import (
     tables,
     transports,
 )
-from .formatting import format_rate, provenance
+from .formatting import format_rate
 from .model import Result
+from .provenance import provenance
 from .tables import Table
 
 

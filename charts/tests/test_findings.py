@@ -41,9 +41,10 @@ from omb_tx_charts.findings import (
     REVERSED,
     UNINFORMATIVE,
 )
-from omb_tx_charts.formatting import format_ms, provenance
+from omb_tx_charts.formatting import format_ms
 from omb_tx_charts.loader import find_result_files, load_result
 from omb_tx_charts.model import Result
+from omb_tx_charts.provenance import provenance
 
 FINDINGS = FIXTURES / "findings"
 READBACK = FIXTURES / "findings-readback"
