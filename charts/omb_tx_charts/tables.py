@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import analysis, harness, setup, spread
+from . import analysis, harness, spread, systems
 from .formatting import format_count, format_ms, format_rate, format_ratio
 from .model import PHASE_ORDER, Result
 
@@ -212,7 +212,7 @@ def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Tab
             status += " (superseded by a newer run)"
         elif result.repetition is not None and result.repetition.count > 1:
             status += f" (repetition {result.repetition.index} of {result.repetition.count})"
-        system_name, source = setup.system(result)
+        system_name, source = systems.system(result)
         if source.startswith("the driver's name"):
             system_name += " (from the driver's name)"
         brokers = "—" if result.broker_count is None else str(result.broker_count)
@@ -222,7 +222,7 @@ def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Tab
                 result.workload,
                 result.driver,
                 system_name if result.is_omb_tx else "stock OMB",
-                setup.label(result) if result.is_omb_tx else "?",
+                systems.label(result) if result.is_omb_tx else "?",
                 brokers,
                 loop,
                 result.start_time or "?",
@@ -237,7 +237,7 @@ def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Tab
         rows=tuple(rows),
         wrap=True,
         note="System: broker.system read back from the cluster (an embedded broker is Kafka). Harness: whether the "
-             "load generator kept up (see the harness check in the findings); a run that fell behind is not judged.",
+             "load generator kept up; ⚠ flags " + harness.CRITERIA,
     )
 
 

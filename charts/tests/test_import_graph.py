@@ -128,3 +128,13 @@ def test_a_cycle_hidden_in_a_function_is_found(tmp_path: Path) -> None:
     assert graph == {"pkg": set(), "pkg.sub": set(), "pkg.a": {"pkg.b"}, "pkg.b": {"pkg.sub.c"},
                      "pkg.sub.c": {"pkg.a"}, "pkg.d": {"pkg.a", "pkg.b"}}
     assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub.c", "pkg.a"]]
+
+
+def test_only_the_report_reaches_into_the_seed_study() -> None:
+    """The tool works on any results; the seed study (study/) sits on top of it, entered at one place."""
+    graph = import_graph(PACKAGE)
+    study = "omb_tx_charts.study"
+    reaching = {name for name, targets in graph.items() if not name.startswith(study)
+                for target in targets if target == study or target.startswith(study + ".")}
+    assert reaching == {"omb_tx_charts.report"}
+    assert {t for t in graph["omb_tx_charts.report"] if t.startswith(study)} == {"omb_tx_charts.study.section"}
