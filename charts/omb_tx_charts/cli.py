@@ -18,7 +18,7 @@ Render charts and a report from benchmark result JSON: omb-tx's (docs/result-for
 stock OpenMessaging Benchmark's (only OMB's fields: its latency and time-series charts are drawn,
 and the sections that need omb-tx's fields say that the inputs have none).
 
-Writes into --out:
+Writes into --out (the report opens with a table of the runs, then their latency charts):
   latency-*.png             latency by percentile (HdrHistogram style), one chart per workload
   phases-*.png              transaction phases (begin/send/resolve/sendOffsets/commit), drivers side by side
   overhead-*.png            tx ÷ base ratios (tx-writes/base-writes, tx-streaming/base-streaming) per driver

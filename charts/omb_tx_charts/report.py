@@ -63,6 +63,13 @@ def compute_report(results: Sequence[Result], warnings: Sequence[str] = (), find
     current = [r for r in results if all(r is not s for s in superseded)]
     reps = spread.Repetitions(current)
     charted = reps.representatives(current)  # one run per repetition group: its median repetition
+    runs = Section(
+        "Runs",
+        "The runs in these results, one row each (a run repeated n times is one row, its numbers the medians over "
+        "its repetitions); their latency charts follow, then the comparisons between them. Every file read, "
+        "superseded runs included, is listed under Inputs near the end.",
+        [tables.runs_table(charted, variants.label, reps)],
+    )
     inputs = Section(
         "Inputs",
         "Each result file read. Runs sharing a repetition group (repetition.group: --repeat, a suite's repeat "
@@ -72,18 +79,21 @@ def compute_report(results: Sequence[Result], warnings: Sequence[str] = (), find
         "repetition group are listed as superseded.",
         [tables.inputs_table(results, superseded)],
     )
+    # The reader's own runs first: their table, then their charts; then the comparisons between them, sweeps,
+    # capacity, time series and the files read; the seed study, when shown, last.
     sections = [
-        inputs,
+        runs,
+        _percentiles_section(charted, palette, variants, names, reps),
         _exactly_once_section(results),
-        _closed_loop_section(charted, variants, reps),
         _overhead_section(charted, palette, variants, names, reps),
         _phases_section(charted, palette, variants, names, reps),
+        _closed_loop_section(charted, variants, reps),
         _bulk_section(charted, variants, names, reps),
-        _percentiles_section(charted, palette, variants, names, reps),
         _sweep_section(charted, palette, names, reps),
         _capacity_section(charted, names),
         _acks_section(charted, names, reps),
         _time_series_section(results, variants, names),
+        inputs,
     ]
     # The one place the seed study (study/) enters the report: its section, last, or a line saying it was left out.
     study = seed_study(results, current, charted, palette, names, findings)
