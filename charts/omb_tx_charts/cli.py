@@ -18,14 +18,15 @@ Render charts and a report from benchmark result JSON: omb-tx's (docs/result-for
 stock OpenMessaging Benchmark's (only OMB's fields: its latency and time-series charts are drawn,
 and the sections that need omb-tx's fields say that the inputs have none).
 
-Writes into --out:
+Writes into --out (the report opens with a table of the runs, then their latency charts):
   latency-*.png             latency by percentile (HdrHistogram style), one chart per workload
   phases-*.png              transaction phases (begin/send/resolve/sendOffsets/commit), drivers side by side
   overhead-*.png            tx ÷ base ratios (tx-writes/base-writes, tx-streaming/base-streaming) per driver
   sweep-*.png               rate sweeps: end-to-end p25..p99.9 against target rate, log-log
   timeseries-*.png          rates and latency per reporting period, one per result file
   report.md, index.html     every table (seed 001/002/004 forms) and figure, captioned with how
-                            each run was obtained (loop mode, counts, rate, brokers, versions, status)
+                            each run was obtained (loop mode, counts, rate, brokers, versions, status);
+                            last, the seed study (see --findings)
 """
 
 _EPILOG = """\
@@ -36,6 +37,7 @@ examples:
   bin/charts results/ --out report/
   bin/charts results/tx-writes-*.json results/base-writes-*.json --out report/writes
   bin/charts results/ --out report/ --skip-invalid
+  bin/charts results/findings/ --out report/ --findings
 """
 
 
@@ -60,6 +62,16 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="folder to write the PNGs, report.md and index.html into (created if missing; "
         "files of the same name are replaced)",
+    )
+    parser.add_argument(
+        "--findings",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="add (--findings) or leave out (--no-findings) the seed study: the seeds' published figures judged "
+        "against these results, Kafka since the seeds, the transports beside seed 004, as the report's last "
+        "section. Default: added only when the results hold one of the seeds' comparisons (a tx run with its base "
+        "run, back-off default with 0, durable with yolo, bulk-tx with bulk-acks-all, Kafka with Redpanda, an "
+        "rps-sweep) or a scenario on two Kafka releases; else the report says in one line that it was left out",
     )
     parser.add_argument(
         "--skip-invalid",
@@ -97,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .report import build_report
     from .writers import write_html, write_markdown
 
-    report = build_report(results, args.out, warnings=problems)
+    report = build_report(results, args.out, warnings=problems, findings=args.findings)
     write_markdown(report, args.out / "report.md")
     write_html(report, args.out / "index.html")
     print(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import setup
+from . import systems
 from .formatting import MISSING, format_count, format_ms
 from .model import ExactlyOnce, Result
 from .tables import Table
@@ -22,7 +22,7 @@ SHOWN_VIOLATIONS = 20  # per run, as many as a result keeps (exactlyOnce.live.vi
 def checked(results: Sequence[Result]) -> list[Result]:
     """The runs with an exactly-once verdict, in workload, release and start order."""
     found = [r for r in results if r.exactly_once is not None]
-    return sorted(found, key=lambda r: (r.workload, setup.label(r), r.start_time or "", r.path.name))
+    return sorted(found, key=lambda r: (r.workload, systems.label(r), r.start_time or "", r.path.name))
 
 
 def _faults(result: Result) -> str:
@@ -71,7 +71,7 @@ def verdict_table(results: Sequence[Result]) -> Table:
         ops = result.operation_latency
         rows.append((
             result.workload,
-            setup.label(result),
+            systems.label(result),
             _faults(result),
             _after(eo),
             _live(eo),
@@ -107,7 +107,7 @@ def violations_table(results: Sequence[Result]) -> Table | None:
         for v in live.violations[:SHOWN_VIOLATIONS]:
             source = MISSING if v.source_partition is None else f"{v.source_partition}:{v.source_offset}"
             seen = MISSING if v.seen_at_seconds is None else f"{v.seen_at_seconds:.3f}"
-            rows.append((result.workload, setup.label(result), v.kind, f"{v.topic}-{v.partition}@{v.offset}",
+            rows.append((result.workload, systems.label(result), v.kind, f"{v.topic}-{v.partition}@{v.offset}",
                          source, seen, v.detail))
     if not rows:
         return None

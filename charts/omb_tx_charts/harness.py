@@ -1,5 +1,5 @@
-"""Did the load generator keep up? A run whose harness fell behind measured the harness, not the broker: the
-findings do not judge it, and every table using it flags it.
+"""Did the load generator keep up? A run whose harness fell behind measured the harness, not the broker: every table
+and caption using it flags it (and the seed study, study/, does not judge it).
 
 The thresholds are the ones the runner's own maximum-rate search uses to call a rate sustained
 (docs/result-format.md, ``runMode.maxRateSearch``): at least 95% of the target rate achieved and a publish-delay
@@ -16,15 +16,15 @@ MIN_ACHIEVED_SHARE = 0.95
 MAX_PUBLISH_DELAY_P99_MS = 50.0
 BURST_RATE = 10_000_000.0
 
-RULE = (
-    "Harness check, before any judgement: a run whose load generator fell behind is flagged (⚠) in every table "
-    "that uses it and is not judged: an open-loop run that achieved under "
-    f"{MIN_ACHIEVED_SHARE:.0%} of its target rate (summary.messagesPerSecond ÷ runMode.targetRate) or whose "
-    f"publish delay p99 exceeded {MAX_PUBLISH_DELAY_P99_MS:g} ms (aggregatedPublishDelayLatency99pct: sends "
-    "started that late after their scheduled time), and any run whose drain did not complete (drain.completed: "
-    "messages sent were never received). These are the runner's own criteria for a sustained rate. "
-    f"A target of {format_count(BURST_RATE)} msg/s or more is an unthrottled burst (acks-sla-*): no rate to keep."
+CRITERIA = (
+    f"an open-loop run that achieved under {MIN_ACHIEVED_SHARE:.0%} of its target rate (summary.messagesPerSecond ÷ "
+    f"runMode.targetRate) or whose publish delay p99 exceeded {MAX_PUBLISH_DELAY_P99_MS:g} ms "
+    "(aggregatedPublishDelayLatency99pct: sends started that late after their scheduled time), and any run whose "
+    "drain did not complete (drain.completed: messages sent were never received). These are the runner's own "
+    f"criteria for a sustained rate. A target of {format_count(BURST_RATE)} msg/s or more is an unthrottled burst "
+    "(acks-sla-*): no rate to keep."
 )
+RULE = "Harness check: a run whose load generator fell behind is flagged (⚠) in every table that uses it: " + CRITERIA
 
 
 def problems(result: Result) -> tuple[str, ...]:

@@ -1,12 +1,12 @@
 """The report model: loaded results turned, once, into sections of tables, paragraphs and figures
-(``compute_report``). A figure holds what it shows — its data bound to the plots function that draws it — and is
-drawn to a PNG only by ``render``; writers.py writes report.md and index.html from the rendered model."""
+(``compute_report``; the parts are in document.py). A figure holds what it shows — its data bound to the plots
+function that draws it — and is drawn to a PNG only by ``render``; writers.py writes report.md and index.html from
+the rendered model. The seed study (study/) adds its one section, at one place in ``compute_report``."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -14,88 +14,25 @@ from . import (
     analysis,
     capacity,
     compare,
-    evolution,
     exactly_once,
-    finding_tables,
-    findings,
     harness,
     plots,
     repetitions,
     spread,
     tables,
-    transports,
 )
-from .formatting import format_rate, provenance
+from .document import Block, Drawing, Figure, FileNames, Paragraph, Report, Section, figure
+from .formatting import format_rate
 from .model import Result
-from .tables import Table
+from .study.section import seed_study
+
+__all__ = ["Block", "Drawing", "Figure", "Paragraph", "Report", "Section", "build_report", "compute_report", "render"]
 
 
-@dataclass(frozen=True)
-class Drawing:
-    """A figure's content as computed: a plots function with its data bound, called with ``path=`` to draw it."""
-
-    file: str  # the PNG's name, unique in the report
-    draw: Callable[..., plots.Rendered]
-
-
-@dataclass(frozen=True)
-class Figure:
-    title: str
-    description: str  # what is plotted and where the numbers come from
-    runs: tuple[str, ...]  # how each run in it was obtained
-    partial: bool
-    drawing: Drawing
-    rendered: plots.Rendered | None = None  # set by render()
-
-
-@dataclass(frozen=True)
-class Paragraph:
-    text: str
-
-
-Block = Table | Figure | Paragraph
-
-
-@dataclass
-class Section:
-    title: str
-    intro: str
-    blocks: list[Block] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Report:
-    sections: tuple[Section, ...]
-    warnings: tuple[str, ...]
-    summary: str = ""  # the first screen: verdicts by count, repetitions, set-ups
-
-    @property
-    def figures(self) -> list[Figure]:
-        return [b for s in self.sections for b in s.blocks if isinstance(b, Figure)]
-
-    @property
-    def tables(self) -> list[Table]:
-        return [b for s in self.sections for b in s.blocks if isinstance(b, Table)]
-
-
-class _FileNames:
-    """Readable, unique PNG names derived from workload and driver names."""
-
-    def __init__(self) -> None:
-        self._used: set[str] = set()
-
-    def __call__(self, *parts: str) -> str:
-        stem = "-".join(re.sub(r"[^a-z0-9._]+", "-", part.lower()).strip("-.") for part in parts if part)
-        name, counter = f"{stem}.png", 2
-        while name in self._used:
-            name, counter = f"{stem}-{counter}.png", counter + 1
-        self._used.add(name)
-        return name
-
-
-def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[str] = ()) -> Report:
-    """The report of ``results``, its figures drawn into ``out_dir``."""
-    return render(compute_report(results, warnings), out_dir)
+def build_report(results: Sequence[Result], out_dir: Path, warnings: Sequence[str] = (),
+                 findings: bool | None = None) -> Report:
+    """The report of ``results``, its figures drawn into ``out_dir``; ``findings`` as in ``compute_report``."""
+    return render(compute_report(results, warnings, findings), out_dir)
 
 
 def render(report: Report, out_dir: Path) -> Report:
@@ -107,104 +44,71 @@ def render(report: Report, out_dir: Path) -> Report:
             return replace(block, rendered=block.drawing.draw(path=out_dir / block.drawing.file))
         return block
 
-    sections = tuple(Section(s.title, s.intro, [drawn(b) for b in s.blocks]) for s in report.sections)
-    return replace(report, sections=sections)
+    def section_drawn(section: Section) -> Section:
+        return Section(section.title, section.intro, [drawn(b) for b in section.blocks],
+                       [section_drawn(s) for s in section.subsections])
+
+    return replace(report, sections=tuple(section_drawn(s) for s in report.sections))
 
 
-def compute_report(results: Sequence[Result], warnings: Sequence[str] = ()) -> Report:
-    """The report model of ``results``: every table, paragraph and figure's data; no file is written."""
+def compute_report(results: Sequence[Result], warnings: Sequence[str] = (), findings: bool | None = None) -> Report:
+    """The report model of ``results``: every table, paragraph and figure's data; no file is written.
+
+    ``findings``: whether to add the seed study's section (study/): True or False as the reader chose, None (the
+    default) to add it only when the results hold one of the seeds' comparisons (``study.section.seed_study``)."""
     superseded = repetitions.superseded(results)
     variants = compare.Variants(results)
     palette = plots.Palette(variants.keys(results) + sorted({r.driver for r in results}))
-    names = _FileNames()
+    names = FileNames()
     current = [r for r in results if all(r is not s for s in superseded)]
     reps = spread.Repetitions(current)
     charted = reps.representatives(current)  # one run per repetition group: its median repetition
+    runs = Section(
+        "Runs",
+        "The runs in these results, one row each (a run repeated n times is one row, its numbers the medians over "
+        "its repetitions); their latency charts follow, then the comparisons between them. Every file read, "
+        "superseded runs included, is listed under Inputs near the end.",
+        [tables.runs_table(charted, variants.label, reps)],
+    )
     inputs = Section(
         "Inputs",
         "Each result file read. Runs sharing a repetition group (repetition.group: --repeat, a suite's repeat "
-        "or interleave) are repetitions: the findings use them all and the figures and tables below show them as a "
-        "spread (median, min–max, n). Where a workload and driver were run more "
+        "or interleave) are repetitions: the figures and tables show them as a spread (median, min–max, n) and the "
+        "seed study's findings use them all. Where a workload and driver were run more "
         "than once otherwise, the newest run (by startTime) is charted and the older ones outside its "
         "repetition group are listed as superseded.",
         [tables.inputs_table(results, superseded)],
     )
-    finding_rows = findings.findings(results)
+    # The reader's own runs first: their table, then their charts; then the comparisons between them, sweeps,
+    # capacity, time series and the files read; the seed study, when shown, last.
     sections = [
-        _findings_section(finding_rows, finding_tables.seed_004_table(results)),
-        _since_the_seeds_section(current),
-        inputs,
+        runs,
+        _percentiles_section(charted, palette, variants, names, reps),
         _exactly_once_section(results),
-        _closed_loop_section(charted, variants, reps),
         _overhead_section(charted, palette, variants, names, reps),
         _phases_section(charted, palette, variants, names, reps),
+        _closed_loop_section(charted, variants, reps),
         _bulk_section(charted, variants, names, reps),
-        _percentiles_section(charted, palette, variants, names, reps),
         _sweep_section(charted, palette, names, reps),
         _capacity_section(charted, names),
-        _transports_section(charted, palette, names),
         _acks_section(charted, names, reps),
         _time_series_section(results, variants, names),
+        inputs,
     ]
+    # The one place the seed study (study/) enters the report: its section, last, or a line saying it was left out.
+    study = seed_study(results, current, charted, palette, names, findings)
+    if study.section is not None:
+        sections.append(study.section)
     # A section with nothing in it (time series of runs too short to show a trend) is left out, not printed empty.
-    return Report(tuple(s for s in sections if s.blocks), tuple(warnings), finding_tables.summary(finding_rows))
+    return Report(tuple(s for s in sections if s.blocks), tuple(warnings), (study.note,) if study.note else ())
 
 
 def _harness_note(results: Sequence[Result]) -> str:
     behind = [r for r in results if harness.fell_behind(r)]
     if not behind:
         return ""
-    return (f" ⚠ {len(behind)} run(s) here had a load generator that fell behind (harness check; the findings do "
-            "not judge them): " + "; ".join(f"{r.path.name}{harness.flag(r)}" for r in behind) + ".")
-
-
-def _figure(title: str, description: str, results: Sequence[Result], drawing: Drawing) -> Figure:
-    return Figure(
-        title=title,
-        description=description,
-        runs=tuple(provenance(r) for r in results),
-        partial=any(r.is_partial for r in results),
-        drawing=drawing,
-    )
-
-
-def _findings_section(rows: Sequence[findings.FindingRow], seed_004: Table) -> Section:
-    section = Section(
-        "Findings",
-        "Each finding the seed benchmarks publish, against these results: the seed's figure (widened by its own "
-        "spread), the measured median over repetitions with its 95% interval on the finding's own statistic, the "
-        "set-up measured beside the seed's, and a verdict. Kafka releases (with their transaction protocol, tv), "
-        "set-ups and orders of calls are separate rows, so what changed between them reads across.",
-        [finding_tables.findings_table(rows), Paragraph(findings.RULE),
-         Paragraph(harness.RULE), finding_tables.sources_table(rows), seed_004, finding_tables.seed_figures_table()],
-    )
-    return section
-
-
-def _since_the_seeds_section(results: Sequence[Result]) -> Section:
-    """Kafka's transaction dimensions release by release (suites/kafka-evolution.yaml); empty (left out) when the
-    inputs hold no scenario on two releases and no toggle."""
-    section = Section(
-        "Since the seeds",
-        "The seeds measured Kafka 2.7 and 2.8. Since then Kafka changed the paths a transaction takes "
-        "(docs/kafka-evolution.md): partition verification (KIP-890 part 1, 3.6), exponential client back-off "
-        "(KIP-580, 3.7), transaction.version 2 (KIP-890 part 2, 4.0) and the new group coordinator with its append "
-        "linger (KIP-848, 4.0). Each run's release, client and dimensions are as the broker and the client reported "
-        "them. The toggles change one dimension on one release; they are the evidence for the attribution.",
-    )
-    if not evolution.applies(results):
-        return section
-    found_points = evolution.points(results)
-    found_toggles = evolution.toggles(results)
-    if found_points:
-        section.blocks.append(evolution.release_table(found_points))
-        section.blocks.append(evolution.attribution_table(evolution.steps(found_points, found_toggles)))
-    if found_toggles:
-        section.blocks.append(evolution.toggle_table(found_toggles))
-    bias = evolution.linger_bias(results)
-    if bias:
-        section.blocks.append(evolution.linger_table(bias))
-    return section
+    return (f" ⚠ {len(behind)} run(s) here had a load generator that fell behind (harness check; the seed study "
+            "does not judge them): " + "; ".join(f"{r.path.name}{harness.flag(r)}" for r in behind) + ".")
 
 
 def _exactly_once_section(results: Sequence[Result]) -> Section:
@@ -243,7 +147,7 @@ def _closed_loop_section(results: Sequence[Result], variants: compare.Variants,
 
 
 def _overhead_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants,
-                      names: _FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
+                      names: FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Overhead of transactions: tx ÷ base",
         "tx-writes is paired with base-writes and tx-streaming with base-streaming, per driver and with the "
@@ -264,7 +168,7 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, variant
     drawing = Drawing(names("overhead-ratios"),
                        partial(plots.overhead_figure, pairs, palette, key=variants.key, ratios=ratios))
     section.blocks.append(
-        _figure("Transactional overhead ratios", "Bars: tx ÷ base for each driver; dashed line: no overhead (1×)."
+        figure("Transactional overhead ratios", "Bars: tx ÷ base for each driver; dashed line: no overhead (1×)."
                 + _if_repeated(" Repeated runs: the bar is the median of the ratios of tx and base runs of the same "
                                "repetition index, the whisker their min–max, and n the number of ratios.",
                                involved, reps),
@@ -290,7 +194,7 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, variant
         drawing = Drawing(names("overhead-curves", family), partial(
             plots.percentile_figure, f"{family}: transactional vs base operation latency", panels, share_y=True))
         section.blocks.append(
-            _figure(f"{family}: tx vs base latency distribution",
+            figure(f"{family}: tx vs base latency distribution",
                     f"Operation latency by percentile, base (dashed) and transactional (solid); {_sources(runs)}. "
                     + _MAX_NOTE + _if_repeated(_BAND_NOTE, runs, reps),
                     runs, drawing)
@@ -321,7 +225,7 @@ def _band(result: Result, metric: analysis.Metric, reps: spread.Repetitions) -> 
 
 
 def _phases_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants,
-                    names: _FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
+                    names: FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Transaction phases: transactional vs naive, side by side",
         "Where an operation's time goes: begin, send, resolve (waiting for the send acks), sendOffsets, "
@@ -353,7 +257,7 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
             plots.phase_comparison_figure,
             f"{comparison.family}: time per phase, transactional (solid) vs naive (hatched)", list(panels.items())))
         section.blocks.append(
-            _figure(f"{comparison.family}: phases, transactional vs naive",
+            figure(f"{comparison.family}: phases, transactional vs naive",
                     "Bar height is the phase's median (p50), the whisker reaches its p99 (transactionPhases); "
                     "hatched bars are naive (non-transactional) runs; log scale, because begin takes microseconds "
                     "and commit milliseconds. \"acks after-commit\" / \"before-send-offsets\" is the call order "
@@ -378,7 +282,7 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
         drawing = Drawing(names("phases", workload),
                            partial(plots.phase_comparison_figure, f"{workload}: time per {kind}", [("", bars)]))
         section.blocks.append(
-            _figure(f"{workload}: {kind}s",
+            figure(f"{workload}: {kind}s",
                     "Bar height is the phase's median (p50), the whisker reaches its p99 (transactionPhases); "
                     "log scale." + _if_repeated(_PHASE_REPEATS_NOTE, group, reps),
                     [r for result in group for r in reps.of(result)], drawing)
@@ -400,7 +304,7 @@ def _run_name(result: Result, with_driver: bool) -> str:
     return name + (" [PARTIAL]" if result.is_partial else "")
 
 
-def _bulk_section(results: Sequence[Result], variants: compare.Variants, names: _FileNames,
+def _bulk_section(results: Sequence[Result], variants: compare.Variants, names: FileNames,
                   reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Bulk insert: transactional vs naive throughput (seed 003)",
@@ -417,7 +321,7 @@ def _bulk_section(results: Sequence[Result], variants: compare.Variants, names: 
     drawing = Drawing(names("bulk-throughput"), partial(
         plots.bulk_figure, pairs, rates=lambda run: spread.spread(reps.of(run), compare.BulkPair.rate)))
     section.blocks.append(
-        _figure("Bulk insert throughput", "Bars: summary.messagesPerSecond of each run; the number on a bar is its "
+        figure("Bulk insert throughput", "Bars: summary.messagesPerSecond of each run; the number on a bar is its "
                 "value." + _if_repeated(" A run repeated n > 1 times: the bar is the median of its repetitions, the "
                                        "whisker their min–max, and the bar says n.", runs, reps), runs, drawing)
     )
@@ -425,7 +329,7 @@ def _bulk_section(results: Sequence[Result], variants: compare.Variants, names: 
 
 
 def _percentiles_section(results: Sequence[Result], palette: plots.Palette, variants: compare.Variants,
-                         names: _FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
+                         names: FileNames, reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Latency by percentile",
         "HdrHistogram-style curves: the x axis spreads the tail (1/(1-p), log scale), one line per driver, "
@@ -454,7 +358,7 @@ def _percentiles_section(results: Sequence[Result], palette: plots.Palette, vari
         description = sources[:1].upper() + sources[1:] + ". " + _MAX_NOTE + _if_repeated(_BAND_NOTE, group, reps)
         if workload.startswith("acks-sla-"):
             description += " " + _ACKS_BURST_NOTE
-        section.blocks.append(_figure(f"{workload}: latency percentiles", description,
+        section.blocks.append(figure(f"{workload}: latency percentiles", description,
                                       [r for result in group for r in reps.of(result)], drawing))
     return section
 
@@ -479,7 +383,7 @@ def _end_to_end_ms(result: Result, percentile: float) -> float | None:
     return analysis.percentile_value_ms(result, analysis.END_TO_END, percentile)
 
 
-def _sweep_section(results: Sequence[Result], palette: plots.Palette, names: _FileNames,
+def _sweep_section(results: Sequence[Result], palette: plots.Palette, names: FileNames,
                    reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Rate sweep: end-to-end latency against target rate (seed 004 form)",
@@ -496,7 +400,7 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, names: _Fi
 
         drawing = Drawing(names("sweep", name), partial(plots.sweep_figure, name, by_driver, spreads=over))
         section.blocks.append(
-            _figure(f"{name}: latency against rate",
+            figure(f"{name}: latency against rate",
                     "Log-log; colour = percentile, line style and marker = driver; values from "
                     "aggregatedEndToEndLatencyQuantiles (or the end-to-end histogram when the map lacks them). A line "
                     "joins two rates only when no rate of seed 004's grid (1K, 5K, 10K, 25K, 50K, 100K) lies between "
@@ -524,7 +428,7 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, names: _Fi
                 plots.percentile_figure, f"{name}: end-to-end latency by percentile at each rate", panels,
                 share_y=True))
             section.blocks.append(
-                _figure(f"{name}: end-to-end percentiles per rate",
+                figure(f"{name}: end-to-end percentiles per rate",
                         f"One panel per target rate, one line per driver; {_sources(runs, analysis.END_TO_END)}."
                         + _if_repeated(_BAND_NOTE, runs, reps),
                         runs, drawing)
@@ -534,7 +438,7 @@ def _sweep_section(results: Sequence[Result], palette: plots.Palette, names: _Fi
     return section
 
 
-def _capacity_section(results: Sequence[Result], names: _FileNames) -> Section:
+def _capacity_section(results: Sequence[Result], names: FileNames) -> Section:
     section = Section(
         "Capacity: achieved rate and p99 against offered rate and producers",
         "Open-loop sweeps of producerRate or producersPerTopic whose results carry a rate verdict (suites/"
@@ -544,7 +448,7 @@ def _capacity_section(results: Sequence[Result], names: _FileNames) -> Section:
         runs = [point.result for points in series.values() for point in points]
         drawing = Drawing(names("capacity", name, parameter), partial(
             plots.capacity_figure, name, capacity.PARAMETERS[parameter], series))
-        section.blocks.append(_figure(
+        section.blocks.append(figure(
             f"{name}: capacity by {parameter}",
             "Left: achieved msg/s (the messages sent in the measured phase) against the target (dashed); a hollow "
             "point did not hold it (under 95%, or a publish-delay p99 over 1 s). Right: publish latency p99, to the "
@@ -554,24 +458,7 @@ def _capacity_section(results: Sequence[Result], names: _FileNames) -> Section:
     return section
 
 
-def _transports_section(results: Sequence[Result], palette: plots.Palette, names: _FileNames) -> Section:
-    section = Section(
-        "Transports beside seed 004",
-        "The rps-sweep results of every driver here (Kafka on the embedded broker, Aeron over IPC and UDP) "
-        "next to the three tables seed 004 published; see transports.py.",
-    )
-    for comparison in transports.comparisons(results, palette):
-        section.blocks.append(_figure(f"{comparison.sweep}: transports beside seed 004",
-                                      "p50 and p99 end-to-end latency against target rate, log-log; solid: "
-                                      "measured here, dashed grey: seed 004 as published.",
-                                      comparison.runs, Drawing(names("transports", comparison.sweep), comparison.draw)))
-        section.blocks += list(comparison.tables)
-    if not section.blocks:
-        section.blocks.append(Paragraph("No rps-sweep results in the inputs."))
-    return section
-
-
-def _acks_section(results: Sequence[Result], names: _FileNames,
+def _acks_section(results: Sequence[Result], names: FileNames,
                   reps: spread.Repetitions = spread.SINGLE) -> Section:
     section = Section(
         "Acks and durability profiles (seed 002 form)",
@@ -588,7 +475,7 @@ def _acks_section(results: Sequence[Result], names: _FileNames,
             plots.acks_figure, labelled,
             rates=lambda run: spread.spread(reps.of(run), lambda r: r.summary.messages_per_second
                                             if r.summary else None)))
-        section.blocks.append(_figure("SLA profiles side by side", "Bars: summary.messagesPerSecond of each profile "
+        section.blocks.append(figure("SLA profiles side by side", "Bars: summary.messagesPerSecond of each profile "
                                       "(N messages ÷ the time from the first send to the last acknowledgement), one "
                                       "colour per driver, broker version and message count."
                                       + _if_repeated(" A profile run n > 1 times: the bar is the median of its "
@@ -599,7 +486,7 @@ def _acks_section(results: Sequence[Result], names: _FileNames,
     return section
 
 
-def _time_series_section(results: Sequence[Result], variants: compare.Variants, names: _FileNames) -> Section:
+def _time_series_section(results: Sequence[Result], variants: compare.Variants, names: FileNames) -> Section:
     section = Section(
         "Time series per run",
         f"Rates and latency per reporting period over the measured phase (x: seconds since it started; warm-up "
@@ -617,7 +504,7 @@ def _time_series_section(results: Sequence[Result], variants: compare.Variants, 
         title = f"{result.workload} — {variants.key(result)}{rate}"
         drawing = Drawing(names("timeseries", result.path.stem), partial(plots.time_series_figure, result, title))
         section.blocks.append(
-            _figure(title, "Per-period publishRate/consumeRate and latency lists of the result.", [result], drawing)
+            figure(title, "Per-period publishRate/consumeRate and latency lists of the result.", [result], drawing)
         )
     if short and section.blocks:
         section.blocks.append(Paragraph(

@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import analysis, harness, setup, spread
-from .formatting import format_count, format_ms, format_rate, format_ratio
+from . import analysis, harness, spread, systems
+from .formatting import MISSING, format_count, format_ms, format_rate, format_ratio
 from .model import PHASE_ORDER, Result
 
 if TYPE_CHECKING:
@@ -202,6 +202,81 @@ def acks_table(driver: str, messages: int | None, rows: Sequence[analysis.AcksRo
     )
 
 
+def runs_table(results: Sequence[Result], label: Callable[[Result], str] = _system,
+               reps: spread.Repetitions = spread.SINGLE) -> Table:
+    """The reader's runs at a glance, one row per run charted (a repeated run is one row, its numbers the medians
+    over its repetitions): what ran, on what, how much, how fast, its latency and whether it is whole."""
+    rows = []
+    for result in sorted(results, key=lambda r: (r.workload, label(r), r.path.name)):
+        runs = reps.of(result)
+
+        def median(value: Callable[[Result], float | None], runs: Sequence[Result] = runs) -> float | None:
+            found = spread.spread(runs, value)
+            return found.median if found is not None else None
+
+        def latency(metric: analysis.Metric) -> str:
+            p50, p99 = (median(lambda r, p=p: analysis.percentile_value_ms(r, metric, p)) for p in (50.0, 99.0))
+            return MISSING_PAIR if p50 is None and p99 is None else f"{format_ms(p50)} / {format_ms(p99)}"
+
+        rate = median(lambda r: r.summary.messages_per_second if r.summary else None)
+        status = "PARTIAL" if result.is_partial else "FAILED" if result.is_failed else result.status
+        if len(runs) > 1:
+            status += f", n = {len(runs)}"
+        rows.append((
+            result.workload,
+            label(result),
+            _system_and_release(result),
+            (result.run_mode.loop or "?") if result.run_mode else "?",
+            _measured(result),
+            MISSING if rate is None else format_count(rate),
+            latency(analysis.OPERATION),
+            latency(analysis.PUBLISH),
+            latency(analysis.END_TO_END),
+            status + harness.flag(result),
+        ))
+    header = ("Workload", "Driver", "System", "Loop", "Measured", "msg/s", "operation ms p50 / p99",
+              "publish ms p50 / p99", "end-to-end ms p50 / p99", "Status")
+    align = "lllllrrrrl"
+    # a latency no run here has (end-to-end of closed loops that consume nothing) is left out, not a column of dashes
+    kept = [i for i in range(len(header)) if not (6 <= i <= 8 and rows and all(row[i] == MISSING_PAIR for row in rows))]
+    return Table(
+        title="Runs",
+        header=tuple(header[i] for i in kept),
+        rows=tuple(tuple(row[i] for i in kept) for row in rows),
+        align="".join(align[i] for i in kept),
+        note="msg/s: summary.messagesPerSecond. Latency: the run's own percentiles (operationLatency, OMB's "
+             "aggregated quantiles), else from its histograms. A run repeated n times is one row (n in Status), its "
+             "numbers the medians over its repetitions."
+             + (" ⚠: the load generator fell behind (harness check: " + harness.CRITERIA + ")"
+                if any(harness.fell_behind(r) for r in results) else ""),
+    )
+
+
+MISSING_PAIR = f"{MISSING} / {MISSING}"
+
+
+def _system_and_release(result: Result) -> str:
+    if not result.is_omb_tx:
+        return "stock OMB"
+    name, _ = systems.system(result)
+    release = systems.label(result)
+    return name if release == "no broker" or name == release else f"{name} {release}"
+
+
+def _measured(result: Result) -> str:
+    """What the run set out to measure and how long it took: "1,000 operations in 26.5 s (640 done)"."""
+    amounts = result.run_mode.measure if result.run_mode else {}
+    text = ", ".join(f"{format_count(n)} {unit}" for unit, n in amounts.items())
+    operations = result.counts.get("operations")
+    planned = amounts.get("operations")
+    if planned is not None and operations is not None and operations < planned:
+        text += f" ({format_count(operations)} done)"
+    duration = result.summary.duration_seconds if result.summary else None
+    if duration is not None:
+        text += f" in {duration:.1f} s" if text else f"{duration:.1f} s"
+    return text or "?"
+
+
 def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Table:
     older = {id(r) for r in superseded}
     rows = []
@@ -212,7 +287,7 @@ def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Tab
             status += " (superseded by a newer run)"
         elif result.repetition is not None and result.repetition.count > 1:
             status += f" (repetition {result.repetition.index} of {result.repetition.count})"
-        system_name, source = setup.system(result)
+        system_name, source = systems.system(result)
         if source.startswith("the driver's name"):
             system_name += " (from the driver's name)"
         brokers = "—" if result.broker_count is None else str(result.broker_count)
@@ -222,7 +297,7 @@ def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Tab
                 result.workload,
                 result.driver,
                 system_name if result.is_omb_tx else "stock OMB",
-                setup.label(result) if result.is_omb_tx else "?",
+                systems.label(result) if result.is_omb_tx else "?",
                 brokers,
                 loop,
                 result.start_time or "?",
@@ -237,7 +312,7 @@ def inputs_table(results: Sequence[Result], superseded: Sequence[Result]) -> Tab
         rows=tuple(rows),
         wrap=True,
         note="System: broker.system read back from the cluster (an embedded broker is Kafka). Harness: whether the "
-             "load generator kept up (see the harness check in the findings); a run that fell behind is not judged.",
+             "load generator kept up; ⚠ flags " + harness.CRITERIA,
     )
 
 

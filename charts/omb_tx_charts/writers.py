@@ -1,6 +1,6 @@
-"""The report's writers: a rendered ``report.Report`` (sections of tables, figures and paragraphs; its figures drawn by
-``report.render``) to report.md and index.html. Nothing here computes or draws: every number is in the report model
-already."""
+"""The report's writers: a rendered ``document.Report`` (sections of tables, figures and paragraphs, a section's
+subsections one heading level below it; its figures drawn by ``report.render``) to report.md and index.html.
+Nothing here computes or draws: every number is in the report model already."""
 
 from __future__ import annotations
 
@@ -9,39 +9,48 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from . import plots, tables
-from .report import Figure, Report
+from .document import Figure, Paragraph, Report, Section
 from .tables import Table
 
 
 def write_markdown(report: Report, path: Path, generated: datetime | None = None) -> None:
     stamp = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M:%S UTC")
     lines = ["# omb-tx results", "", f"Generated {stamp} by bin/charts.", ""]
-    if report.summary:
-        lines += [f"**Summary:** {report.summary}", ""]
     for warning in report.warnings:
         lines.append(f"> **Skipped:** {warning}")
     if report.warnings:
         lines.append("")
     if any(f.partial for f in report.figures):
         lines += ["> **⚠ Some runs are PARTIAL** (interrupted); they are marked wherever they appear.", ""]
+    lines += [line for note in report.notes for line in (f"_{note}_", "")]
     for section in report.sections:
-        lines += [f"## {section.title}", "", section.intro, ""]
-        for block in section.blocks:
-            if isinstance(block, Table):
-                if block.title and block.title != section.title:
-                    lines += [f"### {block.title}", ""]
-                lines += [tables.to_markdown(block), ""]
-                if block.note:
-                    lines += [f"_{block.note}_", ""]
-            elif isinstance(block, Figure):
-                lines += [f"### {block.title}", "", f"![{block.title}]({_drawn(block).path.name})", ""]
-                flag = "**⚠ PARTIAL RESULT INCLUDED.** " if block.partial else ""
-                lines += [f"{flag}{block.description}", "", "How it was obtained:", ""]
-                lines += [f"- {run}" for run in block.runs]
-                lines.append("")
-            else:
-                lines += [block.text, ""]
+        lines += _markdown_section(section, 2)
     path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def _markdown_section(section: Section, level: int) -> list[str]:
+    heading, inner = "#" * level, "#" * (level + 1)
+    lines = [f"{heading} {section.title}", "", section.intro, ""]
+    for block in section.blocks:
+        if isinstance(block, Table):
+            if block.title and block.title != section.title:
+                lines += [f"{inner} {block.title}", ""]
+            lines += [tables.to_markdown(block), ""]
+            if block.note:
+                lines += [f"_{block.note}_", ""]
+        elif isinstance(block, Figure):
+            lines += [f"{inner} {block.title}", "", f"![{block.title}]({_drawn(block).path.name})", ""]
+            flag = "**⚠ PARTIAL RESULT INCLUDED.** " if block.partial else ""
+            lines += [f"{flag}{block.description}", "", "How it was obtained:", ""]
+            lines += [f"- {run}" for run in block.runs]
+            lines.append("")
+        elif block.kind == "summary":
+            lines += [f"**Summary:** {block.text}", ""]
+        else:
+            lines += [block.text, ""]
+    for subsection in section.subsections:
+        lines += _markdown_section(subsection, level + 1)
+    return lines
 
 
 _CSS = """
@@ -68,37 +77,46 @@ def write_html(report: Report, path: Path, generated: datetime | None = None) ->
         "<h1>omb-tx results</h1>",
         f"<p>Generated {html.escape(stamp)} by bin/charts.</p>",
     ]
-    if report.summary:
-        parts.append(f'<p class="summary"><b>Summary:</b> {html.escape(report.summary)}</p>')
     for warning in report.warnings:
         parts.append(f'<p class="warning"><b>Skipped:</b> {html.escape(warning)}</p>')
     if any(f.partial for f in report.figures):
         parts.append('<p><span class="partial">PARTIAL</span> Some runs were interrupted; they are marked.</p>')
+    parts += [f'<p class="note">{html.escape(note)}</p>' for note in report.notes]
     for section in report.sections:
-        parts += [f"<h2>{html.escape(section.title)}</h2>", f"<p>{html.escape(section.intro)}</p>"]
-        for block in section.blocks:
-            if isinstance(block, Table):
-                if block.title and block.title != section.title:
-                    parts.append(f"<h3>{html.escape(block.title)}</h3>")
-                parts.append(tables.to_html(block))
-                if block.note:
-                    parts.append(f'<p class="note">{html.escape(block.note)}</p>')
-            elif isinstance(block, Figure):
-                flag = '<span class="partial">PARTIAL RESULT INCLUDED</span> ' if block.partial else ""
-                runs = "".join(f"<li>{_html_run(run)}</li>" for run in block.runs)
-                drawn = _drawn(block)
-                name = html.escape(drawn.path.name)
-                parts.append(
-                    f"<figure><h3>{html.escape(block.title)}</h3>"
-                    f'<img src="{name}" alt="{html.escape(block.title)}" '
-                    f'width="{drawn.width_px}" height="{drawn.height_px}">'
-                    f"<figcaption>{flag}{html.escape(block.description)}<br>How it was obtained:<ul>{runs}</ul>"
-                    "</figcaption></figure>"
-                )
-            else:
-                parts.append(f"<p>{html.escape(block.text)}</p>")
+        parts += _html_section(section, 2)
     parts.append("</body></html>")
     path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+
+
+def _html_section(section: Section, level: int) -> list[str]:
+    inner = level + 1
+    parts = [f"<h{level}>{html.escape(section.title)}</h{level}>", f"<p>{html.escape(section.intro)}</p>"]
+    for block in section.blocks:
+        if isinstance(block, Table):
+            if block.title and block.title != section.title:
+                parts.append(f"<h{inner}>{html.escape(block.title)}</h{inner}>")
+            parts.append(tables.to_html(block))
+            if block.note:
+                parts.append(f'<p class="note">{html.escape(block.note)}</p>')
+        elif isinstance(block, Figure):
+            flag = '<span class="partial">PARTIAL RESULT INCLUDED</span> ' if block.partial else ""
+            runs = "".join(f"<li>{_html_run(run)}</li>" for run in block.runs)
+            drawn = _drawn(block)
+            name = html.escape(drawn.path.name)
+            parts.append(
+                f"<figure><h{inner}>{html.escape(block.title)}</h{inner}>"
+                f'<img src="{name}" alt="{html.escape(block.title)}" '
+                f'width="{drawn.width_px}" height="{drawn.height_px}">'
+                f"<figcaption>{flag}{html.escape(block.description)}<br>How it was obtained:<ul>{runs}</ul>"
+                "</figcaption></figure>"
+            )
+        elif isinstance(block, Paragraph) and block.kind == "summary":
+            parts.append(f'<p class="summary"><b>Summary:</b> {html.escape(block.text)}</p>')
+        else:
+            parts.append(f"<p>{html.escape(block.text)}</p>")
+    for subsection in section.subsections:
+        parts += _html_section(subsection, level + 1)
+    return parts
 
 
 def _html_run(run: str) -> str:

@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, run_charts
 
-from omb_tx_charts import evolution, intervals
+from omb_tx_charts import intervals
 from omb_tx_charts.formatting import format_ms
 from omb_tx_charts.loader import find_result_files, load_result
 from omb_tx_charts.model import LatencySummary, Repetition, Result
+from omb_tx_charts.study import evolution
 
 EVOLUTION = FIXTURES / "evolution"
 
@@ -192,13 +193,16 @@ def test_with_repetitions_a_step_has_an_interval_and_a_toggle_explains_it(result
     assert "toggle on 4.1.1: 1.40×" in step.explanation
 
 
-def test_the_section_renders_after_the_findings(tmp_path):
+def test_the_section_renders_in_the_seed_study_after_the_findings(tmp_path):
     completed = run_charts(EVOLUTION, "--out", tmp_path)
     assert completed.returncode == 0, completed.stderr
     markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
-    headings = re.findall(r"^## .*$", markdown, flags=re.M)
-    assert headings[:3] == ["## Findings", "## Since the seeds", "## Inputs"]
-    section = markdown[markdown.index("## Since the seeds"):markdown.index("## Inputs")]
+    # the seed study is the report's last section (on by default: these inputs hold tx/base pairs and two
+    # releases); "Since the seeds" is its subsection after the findings
+    assert re.findall(r"^## .*$", markdown, flags=re.M)[-1] == "## Seed study"
+    assert re.findall(r"^### (?:Findings|Since the seeds)$", markdown, flags=re.M) == ["### Findings",
+                                                                                     "### Since the seeds"]
+    section = re.search(r"^### Since the seeds$.*?(?=^#{1,3} |\Z)", markdown, flags=re.M | re.S).group(0)
     for title in ("Transaction scenarios by release", "What explains each step between releases",
                   "One dimension at a time", "The coordinator linger's bias"):
         assert title in section, title

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, RESULTS
 
-from omb_tx_charts import exactly_once, report, setup, tables
+from omb_tx_charts import exactly_once, report, systems, tables
 from omb_tx_charts.loader import find_result_files, load_result, parse_result
 from omb_tx_charts.model import Result
 
@@ -102,9 +102,9 @@ def test_violations_are_listed_with_their_offsets_and_the_time_seen(tmp_path: Pa
     table = exactly_once.violations_table([broken])
     assert table is not None
     assert table.rows == (
-        (document["workload"], setup.label(broken), "duplicate", "t-out-2@417", "2:133", "12.345",
+        (document["workload"], systems.label(broken), "duplicate", "t-out-2@417", "2:133", "12.345",
          "source record 2:133 again"),
-        (document["workload"], setup.label(broken), "outOfOrder", "t-out-0@9", "0:3", "-0.500",
+        (document["workload"], systems.label(broken), "outOfOrder", "t-out-0@9", "0:3", "-0.500",
          "after source offset 4"),
     )
     verdicts = exactly_once.verdict_table([broken])

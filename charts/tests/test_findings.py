@@ -19,20 +19,13 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, run_charts
 
-from omb_tx_charts import (
-    catalogue,
-    finding_tables,
-    findings,
-    harness,
-    hdr,
-    intervals,
-    judge,
-    repetitions,
-    seeds,
-    setup,
-    tables,
-)
-from omb_tx_charts.findings import (
+from omb_tx_charts import harness, hdr, intervals, repetitions, systems, tables
+from omb_tx_charts.formatting import format_ms
+from omb_tx_charts.loader import find_result_files, load_result
+from omb_tx_charts.model import Result
+from omb_tx_charts.provenance import provenance
+from omb_tx_charts.study import catalogue, finding_tables, findings, judge, seeds, setup
+from omb_tx_charts.study.findings import (
     HARNESS_BEHIND,
     NOT_APPLICABLE,
     NOT_MEASURED,
@@ -41,9 +34,6 @@ from omb_tx_charts.findings import (
     REVERSED,
     UNINFORMATIVE,
 )
-from omb_tx_charts.formatting import format_ms, provenance
-from omb_tx_charts.loader import find_result_files, load_result
-from omb_tx_charts.model import Result
 
 FINDINGS = FIXTURES / "findings"
 READBACK = FIXTURES / "findings-readback"
@@ -353,8 +343,8 @@ def test_a_run_whose_load_generator_fell_behind_is_flagged_everywhere_and_not_ju
 def test_the_system_is_read_back_from_the_cluster_not_taken_from_the_driver_name(readback) -> None:
     run = next(r for r in readback if r.workload == "tx-writes")
     assert _raw(run.path)["broker"]["system"] == "kafka"
-    assert setup.system(dataclasses.replace(run, driver="redpanda-tx")) == ("Kafka", "broker.system")
-    assert setup.system(dataclasses.replace(run, broker_system="redpanda"))[0] == "Redpanda"
+    assert systems.system(dataclasses.replace(run, driver="redpanda-tx")) == ("Kafka", "broker.system")
+    assert systems.system(dataclasses.replace(run, broker_system="redpanda"))[0] == "Redpanda"
 
 
 def test_redpanda_runs_with_the_shipped_back_off_of_zero_count_for_seed_001(readback) -> None:
@@ -480,18 +470,19 @@ def test_runs_of_one_repetition_group_are_not_superseded_but_an_older_invocation
 
 
 # --------------------------------------------------------------------------------------------------
-# The report opens with them
+# The report ends with them: one section, the seed study, its summary first
 
 
-def test_the_report_opens_with_the_summary_and_the_findings_table(tmp_path: Path) -> None:
+def test_the_seed_study_is_the_last_section_opening_with_the_summary_and_the_findings_table(tmp_path: Path) -> None:
     inputs = _files("tx-fetch-*.json", "2.8.2") + _files("tx-fetch-*.json", "4.1.1")
-    completed = run_charts(*inputs, "--out", tmp_path)
+    completed = run_charts(*inputs, "--out", tmp_path)  # a scenario on two releases: the study is on by default
     assert completed.returncode == 0, completed.stderr
     markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert re.findall(r"^## .*$", markdown, flags=re.M)[0] == "## Findings"
+    assert re.findall(r"^## .*$", markdown, flags=re.M)[-1] == "## Seed study"
+    study = markdown.index("## Seed study")
     summary = markdown.index("**Summary:** ")
     first_table = markdown.index("| Finding | Claim about / results | Seed's figure |")
-    assert summary < first_table < markdown.index("## Inputs")
+    assert markdown.index("## Inputs") < study < summary < markdown.index("### Findings") < first_table
     visible = intervals.estimate([_raw(p)["aggregatedEndToEndLatencyQuantiles"]["50.0"]
                                   for p in _files("tx-fetch-*.json", "4.1.1")])
     shown = [findings.format_value(v, "ms") for v in (visible.median, visible.low, visible.high)]
@@ -504,8 +495,9 @@ def test_the_report_opens_with_the_summary_and_the_findings_table(tmp_path: Path
     assert re.search(r"^\| F\d+ " + re.escape(row) + "$", markdown, flags=re.M), markdown[first_table:][:3000]
     assert "Verdict rule, in order." in markdown and "Harness check, before any judgement" in markdown
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
-    assert re.findall(r"<h2>(.*?)</h2>", page)[0] == "Findings"
-    assert page.index("<th style=\"text-align:left\">Verdict</th>") < page.index("<h2>Inputs</h2>")
+    assert re.findall(r"<h2>(.*?)</h2>", page)[-1] == "Seed study"
+    assert page.index("<h2>Inputs</h2>") < page.index('<p class="summary">') < page.index("<h3>Findings</h3>") \
+        < page.index("<th style=\"text-align:left\">Verdict</th>")
     for path in inputs:
         assert path.name in page
 

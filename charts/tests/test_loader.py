@@ -45,7 +45,7 @@ def test_partial_result_is_flagged() -> None:
 
 
 def test_failed_result_loads_and_is_flagged() -> None:
-    from omb_tx_charts.formatting import provenance
+    from omb_tx_charts.provenance import provenance
 
     reason = "every measured operation failed: 30 failed operation(s)"
     result = parse_result(Path("failed.json"), {"workload": "w", "driver": "kafka-tx", "schemaVersion": 1,

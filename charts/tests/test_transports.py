@@ -11,10 +11,11 @@ import pytest
 from conftest import FIXTURES, run_charts
 from PIL import Image
 
-from omb_tx_charts import analysis, transports
+from omb_tx_charts import analysis
 from omb_tx_charts.formatting import format_ms
 from omb_tx_charts.loader import find_result_files, load_result
 from omb_tx_charts.report import Figure, build_report, compute_report, render
+from omb_tx_charts.study import transports
 from omb_tx_charts.writers import write_markdown
 
 TRANSPORTS = FIXTURES / "transports"
@@ -75,7 +76,7 @@ def test_seed_004s_three_tables_are_shown_as_published():
 
 def test_the_report_has_the_comparison_figure_and_tables(results, tmp_path: Path):
     report = build_report(results, tmp_path)
-    [section] = [s for s in report.sections if s.title == "Transports beside seed 004"]
+    [section] = [s for s in report.all_sections if s.title == "Transports beside seed 004"]
     [figure] = [b for b in section.blocks if hasattr(b, "rendered")]
     with Image.open(figure.rendered.path) as image:
         assert image.size == (figure.rendered.width_px, figure.rendered.height_px)

@@ -21,10 +21,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from . import intervals, setup
-from .formatting import MISSING, format_ms
-from .model import Result
-from .tables import Table
+from .. import intervals, systems
+from ..formatting import MISSING, format_ms
+from ..model import Result
+from ..tables import Table
+from . import setup
 
 # Transactional scenario -> its plain baseline (None: the scenario has no plain counterpart).
 SCENARIOS: dict[str, str | None] = {
@@ -166,7 +167,7 @@ def is_toggle(result: Result) -> bool:
 def _measured(result: Result) -> bool:
     """A Kafka run (an embedded broker, or a cluster that said it is Kafka) with an operation latency to compare."""
     return (not result.is_failed and result.operation_latency is not None
-            and setup.system(result)[0] == "Kafka" and bool(result.versions.get("broker")))
+            and systems.system(result)[0] == "Kafka" and bool(result.versions.get("broker")))
 
 
 def _p(result: Result, name: str) -> float | None:

@@ -4,10 +4,10 @@ The machine is what the result's ``host`` and ``broker.dataDisk`` recorded (hard
 loopback or a network between client and brokers): on one machine it always differs from a seed's cluster, and the
 report marks it on every row so a verdict on other hardware reads as one.
 
-The system is ``broker.system`` read back from the cluster, never the driver file's name: an embedded broker is
-Kafka, a run without a broker (``broker.brokers`` 0) is its driver's transport (Aeron). Settings are taken from
-what the driver read back (``environment.brokerSettings``, ``environment.producerSettings``) before the driver
-YAML, so a value the cluster or the client overrode shows as it was in force.
+The system is ``broker.system`` read back from the cluster, never the driver file's name (``systems.system``).
+Settings are taken from what the driver read back (``environment.brokerSettings``,
+``environment.producerSettings``) before the driver YAML, so a value the cluster or the client overrode shows as it
+was in force.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from . import analysis
-from .model import Result
+from .. import analysis
+from ..model import Result
+from ..systems import system
 
 KAFKA_DEFAULT_BACKOFF_MS = 100  # kafka-clients' retry.backoff.ms default
 
@@ -110,22 +111,6 @@ def _shown(value: object) -> str:
     return f"{value:,}" if isinstance(value, int) else str(value)
 
 
-def system(result: Result) -> tuple[str, str]:
-    """(system, where it came from)."""
-    if result.broker_system:
-        return result.broker_system.capitalize() if result.broker_system.islower() else result.broker_system, \
-            "broker.system"
-    if result.broker_embedded:
-        return "Kafka", "embedded broker"
-    text = f"{result.driver} {result.driver_config.get('driverClass', '')}".lower()
-    if result.broker_count == 0 and "aeron" in text:
-        return "Aeron", "no broker: the driver's transport"
-    for needle, name in (("redpanda", "Redpanda"), ("aeron", "Aeron"), ("kafka", "Kafka")):
-        if needle in text:
-            return name, "the driver's name (broker.system not recorded)"
-    return result.driver, "the driver's name (broker.system not recorded)"
-
-
 def broker_setting(result: Result, key: str) -> str | None:
     """A broker setting as the driver read it back (``environment.brokerSettings``), else as the run asked for it."""
     read_back = result.environment.get("brokerSettings")
@@ -207,11 +192,3 @@ def of(result: Result) -> Setup:
         network=None if no_broker else network(result),
         system_source=source,
     )
-
-
-def label(result: Result) -> str:
-    """The broker release with its transaction protocol, as the findings name a row's release."""
-    if result.broker_count == 0:
-        return "no broker"
-    version = result.versions.get("broker") or "?"
-    return version if result.transaction_version is None else f"{version} (tv {result.transaction_version})"

@@ -8,13 +8,14 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from . import analysis, harness, intervals, seeds, setup
+from .. import analysis, harness, intervals, systems
+from ..formatting import format_ms, format_rate
+from ..model import Result
+from ..tables import Table
+from . import seeds, setup
 from .findings import UNINFORMATIVE, VERDICTS, FindingRow, _usable, _version_key, format_value
-from .formatting import format_ms, format_rate
-from .model import Result
 from .seeds import SeedFigure
 from .setup import Setup
-from .tables import Table
 
 
 def measured_text(row: FindingRow) -> str:
@@ -201,7 +202,7 @@ def seed_004_table(results: Iterable[Result]) -> Table:
     for r in results:
         if _usable(r) and analysis.is_rate_sweep_point(r) and r.sweep is not None \
                 and r.sweep.name.startswith("rps-sweep"):
-            points[(setup.system(r)[0], float(r.sweep.value))].append(r)  # type: ignore[arg-type]
+            points[(systems.system(r)[0], float(r.sweep.value))].append(r)  # type: ignore[arg-type]
     body = []
     for name, table in seeds.SEED_004.items():
         system_name = name.split()[0]
@@ -211,7 +212,7 @@ def seed_004_table(results: Iterable[Result]) -> Table:
             by_release: dict[str, list[Result]] = defaultdict(list)
             for r in runs:
                 if not harness.fell_behind(r):
-                    by_release[r.driver if r.broker_count == 0 else setup.label(r)].append(r)
+                    by_release[r.driver if r.broker_count == 0 else systems.label(r)].append(r)
             cells = []
             for release, kept in sorted(by_release.items(), key=lambda item: _version_key(item[0])):
                 values = [statistics.median(v for r in kept if (v := analysis.percentile_value_ms(

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
-from . import analysis, plots
-from .formatting import MISSING, format_ms, format_rate
-from .model import Result
+from .. import analysis, plots
+from ..formatting import MISSING, format_ms, format_rate
+from ..model import Result
+from ..tables import Table
 from .seeds import SEED_004
-from .tables import Table
 
 SEED_SOURCE = "seed 004 (Kafka 2.8.0 and ZooKeeper, Redpanda 21.7.6, Aeron 1.34.0; i7-4770, one host)"
 COMPARED_PERCENTILES: tuple[float, ...] = (50.0, 99.0)

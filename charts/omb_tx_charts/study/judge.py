@@ -2,14 +2,15 @@
 
 Order of the checks (each is printed in the report as ``RULE``): a claim about another system is not applicable;
 a figure that cannot fail is uninformative; a direction is read against the no-effect value; then the interval is
-compared with the widened figure. The harness check (``harness.py``) comes before all of them and the set-up
-comparison (``setup.py``) labels whatever verdict results.
+compared with the widened figure. The harness check (``harness.py``, ``HARNESS_RULE``) comes before all of them and
+the set-up comparison (``setup.py``) labels whatever verdict results.
 """
 
 from __future__ import annotations
 
 import math
 
+from .. import harness
 from .seeds import SeedFigure
 
 REPRODUCED = "reproduced"
@@ -26,6 +27,9 @@ MAX_INFORMATIVE_SPAN = 10.0
 # A difference of shares (percentage points) is read with this resolution each way: 3 operations in a quick run of
 # 300, so a difference of a stray operation or two counts as none.
 SHARE_RESOLUTION_PP = 1.0
+
+HARNESS_RULE = ("Harness check, before any judgement: a run whose load generator fell behind is flagged (⚠) in every "
+                "table that uses it and is not judged: " + harness.CRITERIA)
 
 RULE = (
     "Verdict rule, in order. (1) Not applicable: the seed's claim is about another system than the results' "

@@ -16,10 +16,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from . import analysis, harness, intervals, seeds, setup
+from .. import analysis, harness, intervals
+from ..formatting import format_count, format_ms, format_rate
+from ..intervals import Estimate
+from ..model import Result
+from . import seeds, setup
 from .catalogue import DIFFERENCE, KNEE_FACTOR, SPECS, FindingSpec, Side
-from .formatting import format_count, format_ms, format_rate
-from .intervals import Estimate
 from .judge import (
     HARNESS_BEHIND,
     NOT_APPLICABLE,
@@ -34,7 +36,6 @@ from .judge import (
     judge_knee,
     uninformative,
 )
-from .model import Result
 from .seeds import SeedFigure
 from .setup import Setup
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import analysis
-from .model import Result
+from .. import analysis
+from ..model import Result
 
 KNEE_FACTOR = 10.0  # a knee: the end-to-end p50 reaches this multiple of its value at the lowest rate
 
