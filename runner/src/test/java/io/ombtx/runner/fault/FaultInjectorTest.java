@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultAction;
-import io.ombtx.runner.config.FaultRecovery;
 import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.result.RunResult;
 import java.time.Duration;
@@ -113,7 +112,7 @@ class FaultInjectorTest {
         assertTrue(event.recoveredAtSeconds() - event.injectedAtSeconds() >= 0.2 - 0.001, event.toString());
         assertTrue(event.rejoinedAtSeconds() >= event.recoveredAtSeconds(), event.toString());
         assertTrue(event.recoveredEpochMillis() - event.injectedEpochMillis() >= 200, event.toString());
-        assertEquals(FaultRecovery.RESTART, event.recovery());
+        assertEquals(RunResult.FaultEvent.Recovery.RESTART, event.recovery());
         assertEquals(0.2, event.recoverAfterSeconds());
         assertNull(event.error());
         assertNull(event.note());
@@ -248,7 +247,7 @@ class FaultInjectorTest {
         RunResult.FaultEvent zombie = events.get(0);
         assertNull(zombie.error());
         assertEquals(1, zombie.index());
-        assertEquals(FaultRecovery.RESUME, zombie.recovery());
+        assertEquals(RunResult.FaultEvent.Recovery.RESUME, zombie.recovery());
         assertNull(zombie.brokerId());
         assertEquals(1, zombie.fencings());
         assertEquals(0, zombie.zombieCommits());

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ombtx.driver.api.config.YamlFiles;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.AsRecorded;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Latency;
@@ -41,12 +42,12 @@ class FailedRunTest {
     private static RunResult build(Workload w, String partialReason, StatsSnapshot measured) {
         RunResult.Broker broker = RunResult.Broker.external(1, "localhost:9092");
         ResultBuilder.RunFacts facts = ResultBuilder.RunFacts.builder()
-                .workload(w)
+                .workload(AsRecorded.workload(w))
                 .driverName("kafka-tx")
                 .startTime(START)
                 .endTime(START.plusSeconds(3))
                 .partialReason(partialReason)
-                .runMode(RunResult.RunMode.of(w, 1))
+                .runMode(AsRecorded.runMode(w, 1))
                 .versions(RunResult.Versions.of(broker))
                 .broker(broker)
                 .driverConfig(Map.of())

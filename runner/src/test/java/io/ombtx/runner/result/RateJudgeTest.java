@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.CpuMeter;
 import io.ombtx.runner.stats.Latency;
@@ -19,7 +18,7 @@ class RateJudgeTest {
 
     private static RunResult.RunMode open(Long target) {
         return new RunResult.RunMode(
-                LoopMode.OPEN,
+                RunResult.Loop.OPEN,
                 target,
                 target == null,
                 RunResult.RunLength.seconds(1),
@@ -98,7 +97,7 @@ class RateJudgeTest {
         assertNull(remote.limitedBy());
         assertTrue(remote.evidence().contains("remote workers"), remote.evidence());
         RunResult.RunMode closed = new RunResult.RunMode(
-                LoopMode.CLOSED,
+                RunResult.Loop.CLOSED,
                 null,
                 false,
                 RunResult.RunLength.seconds(1),

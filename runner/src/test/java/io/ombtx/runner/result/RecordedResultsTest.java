@@ -8,6 +8,7 @@ import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.runner.OmbTxHome;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.AsRecorded;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.CpuMeter;
 import java.net.URISyntaxException;
@@ -75,7 +76,7 @@ class RecordedResultsTest {
         reported.remove(ResultBuilder.ENVIRONMENT_PHASE_SEQUENCES);
         RunResult.ExactlyOnce eo = written.exactlyOnce();
         return ResultBuilder.RunFacts.builder()
-                .workload(workload)
+                .workload(AsRecorded.workload(workload))
                 .driverName(written.driver())
                 .startTime(written.startTime())
                 .endTime(written.endTime())
