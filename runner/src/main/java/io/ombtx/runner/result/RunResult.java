@@ -23,7 +23,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One run's result, as written to result JSON (docs/result-format.md): OMB's {@code TestResult} fields with OMB's
+ * One run's result, as written to result JSON (defined by docs/result.schema.json, explained in
+ * docs/result-format.md): OMB's {@code TestResult} fields with OMB's
  * names, units and number types first, then omb-tx's. {@link ResultBuilder} makes it from measured statistics,
  * {@link ResultWriter} writes it, {@link ResultReader} reads a file back into it. The component order is the file's
  * field order.

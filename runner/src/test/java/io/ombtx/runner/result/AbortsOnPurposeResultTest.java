@@ -55,6 +55,7 @@ class AbortsOnPurposeResultTest {
                 .exactlyOnce(report)
                 .build();
         RunResult r = ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
+        ResultSchema.assertValid(r, "a result with aborts on purpose");
         return ResultWriter.json().readTree(ResultWriter.json().writeValueAsString(r));
     }
 

@@ -54,7 +54,9 @@ class FailedRunTest {
                 .environment(Map.of())
                 .exactlyOnce(null)
                 .build();
-        return ResultBuilder.build(facts, measured, List.of(new Period(3, 3, measured, 0)));
+        RunResult result = ResultBuilder.build(facts, measured, List.of(new Period(3, 3, measured, 0)));
+        ResultSchema.assertValid(result, "a failed run's result");
+        return result;
     }
 
     /** 30 operations that each ended FAILED, with their (failed) latencies recorded. */

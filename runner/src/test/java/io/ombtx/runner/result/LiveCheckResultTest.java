@@ -58,7 +58,9 @@ class LiveCheckResultTest {
                 .liveCheck(live)
                 .build();
         StatsSnapshot measured = new StatsSnapshot().put(Counter.OPERATIONS, 10).put(Counter.COMMITTED, 10);
-        return ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
+        RunResult result = ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
+        ResultSchema.assertValid(result, "a result with a live check");
+        return result;
     }
 
     private static final LiveCheckReport BROKEN = new LiveCheckReport(

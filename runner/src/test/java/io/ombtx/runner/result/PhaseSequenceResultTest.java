@@ -48,7 +48,9 @@ class PhaseSequenceResultTest {
                 .environment(environment)
                 .exactlyOnce(null)
                 .build();
-        return ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
+        RunResult result = ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
+        ResultSchema.assertValid(result, "a result with phase sequences");
+        return result;
     }
 
     @Test

@@ -156,6 +156,7 @@ class ResultShapesTest {
                 .build();
         RunResult result = ResultBuilder.build(facts, forTyped.measured(), forTyped.periods());
         String written = JSON.writeValueAsString(result);
+        ResultSchema.assertValid(written, "the result of " + w.name());
 
         JsonNode tree = JSON.readTree(written);
         for (String count : new String[] {"retries", "fenced", "producersReplaced", "clientRetries"}) {
