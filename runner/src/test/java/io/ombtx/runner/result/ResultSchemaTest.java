@@ -41,6 +41,8 @@ class ResultSchemaTest {
 
     /** Folders that hold no committed file: build output, virtual environments, git's, and results/ (ignored). */
     private static final Set<String> SKIPPED = Set.of("target", "results", "node_modules", "__pycache__");
+    /** Broken on purpose: the charts' loader must reject what is there. */
+    static final Path INVALID = Path.of("charts/tests/fixtures/invalid");
 
     /** Every result file in the repository: each {@code *.json} whose top level is an object with a schemaVersion. */
     static List<Path> resultFiles() {
@@ -56,7 +58,7 @@ class ResultSchemaTest {
                     String folder = relative.getName(i).toString();
                     skipped |= folder.startsWith(".") || SKIPPED.contains(folder);
                 }
-                if (!skipped && isResult(file)) {
+                if (!skipped && !relative.startsWith(INVALID) && isResult(file)) {
                     found.add(file);
                 }
             }
@@ -112,6 +114,16 @@ class ResultSchemaTest {
             }
         }
         assertEquals("", report.toString(), "result files not valid against " + ResultSchema.FILE);
+    }
+
+    @Test
+    void theChartsFixtureThatBreaksTheSchemaIsRejectedHereToo() {
+        Path broken = OmbTxHome.locate().resolve(INVALID).resolve("schema-violation.json");
+        List<String> violations = ResultSchema.violations(broken);
+        assertTrue(
+                violations.stream().anyMatch(v -> v.startsWith("/runMode/loop: "))
+                        && violations.stream().anyMatch(v -> v.startsWith("/counts/committed: ")),
+                violations.toString());
     }
 
     static List<RecordedResultsTest.Recorded> recorded() {
