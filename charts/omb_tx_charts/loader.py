@@ -1,18 +1,24 @@
 """Finds result files and turns them into ``Result`` values, or says precisely why a file is not one.
 
-Tolerant by design: unknown fields are ignored and every field but ``workload`` and ``driver`` is
-optional, so stock OMB results and future omb-tx versions load. A field that is present with the
-wrong shape is an error, because charting it silently would show something false.
+An omb-tx result file (one with ``schemaVersion``) must be valid against the format's definition,
+``docs/result.schema.json``; the first violation is reported with its JSON path. A stock OMB result
+has no schema here: for it, unknown fields are ignored and every field but ``workload`` and
+``driver`` is optional. Either way, a field that is present with the wrong shape is an error, because
+charting it silently would show something false.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
 
 from .model import (
     Drain,
@@ -41,6 +47,9 @@ _PERIOD_LISTS = (
     "endToEndLatency99pct",
 )
 _SUMMARY_VALUE_KEYS = ("min", "avg", "p25", "p50", "p75", "p90", "p95", "p99", "p999", "p9999", "max")
+
+# The result format's definition, shared with the runner (charts/omb_tx_charts/ -> the repository's docs/).
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "result.schema.json"
 
 
 class ResultError(Exception):
@@ -82,10 +91,49 @@ def load_result(path: Path) -> Result:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise ResultError(path, f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    if isinstance(document, dict) and "schemaVersion" in document:
+        violation = first_violation(document)
+        if violation is not None:
+            raise ResultError(path, violation)
     try:
         return parse_result(path, document)
     except _FieldError as error:
         raise ResultError(path, str(error)) from None
+
+
+@functools.cache
+def _validator() -> Draft202012Validator:
+    try:
+        schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise RuntimeError(f"cannot read the result schema {SCHEMA_PATH}: {error}") from None
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def first_violation(document: Any) -> str | None:
+    """Why ``document`` is not a valid omb-tx result, naming the JSON path of its first violation; None if valid.
+
+    "First" is in the file's order: the violation whose path comes first, the outer one at a tie.
+    """
+    errors = list(_validator().iter_errors(document))
+    if not errors:
+        return None
+    error = min(errors, key=lambda e: _position(document, e))
+    return f"not valid against docs/result.schema.json at {error.json_path}: {error.message}"
+
+
+def _position(document: Any, error: ValidationError) -> tuple[int, ...]:
+    """Where ``error`` is in ``document``: the index of each key or item on its path."""
+    position: list[int] = []
+    node = document
+    for step in error.absolute_path:
+        if isinstance(node, dict):
+            position.append(list(node).index(step))
+        elif isinstance(node, list) and isinstance(step, int):
+            position.append(step)
+        node = node[step]
+    return tuple(position)
 
 
 def parse_result(path: Path, document: Any) -> Result:

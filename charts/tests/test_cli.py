@@ -33,6 +33,12 @@ def test_unrelated_json_exits_2_saying_what_is_missing(tmp_path: Path) -> None:
     _assert_clean_failure(completed, "unrelated.json: not an OMB/omb-tx result: missing 'workload'")
 
 
+def test_a_result_that_breaks_the_schema_exits_2_naming_the_file_and_the_json_path(tmp_path: Path) -> None:
+    completed = run_charts(INVALID / "schema-violation.json", "--out", tmp_path / "out")
+    _assert_clean_failure(
+        completed, "schema-violation.json: not valid against docs/result.schema.json at $.runMode.loop: 'ajar'")
+
+
 def test_relative_paths_are_named_as_given(tmp_path: Path) -> None:
     (tmp_path / "results").mkdir()
     shutil.copy(INVALID / "unrelated.json", tmp_path / "results" / "x.json")

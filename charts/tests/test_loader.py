@@ -6,9 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import INVALID, RESULTS, result_file
+from conftest import FIXTURES, INVALID, REPO, RESULTS, result_file
 
-from omb_tx_charts.loader import ResultError, find_result_files, load_result, parse_result
+from omb_tx_charts.loader import (
+    SCHEMA_PATH,
+    ResultError,
+    find_result_files,
+    first_violation,
+    load_result,
+    parse_result,
+)
 
 
 def test_stock_omb_result_loads_with_omb_fields_only() -> None:
@@ -159,3 +166,55 @@ def test_sweep_value_may_be_text_as_the_runner_writes_for_multi_parameter_sweeps
                                                    "value": "1000,100"}})
     assert numeric.sweep is not None and numeric.sweep.value == 1000.0
     assert text.sweep is not None and text.sweep.value == "1000,100"
+
+
+def test_an_omb_tx_result_is_checked_against_the_schema_and_its_first_violation_named() -> None:
+    path = INVALID / "schema-violation.json"
+    with pytest.raises(ResultError) as error:
+        load_result(path)
+    message = str(error.value)
+    assert message.startswith(f"{path}: not valid against docs/result.schema.json at $.runMode.loop: ")
+    assert "'ajar' is not one of ['open', 'closed']" in message
+    assert "counts" not in message, "only the first violation in the file's order: runMode comes before counts"
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (lambda d: d.update(surprise=1), "$: Additional properties are not allowed ('surprise' was unexpected)"),
+        (lambda d: d.pop("counts"), "$: 'counts' is a required property"),
+        (lambda d: d["transactionPhases"].update(lunch={"unit": "ms", "count": 0}), "$.transactionPhases: "),
+        (lambda d: d.update(schemaVersion=2), "$.schemaVersion: 1 was expected"),
+        (lambda d: d["summary"].update(durationSeconds="NaN"), "$.summary.durationSeconds: 'NaN' is not of type"),
+    ],
+)
+def test_a_broken_omb_tx_result_names_the_json_path(tmp_path: Path, change, where: str) -> None:
+    document = json.loads(result_file("tx-writes-kafka-tx").read_text())
+    change(document)
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(ResultError) as error:
+        load_result(path)
+    assert str(error.value).startswith(f"{path}: not valid against docs/result.schema.json at {where}")
+
+
+def test_a_stock_omb_result_is_not_held_to_the_schema(tmp_path: Path) -> None:
+    stock = json.loads(result_file("omb-stock-").read_text())
+    assert "schemaVersion" not in stock and first_violation(stock) is not None, "it is no omb-tx result"
+    path = tmp_path / "stock.json"
+    path.write_text(json.dumps({**stock, "somethingNew": True}))
+    assert load_result(path).workload == stock["workload"]
+
+
+def test_every_omb_tx_result_fixture_is_valid_against_the_schema() -> None:
+    assert SCHEMA_PATH == REPO / "docs" / "result.schema.json" and SCHEMA_PATH.is_file()
+    checked = 0
+    for folder in (FIXTURES, REPO / "runner" / "src" / "test" / "resources"):
+        for path in sorted(folder.rglob("*.json")):
+            if INVALID in path.parents:
+                continue
+            document = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(document, dict) and "schemaVersion" in document:
+                assert first_violation(document) is None, path
+                checked += 1
+    assert checked >= 150

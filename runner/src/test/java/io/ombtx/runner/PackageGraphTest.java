@@ -20,11 +20,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The runner's packages depend on each other in one direction: the graph of their references (imports and fully
  * qualified names in code, comments left out) has no cycle. A failure names each cycle's packages and, for each
- * edge in it, a file that makes it.
+ * edge in it, a file that makes it. And the result types refer to no input (config) type.
  */
 class PackageGraphTest {
 
@@ -164,6 +165,68 @@ class PackageGraphTest {
             }
         }
         assertEquals("", report.toString(), "the runner's package graph has cycles");
+    }
+
+    /** A reference to anything in the input (config) package: a type, a static member, a wildcard import. */
+    private static final Pattern CONFIG_REFERENCE = Pattern.compile("\\bio\\.ombtx\\.runner\\.config\\b");
+
+    /** The files of {@code dir} that refer to the config package in code (comments and strings left out). */
+    static List<String> filesReferringToConfig(Path dir) {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                String code = withoutComments(Files.readString(file));
+                Matcher reference = CONFIG_REFERENCE.matcher(code);
+                if (reference.find()) {
+                    // Near: a block comment taken out takes its line breaks with it.
+                    long line = 1
+                            + code.substring(0, reference.start())
+                                    .chars()
+                                    .filter(c -> c == '\n')
+                                    .count();
+                    found.add(file.getFileName() + " (near line " + line + ")");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return found;
+    }
+
+    /**
+     * The result types know nothing of the input: no file in {@code result/} refers to {@code io.ombtx.runner.config}
+     * (by import, static import, wildcard or qualified name), so renaming a workload enum or reshaping a config record
+     * cannot change the result file. The planner turns input values into result values ({@code plan.AsRecorded}).
+     */
+    @Test
+    void theResultTypesReferToNoInputType() {
+        Path result = OmbTxHome.locate().resolve("runner/src/main/java/io/ombtx/runner/result");
+        assertTrue(Files.isRegularFile(result.resolve("RunResult.java")), "the result package was found: " + result);
+        assertEquals(
+                List.of(), filesReferringToConfig(result), "files in result/ that refer to io.ombtx.runner.config");
+    }
+
+    @Test
+    void aConfigReferenceIsFoundInAnyFormButNotInACommentOrAString(@TempDir Path dir) throws IOException {
+        Files.writeString(
+                dir.resolve("Clean.java"),
+                """
+                package io.ombtx.runner.result;
+                // io.ombtx.runner.config.Workload is read by the planner, not here
+                /** {@link io.ombtx.runner.config.LoopMode} */
+                class Clean { String s = "io.ombtx.runner.config.X"; io.ombtx.runner.configured.Y y; }
+                """);
+        Files.writeString(dir.resolve("Wildcard.java"), "package p;\n\nimport io.ombtx.runner.config.*;\nclass W {}\n");
+        Files.writeString(
+                dir.resolve("Qualified.java"),
+                "package p;\nclass Q { Object o = io.ombtx.runner.config.LoopMode.OPEN; }\n");
+        Files.writeString(
+                dir.resolve("Static.java"),
+                "package p;\nimport static io.ombtx.runner.config.LoopMode.OPEN;\nclass S {}\n");
+        assertEquals(
+                List.of("Qualified.java (near line 2)", "Static.java (near line 2)", "Wildcard.java (near line 3)"),
+                filesReferringToConfig(dir));
     }
 
     @Test

@@ -8,9 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.junit.EmbeddedKafkaExtension;
 import io.ombtx.runner.Main;
-import io.ombtx.runner.config.FaultAction;
-import io.ombtx.runner.config.FaultRecovery;
-import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.result.ResultReader;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.worker.WorkerServer;
@@ -150,9 +147,9 @@ class ClientFaultsTest {
                 1,
                 "  - {action: kill, target: stream-processor, index: 0, at: 4s, restartAfter: 2s}\n"));
         RunResult.FaultEvent kill = run.result().faults().get(0);
-        assertEquals(FaultAction.KILL, kill.action());
-        assertEquals(FaultTarget.STREAM_PROCESSOR, kill.target());
-        assertEquals(FaultRecovery.RESTART, kill.recovery());
+        assertEquals(RunResult.FaultEvent.Action.KILL, kill.action());
+        assertEquals(RunResult.FaultEvent.Target.STREAM_PROCESSOR, kill.target());
+        assertEquals(RunResult.FaultEvent.Recovery.RESTART, kill.recovery());
         assertOneTransactionCut(kill, 2.0, run.log());
         assertEquals(0, kill.fencings(), run.log());
         assertNull(kill.note(), run.log());
@@ -165,7 +162,7 @@ class ClientFaultsTest {
         Run run = run(stream(
                 "client-stop", 3, 1, "  - {action: stop, target: stream-processor, at: 4s, restartAfter: 2s}\n"));
         RunResult.FaultEvent stop = run.result().faults().get(0);
-        assertEquals(FaultAction.STOP, stop.action());
+        assertEquals(RunResult.FaultEvent.Action.STOP, stop.action());
         assertOneTransactionCut(stop, 2.0, run.log());
         assertEquals(0, stop.fencings(), run.log());
         assertNull(stop.note(), "the abort succeeded: " + run.log());
@@ -177,8 +174,8 @@ class ClientFaultsTest {
         Run run = run(stream(
                 "client-zombie", 3, 1, "  - {action: pause, target: stream-processor, at: 4s, resumeAfter: 3s}\n"));
         RunResult.FaultEvent pause = run.result().faults().get(0);
-        assertEquals(FaultAction.PAUSE, pause.action());
-        assertEquals(FaultRecovery.RESUME, pause.recovery());
+        assertEquals(RunResult.FaultEvent.Action.PAUSE, pause.action());
+        assertEquals(RunResult.FaultEvent.Recovery.RESUME, pause.recovery());
         assertOneTransactionCut(pause, 3.0, run.log());
         assertEquals(1, pause.fencings(), "the resumed zombie's commit was fenced: " + run.log());
         assertNull(pause.note(), run.log());
@@ -211,7 +208,7 @@ class ClientFaultsTest {
         RunResult.FaultEvent kill = faults.get(1);
         for (RunResult.FaultEvent f : faults) {
             assertNull(f.error(), run.log());
-            assertEquals(FaultTarget.TRANSACTIONAL_PRODUCER, f.target());
+            assertEquals(RunResult.FaultEvent.Target.TRANSACTIONAL_PRODUCER, f.target());
             assertEquals(0, f.index());
             assertEquals(1, f.abortedTransactions(), run.log());
             assertEquals(3L, f.reprocessedRecords(), "the operation's 3 records sent again: " + run.log());
@@ -245,9 +242,9 @@ class ClientFaultsTest {
         RunResult.FaultEvent add = faults.get(1);
         assertNull(remove.error(), run.log());
         assertNull(add.error(), run.log());
-        assertEquals(FaultAction.REMOVE, remove.action());
+        assertEquals(RunResult.FaultEvent.Action.REMOVE, remove.action());
         assertEquals(1, remove.index());
-        assertEquals(FaultAction.ADD, add.action());
+        assertEquals(RunResult.FaultEvent.Action.ADD, add.action());
         assertEquals(3, add.index(), "the added processor takes the next index");
         assertNull(remove.recovery());
         assertNull(add.abortedTransactions(), "add and remove carry no fault counts");

@@ -80,9 +80,9 @@ class FaultInjectionTest {
         assertEquals(1, faults.size(), log);
         RunResult.FaultEvent kill = faults.get(0);
         assertNull(kill.error(), log);
-        assertEquals(io.ombtx.runner.config.FaultAction.KILL, kill.action());
-        assertEquals(io.ombtx.runner.config.FaultTarget.PARTITION_LEADER, kill.target());
-        assertEquals(io.ombtx.runner.config.FaultRecovery.RESTART, kill.recovery());
+        assertEquals(RunResult.FaultEvent.Action.KILL, kill.action());
+        assertEquals(RunResult.FaultEvent.Target.PARTITION_LEADER, kill.target());
+        assertEquals(RunResult.FaultEvent.Recovery.RESTART, kill.recovery());
         assertNotNull(kill.brokerId(), log);
         assertTrue(kill.resolvedVia().startsWith("leader of "), kill.resolvedVia());
         assertTrue(

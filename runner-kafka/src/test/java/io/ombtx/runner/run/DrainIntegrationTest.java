@@ -8,6 +8,7 @@ import io.ombtx.broker.junit.BootstrapServers;
 import io.ombtx.broker.junit.EmbeddedKafka;
 import io.ombtx.runner.Main;
 import io.ombtx.runner.result.ResultReader;
+import io.ombtx.runner.result.ResultSchema;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.stats.Histograms;
 import java.io.ByteArrayOutputStream;
@@ -57,6 +58,7 @@ class DrainIntegrationTest {
                 System.err);
         log = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, log);
+        ResultSchema.assertValid(result);
         return ResultReader.read(result);
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ombtx.runner.Main;
+import io.ombtx.runner.result.ResultSchema;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -48,6 +49,7 @@ class MaxRateSearchIntegrationTest {
         String log = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, log);
         assertTrue(log.contains("Max-rate search done"), log);
+        ResultSchema.assertValid(result);
         JsonNode mode = new ObjectMapper().readTree(result.toFile()).get("runMode");
         assertTrue(mode.get("findMaximumRate").asBoolean());
         JsonNode search = mode.get("maxRateSearch");

@@ -367,13 +367,16 @@ public final class FaultInjector {
         ClientFaults.Report report = f.action().changesGroup() ? null : s.clientReport;
         return new RunResult.FaultEvent(
                 f.key(),
-                f.action(),
-                f.target(),
+                RunResult.FaultEvent.Action.ofKey(f.action().key()),
+                RunResult.FaultEvent.Target.ofKey(f.target().key()),
                 f.partition(),
                 f.brokerIndex(),
                 f.at() == null ? null : f.at().toMillis() / 1000.0,
                 f.afterOperations(),
-                f.recovers() ? f.action().recovery() : null,
+                f.recovers()
+                        ? RunResult.FaultEvent.Recovery.ofKey(
+                                f.action().recovery().key())
+                        : null,
                 f.recovers() ? f.recoverAfter().toMillis() / 1000.0 : null,
                 s.broker == null ? null : s.broker.nodeId(),
                 s.broker == null ? null : s.broker.address(),

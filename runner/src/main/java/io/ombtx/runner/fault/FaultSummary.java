@@ -1,7 +1,5 @@
 package io.ombtx.runner.fault;
 
-import io.ombtx.runner.config.FaultRecovery;
-import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.result.RunResult;
 import java.util.Locale;
 
@@ -17,7 +15,7 @@ public final class FaultSummary {
                 .append(f.action().key())
                 .append(' ')
                 .append(
-                        f.target() == FaultTarget.BROKER
+                        f.target() == RunResult.FaultEvent.Target.BROKER
                                 ? "broker index " + f.brokerIndex()
                                 : f.index() != null
                                         ? f.target().key() + " " + f.index()
@@ -32,7 +30,7 @@ public final class FaultSummary {
             text.append(String.format(
                     Locale.ROOT,
                     ", %s at %.1f s",
-                    f.recovery() == FaultRecovery.RESUME ? "resumed" : "restarted",
+                    f.recovery() == RunResult.FaultEvent.Recovery.RESUME ? "resumed" : "restarted",
                     f.recoveredAtSeconds()));
         }
         if (f.rejoinedAtSeconds() != null) {

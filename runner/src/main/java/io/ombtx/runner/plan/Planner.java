@@ -14,7 +14,6 @@ import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.UsageException;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadWarnings;
-import io.ombtx.runner.result.WorkloadRecord;
 import io.ombtx.runner.search.MaxRateSearch;
 import io.ombtx.runner.worker.LoadSpec;
 import io.ombtx.runner.worker.Payloads;
@@ -106,7 +105,7 @@ public final class Planner {
         return new RunSpec(
                 number,
                 Measurement.of(w),
-                WorkloadRecord.of(w),
+                AsRecorded.workload(w),
                 driver,
                 checked,
                 broker,

@@ -1,7 +1,6 @@
 package io.ombtx.runner.result;
 
 import io.ombtx.driver.api.Phase;
-import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.result.ResultBuilder.RunFacts;
 import io.ombtx.runner.result.RunResult.RateVerdict;
 import io.ombtx.runner.stats.Counter;
@@ -30,7 +29,7 @@ final class RateJudge {
     /** The verdict on an open loop with a target rate (given, or found by the search); null for any other run. */
     static RateVerdict verdict(RunFacts facts, StatsSnapshot measured) {
         RunResult.RunMode mode = facts.runMode();
-        if (mode == null || mode.loop() != LoopMode.OPEN) {
+        if (mode == null || mode.loop() != RunResult.Loop.OPEN) {
             return null;
         }
         double target = mode.targetRate() != null

@@ -3,7 +3,6 @@ package io.ombtx.runner.result;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.Phase;
-import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.result.RunResult.Broker;
 import io.ombtx.runner.result.RunResult.Counts;
 import io.ombtx.runner.result.RunResult.ExactlyOnce;
@@ -109,12 +108,6 @@ public final class ResultBuilder {
 
             public Builder workload(WorkloadRecord workload) {
                 this.workload = workload;
-                return this;
-            }
-
-            /** The workload as {@link WorkloadRecord#of} records it. */
-            public Builder workload(Workload workload) {
-                this.workload = WorkloadRecord.of(workload);
                 return this;
             }
 

@@ -9,17 +9,12 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.ombtx.driver.api.AwaitAcks;
+import io.ombtx.driver.api.EnumKeys;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.Phase;
-import io.ombtx.runner.config.FaultAction;
-import io.ombtx.runner.config.FaultRecovery;
-import io.ombtx.runner.config.FaultTarget;
-import io.ombtx.runner.config.LoopMode;
-import io.ombtx.runner.config.SweepPoint;
-import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
@@ -28,7 +23,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One run's result, as written to result JSON (docs/result-format.md): OMB's {@code TestResult} fields with OMB's
+ * One run's result, as written to result JSON (defined by docs/result.schema.json, explained in
+ * docs/result-format.md): OMB's {@code TestResult} fields with OMB's
  * names, units and number types first, then omb-tx's. {@link ResultBuilder} makes it from measured statistics,
  * {@link ResultWriter} writes it, {@link ResultReader} reads a file back into it. The component order is the file's
  * field order.
@@ -295,6 +291,27 @@ public record RunResult(
         }
     }
 
+    /**
+     * How the load was driven ({@code runMode.loop}): closed, one operation outstanding per producer; open, operations
+     * paced to a target rate. The result's own names, the same as a workload's {@code loop}.
+     */
+    public enum Loop {
+        OPEN,
+        CLOSED;
+
+        /** Its name in results: open, closed. */
+        @JsonValue
+        public String key() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        @JsonCreator
+        public static Loop ofKey(String key) {
+            return EnumKeys.find(values(), Loop::key, key)
+                    .orElseThrow(() -> new IllegalArgumentException("loop is 'open' or 'closed', not '" + key + "'"));
+        }
+    }
+
     /** How the load was driven and for how long. */
     @JsonPropertyOrder({
         "loop",
@@ -307,7 +324,7 @@ public record RunResult(
         "ombPeriodSeconds"
     })
     public record RunMode(
-            LoopMode loop,
+            Loop loop,
             // msg/s; null in closed loop and when the maximum rate is searched for.
             Long targetRate,
             boolean findMaximumRate,
@@ -334,41 +351,22 @@ public record RunResult(
                     ombPeriodSeconds);
         }
 
-        /** The run mode of {@code w} with progress reported every {@code reportingIntervalSeconds}. */
-        public static RunMode of(Workload w, int reportingIntervalSeconds) {
-            return of(
-                    w.loop(),
-                    w.producerRate(),
-                    w.streaming(),
-                    w.length(),
-                    w.messagesPerOperation(),
-                    reportingIntervalSeconds);
-        }
-
         /**
-         * The run mode of a run in {@code loop} at {@code producerRate} (0 in open loop: the rate is searched for,
-         * unless the run is a STREAM), as long as {@code length} says, each operation writing
-         * {@code messagesPerOperation} messages.
+         * The run mode of a run in {@code loop}, at {@code targetRate} msg/s (null: none, or searched for), lasting
+         * {@code warmup} then {@code measure}, reporting every {@code reportingIntervalSeconds}: OMB's lists are on
+         * {@link OmbPeriods#seconds}. (The planner makes it from the workload: {@code plan.AsRecorded}.)
          */
         public static RunMode of(
-                LoopMode loop,
-                long producerRate,
-                boolean streaming,
-                io.ombtx.runner.config.RunLength length,
-                int messagesPerOperation,
+                Loop loop,
+                Long targetRate,
+                boolean findMaximumRate,
+                RunLength warmup,
+                RunLength measure,
                 int reportingIntervalSeconds) {
-            boolean open = loop == LoopMode.OPEN;
-            RunLength warmup = length.countBased()
-                    ? RunLength.operations(length.warmupOperations(), length.warmupOperations() * messagesPerOperation)
-                    : RunLength.seconds(length.warmupDuration().toSeconds());
-            RunLength measure = length.countBased()
-                    ? RunLength.operations(
-                            length.measureOperations(), length.measureOperations() * messagesPerOperation)
-                    : RunLength.seconds(length.testDuration().toSeconds());
             return new RunMode(
                     loop,
-                    open && producerRate > 0 ? producerRate : null,
-                    open && producerRate == 0 && !streaming,
+                    targetRate,
+                    findMaximumRate,
                     warmup,
                     measure,
                     reportingIntervalSeconds,
@@ -426,10 +424,6 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) Long abortSeed,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> phaseSequence) {
 
-        public static Scenario of(Workload w) {
-            return of(WorkloadRecord.of(w), null);
-        }
-
         /** @param phaseSequence the phases as the driver ran them (null: not reported) */
         public static Scenario of(WorkloadRecord w, List<String> phaseSequence) {
             OperationSpec op = w.operation();
@@ -452,12 +446,7 @@ public record RunResult(
     /** Which point of a sweep this run is; the value is written as a number when it is a whole number. */
     @JsonPropertyOrder({"name", "parameter", "value"})
     public record Sweep(
-            String name, String parameter, @JsonSerialize(using = JsonCodecs.NumberOrTextWriter.class) String value) {
-
-        public static Sweep of(SweepPoint point) {
-            return new Sweep(point.sweepName(), point.parameter(), point.value());
-        }
-    }
+            String name, String parameter, @JsonSerialize(using = JsonCodecs.NumberOrTextWriter.class) String value) {}
 
     /** Software versions; {@code broker} is the embedded broker's, null for an external cluster. */
     @JsonPropertyOrder({"ombTx", "java", "kafkaClients", "broker"})
@@ -1067,13 +1056,13 @@ public record RunResult(
     })
     public record FaultEvent(
             String fault,
-            FaultAction action,
-            FaultTarget target,
+            Action action,
+            Target target,
             Integer partition,
             Integer brokerIndex,
             Double atSeconds,
             Long afterOperations,
-            FaultRecovery recovery,
+            Recovery recovery,
             Double recoverAfterSeconds,
             Integer brokerId,
             String broker,
@@ -1096,6 +1085,81 @@ public record RunResult(
         /** Whether the fault was injected without error (and, if planned, recovered from). */
         public boolean succeeded() {
             return error == null && injectedEpochMillis != null;
+        }
+
+        /**
+         * What the fault did: kill, pause, stop (to a broker or a client), add, remove (a stream processor of a
+         * group). The result's own names, the same as a workload's {@code action}.
+         */
+        public enum Action {
+            KILL,
+            PAUSE,
+            STOP,
+            ADD,
+            REMOVE;
+
+            /** Its name in results: kill, pause, stop, add, remove. */
+            @JsonValue
+            public String key() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+
+            @JsonCreator
+            public static Action ofKey(String key) {
+                return EnumKeys.find(values(), Action::key, key)
+                        .orElseThrow(() -> new IllegalArgumentException("not a fault action: '" + key + "'"));
+            }
+        }
+
+        /**
+         * What the fault hit: a broker by its role or its index, or a client of the run. The result's own names, the
+         * same as a workload's {@code target}.
+         */
+        public enum Target {
+            PARTITION_LEADER,
+            TRANSACTION_COORDINATOR,
+            GROUP_COORDINATOR,
+            BROKER,
+            STREAM_PROCESSOR,
+            TRANSACTIONAL_PRODUCER;
+
+            /**
+             * Its name in results: partition-leader, transaction-coordinator, group-coordinator, broker,
+             * stream-processor, transactional-producer.
+             */
+            @JsonValue
+            public String key() {
+                return name().toLowerCase(Locale.ROOT).replace('_', '-');
+            }
+
+            /** Whether it names a client of the run (a stream processor, a transactional producer), not a broker. */
+            public boolean isClient() {
+                return this == STREAM_PROCESSOR || this == TRANSACTIONAL_PRODUCER;
+            }
+
+            @JsonCreator
+            public static Target ofKey(String key) {
+                return EnumKeys.find(values(), Target::key, key)
+                        .orElseThrow(() -> new IllegalArgumentException("not a fault target: '" + key + "'"));
+            }
+        }
+
+        /** How the target was to come back: a restart (after a kill or a stop) or a resume (after a pause). */
+        public enum Recovery {
+            RESTART,
+            RESUME;
+
+            /** Its name in results: restart, resume. */
+            @JsonValue
+            public String key() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+
+            @JsonCreator
+            public static Recovery ofKey(String key) {
+                return EnumKeys.find(values(), Recovery::key, key)
+                        .orElseThrow(() -> new IllegalArgumentException("not a fault recovery: '" + key + "'"));
+            }
         }
     }
 

@@ -2,11 +2,10 @@ package io.ombtx.runner.result;
 
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
-import io.ombtx.runner.config.Workload;
 
 /**
  * The workload as a result records it: OMB's description fields, the measured operation and the sweep point. The
- * planner makes it once per run; the result builder reads nothing else of the workload.
+ * planner makes it once per run ({@code plan.AsRecorded}); the result builder reads nothing else of the workload.
  *
  * @param operation the measured operation (its transactions' cut, its aborts on purpose)
  * @param sweep the sweep point, or null for a run that is not one
@@ -23,21 +22,6 @@ public record WorkloadRecord(
         boolean waitForConsume,
         long prefillMessages,
         RunResult.Sweep sweep) {
-
-    public static WorkloadRecord of(Workload w) {
-        return new WorkloadRecord(
-                w.name(),
-                w.description(),
-                w.messageSize(),
-                w.topics(),
-                w.partitionsPerTopic(),
-                w.producersPerTopic(),
-                w.consumerPerSubscription(),
-                w.operation(),
-                w.waitForConsume(),
-                w.prefillMessages(),
-                w.sweep() == null ? null : RunResult.Sweep.of(w.sweep()));
-    }
 
     public boolean streaming() {
         return operation.kind() == OperationKind.STREAM;

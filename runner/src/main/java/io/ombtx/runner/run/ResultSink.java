@@ -1,6 +1,7 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.plan.AsRecorded;
 import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.plan.Repetition;
 import io.ombtx.runner.plan.Repetitions;
@@ -37,14 +38,7 @@ final class ResultSink {
                 m.startTime(),
                 m.endTime(),
                 m.partialReason(),
-                RunResult.RunMode.of(
-                                w.loop(),
-                                w.load().producerRate(),
-                                w.streaming(),
-                                w.length(),
-                                w.messagesPerOperation(),
-                                spec.reportingIntervalSeconds())
-                        .withSearch(m.rateSearch()),
+                AsRecorded.runMode(w, spec.reportingIntervalSeconds()).withSearch(m.rateSearch()),
                 RunResult.Versions.of(broker, m.environment()),
                 broker,
                 driver.redacted(),

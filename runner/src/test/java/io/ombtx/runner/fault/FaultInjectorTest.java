@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultAction;
-import io.ombtx.runner.config.FaultRecovery;
 import io.ombtx.runner.config.FaultTarget;
+import io.ombtx.runner.result.ResultSchema;
 import io.ombtx.runner.result.RunResult;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -93,6 +93,19 @@ class FaultInjectorTest {
         }
     }
 
+    /** What became of the faults, checked to be a valid {@code faults} of a result file. */
+    private static List<RunResult.FaultEvent> finished(FaultInjector injector, Duration budget) {
+        List<RunResult.FaultEvent> events = injector.finish(budget);
+        ResultSchema.assertValidAs("faults", events);
+        return events;
+    }
+
+    private static List<RunResult.FaultEvent> finished(FaultInjector injector, Duration budget, boolean recover) {
+        List<RunResult.FaultEvent> events = injector.finish(budget, recover);
+        ResultSchema.assertValidAs("faults", events);
+        return events;
+    }
+
     @Test
     void aFaultIsInjectedWhenDueAndRecoveredAfterItsDelay() throws Exception {
         FakeControl control = new FakeControl();
@@ -103,7 +116,7 @@ class FaultInjectorTest {
         assertTrue(control.calls.isEmpty(), "nothing before the measurement starts");
         injector.measurementStarted(start);
         run(injector, start, 600, 0);
-        RunResult.FaultEvent event = injector.finish(Duration.ofSeconds(10)).get(0);
+        RunResult.FaultEvent event = finished(injector, Duration.ofSeconds(10)).get(0);
         assertEquals(List.of("kill 2", "restart 2"), control.calls);
         assertEquals(2, event.brokerId());
         assertEquals("h2:9092", event.broker());
@@ -113,7 +126,7 @@ class FaultInjectorTest {
         assertTrue(event.recoveredAtSeconds() - event.injectedAtSeconds() >= 0.2 - 0.001, event.toString());
         assertTrue(event.rejoinedAtSeconds() >= event.recoveredAtSeconds(), event.toString());
         assertTrue(event.recoveredEpochMillis() - event.injectedEpochMillis() >= 200, event.toString());
-        assertEquals(FaultRecovery.RESTART, event.recovery());
+        assertEquals(RunResult.FaultEvent.Recovery.RESTART, event.recovery());
         assertEquals(0.2, event.recoverAfterSeconds());
         assertNull(event.error());
         assertNull(event.note());
@@ -142,7 +155,7 @@ class FaultInjectorTest {
         run(injector, start, 100, 4);
         assertTrue(control.calls.isEmpty());
         run(injector, System.nanoTime(), 100, 5);
-        RunResult.FaultEvent event = injector.finish(Duration.ofSeconds(10)).get(0);
+        RunResult.FaultEvent event = finished(injector, Duration.ofSeconds(10)).get(0);
         assertEquals(List.of("pause 3"), control.calls, "index 2 is the third broker by node id");
         assertEquals(5L, event.afterOperations());
         assertNull(event.recovery());
@@ -157,7 +170,7 @@ class FaultInjectorTest {
         long start = System.nanoTime();
         injector.measurementStarted(start);
         run(injector, start, 200, 0);
-        List<RunResult.FaultEvent> events = injector.finish(Duration.ofSeconds(10));
+        List<RunResult.FaultEvent> events = finished(injector, Duration.ofSeconds(10));
         assertEquals(List.of("kill 2", "restart 2"), control.calls);
         assertEquals(
                 "restart brought forward to the end of the measurement",
@@ -176,7 +189,7 @@ class FaultInjectorTest {
         long start = System.nanoTime();
         injector.measurementStarted(start);
         run(injector, start, 300, 0);
-        RunResult.FaultEvent event = injector.finish(Duration.ofSeconds(10)).get(0);
+        RunResult.FaultEvent event = finished(injector, Duration.ofSeconds(10)).get(0);
         assertEquals("injecting failed: boom", event.error());
         assertTrue(control.calls.isEmpty());
         assertNull(event.recoveredEpochMillis());
@@ -191,7 +204,7 @@ class FaultInjectorTest {
         injector.measurementStarted(start);
         run(injector, start, 200, 0);
         RunResult.FaultEvent event =
-                injector.finish(Duration.ofSeconds(10), false).get(0);
+                finished(injector, Duration.ofSeconds(10), false).get(0);
         assertEquals(List.of("kill 2"), control.calls);
         assertEquals("no restart: the run ended early", event.note());
         assertNull(event.recoveredEpochMillis());
@@ -233,7 +246,7 @@ class FaultInjectorTest {
         long start = System.nanoTime();
         injector.measurementStarted(start);
         run(injector, start, 1000, 0);
-        List<RunResult.FaultEvent> events = injector.finish(Duration.ofSeconds(10));
+        List<RunResult.FaultEvent> events = finished(injector, Duration.ofSeconds(10));
         assertTrue(brokers.calls.isEmpty(), "no broker was touched");
         assertEquals(
                 List.of(
@@ -248,7 +261,7 @@ class FaultInjectorTest {
         RunResult.FaultEvent zombie = events.get(0);
         assertNull(zombie.error());
         assertEquals(1, zombie.index());
-        assertEquals(FaultRecovery.RESUME, zombie.recovery());
+        assertEquals(RunResult.FaultEvent.Recovery.RESUME, zombie.recovery());
         assertNull(zombie.brokerId());
         assertEquals(1, zombie.fencings());
         assertEquals(0, zombie.zombieCommits());

@@ -13,6 +13,7 @@ import io.ombtx.driver.api.Phase;
 import io.ombtx.driver.api.config.YamlFiles;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.AsRecorded;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -41,12 +42,12 @@ class AbortsOnPurposeResultTest {
                 .get(0);
         RunResult.Broker broker = RunResult.Broker.external(1, "localhost:9092");
         ResultBuilder.RunFacts facts = ResultBuilder.RunFacts.builder()
-                .workload(w)
+                .workload(AsRecorded.workload(w))
                 .driverName("kafka-tx")
                 .startTime(START)
                 .endTime(START.plusSeconds(1))
                 .partialReason(null)
-                .runMode(RunResult.RunMode.of(w, 1))
+                .runMode(AsRecorded.runMode(w, 1))
                 .versions(RunResult.Versions.of(broker))
                 .broker(broker)
                 .driverConfig(Map.of())
@@ -54,6 +55,7 @@ class AbortsOnPurposeResultTest {
                 .exactlyOnce(report)
                 .build();
         RunResult r = ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
+        ResultSchema.assertValid(r, "a result with aborts on purpose");
         return ResultWriter.json().readTree(ResultWriter.json().writeValueAsString(r));
     }
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ombtx.driver.api.config.YamlFiles;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.AsRecorded;
 import io.ombtx.runner.run.RunCoordinator;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Latency;
@@ -41,19 +42,21 @@ class FailedRunTest {
     private static RunResult build(Workload w, String partialReason, StatsSnapshot measured) {
         RunResult.Broker broker = RunResult.Broker.external(1, "localhost:9092");
         ResultBuilder.RunFacts facts = ResultBuilder.RunFacts.builder()
-                .workload(w)
+                .workload(AsRecorded.workload(w))
                 .driverName("kafka-tx")
                 .startTime(START)
                 .endTime(START.plusSeconds(3))
                 .partialReason(partialReason)
-                .runMode(RunResult.RunMode.of(w, 1))
+                .runMode(AsRecorded.runMode(w, 1))
                 .versions(RunResult.Versions.of(broker))
                 .broker(broker)
                 .driverConfig(Map.of())
                 .environment(Map.of())
                 .exactlyOnce(null)
                 .build();
-        return ResultBuilder.build(facts, measured, List.of(new Period(3, 3, measured, 0)));
+        RunResult result = ResultBuilder.build(facts, measured, List.of(new Period(3, 3, measured, 0)));
+        ResultSchema.assertValid(result, "a failed run's result");
+        return result;
     }
 
     /** 30 operations that each ended FAILED, with their (failed) latencies recorded. */

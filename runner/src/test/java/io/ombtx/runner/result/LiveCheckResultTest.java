@@ -15,6 +15,7 @@ import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.driver.api.config.YamlFiles;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.AsRecorded;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -44,11 +45,11 @@ class LiveCheckResultTest {
     private static RunResult build(Workload w, ExactlyOnceReport report, LiveCheckReport live) {
         RunResult.Broker broker = RunResult.Broker.external(1, "localhost:9092");
         ResultBuilder.RunFacts facts = ResultBuilder.RunFacts.builder()
-                .workload(w)
+                .workload(AsRecorded.workload(w))
                 .driverName("kafka-tx")
                 .startTime(START)
                 .endTime(START.plusSeconds(1))
-                .runMode(RunResult.RunMode.of(w, 1))
+                .runMode(AsRecorded.runMode(w, 1))
                 .versions(RunResult.Versions.of(broker))
                 .broker(broker)
                 .driverConfig(Map.of())
@@ -57,7 +58,9 @@ class LiveCheckResultTest {
                 .liveCheck(live)
                 .build();
         StatsSnapshot measured = new StatsSnapshot().put(Counter.OPERATIONS, 10).put(Counter.COMMITTED, 10);
-        return ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
+        RunResult result = ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
+        ResultSchema.assertValid(result, "a result with a live check");
+        return result;
     }
 
     private static final LiveCheckReport BROKEN = new LiveCheckReport(

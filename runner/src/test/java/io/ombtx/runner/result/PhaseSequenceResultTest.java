@@ -10,6 +10,7 @@ import io.ombtx.driver.api.Phase;
 import io.ombtx.driver.api.config.YamlFiles;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.AsRecorded;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -35,19 +36,21 @@ class PhaseSequenceResultTest {
                 .get(0);
         RunResult.Broker broker = RunResult.Broker.external(1, "localhost:9092");
         ResultBuilder.RunFacts facts = ResultBuilder.RunFacts.builder()
-                .workload(w)
+                .workload(AsRecorded.workload(w))
                 .driverName("kafka-tx")
                 .startTime(START)
                 .endTime(START.plusSeconds(1))
                 .partialReason(null)
-                .runMode(RunResult.RunMode.of(w, 1))
+                .runMode(AsRecorded.runMode(w, 1))
                 .versions(RunResult.Versions.of(broker))
                 .broker(broker)
                 .driverConfig(Map.of())
                 .environment(environment)
                 .exactlyOnce(null)
                 .build();
-        return ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
+        RunResult result = ResultBuilder.build(facts, measured, List.of(new Period(1, 1, measured, 0)));
+        ResultSchema.assertValid(result, "a result with phase sequences");
+        return result;
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.CpuMeter;
 import io.ombtx.runner.stats.Latency;
@@ -19,7 +18,7 @@ class RateJudgeTest {
 
     private static RunResult.RunMode open(Long target) {
         return new RunResult.RunMode(
-                LoopMode.OPEN,
+                RunResult.Loop.OPEN,
                 target,
                 target == null,
                 RunResult.RunLength.seconds(1),
@@ -27,6 +26,15 @@ class RateJudgeTest {
                 10,
                 null,
                 10);
+    }
+
+    /** The verdict, checked to be a valid {@code rate} of a result file. */
+    private static RunResult.RateVerdict judged(ResultBuilder.RunFacts facts, StatsSnapshot measured) {
+        RunResult.RateVerdict verdict = RateJudge.verdict(facts, measured);
+        if (verdict != null) {
+            ResultSchema.assertValidAs("rate", verdict);
+        }
+        return verdict;
     }
 
     /** Ten seconds measured, {@code sent} messages, publish delays of {@code delayMicros} each. */
@@ -54,7 +62,7 @@ class RateJudgeTest {
     @Test
     void aRateWithinFivePercentAndASmallPublishDelayIsHeld() {
         RunResult.RateVerdict v =
-                RateJudge.verdict(facts(open(1000L), new CpuMeter.Use(0.3, 0.5, 2), List.of()), measured(9_600, 500));
+                judged(facts(open(1000L), new CpuMeter.Use(0.3, 0.5, 2), List.of()), measured(9_600, 500));
         assertTrue(v.held());
         assertEquals(960.0, v.achieved(), 1e-9);
         assertEquals(0.96, v.ratio(), 1e-9);
@@ -66,7 +74,7 @@ class RateJudgeTest {
     @Test
     void aRateMissedWithTheLoadGeneratorBusyIsTheLoadGenerators() {
         RunResult.RateVerdict v =
-                RateJudge.verdict(facts(open(1000L), new CpuMeter.Use(0.97, 0.99, 2), List.of()), measured(5_000, 500));
+                judged(facts(open(1000L), new CpuMeter.Use(0.97, 0.99, 2), List.of()), measured(5_000, 500));
         assertFalse(v.held());
         assertEquals("load generator", v.limitedBy());
         assertTrue(v.evidence().startsWith("the load generator used 97% of 2 core(s)"), v.evidence());
@@ -75,7 +83,7 @@ class RateJudgeTest {
     @Test
     void aRateMissedWithTheMachineBusyAndAnEmbeddedBrokerIsTheMachines() {
         RunResult.RateVerdict v =
-                RateJudge.verdict(facts(open(1000L), new CpuMeter.Use(0.6, 0.98, 2), List.of()), measured(5_000, 500));
+                judged(facts(open(1000L), new CpuMeter.Use(0.6, 0.98, 2), List.of()), measured(5_000, 500));
         assertEquals("machine", v.limitedBy());
     }
 
@@ -83,8 +91,8 @@ class RateJudgeTest {
     void aRateMissedWithCpuToSpareIsTheBrokersWithTheRetriesItCausedAndALatePublishIsNotHeld() {
         List<RunResult.ClientWarning> retries = List.of(new RunResult.ClientWarning(
                 "WARN", "Sender", "... Error: CONCURRENT_TRANSACTIONS", 2_048, 50, Instant.EPOCH, Instant.EPOCH));
-        RunResult.RateVerdict late = RateJudge.verdict(
-                facts(open(1000L), new CpuMeter.Use(0.3, 0.5, 2), retries), measured(9_900, 2_500_000));
+        RunResult.RateVerdict late =
+                judged(facts(open(1000L), new CpuMeter.Use(0.3, 0.5, 2), retries), measured(9_900, 2_500_000));
         assertFalse(late.held(), "every message sent, but 2.5 s late");
         assertEquals(2500.0, late.publishDelayP99Millis(), 2.0);
         assertEquals("broker", late.limitedBy());
@@ -93,12 +101,12 @@ class RateJudgeTest {
 
     @Test
     void remoteWorkersLeaveTheLimitUnsaidAndClosedLoopsGetNoVerdict() {
-        RunResult.RateVerdict remote = RateJudge.verdict(facts(open(1000L), null, List.of()), measured(100, 500));
+        RunResult.RateVerdict remote = judged(facts(open(1000L), null, List.of()), measured(100, 500));
         assertFalse(remote.held());
         assertNull(remote.limitedBy());
         assertTrue(remote.evidence().contains("remote workers"), remote.evidence());
         RunResult.RunMode closed = new RunResult.RunMode(
-                LoopMode.CLOSED,
+                RunResult.Loop.CLOSED,
                 null,
                 false,
                 RunResult.RunLength.seconds(1),
@@ -106,15 +114,15 @@ class RateJudgeTest {
                 10,
                 null,
                 10);
-        assertNull(RateJudge.verdict(facts(closed, null, List.of()), measured(100, 500)));
-        assertNull(RateJudge.verdict(facts(open(null), null, List.of()), measured(100, 500)), "a search not run");
+        assertNull(judged(facts(closed, null, List.of()), measured(100, 500)));
+        assertNull(judged(facts(open(null), null, List.of()), measured(100, 500)), "a search not run");
     }
 
     @Test
     void theAchievedRateCountsTheMessagesTheMeasurementSentNotTheWarmUpsAcknowledgedInIt() {
         StatsSnapshot s = measured(14_700, 500); // acknowledged in the 10 s, 4,700 of them sent in the warm-up
         s.put(Counter.MESSAGES_SENT_MEASURED, 10_000);
-        RunResult.RateVerdict v = RateJudge.verdict(facts(open(1000L), new CpuMeter.Use(0.3, 0.5, 2), List.of()), s);
+        RunResult.RateVerdict v = judged(facts(open(1000L), new CpuMeter.Use(0.3, 0.5, 2), List.of()), s);
         assertEquals(1000.0, v.achieved(), 1e-9);
         assertTrue(v.held());
     }

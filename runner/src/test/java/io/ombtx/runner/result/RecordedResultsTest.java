@@ -8,8 +8,10 @@ import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.runner.OmbTxHome;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.AsRecorded;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.CpuMeter;
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,7 +77,7 @@ class RecordedResultsTest {
         reported.remove(ResultBuilder.ENVIRONMENT_PHASE_SEQUENCES);
         RunResult.ExactlyOnce eo = written.exactlyOnce();
         return ResultBuilder.RunFacts.builder()
-                .workload(workload)
+                .workload(AsRecorded.workload(workload))
                 .driverName(written.driver())
                 .startTime(written.startTime())
                 .endTime(written.endTime())
@@ -104,20 +106,34 @@ class RecordedResultsTest {
                 .build();
     }
 
+    private static RecordedInputs inputs(Recorded run) throws IOException {
+        return ResultWriter.json()
+                .readValue(fixtures().resolve(run.name() + ".inputs.json").toFile(), RecordedInputs.class);
+    }
+
+    /**
+     * The result of {@code run} built afresh by {@link ResultBuilder} from what the run measured, its facts as its file
+     * states them and its workload's YAML.
+     */
+    static RunResult rebuild(Recorded run) throws IOException {
+        RunResult written = ResultReader.read(fixtures().resolve(run.name() + ".json"));
+        RecordedInputs inputs = inputs(run);
+        return ResultBuilder.build(
+                facts(written, workload(run, written.workload())), inputs.measuredSnapshot(), inputs.periodList());
+    }
+
     @ParameterizedTest
     @MethodSource("recorded")
     void theBuilderWritesWhatTheRealRunWrote(Recorded run) throws Exception {
         Path resultFile = fixtures().resolve(run.name() + ".json");
         String original = Files.readString(resultFile);
         RunResult written = ResultReader.read(resultFile);
-        RecordedInputs inputs = ResultWriter.json()
-                .readValue(fixtures().resolve(run.name() + ".inputs.json").toFile(), RecordedInputs.class);
+        RecordedInputs inputs = inputs(run);
         assertEquals(written.workload(), inputs.workload());
         assertEquals(written.startTime().toString(), inputs.startTime(), "the inputs of this very run");
         assertFalse(inputs.periods().isEmpty());
 
-        RunResult rebuilt = ResultBuilder.build(
-                facts(written, workload(run, written.workload())), inputs.measuredSnapshot(), inputs.periodList());
+        RunResult rebuilt = rebuild(run);
 
         String rewritten = ResultWriter.json().writeValueAsString(rebuilt);
         assertEquals(ResultWriter.json().readTree(original), ResultWriter.json().readTree(rewritten), "same JSON");

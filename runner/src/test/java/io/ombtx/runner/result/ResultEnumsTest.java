@@ -42,13 +42,13 @@ class ResultEnumsTest {
     void aFaultEventWritesItsActionTargetAndRecoveryByTheirWorkloadNames() throws Exception {
         RunResult.FaultEvent event = new RunResult.FaultEvent(
                 "faults[0]",
-                io.ombtx.runner.config.FaultAction.PAUSE,
-                io.ombtx.runner.config.FaultTarget.TRANSACTION_COORDINATOR,
+                RunResult.FaultEvent.Action.PAUSE,
+                RunResult.FaultEvent.Target.TRANSACTION_COORDINATOR,
                 null,
                 null,
                 1.5,
                 null,
-                io.ombtx.runner.config.FaultRecovery.RESUME,
+                RunResult.FaultEvent.Recovery.RESUME,
                 2.0,
                 1,
                 "h1:9092",

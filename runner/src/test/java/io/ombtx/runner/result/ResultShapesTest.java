@@ -12,6 +12,7 @@ import io.ombtx.driver.api.Phase;
 import io.ombtx.driver.api.config.YamlFiles;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.plan.AsRecorded;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Histograms;
 import io.ombtx.runner.stats.Latency;
@@ -141,12 +142,12 @@ class ResultShapesTest {
         // As RunCoordinator does: the broker facts arrive as a map from the start of the run.
         RunResult.Broker typedBroker = JSON.convertValue(broker, RunResult.Broker.class);
         ResultBuilder.RunFacts facts = ResultBuilder.RunFacts.builder()
-                .workload(w)
+                .workload(AsRecorded.workload(w))
                 .driverName("kafka-tx")
                 .startTime(START)
                 .endTime(END)
                 .partialReason(partialReason)
-                .runMode(RunResult.RunMode.of(w, interval))
+                .runMode(AsRecorded.runMode(w, interval))
                 .versions(RunResult.Versions.of(typedBroker))
                 .broker(typedBroker)
                 .driverConfig(driverConfig())
@@ -155,6 +156,7 @@ class ResultShapesTest {
                 .build();
         RunResult result = ResultBuilder.build(facts, forTyped.measured(), forTyped.periods());
         String written = JSON.writeValueAsString(result);
+        ResultSchema.assertValid(written, "the result of " + w.name());
 
         JsonNode tree = JSON.readTree(written);
         for (String count : new String[] {"retries", "fenced", "producersReplaced", "clientRetries"}) {

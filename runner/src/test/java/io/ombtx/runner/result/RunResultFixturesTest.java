@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.OmbTxHome;
-import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.stats.Histograms;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -147,7 +146,7 @@ class RunResultFixturesTest {
         JsonNode rawSweep = JSON.readTree(realFile("rps-sweep-1000").toFile());
         RunResult sweep = ResultReader.read(realFile("rps-sweep-1000"));
         assertEquals(new RunResult.Sweep("rps-sweep", "producerRate", "1000"), sweep.sweep());
-        assertEquals(LoopMode.OPEN, sweep.runMode().loop());
+        assertEquals(RunResult.Loop.OPEN, sweep.runMode().loop());
         assertEquals(1000L, sweep.runMode().targetRate());
         assertEquals(
                 rawSweep.at("/aggregatedPublishDelayLatency99pct").asLong(),

@@ -1,4 +1,4 @@
-package io.ombtx.runner.result;
+package io.ombtx.runner.run;
 
 import io.ombtx.runner.config.UsageException;
 import java.io.IOException;

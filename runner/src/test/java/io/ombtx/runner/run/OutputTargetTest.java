@@ -1,4 +1,4 @@
-package io.ombtx.runner.result;
+package io.ombtx.runner.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
