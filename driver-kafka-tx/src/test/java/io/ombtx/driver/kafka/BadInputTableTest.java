@@ -801,6 +801,41 @@ class BadInputTableTest {
                 "'workers'",
                 "list of worker URLs");
 
+        // YAML files of any size: bounded before they are parsed (SnakeYAML takes seconds per megabyte of one value)
+        String big = "x".repeat(1_200_000);
+        t.bench(
+                "workload file above the size bound, however valid",
+                DRIVER,
+                WORKLOAD + "description: " + big + "\n",
+                List.of("--dry-run"),
+                w,
+                "1200060 bytes",
+                "limit of 1048576 bytes (1 MiB)");
+        t.both(
+                "driver file above the size bound",
+                DRIVER + "colour: " + big + "\n",
+                WORKLOAD,
+                none,
+                d,
+                "1200075 bytes",
+                "limit of 1048576 bytes (1 MiB)");
+        t.raw(
+                "suite file above the size bound",
+                Entry.SUITE,
+                new LinkedHashMap<>(
+                        Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD, "s.yaml", "name: s\ndescription: " + big + "\n")),
+                List.of("-o", DIR + "/results", DIR + "/s.yaml"),
+                "s.yaml",
+                "limit of 1048576 bytes (1 MiB)");
+        t.raw(
+                "workers file above the size bound",
+                Entry.BENCHMARK,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml", DRIVER, "w.yaml", WORKLOAD, "workers.yaml", "workers: [http://a:80]\n#" + big)),
+                List.of("-d", DIR + "/d.yaml", "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"),
+                "workers.yaml",
+                "limit of 1048576 bytes (1 MiB)");
+
         // workload faults: the same strictness as every other workload key
         String kill = "faults:\n  - action: kill\n    target: partition-leader\n    at: 1s\n    restartAfter: 2s\n";
         t.both(

@@ -13,7 +13,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -31,7 +34,7 @@ import org.yaml.snakeyaml.events.NodeEvent;
 /**
  * Reads a YAML file into a tree, turning every failure into a {@link ConfigException} naming the file. A key given
  * twice in one mapping is an error: YAML would silently keep the last one. Aliases are the values their anchors
- * mark, up to {@link #MAX_VALUES} values in all.
+ * mark, up to {@link #MAX_VALUES} values in all. A file is at most {@link #MAX_BYTES} long.
  */
 public final class YamlFiles {
 
@@ -44,16 +47,47 @@ public final class YamlFiles {
         return YAML;
     }
 
+    /**
+     * The largest YAML file {@link #read} parses: generous for any workload, driver, suite or workers file (the
+     * shipped ones are a few KiB), small enough to be parsed in seconds (SnakeYAML's time grows with the square of
+     * one value's length: a 50 MB {@code description} once ran for minutes without a word).
+     */
+    public static final int MAX_BYTES = 1024 * 1024;
+
+    /**
+     * Reads {@code file} as UTF-8 YAML: a file above {@link #MAX_BYTES} is refused before any of it is parsed (its
+     * size said), as is one that is not a file, or not there.
+     */
     public static JsonNode read(Path file) {
         String text;
         try {
-            text = Files.readString(file);
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(bounded(file)))
+                    .toString();
         } catch (NoSuchFileException e) {
             throw new ConfigException(file.toString(), null, "file not found");
         } catch (IOException e) {
             throw new ConfigException(file.toString(), null, "cannot read: " + e.getMessage());
         }
         return parse(file.toString(), text);
+    }
+
+    /** The file's bytes, read no further than one byte past {@link #MAX_BYTES} (a pipe or a growing file too). */
+    private static byte[] bounded(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+            if (bytes.length > MAX_BYTES) {
+                long size = Files.isRegularFile(file) ? Files.size(file) : -1;
+                throw new ConfigException(
+                        file.toString(),
+                        null,
+                        "the file is " + (size > MAX_BYTES ? size + " bytes" : "more than " + MAX_BYTES + " bytes")
+                                + ", above the limit of " + MAX_BYTES + " bytes (1 MiB) for a YAML file omb-tx"
+                                + " reads (is it the file you meant?)");
+            }
+            return bytes;
+        }
     }
 
     public static JsonNode parse(String fileName, String text) {

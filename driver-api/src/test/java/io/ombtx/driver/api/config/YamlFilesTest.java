@@ -6,10 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** YAML errors: where and what kind, whole, and never the user's text (it may hold a secret). */
 class YamlFilesTest {
+
+    @TempDir
+    Path dir;
 
     @Test
     void anUnclosedListSaysWhatWasExpectedInFull() {
@@ -83,5 +89,23 @@ class YamlFilesTest {
     void aDuplicateKeyIsStillAnError() {
         ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.parse("w.yaml", "name: a\nname: b\n"));
         assertTrue(e.getMessage().contains("Duplicate field 'name'"), e.getMessage());
+    }
+
+    @Test
+    void aFileAboveTheSizeBoundIsRefusedBeforeItIsParsed() throws Exception {
+        int bound = 1_048_576;
+        Path atBound = dir.resolve("at.yaml");
+        String head = "name: w\ndescription: ";
+        Files.writeString(atBound, head + "x".repeat(bound - head.length() - 1) + "\n");
+        assertEquals(bound, Files.size(atBound));
+        assertEquals("w", YamlFiles.read(atBound).path("name").asText(), "a file of exactly the bound is read");
+
+        Path above = dir.resolve("above.yaml");
+        Files.writeString(above, head + "x".repeat(2 * bound) + "\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.read(above));
+        assertEquals(
+                above + ": the file is " + Files.size(above) + " bytes, above the limit of 1048576 bytes (1 MiB) for"
+                        + " a YAML file omb-tx reads (is it the file you meant?)",
+                e.getMessage());
     }
 }
