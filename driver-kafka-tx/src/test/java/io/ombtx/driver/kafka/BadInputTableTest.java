@@ -48,7 +48,10 @@ class BadInputTableTest {
         SUITE
     }
 
-    /** A file ending in "/" is a folder; a value of {@code bytes:N} is N bytes. */
+    /**
+     * A file ending in "/" is a folder; a value of {@code bytes:N} is N bytes, one of {@code latin1:TEXT} the text
+     * saved as ISO-8859-1.
+     */
     record Case(String name, Map<String, String> files, Entry entry, List<String> args, List<String> mustName) {
         @Override
         public String toString() {
@@ -835,6 +838,31 @@ class BadInputTableTest {
                 List.of("-d", DIR + "/d.yaml", "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"),
                 "workers.yaml",
                 "limit of 1048576 bytes (1 MiB)");
+        // ... and of any shape: said as what is wrong, with the line
+        t.both(
+                "workload lists nested 20,000 deep",
+                DRIVER,
+                WORKLOAD + "topics: " + "[".repeat(20_000) + "]".repeat(20_000) + "\n",
+                none,
+                w,
+                "not valid YAML at line 4, column ",
+                "nested more than 100 deep");
+        t.bench(
+                "driver mappings nested 3,000 deep",
+                DRIVER + "transactions: " + "{a: ".repeat(3_000) + "1" + "}".repeat(3_000) + "\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "not valid YAML at line 3, column ",
+                "nested more than 100 deep");
+        t.both(
+                "workload saved as Latin-1",
+                DRIVER,
+                "latin1:" + WORKLOAD + "description: caf\u00e9\n",
+                none,
+                w,
+                "not UTF-8 text",
+                "(line 4)");
 
         // workload faults: the same strictness as every other workload key
         String kill = "faults:\n  - action: kill\n    target: partition-leader\n    at: 1s\n    restartAfter: 2s\n";
@@ -1172,6 +1200,8 @@ class BadInputTableTest {
                 Files.createDirectories(path);
             } else if (f.getValue().startsWith("bytes:")) {
                 Files.write(path, new byte[Integer.parseInt(f.getValue().substring("bytes:".length()))]);
+            } else if (f.getValue().startsWith("latin1:")) {
+                Files.write(path, f.getValue().substring("latin1:".length()).getBytes(StandardCharsets.ISO_8859_1));
             } else {
                 Files.writeString(path, f.getValue().replace(DIR, dir.toString()));
             }

@@ -108,4 +108,44 @@ class YamlFilesTest {
                         + " a YAML file omb-tx reads (is it the file you meant?)",
                 e.getMessage());
     }
+
+    @Test
+    void listsOrMappingsNestedTooDeepSaySoWithTheLine() {
+        ConfigException lists = assertThrows(
+                ConfigException.class,
+                () -> YamlFiles.parse("w.yaml", "name: w\ntopics: " + "[".repeat(20_000) + "]".repeat(20_000) + "\n"));
+        assertTrue(
+                lists.getMessage()
+                        .matches("w\\.yaml: not valid YAML at line 2, column \\d+: lists and mappings nested more than"
+                                + " 100 deep \\(.*\\)"),
+                lists.getMessage());
+        ConfigException mappings = assertThrows(
+                ConfigException.class,
+                () -> YamlFiles.parse("d.yaml", "name: k\nt:\n" + "  {a:\n".repeat(3_000) + "1" + "}".repeat(3_000)));
+        assertTrue(
+                mappings.getMessage().startsWith("d.yaml: not valid YAML at line 102, column "), mappings.getMessage());
+        assertTrue(mappings.getMessage().contains("nested more than 100 deep"), mappings.getMessage());
+
+        String deepest = "[".repeat(99) + "]".repeat(99);
+        assertEquals(
+                1, YamlFiles.parse("w.yaml", "a: " + deepest + "\n").path("a").size(), "100 deep is read");
+    }
+
+    @Test
+    void aFileThatIsNotUtf8SaysSoWithWhere() throws Exception {
+        byte[] random = new byte[770];
+        new java.util.Random(7).nextBytes(random);
+        Files.write(dir.resolve("random.yaml"), random);
+        ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.read(dir.resolve("random.yaml")));
+        assertTrue(e.getMessage().startsWith(dir.resolve("random.yaml") + ": not UTF-8 text: byte "), e.getMessage());
+
+        Files.write(
+                dir.resolve("latin1.yaml"),
+                "name: w\ndescription: caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        e = assertThrows(ConfigException.class, () -> YamlFiles.read(dir.resolve("latin1.yaml")));
+        assertEquals(
+                dir.resolve("latin1.yaml") + ": not UTF-8 text: byte 25 (line 2) is not part of a UTF-8 character; a"
+                        + " YAML file is read as UTF-8 (was it saved in another encoding?)",
+                e.getMessage());
+    }
 }
