@@ -156,6 +156,14 @@ class BadInputTableTest {
                 w,
                 "'profiles.ci.measureOperatons'",
                 "did you mean 'measureOperations'");
+        t.both(
+                "workload profiles given as a list, no profile chosen",
+                DRIVER,
+                WORKLOAD + "profiles:\n  - quick\n",
+                none,
+                w,
+                "'profiles'",
+                "expected a mapping of profile name to overrides");
         // workload: wrong types and values out of range
         t.bench(
                 "workload messageSize not a number",
