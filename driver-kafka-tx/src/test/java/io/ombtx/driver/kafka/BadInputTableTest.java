@@ -722,6 +722,31 @@ class BadInputTableTest {
                 d,
                 "'commonConfig.bootstrap.servers'",
                 "not HOST:PORT");
+        t.both(
+                "driver bootstrap.servers left empty (a template not filled in)",
+                "name: k\n" + KAFKA + "commonConfig: |\n  bootstrap.servers=\n",
+                WORKLOAD,
+                none,
+                d,
+                "'commonConfig.bootstrap.servers'",
+                "empty");
+        t.bench(
+                "workload driverOverrides bootstrap.servers left empty",
+                DRIVER,
+                WORKLOAD + "driverOverrides:\n  commonConfig: {bootstrap.servers: ' '}\n",
+                List.of("--dry-run"),
+                w,
+                "'driverOverrides.commonConfig.bootstrap.servers'",
+                "empty");
+        t.both(
+                "driver bootstrap.servers with a URL scheme",
+                "name: k\n" + KAFKA + "commonConfig: |\n  bootstrap.servers=b1:9092,http://127.0.0.1:9092\n",
+                WORKLOAD,
+                none,
+                d,
+                "'commonConfig.bootstrap.servers'",
+                "'http://127.0.0.1:9092'",
+                "write 127.0.0.1:9092");
         t.bench(
                 "workload driverOverrides bootstrap.servers with a bad port",
                 DRIVER,

@@ -430,6 +430,14 @@ public final class Planner {
     }
 
     private static BrokerPlan brokers(DriverFile driver, Workload w, PlanOptions options) {
+        if (driver.bootstrapServersEmpty()) {
+            throw blame(
+                    driver,
+                    w,
+                    "commonConfig.bootstrap.servers",
+                    "empty: expected the cluster's HOST:PORT (e.g. broker1:9092); leave bootstrap.servers out, or"
+                            + " write bootstrap.servers=embedded, for the embedded broker");
+        }
         int needed = brokersNeeded(driver, w, options.brokers());
         if (driver.wantsEmbeddedBroker()) {
             if (needed > ClusterSystem.MAX_EMBEDDED_BROKERS) {
