@@ -679,6 +679,15 @@ class BadInputTableTest {
                 List.of("-d", DIR + "/d.yaml", "--dry-run", DIR + "/nope.yaml"),
                 "nope.yaml",
                 "not found");
+        t.both(
+                "workload brokers below the driver's replication factor, as --brokers is",
+                DRIVER + "replicationFactor: 3\n",
+                WORKLOAD + "brokers: 1\n",
+                none,
+                w,
+                "'brokers'",
+                "below the replication factor 3 of ",
+                "/d.yaml (replicationFactor)");
         t.bench("--brokers 0", DRIVER, WORKLOAD, List.of("--brokers", "0"), "--brokers");
         t.bench("--brokers 10", DRIVER, WORKLOAD, List.of("--brokers", "10"), "--brokers", "10");
         t.bench("--brokers text", DRIVER, WORKLOAD, List.of("--dry-run", "--brokers", "many"), "--brokers", "many");
