@@ -48,7 +48,10 @@ class BadInputTableTest {
         SUITE
     }
 
-    /** A file ending in "/" is a folder; a value of {@code bytes:N} is N bytes. */
+    /**
+     * A file ending in "/" is a folder; a value of {@code bytes:N} is N bytes, one of {@code latin1:TEXT} the text
+     * saved as ISO-8859-1.
+     */
     record Case(String name, Map<String, String> files, Entry entry, List<String> args, List<String> mustName) {
         @Override
         public String toString() {
@@ -153,6 +156,14 @@ class BadInputTableTest {
                 w,
                 "'profiles.ci.measureOperatons'",
                 "did you mean 'measureOperations'");
+        t.both(
+                "workload profiles given as a list, no profile chosen",
+                DRIVER,
+                WORKLOAD + "profiles:\n  - quick\n",
+                none,
+                w,
+                "'profiles'",
+                "expected a mapping of profile name to overrides");
         // workload: wrong types and values out of range
         t.bench(
                 "workload messageSize not a number",
@@ -668,6 +679,15 @@ class BadInputTableTest {
                 List.of("-d", DIR + "/d.yaml", "--dry-run", DIR + "/nope.yaml"),
                 "nope.yaml",
                 "not found");
+        t.both(
+                "workload brokers below the driver's replication factor, as --brokers is",
+                DRIVER + "replicationFactor: 3\n",
+                WORKLOAD + "brokers: 1\n",
+                none,
+                w,
+                "'brokers'",
+                "below the replication factor 3 of ",
+                "/d.yaml (replicationFactor)");
         t.bench("--brokers 0", DRIVER, WORKLOAD, List.of("--brokers", "0"), "--brokers");
         t.bench("--brokers 10", DRIVER, WORKLOAD, List.of("--brokers", "10"), "--brokers", "10");
         t.bench("--brokers text", DRIVER, WORKLOAD, List.of("--dry-run", "--brokers", "many"), "--brokers", "many");
@@ -711,6 +731,31 @@ class BadInputTableTest {
                 d,
                 "'commonConfig.bootstrap.servers'",
                 "not HOST:PORT");
+        t.both(
+                "driver bootstrap.servers left empty (a template not filled in)",
+                "name: k\n" + KAFKA + "commonConfig: |\n  bootstrap.servers=\n",
+                WORKLOAD,
+                none,
+                d,
+                "'commonConfig.bootstrap.servers'",
+                "empty");
+        t.bench(
+                "workload driverOverrides bootstrap.servers left empty",
+                DRIVER,
+                WORKLOAD + "driverOverrides:\n  commonConfig: {bootstrap.servers: ' '}\n",
+                List.of("--dry-run"),
+                w,
+                "'driverOverrides.commonConfig.bootstrap.servers'",
+                "empty");
+        t.both(
+                "driver bootstrap.servers with a URL scheme",
+                "name: k\n" + KAFKA + "commonConfig: |\n  bootstrap.servers=b1:9092,http://127.0.0.1:9092\n",
+                WORKLOAD,
+                none,
+                d,
+                "'commonConfig.bootstrap.servers'",
+                "'http://127.0.0.1:9092'",
+                "write 127.0.0.1:9092");
         t.bench(
                 "workload driverOverrides bootstrap.servers with a bad port",
                 DRIVER,
@@ -800,6 +845,66 @@ class BadInputTableTest {
                 "workers.yaml",
                 "'workers'",
                 "list of worker URLs");
+
+        // YAML files of any size: bounded before they are parsed (SnakeYAML takes seconds per megabyte of one value)
+        String big = "x".repeat(1_200_000);
+        t.bench(
+                "workload file above the size bound, however valid",
+                DRIVER,
+                WORKLOAD + "description: " + big + "\n",
+                List.of("--dry-run"),
+                w,
+                "1200060 bytes",
+                "limit of 1048576 bytes (1 MiB)");
+        t.both(
+                "driver file above the size bound",
+                DRIVER + "colour: " + big + "\n",
+                WORKLOAD,
+                none,
+                d,
+                "1200075 bytes",
+                "limit of 1048576 bytes (1 MiB)");
+        t.raw(
+                "suite file above the size bound",
+                Entry.SUITE,
+                new LinkedHashMap<>(
+                        Map.of("d.yaml", DRIVER, "w.yaml", WORKLOAD, "s.yaml", "name: s\ndescription: " + big + "\n")),
+                List.of("-o", DIR + "/results", DIR + "/s.yaml"),
+                "s.yaml",
+                "limit of 1048576 bytes (1 MiB)");
+        t.raw(
+                "workers file above the size bound",
+                Entry.BENCHMARK,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml", DRIVER, "w.yaml", WORKLOAD, "workers.yaml", "workers: [http://a:80]\n#" + big)),
+                List.of("-d", DIR + "/d.yaml", "--dry-run", "-wf", DIR + "/workers.yaml", DIR + "/w.yaml"),
+                "workers.yaml",
+                "limit of 1048576 bytes (1 MiB)");
+        // ... and of any shape: said as what is wrong, with the line
+        t.both(
+                "workload lists nested 20,000 deep",
+                DRIVER,
+                WORKLOAD + "topics: " + "[".repeat(20_000) + "]".repeat(20_000) + "\n",
+                none,
+                w,
+                "not valid YAML at line 4, column ",
+                "nested more than 100 deep");
+        t.bench(
+                "driver mappings nested 3,000 deep",
+                DRIVER + "transactions: " + "{a: ".repeat(3_000) + "1" + "}".repeat(3_000) + "\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "not valid YAML at line 3, column ",
+                "nested more than 100 deep");
+        t.both(
+                "workload saved as Latin-1",
+                DRIVER,
+                "latin1:" + WORKLOAD + "description: caf\u00e9\n",
+                none,
+                w,
+                "not UTF-8 text",
+                "(line 4)");
 
         // workload faults: the same strictness as every other workload key
         String kill = "faults:\n  - action: kill\n    target: partition-leader\n    at: 1s\n    restartAfter: 2s\n";
@@ -1137,6 +1242,8 @@ class BadInputTableTest {
                 Files.createDirectories(path);
             } else if (f.getValue().startsWith("bytes:")) {
                 Files.write(path, new byte[Integer.parseInt(f.getValue().substring("bytes:".length()))]);
+            } else if (f.getValue().startsWith("latin1:")) {
+                Files.write(path, f.getValue().substring("latin1:".length()).getBytes(StandardCharsets.ISO_8859_1));
             } else {
                 Files.writeString(path, f.getValue().replace(DIR, dir.toString()));
             }

@@ -154,7 +154,12 @@ public final class KafkaClusters implements ClusterSystem {
         }
     }
 
-    /** Each entry HOST:PORT as kafka-clients reads it ({@code Utils.getHost}/{@code getPort}), the port in range. */
+    /**
+     * Each entry HOST:PORT as kafka-clients reads it ({@code Utils.getHost}/{@code getPort}), the port in range, and
+     * no scheme: kafka-clients reads {@code http://h:9092} or {@code PLAINTEXT://h:9092} as {@code h:9092}, dropping
+     * the scheme unseen, where omb-tx's own readers of the address (the result's host facts) would not; such an
+     * entry is refused, saying what to write.
+     */
     @Override
     public Optional<String> serversProblem(String servers) {
         boolean any = false;
@@ -177,6 +182,13 @@ public final class KafkaClusters implements ClusterSystem {
             }
             if (port < 1 || port > 65535) {
                 return Optional.of("'" + address + "' has a port outside 1 to 65535");
+            }
+            int scheme = address.indexOf("://");
+            if (scheme >= 0) {
+                String plain = address.substring(scheme + 3);
+                return Optional.of("'" + address + "' is not HOST:PORT: write " + plain + " (bootstrap.servers takes"
+                        + " no scheme: the protocol is security.protocol); kafka-clients would read it as " + plain
+                        + ", dropping the scheme unseen");
             }
         }
         return any ? Optional.empty() : Optional.of("names no address (e.g. broker1:9092)");

@@ -208,6 +208,45 @@ class PlannerTest {
     }
 
     @Test
+    void aWorkloadsBrokerCountBelowTheReplicationFactorFailsAsTheFlagDoes() throws Exception {
+        DriverFile rf3 = driver("name: d\ndriverClass: " + SPI_DRIVER + "\nreplicationFactor: 3\n");
+        Workload one = workload("name: w\nbrokers: 1\n");
+        ConfigException fromKey = assertThrows(
+                ConfigException.class, () -> Planner.plan(List.of(rf3), List.of(one), PlanOptions.defaults()));
+        assertEquals(dir.resolve("w.yaml").toString(), fromKey.file());
+        assertEquals("brokers", fromKey.key());
+        assertEquals(
+                "1 broker(s), below the replication factor 3 of " + dir.resolve("driver.yaml")
+                        + " (replicationFactor): set brokers: 3 or more, or use a driver with a lower replication factor",
+                fromKey.problem());
+        ConfigException fromFlag = assertThrows(
+                ConfigException.class,
+                () -> Planner.plan(
+                        List.of(rf3),
+                        List.of(workload("name: w\n")),
+                        PlanOptions.builder().brokers(1).build()));
+        assertEquals("replicationFactor", fromFlag.key(), "the flag's rule, as before");
+
+        // --brokers wins over the workload's count (the larger of the two runs), so the key is not in question then.
+        assertEquals(
+                3,
+                Planner.plan(
+                                List.of(rf3),
+                                List.of(one),
+                                PlanOptions.builder().brokers(3).build())
+                        .get(0)
+                        .broker()
+                        .brokers());
+        // A workload that does not say how many brokers gets as many as the replication factor needs.
+        assertEquals(
+                3,
+                Planner.plan(List.of(rf3), List.of(workload("name: w\n")), PlanOptions.defaults())
+                        .get(0)
+                        .broker()
+                        .brokers());
+    }
+
+    @Test
     void theDryRunShowsTheEffectiveDriverSettingsWithSecretsRedacted() throws Exception {
         DriverFile d = driver("name: d\ndriverClass: " + SPI_DRIVER + "\nproducerConfig: |\n  acks=1\n"
                 + "  # a comment\n  linger.ms=5\ncommonConfig: |\n  sasl.jaas.config=x required password=\"p\";\n");

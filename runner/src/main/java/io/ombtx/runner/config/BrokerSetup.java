@@ -17,11 +17,15 @@ import java.util.Map;
  * {@link #brokerSettings} or {@link #driverOverrides}' {@code consumerConfig}; giving the same setting there too is
  * an error. The planner checks both against the chosen releases.
  *
+ * @param brokers the {@code brokers} key, 1 when not given
+ * @param brokersGiven whether the workload gives {@code brokers} itself (then a replication factor above it is an
+ *     error, as it is above {@code --brokers})
  * @param partitionVerification the {@code partitionVerification} key, null when not given
  * @param groupProtocol the {@code groupProtocol} key, null when not given
  */
 public record BrokerSetup(
         int brokers,
+        boolean brokersGiven,
         ClusterProfile brokerProfile,
         Map<String, String> brokerSettings,
         DriverOverrides driverOverrides,
@@ -99,6 +103,7 @@ public record BrokerSetup(
         }
         return new BrokerSetup(
                 brokers,
+                f.has("brokers"),
                 profile,
                 brokerSettings,
                 overrides,

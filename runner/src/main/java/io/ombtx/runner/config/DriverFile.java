@@ -71,13 +71,25 @@ public final class DriverFile {
         return root.path("replicationFactor").asInt(1);
     }
 
-    /** The bootstrap servers named in commonConfig, or null when none (or {@code embedded}) is named. */
+    /**
+     * The bootstrap servers named in commonConfig, or null when none (or {@code embedded}) is named; an empty value
+     * ({@link #bootstrapServersEmpty}) is refused while planning.
+     */
     public String bootstrapServers() {
         String value = properties("commonConfig").getProperty(BOOTSTRAP);
         if (value == null || value.isBlank() || value.trim().equalsIgnoreCase(EMBEDDED)) {
             return null;
         }
         return value.trim();
+    }
+
+    /**
+     * Whether commonConfig names {@code bootstrap.servers} with nothing after it (a templated value left empty): not
+     * a request for the embedded broker, which would benchmark loopback in place of the user's cluster.
+     */
+    public boolean bootstrapServersEmpty() {
+        String value = properties("commonConfig").getProperty(BOOTSTRAP);
+        return value != null && value.isBlank();
     }
 
     public boolean wantsEmbeddedBroker() {

@@ -138,6 +138,11 @@ public record Workload(
         return brokerSetup.brokers();
     }
 
+    /** Whether the workload gives {@code brokers} itself, rather than leaving the count to the replication factor. */
+    public boolean brokersGiven() {
+        return brokerSetup.brokersGiven();
+    }
+
     public ClusterProfile brokerProfile() {
         return brokerSetup.brokerProfile();
     }

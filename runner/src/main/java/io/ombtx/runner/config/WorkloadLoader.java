@@ -112,6 +112,14 @@ public final class WorkloadLoader {
     public static List<Workload> expand(String fileName, Path baseDir, ObjectNode root, String profile) {
         checkKeys(fileName, "", root, concat(OMB_KEYS, OMB_TX_KEYS));
         JsonNode profiles = root.get("profiles");
+        if (profiles != null && !profiles.isNull() && !profiles.isObject()) {
+            // Checked whether or not a profile is chosen: a list (- quick) would otherwise pass unseen without one.
+            throw new ConfigException(
+                    fileName,
+                    "profiles",
+                    "expected a mapping of profile name to overrides (e.g. profiles: {quick: {measureOperations:"
+                            + " 100}}), got " + ConfigFields.show(profiles));
+        }
         List<Workload> runs =
                 inProfile(profiles, profile, () -> runsOf(fileName, baseDir, applyProfile(fileName, root, profile)));
         if (profiles != null && profiles.isObject()) {

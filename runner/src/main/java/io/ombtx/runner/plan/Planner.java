@@ -446,6 +446,14 @@ public final class Planner {
     }
 
     private static BrokerPlan brokers(DriverFile driver, Workload w, PlanOptions options) {
+        if (driver.bootstrapServersEmpty()) {
+            throw blame(
+                    driver,
+                    w,
+                    "commonConfig.bootstrap.servers",
+                    "empty: expected the cluster's HOST:PORT (e.g. broker1:9092); leave bootstrap.servers out, or"
+                            + " write bootstrap.servers=embedded, for the embedded broker");
+        }
         int needed = brokersNeeded(driver, w, options.brokers());
         if (driver.wantsEmbeddedBroker()) {
             if (needed > ClusterSystem.MAX_EMBEDDED_BROKERS) {
@@ -575,7 +583,9 @@ public final class Planner {
 
     /**
      * How many brokers the run needs: the workload's count, raised to the (effective) replication factor. A
-     * replication factor above an explicitly requested count is impossible, and an error.
+     * replication factor above an explicitly requested count is impossible, and an error: the count of
+     * {@code --brokers}, else of the workload's {@code brokers} key ({@code --brokers} wins over the key, the larger
+     * of the two running).
      */
     static int brokersNeeded(DriverFile effective, Workload workload, Integer brokersFlag) {
         Integer overrideRf = workload.driverOverrides().replicationFactor();
@@ -596,6 +606,14 @@ public final class Planner {
                                 + " given by --brokers");
             }
             return Math.max(brokersFlag, workload.brokers());
+        }
+        if (workload.brokersGiven() && replication > workload.brokers()) {
+            throw new ConfigException(
+                    workload.sourceFile(),
+                    "brokers",
+                    workload.brokers() + " broker(s), below the replication factor " + replication + " of "
+                            + effective.file() + " (replicationFactor): set brokers: " + replication
+                            + " or more, or use a driver with a lower replication factor");
         }
         return Math.max(workload.brokers(), replication);
     }

@@ -168,6 +168,19 @@ class WorkloadLoaderTest {
     }
 
     @Test
+    void profilesNotGivenAsAMappingAreAnErrorWithOrWithoutAProfileChosen() {
+        String base = "name: f\nmessageSize: 10\nmeasureOperations: 10\n";
+        for (String profiles : List.of("profiles:\n  - quick\n", "profiles: quick\n", "profiles:\n")) {
+            for (String chosen : java.util.Arrays.asList(null, "quick")) {
+                ConfigException e =
+                        assertThrows(ConfigException.class, () -> load(base + profiles, chosen), profiles + chosen);
+                assertEquals("profiles", e.key(), e.getMessage());
+                assertTrue(e.problem().startsWith("expected a mapping of profile name to overrides"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
     void measureMessagesBecomesOperations() {
         Workload w =
                 load("""

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -13,7 +15,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -22,6 +30,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -31,12 +40,38 @@ import org.yaml.snakeyaml.events.NodeEvent;
 /**
  * Reads a YAML file into a tree, turning every failure into a {@link ConfigException} naming the file. A key given
  * twice in one mapping is an error: YAML would silently keep the last one. Aliases are the values their anchors
- * mark, up to {@link #MAX_VALUES} values in all.
+ * mark, up to {@link #MAX_VALUES} values in all. A file is at most {@link #MAX_BYTES} long.
  */
 public final class YamlFiles {
 
-    private static final ObjectMapper YAML =
-            new ObjectMapper(new YAMLFactory()).enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    /**
+     * How deep lists and mappings may be nested in one another, the top-level mapping counting as one: a
+     * configuration needs a few levels. Deeper is an error naming the line, not a stack overflow or Jackson's
+     * message.
+     */
+    public static final int MAX_DEPTH = 100;
+
+    /**
+     * Both readers of a file, Jackson's tokens and SnakeYAML's events ({@link TreeReader}), with the nesting limit
+     * set explicitly. SnakeYAML's own {@link LoaderOptions#setNestingDepthLimit} is enforced by its composer, which
+     * neither reader uses, so the limit that acts is Jackson's {@link StreamReadConstraints}; it is set on SnakeYAML
+     * too so that the two never disagree.
+     */
+    private static final LoaderOptions LOADER_OPTIONS = loaderOptions();
+
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+                    .loaderOptions(LOADER_OPTIONS)
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_DEPTH)
+                            .build())
+                    .build())
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    private static LoaderOptions loaderOptions() {
+        LoaderOptions options = new LoaderOptions();
+        options.setNestingDepthLimit(MAX_DEPTH);
+        return options;
+    }
 
     private YamlFiles() {}
 
@@ -44,10 +79,21 @@ public final class YamlFiles {
         return YAML;
     }
 
+    /**
+     * The largest YAML file {@link #read} parses: generous for any workload, driver, suite or workers file (the
+     * shipped ones are a few KiB), small enough to be parsed in seconds (SnakeYAML's time grows with the square of
+     * one value's length: a 50 MB {@code description} once ran for minutes without a word).
+     */
+    public static final int MAX_BYTES = 1024 * 1024;
+
+    /**
+     * Reads {@code file} as UTF-8 YAML: a file above {@link #MAX_BYTES} is refused before any of it is parsed (its
+     * size said), as is one that is not a file, or not there.
+     */
     public static JsonNode read(Path file) {
         String text;
         try {
-            text = Files.readString(file);
+            text = utf8(file, bounded(file));
         } catch (NoSuchFileException e) {
             throw new ConfigException(file.toString(), null, "file not found");
         } catch (IOException e) {
@@ -56,9 +102,60 @@ public final class YamlFiles {
         return parse(file.toString(), text);
     }
 
+    /** The file's bytes, read no further than one byte past {@link #MAX_BYTES} (a pipe or a growing file too). */
+    private static byte[] bounded(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+            if (bytes.length > MAX_BYTES) {
+                long size = Files.isRegularFile(file) ? Files.size(file) : -1;
+                throw new ConfigException(
+                        file.toString(),
+                        null,
+                        "the file is " + (size > MAX_BYTES ? size + " bytes" : "more than " + MAX_BYTES + " bytes")
+                                + ", above the limit of " + MAX_BYTES + " bytes (1 MiB) for a YAML file omb-tx"
+                                + " reads (is it the file you meant?)");
+            }
+            return bytes;
+        }
+    }
+
+    /**
+     * {@code bytes} as UTF-8 text; a file that is not (saved as Latin-1, or not text at all) is said to be so, with
+     * where its first byte that is not UTF-8 is.
+     */
+    private static String utf8(Path file, byte[] bytes) {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length); // never more characters than bytes
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder(); // reports malformed input
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        if (result.isError()) {
+            int at = in.position();
+            int line = 1;
+            for (int i = 0; i < at; i++) {
+                if (bytes[i] == '\n') {
+                    line++;
+                }
+            }
+            throw new ConfigException(
+                    file.toString(),
+                    null,
+                    "not UTF-8 text: byte " + (at + 1) + " (line " + line + ") is not part of a UTF-8 character; a"
+                            + " YAML file is read as UTF-8 (was it saved in another encoding?)");
+        }
+        return out.flip().toString();
+    }
+
     public static JsonNode parse(String fileName, String text) {
         try (YAMLParser parser = (YAMLParser) YAML.getFactory().createParser(text)) {
-            JsonNode root = parser.nextToken() == null ? null : new TreeReader(fileName, parser, text).value();
+            JsonNode root;
+            try {
+                root = parser.nextToken() == null ? null : new TreeReader(fileName, parser, text).value();
+            } catch (StreamConstraintsException e) {
+                throw new ConfigException(fileName, null, "not valid YAML" + beyondLimits(parser, e));
+            }
             if (root == null || !root.isObject()) {
                 throw new ConfigException(fileName, null, "expected a YAML mapping of keys to values at the top level");
             }
@@ -93,7 +190,7 @@ public final class YamlFiles {
         TreeReader(String fileName, YAMLParser parser, String text) {
             this.fileName = fileName;
             this.parser = parser;
-            this.events = new Yaml().parse(new StringReader(text)).iterator();
+            this.events = new Yaml(LOADER_OPTIONS).parse(new StringReader(text)).iterator();
         }
 
         /** The anchor of the node event of the current token (a key or a value); null when none. */
@@ -194,6 +291,22 @@ public final class YamlFiles {
         private static String at(JsonLocation where) {
             return where == null ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr();
         }
+    }
+
+    /**
+     * Where the parser stopped, and why: nested deeper than {@link #MAX_DEPTH}, or another of Jackson's limits (its
+     * message names the limit, not the user's text).
+     */
+    private static String beyondLimits(YAMLParser parser, StreamConstraintsException e) {
+        JsonLocation where = parser.currentLocation();
+        String at = where == null || where.getLineNr() < 1
+                ? ""
+                : " at line " + where.getLineNr() + ", column " + where.getColumnNr();
+        if (parser.getParsingContext().getNestingDepth() >= MAX_DEPTH) {
+            return at + ": lists and mappings nested more than " + MAX_DEPTH
+                    + " deep (a configuration needs a few levels)";
+        }
+        return at + ": " + e.getOriginalMessage().replaceAll(", from `[^`]*`", "");
     }
 
     /**

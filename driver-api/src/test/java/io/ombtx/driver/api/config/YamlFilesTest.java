@@ -6,10 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** YAML errors: where and what kind, whole, and never the user's text (it may hold a secret). */
 class YamlFilesTest {
+
+    @TempDir
+    Path dir;
 
     @Test
     void anUnclosedListSaysWhatWasExpectedInFull() {
@@ -83,5 +89,63 @@ class YamlFilesTest {
     void aDuplicateKeyIsStillAnError() {
         ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.parse("w.yaml", "name: a\nname: b\n"));
         assertTrue(e.getMessage().contains("Duplicate field 'name'"), e.getMessage());
+    }
+
+    @Test
+    void aFileAboveTheSizeBoundIsRefusedBeforeItIsParsed() throws Exception {
+        int bound = 1_048_576;
+        Path atBound = dir.resolve("at.yaml");
+        String head = "name: w\ndescription: ";
+        Files.writeString(atBound, head + "x".repeat(bound - head.length() - 1) + "\n");
+        assertEquals(bound, Files.size(atBound));
+        assertEquals("w", YamlFiles.read(atBound).path("name").asText(), "a file of exactly the bound is read");
+
+        Path above = dir.resolve("above.yaml");
+        Files.writeString(above, head + "x".repeat(2 * bound) + "\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.read(above));
+        assertEquals(
+                above + ": the file is " + Files.size(above) + " bytes, above the limit of 1048576 bytes (1 MiB) for"
+                        + " a YAML file omb-tx reads (is it the file you meant?)",
+                e.getMessage());
+    }
+
+    @Test
+    void listsOrMappingsNestedTooDeepSaySoWithTheLine() {
+        ConfigException lists = assertThrows(
+                ConfigException.class,
+                () -> YamlFiles.parse("w.yaml", "name: w\ntopics: " + "[".repeat(20_000) + "]".repeat(20_000) + "\n"));
+        assertTrue(
+                lists.getMessage()
+                        .matches("w\\.yaml: not valid YAML at line 2, column \\d+: lists and mappings nested more than"
+                                + " 100 deep \\(.*\\)"),
+                lists.getMessage());
+        ConfigException mappings = assertThrows(
+                ConfigException.class,
+                () -> YamlFiles.parse("d.yaml", "name: k\nt:\n" + "  {a:\n".repeat(3_000) + "1" + "}".repeat(3_000)));
+        assertTrue(
+                mappings.getMessage().startsWith("d.yaml: not valid YAML at line 102, column "), mappings.getMessage());
+        assertTrue(mappings.getMessage().contains("nested more than 100 deep"), mappings.getMessage());
+
+        String deepest = "[".repeat(99) + "]".repeat(99);
+        assertEquals(
+                1, YamlFiles.parse("w.yaml", "a: " + deepest + "\n").path("a").size(), "100 deep is read");
+    }
+
+    @Test
+    void aFileThatIsNotUtf8SaysSoWithWhere() throws Exception {
+        byte[] random = new byte[770];
+        new java.util.Random(7).nextBytes(random);
+        Files.write(dir.resolve("random.yaml"), random);
+        ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.read(dir.resolve("random.yaml")));
+        assertTrue(e.getMessage().startsWith(dir.resolve("random.yaml") + ": not UTF-8 text: byte "), e.getMessage());
+
+        Files.write(
+                dir.resolve("latin1.yaml"),
+                "name: w\ndescription: caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        e = assertThrows(ConfigException.class, () -> YamlFiles.read(dir.resolve("latin1.yaml")));
+        assertEquals(
+                dir.resolve("latin1.yaml") + ": not UTF-8 text: byte 25 (line 2) is not part of a UTF-8 character; a"
+                        + " YAML file is read as UTF-8 (was it saved in another encoding?)",
+                e.getMessage());
     }
 }
