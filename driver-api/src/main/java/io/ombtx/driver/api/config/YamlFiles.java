@@ -59,7 +59,13 @@ public final class YamlFiles {
      */
     private static final LoaderOptions LOADER_OPTIONS = loaderOptions();
 
+    /**
+     * The builder, unlike {@code new YAMLFactory()}, leaves {@code EMPTY_STRING_AS_NULL} off, which would read a key
+     * with nothing under it (a block whose lines are all comments) as "" rather than null: it is set as the plain
+     * factory has it.
+     */
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+                    .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
                     .loaderOptions(LOADER_OPTIONS)
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(MAX_DEPTH)

@@ -86,6 +86,14 @@ class YamlFilesTest {
     }
 
     @Test
+    void aKeyWithNothingUnderItIsNullAndAnEmptyQuotedStringStaysEmpty() {
+        JsonNode root = YamlFiles.parse("d.yaml", "a: 1\nmediaDriver:\n  # threadingMode: SHARED\nb: ''\nc:\n");
+        assertTrue(root.get("mediaDriver").isNull(), root.toString());
+        assertTrue(root.get("c").isNull(), root.toString());
+        assertEquals("", root.get("b").textValue(), root.toString());
+    }
+
+    @Test
     void aDuplicateKeyIsStillAnError() {
         ConfigException e = assertThrows(ConfigException.class, () -> YamlFiles.parse("w.yaml", "name: a\nname: b\n"));
         assertTrue(e.getMessage().contains("Duplicate field 'name'"), e.getMessage());
