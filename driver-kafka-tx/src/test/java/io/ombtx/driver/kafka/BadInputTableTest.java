@@ -232,6 +232,22 @@ class BadInputTableTest {
                 List.of("--dry-run"),
                 w,
                 "'producerRate'");
+        t.bench(
+                "workload latencyTarget without the max-rate search",
+                DRIVER,
+                WORKLOAD + "latencyTarget: {p99Ms: 50}\n",
+                List.of("--dry-run"),
+                w,
+                "'latencyTarget'",
+                "producerRate: 0");
+        t.bench(
+                "workload latencyTarget misspelled inside",
+                DRIVER,
+                "name: w\nmessageSize: 100\ntestDurationMinutes: 1\nproducerRate: 0\nlatencyTarget: {p99: 50}\n",
+                List.of("--dry-run"),
+                w,
+                "'latencyTarget.p99'",
+                "did you mean 'p99Ms'");
         t.both(
                 "workload messageSize 0",
                 DRIVER,

@@ -61,7 +61,8 @@ public final class WorkloadLoader {
             "transactionVersion",
             "clientVersion",
             "partitionVerification",
-            "groupProtocol");
+            "groupProtocol",
+            "latencyTarget");
     /** The most runs one workload's sweep may expand into. */
     public static final int MAX_SWEEP_POINTS = 1000;
 
@@ -300,7 +301,7 @@ public final class WorkloadLoader {
         OperationSpec operation = OperationReader.read(op, layout.partitionsPerTopic());
         PayloadSpec payload = PayloadSpec.read(f, baseDir, operation.kind());
         ClientCounts clients = ClientCounts.read(f);
-        LoadRate load = LoadRate.read(f, operation.kind());
+        LoadRate load = LoadRate.read(f, operation);
         RunLength length = RunLength.read(f, operation, load);
         OperationOptions options =
                 OperationOptions.read(f, op, new OperationOptions.Run(layout, operation, clients, load, length));

@@ -120,8 +120,15 @@ public final class PlanText {
             String rate = w.loop() == LoopMode.CLOSED
                     ? "closed loop"
                     : run.findMaximumRate()
-                            ? "open loop, maximum sustainable rate (searched before the warm-up:" + " x2 from "
-                                    + (long) run.initialRate() + " msg/s, then bisection, then held)"
+                            ? "open loop, maximum sustainable rate"
+                                    + (run.search().hasLatencyTarget()
+                                            ? String.format(
+                                                    Locale.ROOT,
+                                                    " whose operations' p99 is at most %s ms",
+                                                    run.search().maxLatencyP99Millis())
+                                            : "")
+                                    + " (searched before the warm-up: x2 from " + (long) run.initialRate()
+                                    + " msg/s, then bisection, then held)"
                             : run.initialRate() > 0
                                     ? "open loop at " + (long) run.initialRate() + " msg/s"
                                     : "prefilled source";

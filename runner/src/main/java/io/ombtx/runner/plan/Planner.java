@@ -121,12 +121,18 @@ public final class Planner {
                 Topology.of(w, runId),
                 load,
                 payloads(w),
-                findMax
-                        ? MaxRateSearch.Settings.forLoad(initialRate, w.producerCount(), w.messagesPerOperation())
-                        : null,
+                findMax ? searchSettings(w, initialRate) : null,
                 clientVersion(driver, w, options),
                 w.driverOverrides().describe(),
                 WorkloadWarnings.of(w));
+    }
+
+    /** The max-rate search's settings for a workload, bounded by its {@code latencyTarget} when it sets one. */
+    private static MaxRateSearch.Settings searchSettings(Workload w, double initialRate) {
+        MaxRateSearch.Settings settings =
+                MaxRateSearch.Settings.forLoad(initialRate, w.producerCount(), w.messagesPerOperation());
+        double latencyP99 = w.load().latencyTargetP99Millis();
+        return latencyP99 > 0 ? settings.withLatencyTarget(latencyP99) : settings;
     }
 
     /** A workload's payloads, chosen as OMB chooses them. */

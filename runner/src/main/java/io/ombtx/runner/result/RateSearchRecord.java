@@ -28,6 +28,8 @@ public record RateSearchRecord(
      * @param backlogGrowth msg/s: the same for the messages acknowledged but not yet received, per subscription;
      *     absent when nothing consumes
      * @param publishDelayP99Millis the publish delay's 99th percentile over the window; absent when none was recorded
+     * @param latencyP99Millis the operations' latency 99th percentile over the window, when a {@code latencyTarget}
+     *     bounded the search; absent otherwise
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonPropertyOrder({
@@ -40,7 +42,8 @@ public record RateSearchRecord(
         "sustained",
         "inFlightGrowth",
         "backlogGrowth",
-        "publishDelayP99Millis"
+        "publishDelayP99Millis",
+        "latencyP99Millis"
     })
     public record Probe(
             String stage,
@@ -52,5 +55,6 @@ public record RateSearchRecord(
             boolean sustained,
             Double inFlightGrowth,
             Double backlogGrowth,
-            Double publishDelayP99Millis) {}
+            Double publishDelayP99Millis,
+            Double latencyP99Millis) {}
 }

@@ -33,7 +33,7 @@ final class MaxRateSearchPhase {
             + " capped a margin above what a failed probe delivered, the cap itself probed before the bisection"
             + " ends), confirm over"
             + " %.1f s (a confirmation that kept up and stayed punctual but grew is tried once more; then stepping"
-            + " down %.0f%% until it holds, or bisecting again below what it delivered if that was far short)";
+            + " down %.0f%% until it holds, or bisecting again below what it delivered if that was far short)%s";
 
     private final WorkerGroup group;
     private final Measurement workload;
@@ -102,11 +102,15 @@ final class MaxRateSearchPhase {
         }
         log.accept(String.format(
                 Locale.ROOT,
-                "Max-rate search %s: %.0f msg/s after %.1f s and %d probe(s)",
+                "Max-rate search %s: %.0f msg/s after %.1f s and %d probe(s)%s",
                 stopped == null ? "done" : "stopped (" + stopped + ")",
                 found,
                 seconds,
-                search.steps().size()));
+                search.steps().size(),
+                search.nothingHeld()
+                        ? "; NO probe held the criterion, down to " + String.format(Locale.ROOT, "%.0f", found)
+                                + " msg/s: the run goes on at that rate, which failed (each probe's line says why)"
+                        : ""));
         return new RateSearchRecord(
                 criterion(search.settings()),
                 found,
@@ -123,17 +127,19 @@ final class MaxRateSearchPhase {
                                 step.sustained(),
                                 step.inFlightGrowth(),
                                 step.backlogGrowth(),
-                                step.publishDelayP99Millis()))
+                                step.publishDelayP99Millis(),
+                                search.settings().hasLatencyTarget() ? step.latencyP99Millis() : null))
                         .toList());
-    }
-
-    /** The search's settings for a workload ({@link MaxRateSearch.Settings#forLoad}). */
-    static MaxRateSearch.Settings settings(Measurement workload, double startRate) {
-        return MaxRateSearch.Settings.forLoad(startRate, workload.producers(), workload.messagesPerOperation());
     }
 
     /** The criterion in words, with the settings' figures, as the result records it. */
     static String criterion(MaxRateSearch.Settings s) {
+        String latency = s.hasLatencyTarget()
+                ? String.format(
+                        Locale.ROOT,
+                        "; and the operations' latency p99 over the window was at most %.1f ms (latencyTarget)",
+                        s.maxLatencyP99Millis())
+                : "";
         return String.format(
                 Locale.ROOT,
                 CRITERION,
@@ -147,14 +153,15 @@ final class MaxRateSearchPhase {
                 s.startRate(),
                 100 * s.tolerance(),
                 s.confirmSeconds(),
-                100 * s.tolerance());
+                100 * s.tolerance(),
+                latency);
     }
 
     private static String describe(
             MaxRateSearch.Stage stage, double target, MaxRateSearch.Observation o, boolean sustained) {
         return String.format(
                 Locale.ROOT,
-                "Max-rate search %-7s %10.0f msg/s: issued %10.0f, acked %10.0f%s%s%s%s" + " -> %s",
+                "Max-rate search %-7s %10.0f msg/s: issued %10.0f, acked %10.0f%s%s%s%s%s" + " -> %s",
                 stage.name().toLowerCase(Locale.ROOT),
                 target,
                 o.issuedRate(),
@@ -163,6 +170,7 @@ final class MaxRateSearchPhase {
                 figure("; in flight %+.1f%%/s", 100 * o.inFlightGrowth() / target),
                 figure(", backlog %+.1f%%/s", 100 * o.backlogGrowth() / target),
                 figure(", delay p99 %.1f ms", o.publishDelayP99Millis()),
+                figure(", latency p99 %.1f ms", o.latencyP99Millis()),
                 sustained ? "sustained" : "not sustained");
     }
 
@@ -237,11 +245,14 @@ final class MaxRateSearchPhase {
         StatsSnapshot stats = group.periodStats();
         Histogram delay = stats.histogram(Latency.PUBLISH_DELAY);
         double delayP99Millis = delay.getTotalCount() == 0 ? Double.NaN : delay.getValueAtPercentile(99) / 1000.0;
-        return new Window(observe(progress, times, delayP99Millis), null);
+        Histogram latency = stats.histogram(Latency.OPERATION_LATENCY);
+        double latencyP99Millis = latency.getTotalCount() == 0 ? Double.NaN : latency.getValueAtPercentile(99) / 1000.0;
+        return new Window(observe(progress, times, delayP99Millis, latencyP99Millis), null);
     }
 
     /** A window's rates from the workers' cumulative counts at its start and end, and its slopes from every sample. */
-    MaxRateSearch.Observation observe(Progress[] samples, double[] times, double publishDelayP99Millis) {
+    MaxRateSearch.Observation observe(
+            Progress[] samples, double[] times, double publishDelayP99Millis, double latencyP99Millis) {
         int last = samples.length - 1;
         double seconds = times[last] - times[0];
         int perOperation = workload.messagesPerOperation();
@@ -264,7 +275,14 @@ final class MaxRateSearchPhase {
         double backlogGrowth =
                 subscriptions == 0 || perOperation == 0 ? Double.NaN : MaxRateSearch.slope(times, backlog);
         return new MaxRateSearch.Observation(
-                seconds, issued, acked, received, inFlightGrowth, backlogGrowth, publishDelayP99Millis);
+                seconds,
+                issued,
+                acked,
+                received,
+                inFlightGrowth,
+                backlogGrowth,
+                publishDelayP99Millis,
+                latencyP99Millis);
     }
 
     private static double bestSoFar(MaxRateSearch search) {

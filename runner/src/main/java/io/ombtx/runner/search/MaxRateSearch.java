@@ -39,6 +39,8 @@ public final class MaxRateSearch {
      *     second, a 5-s confirmation 0.4 %): the fluctuation of a level that is not growing (batches, acks=all
      *     round trips) is a few ms of traffic whatever the window, so the bound is per window, not per second
      * @param maxPublishDelayP99Millis the most the publish delay's p99 over a window may be
+     * @param maxLatencyP99Millis the most the operations' latency p99 over a window may be (a workload's {@code
+     *     latencyTarget}); infinite when the workload sets none
      * @param sampleSeconds how often, within a window, what is in flight and the backlogs are sampled for the slope
      * @param growthFloorMessages the least growth over a window that counts, in messages, whatever the target: what
      *     is in flight moves in steps of whole operations (a transaction of 100 messages is 100 at once), so at a
@@ -61,7 +63,8 @@ public final class MaxRateSearch {
             double maxPublishDelayP99Millis,
             double sampleSeconds,
             double growthFloorMessages,
-            double maxSettleSeconds) {
+            double maxSettleSeconds,
+            double maxLatencyP99Millis) {
 
         /**
          * Probes of 1 s after 0.25 to 3 s to settle, confirmed over 5 s, within 5 %, at most 40 probes; nothing may
@@ -69,7 +72,21 @@ public final class MaxRateSearch {
          * docs/load-generation.md for why these figures).
          */
         public static Settings defaults(double startRate) {
-            return new Settings(startRate, 100_000_000, 1.0, 0.25, 5.0, 0.95, 0.05, 40, 0.02, 50, 0.1, 0, 3.0);
+            return new Settings(
+                    startRate,
+                    100_000_000,
+                    1.0,
+                    0.25,
+                    5.0,
+                    0.95,
+                    0.05,
+                    40,
+                    0.02,
+                    50,
+                    0.1,
+                    0,
+                    3.0,
+                    Double.POSITIVE_INFINITY);
         }
 
         /**
@@ -83,15 +100,34 @@ public final class MaxRateSearch {
 
         /** The same settings with the given start and maximum rate. */
         public Settings withRates(double start, double max) {
-            return with(start, max, growthFloorMessages);
+            return with(start, max, growthFloorMessages, maxLatencyP99Millis);
         }
 
         /** The same settings with the given {@link #growthFloorMessages}. */
         public Settings withGrowthFloor(double messages) {
-            return with(startRate, maxRate, messages);
+            return with(startRate, maxRate, messages, maxLatencyP99Millis);
         }
 
-        private Settings with(double start, double max, double floorMessages) {
+        /** The same settings, a probe sustained only if its operations' latency p99 is at most {@code millis}. */
+        public Settings withLatencyTarget(double millis) {
+            return with(startRate, maxRate, growthFloorMessages, millis);
+        }
+
+        /**
+         * The lowest rate worth a probe, msg/s: one operation a second per producer (half the growth floor, which is
+         * two), at least 1 msg/s. Below it a window of a second holds too few operations to judge, so a search that
+         * nothing has held halving down to it ends there.
+         */
+        public double lowestRate() {
+            return Math.max(1, growthFloorMessages / 2);
+        }
+
+        /** Whether a latency target bounds the search. */
+        public boolean hasLatencyTarget() {
+            return maxLatencyP99Millis != Double.POSITIVE_INFINITY;
+        }
+
+        private Settings with(double start, double max, double floorMessages, double latencyMillis) {
             return new Settings(
                     start,
                     max,
@@ -105,7 +141,8 @@ public final class MaxRateSearch {
                     maxPublishDelayP99Millis,
                     sampleSeconds,
                     floorMessages,
-                    maxSettleSeconds);
+                    maxSettleSeconds,
+                    latencyMillis);
         }
     }
 
@@ -126,6 +163,7 @@ public final class MaxRateSearch {
      * @param backlogGrowth the largest subscription's backlog slope (acknowledged, not received), msg/s; NaN when
      *     nothing consumes or it was not sampled
      * @param publishDelayP99Millis the publish delay's p99 over the window; NaN when not known
+     * @param latencyP99Millis the operations' latency p99 over the window; NaN when not known
      */
     public record Observation(
             double seconds,
@@ -134,11 +172,32 @@ public final class MaxRateSearch {
             double receivedRate,
             double inFlightGrowth,
             double backlogGrowth,
-            double publishDelayP99Millis) {
+            double publishDelayP99Millis,
+            double latencyP99Millis) {
 
-        /** Rates only: nothing known about growth or delay. */
+        /** Rates only: nothing known about growth, delay or latency. */
         public Observation(double seconds, double issuedRate, double ackedRate, double receivedRate) {
             this(seconds, issuedRate, ackedRate, receivedRate, Double.NaN, Double.NaN, Double.NaN);
+        }
+
+        /** Rates, growth and delay: the latency not known. */
+        public Observation(
+                double seconds,
+                double issuedRate,
+                double ackedRate,
+                double receivedRate,
+                double inFlightGrowth,
+                double backlogGrowth,
+                double publishDelayP99Millis) {
+            this(
+                    seconds,
+                    issuedRate,
+                    ackedRate,
+                    receivedRate,
+                    inFlightGrowth,
+                    backlogGrowth,
+                    publishDelayP99Millis,
+                    Double.NaN);
         }
     }
 
@@ -153,7 +212,8 @@ public final class MaxRateSearch {
             boolean sustained,
             Double inFlightGrowth,
             Double backlogGrowth,
-            Double publishDelayP99Millis) {}
+            Double publishDelayP99Millis,
+            Double latencyP99Millis) {}
 
     private final Settings settings;
     private final List<Step> steps = new ArrayList<>();
@@ -200,6 +260,11 @@ public final class MaxRateSearch {
         return stage == Stage.CONFIRM ? settings.confirmSeconds() : settings.probeSeconds();
     }
 
+    /** Whether the search is over and no probe held its target: the rate found is then one that failed. */
+    public boolean nothingHeld() {
+        return done() && steps.stream().noneMatch(Step::sustained);
+    }
+
     /** The rate found, once {@link #done()}. */
     public double foundRate() {
         return found;
@@ -221,14 +286,16 @@ public final class MaxRateSearch {
      * The whole criterion: kept up ({@link #keptUp}), nothing in flight or in a backlog grew by more than
      * {@link Settings#maxGrowthSeconds} of the target (or {@link Settings#growthFloorMessages}) over the window,
      * and the publish delay's p99 is within
-     * {@link Settings#maxPublishDelayP99Millis}. A figure that is NaN (not measured) does not count against it.
+     * {@link Settings#maxPublishDelayP99Millis}, and the operations' latency p99 within {@link
+     * Settings#maxLatencyP99Millis}. A figure that is NaN (not measured) does not count against it.
      */
     public static boolean sustained(double target, Observation o, Settings settings) {
         double maxSlope = maxGrowthPerSecond(target, o.seconds(), settings);
         return keptUp(target, o, settings.keepUpRatio())
                 && !(o.inFlightGrowth() > maxSlope)
                 && !(o.backlogGrowth() > maxSlope)
-                && !(o.publishDelayP99Millis() > settings.maxPublishDelayP99Millis());
+                && !(o.publishDelayP99Millis() > settings.maxPublishDelayP99Millis())
+                && !(o.latencyP99Millis() > settings.maxLatencyP99Millis());
     }
 
     /** The steepest growth (msg/s per second) a window of {@code seconds} at {@code target} may show. */
@@ -279,7 +346,8 @@ public final class MaxRateSearch {
                 ok,
                 orNull(o.inFlightGrowth()),
                 orNull(o.backlogGrowth()),
-                orNull(o.publishDelayP99Millis())));
+                orNull(o.publishDelayP99Millis()),
+                orNull(o.latencyP99Millis())));
         if (!ok
                 && (stage != Stage.CONFIRM || onlyGrew(target, o))
                 && retrying != target
@@ -344,10 +412,11 @@ public final class MaxRateSearch {
         return Double.isNaN(value) ? null : value;
     }
 
-    /** Kept up and punctual, failed only on growth: a window a transient dip can explain. */
+    /** Kept up, punctual and within the latency target, failed only on growth: a window a transient dip can explain. */
     private boolean onlyGrew(double target, Observation o) {
         return keptUp(target, o, settings.keepUpRatio())
-                && !(o.publishDelayP99Millis() > settings.maxPublishDelayP99Millis());
+                && !(o.publishDelayP99Millis() > settings.maxPublishDelayP99Millis())
+                && !(o.latencyP99Millis() > settings.maxLatencyP99Millis());
     }
 
     /**
@@ -416,6 +485,12 @@ public final class MaxRateSearch {
             } else {
                 finish(hi / 2); // nothing held even at the lowest rate tried; report half of it, flagged by the steps
             }
+            return;
+        }
+        if (lo == 0 && (lo + hi) / 2 < settings.lowestRate()) {
+            // Nothing has held, down to the lowest rate worth a probe: the lowest rate tried is reported, and the
+            // steps say why each failed (nothingHeld()).
+            finish(lowestFailed);
             return;
         }
         stage = Stage.BISECT;

@@ -206,6 +206,52 @@ class WorkloadLoaderTest {
     }
 
     @Test
+    void aLatencyTargetBoundsOnlyTheSearchForTheMaximumRate() {
+        String search = "name: x\nmessageSize: 10\ntestDurationMinutes: 1\nproducerRate: 0\n";
+        assertEquals(0, load(search).get(0).load().latencyTargetP99Millis());
+        assertEquals(
+                25.5,
+                load(search + "latencyTarget: {p99Ms: 25.5}\n").get(0).load().latencyTargetP99Millis());
+        assertEquals(
+                "latencyTarget.p99Ms", error(search + "latencyTarget: {}\n").key());
+        assertEquals(
+                "latencyTarget.p99Ms",
+                error(search + "latencyTarget: {p99Ms: 0}\n").key());
+        assertEquals(
+                "latencyTarget.p99", error(search + "latencyTarget: {p99: 5}\n").key());
+        assertEquals("latencyTarget", error(search + "latencyTarget: 50\n").key());
+        String fixed = "name: x\nmessageSize: 10\ntestDurationMinutes: 1\nproducerRate: 100\n";
+        ConfigException atARate = error(fixed + "latencyTarget: {p99Ms: 50}\n");
+        assertEquals("latencyTarget", atARate.key());
+        assertTrue(atARate.problem().contains("producerRate: 0"), atARate.problem());
+        assertEquals(
+                "latencyTarget",
+                error(search + "operation: {kind: STREAM}\nlatencyTarget: {p99Ms: 50}\n")
+                        .key());
+        // A transactional PUBLISH cut by time alone lasts its commit interval (100 ms by default) at any rate.
+        String tx = search + "operation: {kind: PUBLISH, transactional: true";
+        ConfigException underTheInterval = error(tx + "}\nlatencyTarget: {p99Ms: 60}\n");
+        assertEquals("latencyTarget.p99Ms", underTheInterval.key());
+        assertTrue(underTheInterval.problem().contains("commitIntervalMs (100 ms)"), underTheInterval.problem());
+        assertTrue(underTheInterval.problem().contains("cannot be 60 ms or less"), underTheInterval.problem());
+        assertEquals(
+                150, load(tx + "}\nlatencyTarget: {p99Ms: 150}\n").get(0).load().latencyTargetP99Millis());
+        assertEquals(
+                60,
+                load(tx + ", commitIntervalMs: 20}\nlatencyTarget: {p99Ms: 60}\n")
+                        .get(0)
+                        .load()
+                        .latencyTargetP99Millis());
+        assertEquals(
+                60,
+                load(tx + ", messagesPerTransaction: 10}\nlatencyTarget: {p99Ms: 60}\n")
+                        .get(0)
+                        .load()
+                        .latencyTargetP99Millis(),
+                "a count bound closes transactions sooner at a high enough rate");
+    }
+
+    @Test
     void aRunLengthIsRequiredAndOnlyOneKind() {
         assertEquals("testDurationMinutes", error("name: x\nmessageSize: 10\n").key());
         assertEquals(

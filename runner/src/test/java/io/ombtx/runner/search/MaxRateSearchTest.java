@@ -355,10 +355,60 @@ class MaxRateSearchTest {
                 Double.POSITIVE_INFINITY,
                 settings.sampleSeconds(),
                 0,
-                3);
+                3,
+                Double.POSITIVE_INFINITY);
         double foundOnRates =
                 runFilling(ratesOnly, new FillingBuffer(capacity, limit)).foundRate();
         assertTrue(foundOnRates > capacity, "rates alone found " + foundOnRates);
+    }
+
+    /**
+     * A system that keeps up with any rate up to 200K msg/s but whose operations' p99 climbs with the load, as a
+     * queue's does: 2 ms idle, 2 / (1 - rate/capacity) ms loaded (20 ms at 90 % of capacity).
+     */
+    private static DoubleFunction<Observation> queueing(double capacity) {
+        return target -> {
+            double delivered = Math.min(target, capacity);
+            double load = Math.min(0.999, target / capacity);
+            return new Observation(1.0, delivered, delivered, Double.NaN, Double.NaN, Double.NaN, 1, 2 / (1 - load));
+        };
+    }
+
+    @Test
+    void aLatencyTargetFindsTheHighestRateThatHoldsIt() {
+        MaxRateSearch.Settings plain = MaxRateSearch.Settings.defaults(10_000);
+        assertFalse(plain.hasLatencyTarget());
+        double unbounded = run(new MaxRateSearch(plain), queueing(200_000)).foundRate();
+        assertTrue(unbounded >= 0.9 * 200_000, "without a target the rates decide: " + unbounded);
+
+        // p99 <= 10 ms holds up to 80 % of capacity (2 / (1 - 0.8) = 10): 160K msg/s.
+        MaxRateSearch bounded = run(new MaxRateSearch(plain.withLatencyTarget(10)), queueing(200_000));
+        double found = bounded.foundRate();
+        assertTrue(found >= 0.95 * 160_000 && found <= 160_000, "found " + found + " after " + bounded.steps());
+        Step last = bounded.steps().get(bounded.steps().size() - 1);
+        assertEquals(Stage.CONFIRM, last.stage());
+        assertTrue(last.latencyP99Millis() <= 10, last.toString());
+        assertTrue(
+                bounded.steps().stream().anyMatch(s -> !s.sustained() && s.latencyP99Millis() > 10),
+                "a probe fails on its latency alone: " + bounded.steps());
+    }
+
+    @Test
+    void aTargetNoRateHoldsEndsAtTheLowestRateWorthAProbe() {
+        // A latency floor of 100 ms (a transaction held open for its commit interval) against a target of 60 ms.
+        MaxRateSearch.Settings settings =
+                MaxRateSearch.Settings.forLoad(10_000, 4, 1).withLatencyTarget(60);
+        assertEquals(4, settings.lowestRate(), "one operation a second per producer");
+        MaxRateSearch search = run(
+                new MaxRateSearch(settings),
+                target -> new Observation(1.0, target, target, Double.NaN, Double.NaN, Double.NaN, 1, 101));
+        assertTrue(search.nothingHeld(), search.steps().toString());
+        double lowestTried =
+                search.steps().stream().mapToDouble(Step::targetRate).min().orElseThrow();
+        assertEquals(lowestTried, search.foundRate());
+        assertTrue(lowestTried >= settings.lowestRate() && lowestTried < 2 * settings.lowestRate(), "" + lowestTried);
+        assertTrue(search.steps().size() < settings.maxProbes(), search.steps().size() + " probes");
+        assertFalse(run(new MaxRateSearch(settings), queueing(200_000)).nothingHeld());
     }
 
     @Test
@@ -401,7 +451,8 @@ class MaxRateSearchTest {
                         d.maxPublishDelayP99Millis(),
                         d.sampleSeconds(),
                         0,
-                        3)),
+                        3,
+                        d.maxLatencyP99Millis())),
                 system(1_000_000, 0, 1));
         assertEquals(4, search.steps().size());
         assertEquals(80_000, search.foundRate());
