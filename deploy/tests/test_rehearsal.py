@@ -35,6 +35,8 @@ USER = pwd.getpwuid(os.geteuid()).pw_name
 GROUP = grp.getgrgid(os.getegid()).gr_name
 JAVA_OPTS = "-Xms128m -Xmx512m -XX:+UseSerialGC"
 MEASURED_TRANSACTIONS = 100
+# The rehearsal's worker token: the worker refuses any request without it, so the run proves it is sent.
+WORKER_TOKEN = "5e2f0a7c91d34b68a0c4e6f8b1d3a5c7"
 
 # workloads/tx-writes.yaml's transaction, with few enough of them for a test on a busy machine.
 WORKLOAD = f"""\
@@ -170,6 +172,8 @@ class Rehearsal:
             "omb_tx_worker_port": self.worker_port,
             "omb_tx_worker_stats_port": self.stats_port,
             "omb_tx_worker_java_opts": JAVA_OPTS,
+            # A token of the test's own, in place of the one group_vars would make in credentials/.
+            "omb_tx_worker_token": WORKER_TOKEN,
             # Everything runs as whoever runs the test: no become (it overrides the playbooks' become: true).
             "ansible_become": False,
             "run_suite_user": USER,
@@ -275,6 +279,9 @@ def test_a_benchmark_runs_through_the_deployed_worker_and_its_result_becomes_a_r
     worker_log = rehearsal.root / "worker.log"
     worker = rehearsal.start(command, worker_log, dict(rehearsal.env, **unit_env), workdir)
     wait_for_port(CLIENT_IP, rehearsal.worker_port, worker, worker_log, timeout=120)
+    token_file = Path(command[command.index("--token-file") + 1])
+    assert token_file.read_text() == WORKER_TOKEN + "\n"
+    assert token_file.stat().st_mode & 0o777 == 0o600
 
     samplers = rehearsal.start_host_samplers()
     workload = rehearsal.root / "rehearsal-tx-writes.yaml"

@@ -231,7 +231,10 @@ class TestClientFiles:
 
     def test_worker_unit_starts_benchmark_worker_on_the_omb_ports(self, default_render: Path) -> None:
         unit = (default_render / "client" / "omb-tx-worker.service").read_text()
-        assert "ExecStart=/opt/omb-tx/bin/benchmark-worker --port 8080 --stats-port 8081" in unit
+        assert (
+            "ExecStart=/opt/omb-tx/bin/benchmark-worker --port 8080 --stats-port 8081"
+            " --token-file /opt/omb-tx/worker.token"
+        ) in unit
         assert "WorkingDirectory=/opt/omb-tx" in unit
         assert "Environment=OMBTX_HOME=/opt/omb-tx" in unit
 
@@ -325,7 +328,8 @@ class TestClientFiles:
         run_suite = json.loads((default_render / "client" / "run-suite.json").read_text())
         assert run_suite["bootstrap_servers"] == BOOTSTRAP
         # No drivers or workloads were given to this render, so the lists are empty.
-        assert run_suite["command"] == ["bin/benchmark", "--workers-file", "workers.yaml", "--drivers", ""]
+        assert run_suite["command"] == [
+            "bin/benchmark", "--workers-file", "workers.yaml", "--token-file", "/opt/omb-tx/worker.token", "--drivers", ""]
 
     def test_benchmark_command_line(self, tmp_path: Path, ansible_env: dict[str, str], sample_inventory: Path) -> None:
         out = render(

@@ -113,6 +113,15 @@ class CliTest {
                 "unknown option --dry-rn",
                 "did you mean --dry-run?");
         assertOneLineError(run(Main::run, "-d", "d.yaml", "-Z", "w.yaml"), "unknown option -Z");
+        assertOneLineError(
+                run(
+                        Main::run,
+                        "-d",
+                        "d.yaml",
+                        "--token-file",
+                        dir.resolve("no.token").toString(),
+                        "w.yaml"),
+                "--token-file " + dir.resolve("no.token") + ": no such file");
         assertOneLineError(run(Main::run, "-d", "d.yaml", "w.yaml", "--profile"), "--profile needs a value");
         assertOneLineError(run(Main::run, "-d", "d.yaml", "--output", "--dry-run", "w.yaml"), "--output needs a value");
         assertOneLineError(
@@ -571,7 +580,10 @@ class CliTest {
                 "OMB compatibility",
                 "default 8080",
                 "--extra-classpath",
-                "OMBTX_CLASSPATH");
+                "OMBTX_CLASSPATH",
+                "--token-file",
+                "OMBTX_WORKER_TOKEN",
+                "listens on 127.0.0.1 only");
         assertOneLineError(run(worker, "--port", "70000"), "--port expects a whole number from 0 to 65535, got 70000");
         assertOneLineError(run(worker, "--prot", "1"), "unknown option --prot", "did you mean --port?");
         assertOneLineError(run(worker, "-p"), "--port needs a value");
@@ -595,7 +607,14 @@ class CliTest {
         WorkerMain.Options defaults = new WorkerMain.Options();
         Cli.parse(defaults, new String[0]);
         assertEquals(8080, defaults.port);
-        assertEquals("0.0.0.0", defaults.bind);
+        assertEquals(null, defaults.bind);
+        // Every interface only with a token, or when told.
+        assertEquals("127.0.0.1", WorkerMain.bindAddress(null, false));
+        assertEquals("0.0.0.0", WorkerMain.bindAddress(null, true));
+        assertEquals("0.0.0.0", WorkerMain.bindAddress("0.0.0.0", false));
+        assertTrue(WorkerMain.access(null, false, null).startsWith("no worker token: listening on 127.0.0.1 only"));
+        assertTrue(WorkerMain.access("0.0.0.0", false, null).startsWith("no worker token: anyone who can reach"));
+        assertTrue(WorkerMain.access(null, true, Path.of("w.token")).contains("(from w.token)"));
     }
 
     // bin/kafka-local start

@@ -217,7 +217,7 @@ public final class Main {
                 public Worker create(String worker) {
                     return worker.equals(WorkerAssignment.LOCAL)
                             ? new LocalWorker()
-                            : new HttpWorkerClient(worker, workerTimeout);
+                            : new HttpWorkerClient(worker, workerTimeout, parsed.workerToken());
                 }
 
                 @Override

@@ -3,6 +3,7 @@ package io.ombtx.runner;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.Converters;
 import io.ombtx.runner.worker.WorkerServer;
+import io.ombtx.runner.worker.WorkerToken;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,10 +23,15 @@ public final class WorkerMain {
                     + " stock OMB's) can run producers and consumers here. Drivers are loaded from this installation.",
             optionListHeading = "%nOptions (-p and -sp as in OMB's worker):%n",
             footer = {
+                "Without a token the worker listens on 127.0.0.1 only (--bind-address to say otherwise): anyone who can"
+                        + " reach its port could make it load a driver and send load anywhere.",
                 "Exit codes: 2 bad input or the address cannot be listened on; otherwise it serves until stopped.",
                 "",
                 "Examples:",
-                "  bin/benchmark-worker --port 8080 --stats-port 8081",
+                "  openssl rand -hex 32 > worker.token    # the same file (or OMBTX_WORKER_TOKEN) for bin/benchmark",
+                "  bin/benchmark-worker --port 8080 --token-file worker.token",
+                "  bin/benchmark-worker --port 8080 --stats-port 8081 --bind-address 0.0.0.0   # no token: stock OMB's"
+                        + " coordinator",
                 "  bin/benchmark-worker --extra-classpath '/opt/omb/driver-kafka/target/driver-kafka-0.0.1-SNAPSHOT.jar'",
                 "      (stock OMB's Kafka driver, for a stock OMB coordinator whose driver YAML names it)"
             })
@@ -41,8 +47,17 @@ public final class WorkerMain {
         @Option(
                 names = {"-b", "--bind-address"},
                 paramLabel = "ADDRESS",
-                description = "address to listen on (default ${DEFAULT-VALUE}: every interface)")
-        String bind = "0.0.0.0";
+                description = "address to listen on (default: every interface, 0.0.0.0, with a token; 127.0.0.1"
+                        + " without one)")
+        String bind;
+
+        @Option(
+                names = "--token-file",
+                paramLabel = "FILE",
+                description = "a file holding the token (at least " + WorkerToken.MIN_LENGTH + " characters) every"
+                        + " request must carry, as bin/benchmark --token-file sends it; others are answered 401."
+                        + " Default: the environment variable " + WorkerToken.ENV + ", if set")
+        Path tokenFile;
 
         @Option(
                 names = {"-sp", "--stats-port"},
@@ -94,6 +109,27 @@ public final class WorkerMain {
         return null;
     }
 
+    /** The address to listen on: the one given, else every interface with a token and loopback only without. */
+    static String bindAddress(String given, boolean token) {
+        return given != null ? given : token ? "0.0.0.0" : "127.0.0.1";
+    }
+
+    /** Who may use this worker, said when it starts. */
+    static String access(String givenBind, boolean token, Path tokenFile) {
+        if (token) {
+            return "requests must carry the worker token (from "
+                    + (tokenFile != null ? tokenFile.toString() : "the environment variable " + WorkerToken.ENV)
+                    + "); others are answered 401";
+        }
+        if (givenBind == null) {
+            return "no worker token: listening on 127.0.0.1 only, for coordinators on this machine; give"
+                    + " --token-file (or " + WorkerToken.ENV + ") to serve other hosts, or --bind-address to serve"
+                    + " them without one";
+        }
+        return "no worker token: anyone who can reach this port may use this worker (give --token-file, or "
+                + WorkerToken.ENV + ", to require one)";
+    }
+
     public static void main(String[] args) throws Exception {
         Cli.main(new Options(), args, WorkerMain::serve);
     }
@@ -111,15 +147,24 @@ public final class WorkerMain {
             System.err.println("error: --extra-classpath " + classPathProblem);
             return Main.BAD_INPUT;
         }
+        WorkerToken token;
+        try {
+            token = WorkerToken.resolve(options.tokenFile, System.getenv()).orElse(null);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + (options.tokenFile != null ? "--token-file " : "") + e.getMessage());
+            return Main.BAD_INPUT;
+        }
+        String bind = bindAddress(options.bind, token != null);
         WorkerServer server;
         try {
-            server = new WorkerServer(options.bind, options.port).start();
+            server = new WorkerServer(bind, options.port, token).start();
         } catch (java.io.IOException | RuntimeException e) {
-            System.err.println("error: cannot listen on " + options.bind + ":" + options.port + ": "
+            System.err.println("error: cannot listen on " + bind + ":" + options.port + ": "
                     + (e.getMessage() != null ? e.getMessage() : e));
             return Main.BAD_INPUT;
         }
-        System.out.printf("omb-tx worker listening on http://%s:%d%n", options.bind, server.port());
+        System.out.printf("omb-tx worker listening on http://%s:%d%n", bind, server.port());
+        System.out.println(access(options.bind, token != null, options.tokenFile));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ombtx.runner.Main;
 import io.ombtx.runner.stats.Histograms;
 import io.ombtx.runner.worker.WorkerServer;
+import io.ombtx.runner.worker.WorkerToken;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -26,16 +27,21 @@ class DistributedTransactionsTest {
     @TempDir
     Path dir;
 
+    /** Also: workers started with a token, which the coordinator reads from --token-file and sends. */
     @Test
     void writeThenFetchRunsOnOneWorkerBecauseItsProducerWaitsForItsConsumer() throws Exception {
         Path home = io.ombtx.runner.OmbTxHome.locate();
-        try (WorkerServer first = new WorkerServer("127.0.0.1", 0).start();
-                WorkerServer second = new WorkerServer("127.0.0.1", 0).start()) {
+        Path tokenFile = Files.writeString(dir.resolve("worker.token"), "d1f0c2a9e4b3f7a6c5d8e1f2a3b4c5d6\n");
+        WorkerToken token = WorkerToken.read(tokenFile);
+        try (WorkerServer first = new WorkerServer("127.0.0.1", 0, token).start();
+                WorkerServer second = new WorkerServer("127.0.0.1", 0, token).start()) {
             Path result = dir.resolve("tx-fetch.json");
             String log = runOnBoth(
                     first,
                     second,
                     result,
+                    "--token-file",
+                    tokenFile.toString(),
                     "--profile",
                     "quick",
                     home.resolve("workloads/tx-fetch.yaml").toString());

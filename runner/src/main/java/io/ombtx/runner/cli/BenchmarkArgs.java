@@ -2,6 +2,7 @@ package io.ombtx.runner.cli;
 
 import io.ombtx.runner.config.ClusterProfile;
 import io.ombtx.runner.config.UsageException;
+import io.ombtx.runner.worker.WorkerToken;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,8 @@ import java.util.Map;
  *     leading its group id; null for none
  * @param reuseBrokers runs in a row on the same embedded cluster, without faults, share one started once
  *     ({@code --reuse-brokers})
+ * @param workerToken the token sent to remote workers ({@code --token-file}, else {@code OMBTX_WORKER_TOKEN}); null
+ *     for none
  */
 public record BenchmarkArgs(
         List<Path> drivers,
@@ -50,7 +53,8 @@ public record BenchmarkArgs(
         int repeat,
         boolean interleave,
         String comparison,
-        boolean reuseBrokers) {
+        boolean reuseBrokers,
+        WorkerToken workerToken) {
 
     /** These arguments with a suite entry's repetitions, interleaving and comparison name in place of their own. */
     public BenchmarkArgs withRepetitions(int repeat, boolean interleave, String comparison) {
@@ -135,7 +139,8 @@ public record BenchmarkArgs(
                     repeat,
                     interleave,
                     comparison,
-                    reuseBrokers);
+                    reuseBrokers,
+                    from.workerToken);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ombtx.runner.cli;
 
 import io.ombtx.runner.config.UsageException;
+import io.ombtx.runner.worker.WorkerToken;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,18 @@ public class CommonOptions implements Cli.Validated {
                     + " and a partial result (default: ${DEFAULT-VALUE})")
     @Converters.Bounds(min = 1, max = 86_400)
     int workerTimeoutSeconds = 120;
+
+    @Option(
+            names = "--token-file",
+            paramLabel = "FILE",
+            order = 15,
+            description = "a file holding the token the workers were started with (bin/benchmark-worker"
+                    + " --token-file), sent with every request to them (default: the environment variable "
+                    + WorkerToken.ENV + ", if set)")
+    Path tokenFile;
+
+    /** The token read by {@link #validate()}; null: none. */
+    private WorkerToken workerToken;
 
     @Option(
             names = "--teardown-timeout",
@@ -146,6 +159,11 @@ public class CommonOptions implements Cli.Validated {
                 throw new UsageException("--fault-command: " + problem);
             });
         }
+        try {
+            workerToken = WorkerToken.resolve(tokenFile, System.getenv()).orElse(null);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException((tokenFile != null ? "--token-file " : "") + e.getMessage());
+        }
     }
 
     /**
@@ -178,7 +196,8 @@ public class CommonOptions implements Cli.Validated {
                 repeat == null ? 1 : repeat,
                 interleave,
                 null,
-                reuseBrokers);
+                reuseBrokers,
+                workerToken);
     }
 
     /** --repeat as given, null when absent (a suite's own setting then applies). */

@@ -61,12 +61,16 @@ public final class ChildJvmWorker implements Worker {
         command.add("0");
         command.add("--bind-address");
         command.add("127.0.0.1");
+        // A token of its own, handed over in the child's environment: no other process on this machine can drive it.
+        WorkerToken token = WorkerToken.random();
         Process process;
         try {
-            process = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .redirectInput(ProcessBuilder.Redirect.PIPE)
-                    .start();
+                    .redirectInput(ProcessBuilder.Redirect.PIPE);
+            Map.Entry<String, String> secret = token.asEnvironment();
+            builder.environment().put(secret.getKey(), secret.getValue());
+            process = builder.start();
         } catch (IOException e) {
             throw new WorkerException("could not start the worker JVM: " + e.getMessage(), e);
         }
@@ -76,7 +80,7 @@ public final class ChildJvmWorker implements Worker {
         reader.start();
         try {
             String address = url.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            return new ChildJvmWorker(process, new HttpWorkerClient(address, timeout));
+            return new ChildJvmWorker(process, new HttpWorkerClient(address, timeout, token));
         } catch (ExecutionException | TimeoutException e) {
             stop(process);
             throw new WorkerException(

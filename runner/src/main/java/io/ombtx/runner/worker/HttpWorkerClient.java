@@ -30,13 +30,21 @@ import java.util.Map;
 public final class HttpWorkerClient implements Worker {
 
     private static final int NOT_FOUND = 404;
+    private static final int UNAUTHORIZED = 401;
 
     private final String baseUrl;
     private final Duration timeout;
     private final HttpClient http;
+    private final WorkerToken token;
     private boolean speaksOmbTx = true;
 
     public HttpWorkerClient(String url, Duration timeout) {
+        this(url, timeout, null);
+    }
+
+    /** @param token sent with every request when not null (a worker started without one ignores it) */
+    public HttpWorkerClient(String url, Duration timeout, WorkerToken token) {
+        this.token = token;
         this.baseUrl = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         this.timeout = timeout;
         this.http =
@@ -238,8 +246,18 @@ public final class HttpWorkerClient implements Worker {
                             : WorkerProtocol.JSON.writeValueAsBytes(body);
             request.POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).header("Content-Type", "application/json");
         }
+        if (token != null) {
+            request.header(WorkerToken.HEADER, token.headerValue());
+        }
         try {
             HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() == UNAUTHORIZED) {
+                throw new WorkerException("worker " + baseUrl + " refused " + path + " (HTTP 401): "
+                        + (token == null
+                                ? "it was started with a token; give bin/benchmark the same one (--token-file FILE,"
+                                        + " or the environment variable " + WorkerToken.ENV + ")"
+                                : "the token given is not the worker's"));
+            }
             return new Reply(response.statusCode(), response.body(), baseUrl);
         } catch (ConnectException e) {
             throw new WorkerException("worker " + baseUrl + " is not reachable (" + path + "): connection refused");

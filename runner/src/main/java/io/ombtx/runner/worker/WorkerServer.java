@@ -15,7 +15,8 @@ import java.util.concurrent.Executors;
 
 /**
  * {@code bin/benchmark-worker}: serves OMB's worker protocol over HTTP for a {@link LocalWorker}, so an OMB or
- * omb-tx coordinator can drive it. One run at a time; a new {@code /initialize-driver} starts afresh.
+ * omb-tx coordinator can drive it. One run at a time; a new {@code /initialize-driver} starts afresh. Started with a
+ * {@link WorkerToken}, it answers 401 to every request that does not carry it, before reading the request.
  */
 public final class WorkerServer implements AutoCloseable {
 
@@ -23,8 +24,16 @@ public final class WorkerServer implements AutoCloseable {
     private volatile LocalWorker worker = new LocalWorker();
     private OperationSpec pendingOperation = OperationSpec.publish();
     private final StatsSnapshot cumulative = new StatsSnapshot();
+    private final WorkerToken token;
 
+    /** A worker that serves anyone who can reach it (stock OMB's way). */
     public WorkerServer(String bindAddress, int port) throws IOException {
+        this(bindAddress, port, null);
+    }
+
+    /** @param token the token every request must carry; null: none asked */
+    public WorkerServer(String bindAddress, int port, WorkerToken token) throws IOException {
+        this.token = token;
         server = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
         server.setExecutor(Executors.newFixedThreadPool(4));
         act(WorkerProtocol.CONFIGURE_OPERATION, operation -> pendingOperation = operation);
@@ -137,6 +146,9 @@ public final class WorkerServer implements AutoCloseable {
     private <Q, R> void route(WorkerProtocol.Endpoint<Q, R> endpoint, Handler<Q, R> handler, boolean locked) {
         server.createContext(endpoint.path(), exchange -> {
             try {
+                if (!admitted(exchange)) {
+                    return;
+                }
                 int status;
                 byte[] body;
                 try {
@@ -160,6 +172,32 @@ public final class WorkerServer implements AutoCloseable {
                 exchange.close();
             }
         });
+    }
+
+    /**
+     * Whether the request carries the token (or none is asked). One that does not is answered 401, unread, and
+     * logged on the worker's console with where it came from.
+     */
+    private boolean admitted(HttpExchange exchange) throws IOException {
+        if (token == null) {
+            return true;
+        }
+        String header = exchange.getRequestHeaders().getFirst(WorkerToken.HEADER);
+        if (token.admits(header)) {
+            return true;
+        }
+        System.err.println("worker: refused " + exchange.getRequestMethod() + " "
+                + exchange.getRequestURI().getPath() + " from "
+                + exchange.getRemoteAddress().getAddress().getHostAddress() + ": "
+                + (header == null ? "no worker token" : "a wrong worker token"));
+        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"omb-tx worker\"");
+        respond(
+                exchange,
+                401,
+                "this worker needs its token (Authorization: Bearer TOKEN): give the coordinator the worker's"
+                        .concat(" --token-file, or set " + WorkerToken.ENV)
+                        .getBytes(StandardCharsets.UTF_8));
+        return false;
     }
 
     /** What a failed request answers: the first cause's type and message. Also printed on the worker's console. */
