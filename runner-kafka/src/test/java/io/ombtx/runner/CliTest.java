@@ -634,6 +634,41 @@ class CliTest {
         assertTrue(lines.get(1).startsWith("Usage: bin/kafka-local start"), err);
     }
 
+    @Test
+    void kafkaLocalStatusAndStopOnACorruptStateFileSayWhichFileAndWhatIsWrong() throws Exception {
+        Path state = dir.resolve("kafka-local.json");
+        Map<String, String> corrupt = new java.util.LinkedHashMap<>();
+        corrupt.put("", "is empty");
+        corrupt.put("{\"pid\": 4242, \"bootstrapSer", "is not valid JSON (line 1 column 15");
+        corrupt.put("bootstrapServers=127.0.0.1:9092", "is not valid JSON (line 1 column 1");
+        corrupt.put("[4242]", "is not the JSON object bin/kafka-local start writes");
+        corrupt.put("{\"pid\": -1, \"bootstrapServers\": \"a:1\", \"brokerPids\": []}", "has no valid 'pid'");
+        corrupt.put("{\"pid\": 4242, \"bootstrapServers\": \"a:1\"}", "has no valid 'brokerPids'");
+        for (Map.Entry<String, String> c : corrupt.entrySet()) {
+            for (String command : List.of("status", "stop")) {
+                Files.writeString(state, c.getKey());
+                ProcessBuilder builder = new ProcessBuilder(
+                                "bash",
+                                OmbTxHome.locate().resolve("bin/kafka-local").toString(),
+                                command)
+                        .redirectOutput(dir.resolve("out").toFile())
+                        .redirectError(dir.resolve("err").toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                builder.environment().put("OMBTX_STATE_DIR", dir.toString());
+                Process p = builder.start();
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "bin/kafka-local ended");
+                String err = Files.readString(dir.resolve("err"));
+                String what = command + " on '" + c.getKey() + "': " + err;
+                assertEquals(2, p.exitValue(), what);
+                assertEquals("", Files.readString(dir.resolve("out")), what);
+                assertEquals(1, err.lines().count(), what);
+                assertTrue(err.startsWith("error: state file " + state + " " + c.getValue()), what);
+                assertTrue(err.contains("remove the file"), what);
+                assertTrue(Files.exists(state), "left for the user to judge: " + what);
+            }
+        }
+    }
+
     /** The mains that exit the JVM, as a person runs them: exit codes and streams. Four JVMs of their own. */
     @Test
     @Tag("integration")

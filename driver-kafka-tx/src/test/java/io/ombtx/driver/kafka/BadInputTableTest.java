@@ -428,6 +428,30 @@ class BadInputTableTest {
                 d,
                 "'producerConfig'",
                 "acks");
+        t.both(
+                "driver property given twice in one block",
+                DRIVER + "producerConfig: |\n  acks=all\n  linger.ms=5\n  acks=1\n",
+                WORKLOAD,
+                none,
+                d,
+                "'producerConfig.acks'",
+                "given twice in producerConfig");
+        t.bench(
+                "driver topic property given twice",
+                DRIVER + "topicConfig: |\n  retention.ms=1000\n  retention.ms: 2000\n",
+                WORKLOAD,
+                List.of("--dry-run"),
+                d,
+                "'topicConfig.retention.ms'",
+                "given twice in topicConfig");
+        t.bench(
+                "workload driverOverrides property given twice",
+                DRIVER,
+                WORKLOAD + "driverOverrides:\n  commonConfig: |\n    client.id=a\n    client.id b\n",
+                List.of("--dry-run"),
+                w,
+                "'driverOverrides.commonConfig.client.id'",
+                "given twice in commonConfig");
         t.bench(
                 "driver bad isolation.level",
                 DRIVER + "consumerConfig: |\n  isolation.level=eventually\n",
@@ -1202,6 +1226,20 @@ class BadInputTableTest {
                 List.of("--dry-run", DIR + "/s.yaml"),
                 "s.yaml",
                 "'profle'");
+        t.raw(
+                "suite with a driver property given twice in one block",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml",
+                        DRIVER + "consumerConfig: |\n  fetch.min.bytes=1\n  fetch.min.bytes=\\\n    2\n",
+                        "w.yaml",
+                        WORKLOAD,
+                        "s.yaml",
+                        "name: s\n" + suiteRun)),
+                List.of("-o", DIR + "/results", DIR + "/s.yaml"),
+                "d.yaml",
+                "'consumerConfig.fetch.min.bytes'",
+                "given twice in consumerConfig");
         t.raw(
                 "suite with a missing driver file",
                 Entry.SUITE,

@@ -100,19 +100,21 @@ public final class DriverFile {
         return new ConfigFields(file.toString(), root, "").properties(block);
     }
 
-    /** A copy with the workload's overrides applied and, when given, the real bootstrap servers. */
+    /**
+     * A copy with the workload's overrides applied and, when given, the real bootstrap servers: each setting replaces
+     * the block's own (in its place) or is added at the end, so the copy names every key once, as the file must.
+     */
     public DriverFile effective(DriverOverrides overrides, String bootstrapServers) {
         ObjectNode copy = root.deepCopy();
         if (overrides.replicationFactor() != null) {
             copy.put("replicationFactor", overrides.replicationFactor());
         }
         overrides
-                .propertyBlocks()
-                .forEach((block, text) ->
-                        copy.put(block, appendLines(copy.path(block).asText(""), text)));
+                .settings()
+                .forEach((block, values) ->
+                        copy.put(block, merged(copy.path(block).asText(""), values)));
         if (bootstrapServers != null) {
-            String common = removeKey(copy.path("commonConfig").asText(""), BOOTSTRAP);
-            copy.put("commonConfig", appendLines(common, BOOTSTRAP + "=" + bootstrapServers));
+            copy.put("commonConfig", merged(copy.path("commonConfig").asText(""), Map.of(BOOTSTRAP, bootstrapServers)));
         }
         return new DriverFile(file, copy);
     }
@@ -204,23 +206,15 @@ public final class DriverFile {
         return Secrets.isSecret(key);
     }
 
-    private static String appendLines(String text, String extra) {
-        String base = text.isEmpty() || text.endsWith("\n") ? text : text + "\n";
-        return base + (extra.endsWith("\n") ? extra : extra + "\n");
-    }
-
-    private static String removeKey(String text, String key) {
+    /** A block's text with {@code values} set, one {@code key=value} a line in first-seen order, comments dropped. */
+    private static String merged(String text, Map<String, String> values) {
+        Map<String, String> settings = PropertiesText.read(text);
+        settings.putAll(values);
         StringBuilder out = new StringBuilder();
-        for (String line : text.split("\n")) {
-            String trimmed = line.trim();
-            if (trimmed.startsWith(key)
-                    && trimmed.substring(key.length()).trim().matches("^[=:].*")) {
-                continue;
-            }
-            if (!line.isEmpty()) {
-                out.append(line).append('\n');
-            }
-        }
+        settings.forEach((key, value) -> out.append(PropertiesText.escape(key, true))
+                .append('=')
+                .append(PropertiesText.escape(value, false))
+                .append('\n'));
         return out.toString();
     }
 }

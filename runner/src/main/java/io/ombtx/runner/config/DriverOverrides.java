@@ -11,10 +11,10 @@ import java.util.Map;
  * Driver settings a workload imposes (for example seed 002's acks profiles): a replication factor, and client
  * settings by block ({@code topicConfig}, {@code commonConfig}, {@code producerConfig}, {@code consumerConfig}), each
  * a map of key to value, so the same driver file serves every profile. They become text only where the driver YAML
- * holds text: appended to its blocks ({@link #propertyBlocks()}), where they win over the file's own lines.
+ * holds text: merged into its blocks ({@link DriverFile#effective}), where they replace the file's own lines.
  *
- * @param settings by block, in {@link #BLOCKS} order; each block's settings in the order given (a key given twice
- *     keeps its first place and its last value, as kafka-clients would read the block)
+ * @param settings by block, in {@link #BLOCKS} order; each block's settings in the order given (a key may be given
+ *     once a block, as in a driver YAML)
  */
 public record DriverOverrides(Integer replicationFactor, Map<String, Map<String, String>> settings) {
 
@@ -53,6 +53,7 @@ public record DriverOverrides(Integer replicationFactor, Map<String, Map<String,
                         .forEachRemaining(
                                 e -> values.put(e.getKey(), e.getValue().asText()));
             } else {
+                block.properties(key); // as in a driver YAML: well-formed, no key given twice
                 values.putAll(PropertiesText.read(block.text(key, "")));
             }
             settings.put(key, values);
@@ -68,7 +69,7 @@ public record DriverOverrides(Integer replicationFactor, Map<String, Map<String,
         return replicationFactor == null && settings.isEmpty();
     }
 
-    /** Each block's settings as Java-properties text, one {@code key=value} a line, to append to the driver YAML's. */
+    /** Each block's settings as Java-properties text, one {@code key=value} a line. */
     public Map<String, String> propertyBlocks() {
         Map<String, String> blocks = new LinkedHashMap<>();
         settings.forEach((block, values) -> {

@@ -33,6 +33,69 @@ class DriverFileTest {
     }
 
     @Test
+    void aPropertyGivenTwiceInOneBlockIsAnErrorAsADuplicateYamlKeyIs() throws Exception {
+        for (String block : new String[] {
+            "producerConfig: |\n  acks=all\n  linger.ms=5\n  acks=1\n",
+            "producerConfig: |\n  acks: all\n  # acks=0\n  acks = 1\n",
+            "producerConfig: |\n  acks all\n  ! acks=0\n  acks\t1\n",
+            "producerConfig: |\n  acks=all\n  ac\\\n    ks=1\n",
+        }) {
+            ConfigException e =
+                    assertThrows(ConfigException.class, () -> write("name: k\ndriverClass: a.B\n" + block), block);
+            assertEquals(dir.resolve("driver.yaml").toString(), e.file(), block);
+            assertEquals("producerConfig.acks", e.key(), block);
+            assertEquals(
+                    "given twice in producerConfig (kafka-clients would keep the last value unseen): give it once",
+                    e.problem(),
+                    block);
+        }
+        ConfigException common = assertThrows(
+                ConfigException.class,
+                () -> write("name: k\ndriverClass: a.B\ncommonConfig: |\n  bootstrap.servers=a:1\n"
+                        + "  bootstrap.servers=b:1\n"));
+        assertEquals("commonConfig.bootstrap.servers", common.key());
+
+        DriverFile apart =
+                write("name: k\ndriverClass: a.B\ncommonConfig: |\n  acks=all\nproducerConfig: |\n  acks=all\n");
+        assertEquals("all", apart.properties("producerConfig").getProperty("acks"), "one key in two blocks is fine");
+    }
+
+    @Test
+    void aWorkloadOverrideGivenTwiceInOneBlockIsAnErrorToo() {
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> overrides("  producerConfig: |\n    acks=all\n    acks: 1\n"));
+        assertEquals("driverOverrides.producerConfig.acks", e.key());
+        assertTrue(e.problem().startsWith("given twice in producerConfig"), e.problem());
+    }
+
+    @Test
+    void theEffectiveCopyNamesEveryKeyOnceSoADriverOrWorkerReadsItBack() throws Exception {
+        DriverFile base = write(
+                """
+                name: k
+                driverClass: a.B
+                commonConfig: |
+                  # where the brokers are
+                  bootstrap.servers h:1
+                  client.id=c
+                producerConfig: |
+                  acks=1
+                  linger.ms=5
+                """);
+        DriverFile effective = base.effective(
+                new DriverOverrides(null, Map.of("producerConfig", Map.of("acks", "all"))), "127.0.0.1:1234");
+        Path copy = Files.writeString(dir.resolve("effective.yaml"), effective.toYaml());
+        DriverFile back = DriverFile.load(copy);
+        assertEquals("127.0.0.1:1234", back.bootstrapServers());
+        assertEquals("c", back.properties("commonConfig").getProperty("client.id"));
+        assertEquals("all", back.properties("producerConfig").getProperty("acks"));
+        assertEquals(
+                "acks=all\nlinger.ms=5\n",
+                effective.redacted().get("producerConfig"),
+                "an override takes the file's setting's place");
+    }
+
+    @Test
     void effectiveCopyCarriesOverridesAndTheRealBootstrap() throws Exception {
         DriverFile base = write(
                 """
@@ -55,7 +118,7 @@ class DriverFileTest {
                                 Map.of("min.insync.replicas", "2"))),
                 "127.0.0.1:1234");
         assertEquals(3, effective.replicationFactor());
-        assertEquals("all", effective.properties("producerConfig").getProperty("acks"), "the later line wins");
+        assertEquals("all", effective.properties("producerConfig").getProperty("acks"), "the override wins");
         assertEquals("2", effective.properties("topicConfig").getProperty("min.insync.replicas"));
         assertEquals("127.0.0.1:1234", effective.bootstrapServers());
         assertEquals("1000", effective.properties("commonConfig").getProperty("request.timeout.ms"));
@@ -76,16 +139,16 @@ class DriverFileTest {
 
     @Test
     void workloadOverridesAreTypedSettingsWhetherGivenAsTextOrAsAMapping() throws Exception {
-        DriverOverrides text = overrides(
-                "  replicationFactor: 3\n  producerConfig: |\n    # durable\n    acks = all\n    linger.ms=10\n"
-                        + "    acks=1\n    ssl.keystore.location=C:\\\\keys\\\\k.jks\n");
+        DriverOverrides text =
+                overrides("  replicationFactor: 3\n  producerConfig: |\n    # durable\n    acks = 1\n    linger.ms 10\n"
+                        + "    ssl.keystore.location=C:\\\\keys\\\\k.jks\n");
         assertEquals(3, text.replicationFactor());
         assertEquals(
                 Map.of(
                         "producerConfig",
                         Map.of("acks", "1", "linger.ms", "10", "ssl.keystore.location", "C:\\keys\\k.jks")),
                 text.settings(),
-                "read as kafka-clients reads the block: comments and spacing gone, the last of a repeated key wins");
+                "read as kafka-clients reads the block: comments and spacing gone");
         assertEquals(
                 java.util.List.of("acks", "linger.ms", "ssl.keystore.location"),
                 java.util.List.copyOf(text.settings().get("producerConfig").keySet()),
@@ -94,7 +157,7 @@ class DriverFileTest {
                 overrides("  producerConfig: {acks: '1', linger.ms: 10, ssl.keystore.location: 'C:\\keys\\k.jks'}\n");
         assertEquals(text.settings(), mapping.settings(), "a mapping says the same");
 
-        // Appended to the driver YAML's block as text, they reach the client unchanged.
+        // Merged into the driver YAML's block as text, they reach the client unchanged.
         DriverFile effective = write("name: k\ndriverClass: a.B\nproducerConfig: |\n  acks=0\n")
                 .effective(text, null);
         assertEquals("1", effective.properties("producerConfig").getProperty("acks"));

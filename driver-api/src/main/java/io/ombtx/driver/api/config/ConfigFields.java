@@ -141,7 +141,11 @@ public record ConfigFields(String file, JsonNode node, String prefix) {
         return this;
     }
 
-    /** A Java-properties text block (OMB's Kafka convention: {@code key: |} then one {@code name=value} a line). */
+    /**
+     * A Java-properties text block (OMB's Kafka convention: {@code key: |} then one {@code name=value} a line), read as
+     * kafka-clients reads it, except that a name given twice is refused as a duplicate YAML key is: the client would
+     * keep the last value without a word.
+     */
     public Properties properties(String key) {
         Properties properties = new Properties();
         if (!has(key)) {
@@ -154,12 +158,37 @@ public record ConfigFields(String file, JsonNode node, String prefix) {
                     "expected Java-properties text (write '" + key + ": |' and one name=value a line), got "
                             + show(value));
         }
+        Properties once = new Properties() {
+            @Override
+            public synchronized Object put(Object name, Object text) {
+                if (containsKey(name)) {
+                    throw new GivenTwice((String) name);
+                }
+                return super.put(name, text);
+            }
+        };
         try {
-            properties.load(new StringReader(value.asText()));
+            once.load(new StringReader(value.asText()));
+        } catch (GivenTwice e) {
+            throw new ConfigException(
+                    file,
+                    path(key) + "." + e.name,
+                    "given twice in " + key + " (kafka-clients would keep the last value unseen): give it once");
         } catch (IOException | IllegalArgumentException e) {
             throw error(key, "not valid Java-properties text: " + e.getMessage());
         }
+        properties.putAll(once);
         return properties;
+    }
+
+    /** A name met a second time while a properties block loads. */
+    private static final class GivenTwice extends RuntimeException {
+        private final String name;
+
+        GivenTwice(String name) {
+            super(name, null, false, false);
+            this.name = name;
+        }
     }
 
     private static String range(long min, long max) {
