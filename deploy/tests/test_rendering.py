@@ -41,6 +41,14 @@ commonConfig: |
   bootstrap.servers=localhost:9092
   client.id=x
 """,
+    # The same with Java properties' other separator, a space: dropped too (kafka-clients would refuse it twice).
+    "driver-kafka-tx/spaced.yaml": """\
+name: spaced
+driverClass: org.example.SampleKafkaDriver
+commonConfig: |
+  bootstrap.servers localhost:9092
+  client.id=y
+""",
     "driver-redpanda-tx/no-common.yaml": "name: bare\ndriverClass: org.example.SampleRedpandaDriver\n",
     # commonConfig as a quoted scalar: not editable as text, so the file is re-serialised.
     "driver-redpanda-tx/quoted.yaml": 'name: quoted\ndriverClass: org.example.SampleRedpandaDriver\ncommonConfig: "linger.ms=0"\n',
@@ -261,6 +269,10 @@ class TestClientFiles:
     def test_an_old_bootstrap_address_is_replaced(self, default_render: Path) -> None:
         driver = yaml.safe_load((default_render / "dist" / "driver-kafka-tx" / "elsewhere.yaml").read_text())
         assert driver["commonConfig"].splitlines() == [f"bootstrap.servers={BOOTSTRAP}", "client.id=x"]
+
+    def test_an_old_address_after_a_space_is_replaced_too(self, default_render: Path) -> None:
+        driver = yaml.safe_load((default_render / "dist" / "driver-kafka-tx" / "spaced.yaml").read_text())
+        assert driver["commonConfig"].splitlines() == [f"bootstrap.servers={BOOTSTRAP}", "client.id=y"]
 
     def test_a_driver_without_common_config_gets_one(self, default_render: Path) -> None:
         driver = yaml.safe_load((default_render / "dist" / "driver-redpanda-tx" / "no-common.yaml").read_text())
