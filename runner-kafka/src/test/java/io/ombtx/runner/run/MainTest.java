@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.runner.Main;
+import io.ombtx.runner.worker.WorkerUrls;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -255,12 +256,12 @@ class MainTest {
             "http://host:8080/api",
             "http://host:8080?x=1",
             "http://user@host:8080",
+            "http://user:hunter2@host:8080",
             "http://host:port"
         }) {
-            assertBadInput(
-                    run("-d", driver().toString(), "--dry-run", "-w", bad, workload.toString()),
-                    "-w/--workers",
-                    "'" + bad + "'");
+            Main.Captured flag = run("-d", driver().toString(), "--dry-run", "-w", bad, workload.toString());
+            assertFalse(flag.err().contains("hunter2"), "a password in a worker URL is never printed: " + flag.err());
+            assertBadInput(flag, "-w/--workers", "'" + WorkerUrls.shown(bad) + "'");
             assertBadInput(
                     run(
                             "-d",
@@ -271,13 +272,13 @@ class MainTest {
                             "http://ok:8080," + bad,
                             workload.toString()),
                     "-w/--workers",
-                    "'" + bad + "'");
+                    "'" + WorkerUrls.shown(bad) + "'");
             Path workers = file("workers.yaml", "workers:\n  - http://ok:8080\n  - \"" + bad + "\"\n");
             assertBadInput(
                     run("-d", driver().toString(), "--dry-run", "-wf", workers.toString(), workload.toString()),
                     "workers.yaml",
                     "'workers'",
-                    "'" + bad + "'");
+                    "'" + WorkerUrls.shown(bad) + "'");
         }
         for (String good : new String[] {"http://host:8080", "https://10.0.0.1", "http://[::1]:8080/", "HTTP://Host"}) {
             Main.Captured o = run("-d", driver().toString(), "--dry-run", "-w", good, workload.toString());

@@ -61,14 +61,37 @@ public final class HttpWorkerClient implements Worker {
         if (!plain) {
             Reply reply = send(WorkerProtocol.CONFIGURE_OPERATION, operation, timeout);
             if (reply.status() == NOT_FOUND) {
-                throw new WorkerException("worker " + baseUrl + " is a stock OMB worker: it can run plain publish"
-                        + " workloads only, not " + operation.kind()
-                        + (operation.transactional() ? " (transactional)" : ""));
+                throw new WorkerException(notOmbTx(
+                        WorkerProtocol.CONFIGURE_OPERATION,
+                        "it can run plain publish workloads only, not " + operation.kind()
+                                + (operation.transactional() ? " (transactional)" : "")));
             }
             reply.check(WorkerProtocol.CONFIGURE_OPERATION);
         }
         call(WorkerProtocol.INITIALIZE_DRIVER, driverYaml);
         speaksOmbTx = send(WorkerProtocol.PROGRESS, null, timeout).status() != NOT_FOUND;
+    }
+
+    /**
+     * What a worker that answered {@code endpoint} (an omb-tx endpoint) with 404 is: a stock OMB worker when it
+     * serves OMB's {@code GET /counters-stats} (a JSON object with {@code messagesSent}, as OMB's WorkerHandler
+     * answers it at any time), and then {@code whatStockOmbCannot} is said; else something that is no worker.
+     */
+    private String notOmbTx(Endpoint<?, ?> endpoint, String whatStockOmbCannot) throws Exception {
+        Reply counters = send(WorkerProtocol.COUNTERS_STATS, null, timeout);
+        boolean omb = false;
+        if (counters.status() == 200) {
+            try {
+                omb = WorkerProtocol.JSON.readTree(counters.body()).has("messagesSent");
+            } catch (IOException notJson) {
+                omb = false;
+            }
+        }
+        return omb
+                ? "worker " + baseUrl + " is a stock OMB worker: " + whatStockOmbCannot
+                : "worker " + baseUrl + " does not speak OMB's worker protocol (" + endpoint.path() + " answered"
+                        + " HTTP 404, " + WorkerProtocol.COUNTERS_STATS.path() + " HTTP " + counters.status()
+                        + (counters.status() == 200 ? " but not OMB's counters" : "") + "): is the URL a worker's?";
     }
 
     @Override
@@ -224,8 +247,20 @@ public final class HttpWorkerClient implements Worker {
             if (data.length == 0) {
                 throw new WorkerException("worker " + url + " sent an empty reply to " + endpoint.path());
             }
-            return WorkerProtocol.JSON.readValue(data, endpoint.reply());
+            try {
+                return WorkerProtocol.JSON.readValue(data, endpoint.reply());
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                throw new WorkerException("worker " + url + " answered " + endpoint.path() + " with HTTP 200 but"
+                        + " not the JSON the worker protocol has there (it begins '" + opening(data) + "'): is the"
+                        + " URL a worker's?");
+            }
         }
+    }
+
+    /** The first characters of a reply, printable, for an error message. */
+    static String opening(byte[] data) {
+        String text = new String(data, 0, Math.min(data.length, 60), StandardCharsets.UTF_8);
+        return text.replaceAll("[\\p{Cntrl}]+", " ").strip() + (data.length > 60 ? "…" : "");
     }
 
     private <Q, R> R call(Endpoint<Q, R> endpoint, Q body) throws Exception {

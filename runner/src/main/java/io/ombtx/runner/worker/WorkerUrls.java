@@ -15,20 +15,34 @@ public final class WorkerUrls {
 
     private WorkerUrls() {}
 
-    /** Why {@code url} is not a worker URL, or empty when it is one. */
-    public static Optional<String> problem(String url) {
+    /**
+     * {@code url} as it may be printed: any credentials in it ({@code user:password@}) replaced by {@code ***}, so
+     * that an error about a URL never shows a password.
+     */
+    public static String shown(String url) {
+        return url.replaceAll("(?<=//)[^/?#]*@", "***@");
+    }
+
+    /** Why {@code url} is not a worker URL, or empty when it is one. Never shows credentials the URL holds. */
+    public static Optional<String> problem(String given) {
+        String url = shown(given);
         URI uri;
         try {
-            uri = new URI(url.trim());
+            uri = new URI(given.trim());
         } catch (URISyntaxException e) {
-            return Optional.of("'" + url + "' is not a URL (" + e.getReason() + "); " + EXPECTED);
+            return Optional.of("'" + url + "' is not a URL (" + e.getReason().replace(given.trim(), url.trim()) + "); "
+                    + EXPECTED);
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
             return Optional.of("'" + url + "' " + (scheme.isEmpty() ? "has no scheme" : "has scheme '" + scheme + "'")
                     + "; " + EXPECTED);
         }
-        if (uri.getHost() == null || uri.getRawUserInfo() != null) {
+        if (uri.getRawUserInfo() != null) {
+            return Optional.of("'" + url + "' holds credentials (user:password@), which a worker takes none of; a"
+                    + " worker started with a token is given it by --token-file or OMBTX_WORKER_TOKEN; " + EXPECTED);
+        }
+        if (uri.getHost() == null) {
             return Optional.of("'" + url + "' has no valid host; " + EXPECTED);
         }
         if (uri.getPort() != -1 && (uri.getPort() < 1 || uri.getPort() > 65535)) {
