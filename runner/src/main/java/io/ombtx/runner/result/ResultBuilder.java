@@ -43,6 +43,7 @@ public final class ResultBuilder {
      * @param liveCheck what the live check saw, or null when there was none (reported only beside a verdict)
      * @param faults what became of the workload's faults, or null when it declared none
      * @param drain how the run waited for its consumers at the end, or null when it did not
+     * @param stalls the spells of the measured phase in which nothing completed, or null
      * @param failureReason why every operation failed (the first cause), or null when it did not
      * @param host the machine the runner ran on ({@link HostFacts#host}), or null when not read
      */
@@ -62,6 +63,7 @@ public final class ResultBuilder {
             RunResult.Repetition repetition,
             List<RunResult.FaultEvent> faults,
             RunResult.Drain drain,
+            List<RunResult.Stall> stalls,
             String failureReason,
             RunResult.Host host,
             List<RunResult.ClientWarning> clientWarnings,
@@ -88,6 +90,7 @@ public final class ResultBuilder {
             private RunResult.Repetition repetition;
             private List<RunResult.FaultEvent> faults;
             private RunResult.Drain drain;
+            private List<RunResult.Stall> stalls;
             private String failureReason;
             private RunResult.Host host;
             private List<RunResult.ClientWarning> clientWarnings;
@@ -181,6 +184,11 @@ public final class ResultBuilder {
                 return this;
             }
 
+            public Builder stalls(List<RunResult.Stall> stalls) {
+                this.stalls = stalls;
+                return this;
+            }
+
             public Builder failureReason(String failureReason) {
                 this.failureReason = failureReason;
                 return this;
@@ -208,6 +216,7 @@ public final class ResultBuilder {
                         repetition,
                         faults,
                         drain,
+                        stalls,
                         failureReason,
                         host,
                         clientWarnings,
@@ -235,6 +244,7 @@ public final class ResultBuilder {
         return result.periods(periodSeries(periods))
                 .repetition(facts.repetition())
                 .drain(facts.drain())
+                .stalls(facts.stalls())
                 .build();
     }
 

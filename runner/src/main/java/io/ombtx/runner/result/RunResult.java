@@ -165,7 +165,14 @@ public record RunResult(
         // Which repetition of its (driver, workload) this run was, and its group; absent in older files.
         @JsonInclude(JsonInclude.Include.NON_NULL) Repetition repetition,
         // How a count-based run waited for its consumers after the last measured operation; absent when it did not.
-        @JsonInclude(JsonInclude.Include.NON_NULL) Drain drain) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Drain drain,
+        // Spells in the measured phase when nothing completed for a while, and whether the run went on; absent if none.
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Stall> stalls) {
+
+    /** A file written before {@code stalls} existed (or with none) reads as no stalls. */
+    public RunResult {
+        stalls = stalls == null ? List.of() : stalls;
+    }
 
     /**
      * A transactional PUBLISH's transactions: the driver cut the stream of messages at {@code commitIntervalMs} from
@@ -1176,4 +1183,16 @@ public record RunResult(
      */
     @JsonPropertyOrder({"inFlight", "notReceived", "seconds", "limitSeconds", "completed"})
     public record Drain(long inFlight, long notReceived, double seconds, int limitSeconds, boolean completed) {}
+
+    /**
+     * A spell of the measured phase in which nothing completed: no operation, no acknowledged message, no message
+     * received (an undeclared broker pause, a long GC, a network cut). Found by the coordinator's polls, so to within
+     * a second.
+     *
+     * @param atSeconds when the last completion before it was seen, in seconds from the start of the measurement
+     * @param seconds how long nothing completed
+     * @param recovered whether completions came again (false: the run ended, or was ended, within it)
+     */
+    @JsonPropertyOrder({"atSeconds", "seconds", "recovered"})
+    public record Stall(double atSeconds, double seconds, boolean recovered) {}
 }

@@ -73,6 +73,7 @@ public final class RunResultBuilder {
     private PeriodSeries periods;
     private Repetition repetition;
     private Drain drain;
+    private List<RunResult.Stall> stalls;
 
     RunResultBuilder() {}
 
@@ -322,6 +323,11 @@ public final class RunResultBuilder {
         return this;
     }
 
+    public RunResultBuilder stalls(List<RunResult.Stall> stalls) {
+        this.stalls = stalls;
+        return this;
+    }
+
     public RunResult build() {
         return new RunResult(
                 workload,
@@ -372,6 +378,7 @@ public final class RunResultBuilder {
                 histograms,
                 periods,
                 repetition,
-                drain);
+                drain,
+                stalls == null ? null : List.copyOf(stalls));
     }
 }

@@ -156,5 +156,18 @@ final class ConsoleSummary {
                             ? "the drain gave up after " + d.limitSeconds() + " s without progress"
                             : "the run ended while draining");
         }
+        if (!result.stalls().isEmpty()) {
+            console.say(
+                    "WARNING: nothing completed for %s in the measured phase: its figures include %s",
+                    result.stalls().stream()
+                            .map(st -> String.format(
+                                    Locale.ROOT,
+                                    "%.1f s from %.1f s%s",
+                                    st.seconds(),
+                                    st.atSeconds(),
+                                    st.recovered() ? "" : " (still when the run ended)"))
+                            .collect(java.util.stream.Collectors.joining(", ")),
+                    result.stalls().size() == 1 ? "that stall" : "those stalls");
+        }
     }
 }

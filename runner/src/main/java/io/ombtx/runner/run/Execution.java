@@ -36,6 +36,7 @@ final class Execution {
      * @param rateSearch how the rate was found ({@code producerRate: 0}), or null
      * @param faults what happened to each of the workload's faults, or null when it declares none
      * @param drain how the run waited for its consumers at the end, or null
+     * @param stalls the spells of the measured phase in which nothing completed
      * @param failureReason why the run failed outright (nothing the load tried succeeded), or null
      * @param liveCheck what the live check saw ({@code operation.liveCheck}), or null
      * @param stallThreads this JVM's threads when the run stopped making progress (a local worker's), or null
@@ -52,6 +53,7 @@ final class Execution {
             RateSearchRecord rateSearch,
             List<RunResult.FaultEvent> faults,
             RunResult.Drain drain,
+            List<RunResult.Stall> stalls,
             String failureReason,
             LiveCheckReport liveCheck,
             String stallThreads,
@@ -71,6 +73,7 @@ final class Execution {
                     null,
                     null,
                     null,
+                    List.of(),
                     null,
                     null,
                     null,
@@ -211,6 +214,7 @@ final class Execution {
                 rateSearch,
                 faultEvents,
                 loop.drain(),
+                loop.stalls(),
                 loop.failureReason(),
                 liveCheck,
                 loop.stallThreads(),

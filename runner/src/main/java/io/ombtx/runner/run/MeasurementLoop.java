@@ -29,6 +29,8 @@ import java.util.function.Supplier;
 final class MeasurementLoop {
 
     private static final long POLL_MILLIS = 50;
+    /** The shortest spell without a completion that counts as a stall, at any rate. */
+    static final double STALL_SECONDS = 5;
     /**
      * The teardown's deadline once the cluster is lost or nothing the load tried succeeded (the configured one when
      * shorter): closing clients that cannot flush anything is not waited for long.
@@ -54,6 +56,12 @@ final class MeasurementLoop {
     private long lastPeriodNanos;
     private long lastProgressNanos;
     private Progress lastProgress;
+    /** The measured phase's completions (operations, acknowledged and received messages) at the last poll. */
+    private long lastCompletions = -1;
+    /** When the completions last changed (0: not measuring yet); a long gap since is a stall. */
+    private long lastCompletionNanos;
+
+    private final List<RunResult.Stall> stalls = new ArrayList<>();
     private long totalSent;
     private long totalReceived;
     private Instant startTime = Instant.now();
@@ -131,6 +139,9 @@ final class MeasurementLoop {
                 : begin;
         lastPeriodNanos = begin;
         lastProgressNanos = begin;
+        if (!warmingUp) {
+            lastCompletionNanos = begin;
+        }
         backlog = measurement.load().consumerBacklogSizeGB() > 0 ? Backlog.WAITING : Backlog.NONE;
         if (faults != null && !warmingUp) {
             faults.measurementStarted(measureStartNanos);
@@ -210,6 +221,7 @@ final class MeasurementLoop {
             return false;
         }
         lastPollNanos = now;
+        noteCompletions(now, progress);
         if (progress.failure() != null) {
             partialReason = progress.failure();
             if (progress.nothingSucceeded()) {
@@ -248,6 +260,7 @@ final class MeasurementLoop {
                 now = System.nanoTime();
             }
             measureStartNanos = now;
+            lastCompletionNanos = now;
             warmingUp = false;
             lastPeriodNanos = now;
             startTime = Instant.now();
@@ -279,6 +292,62 @@ final class MeasurementLoop {
             closePeriod(progress);
         }
         return finished;
+    }
+
+    /**
+     * The shortest spell without a completion that counts as a stall: 5 s, or ten times the gap between operations
+     * an open loop's rate implies when that is longer (a slow schedule is not a stall).
+     */
+    private long stallNanos() {
+        double operationsPerSecond = targetRate / Math.max(1, measurement.messagesPerOperation());
+        double gapSeconds = operationsPerSecond > 0 ? 1 / operationsPerSecond : 0;
+        return TimeUnit.MILLISECONDS.toNanos((long) (1000 * Math.max(STALL_SECONDS, 10 * gapSeconds)));
+    }
+
+    /**
+     * At each poll of the measured phase (before the drain): when completions come again after a stall, it is recorded
+     * and said. What was started does not count: an open loop keeps issuing sends into the client's buffer while the
+     * broker answers nothing.
+     */
+    private void noteCompletions(long now, Progress progress) {
+        if (warmingUp || drainStartNanos != 0 || lastCompletionNanos == 0) {
+            return;
+        }
+        long completions = progress.measuredOperationsDone() + progress.messagesSent() + progress.messagesReceived();
+        if (completions != lastCompletions) {
+            if (lastCompletions >= 0 && now - lastCompletionNanos >= stallNanos()) {
+                RunResult.Stall stall = stall(now, true);
+                stalls.add(stall);
+                log.accept(String.format(
+                        Locale.ROOT,
+                        "STALLED %.1f s from %.1f s into the measurement: nothing completed (no operation, no"
+                                + " acknowledgement, no message received), then the run went on. A broker pause, a"
+                                + " long GC or a network cut?",
+                        stall.seconds(),
+                        stall.atSeconds()));
+            }
+            lastCompletions = completions;
+            lastCompletionNanos = now;
+        }
+    }
+
+    private RunResult.Stall stall(long now, boolean recovered) {
+        return new RunResult.Stall(
+                Math.max(0, lastCompletionNanos - measureStartNanos) / 1e9,
+                (now - lastCompletionNanos) / 1e9,
+                recovered);
+    }
+
+    /**
+     * The spells of the measured phase in which nothing completed; one still going when the run ended is the last,
+     * not recovered.
+     */
+    List<RunResult.Stall> stalls() {
+        List<RunResult.Stall> all = new ArrayList<>(stalls);
+        if (lastCompletionNanos != 0 && drainStartNanos == 0 && lastPollNanos - lastCompletionNanos >= stallNanos()) {
+            all.add(stall(lastPollNanos, false));
+        }
+        return all;
     }
 
     /**

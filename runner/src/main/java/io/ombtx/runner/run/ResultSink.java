@@ -48,6 +48,7 @@ final class ResultSink {
                 repetition(spec.repetition(), Repetitions.newGroupId(m.startTime())),
                 m.faults(),
                 m.drain(),
+                m.stalls(),
                 m.failureReason(),
                 HostFacts.host(broker),
                 clientWarnings,
