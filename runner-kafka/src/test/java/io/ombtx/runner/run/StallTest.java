@@ -116,8 +116,8 @@ class StallTest {
                         + "io.ombtx.runner.testdriver.SpiOnlyKafkaDriver\ncommonConfig: |\n  bootstrap.servers=h1:9092\n");
         Path workload = Files.writeString(
                 dir.resolve("w.yaml"),
-                "name: w\nmessageSize: 10\nsubscriptionsPerTopic: 0\nproducerRate: 100\nwarmupDurationSeconds: 0\ntestDurationSeconds: " + seconds
-                        + "\nreportingIntervalSeconds: 1\n");
+                "name: w\nmessageSize: 10\nsubscriptionsPerTopic: 0\nproducerRate: 100\nwarmupDurationSeconds: 0\ntestDurationSeconds: "
+                        + seconds + "\nreportingIntervalSeconds: 1\n");
         RunSpec spec = Planner.plan(
                         List.of(DriverFile.load(driver)),
                         WorkloadLoader.load(workload, null),

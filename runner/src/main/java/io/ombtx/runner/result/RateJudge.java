@@ -79,15 +79,21 @@ final class RateJudge {
     private static String[] limit(RunFacts facts, StatsSnapshot measured, CpuMeter.Use cpu, Double delayP99) {
         String delay = delayP99 == null ? "" : String.format(Locale.ROOT, "; publish delay p99 %.0f ms", delayP99);
         if (cpu == null || cpu.process() == null) {
-            return new String[] {null, "the load ran on remote workers, whose CPU this run did not measure" + delay};
+            return new String[] {
+                null, "the load ran on remote workers that did not report their CPU (stock OMB's)" + delay
+            };
         }
         String own = String.format(
-                Locale.ROOT, "the load generator used %.0f%% of %d core(s)", 100 * cpu.process(), cpu.cores());
+                Locale.ROOT,
+                "the load generator%s used %.0f%% of %d core(s)",
+                cpu.where() == null ? "" : " (the busiest worker, " + cpu.where() + ")",
+                100 * cpu.process(),
+                cpu.cores());
         if (cpu.process() >= BUSY_PROCESS) {
             return new String[] {"load generator", own + delay};
         }
         boolean embedded = facts.broker() != null && facts.broker().embedded();
-        if (embedded && cpu.machine() != null && cpu.machine() >= BUSY_MACHINE) {
+        if (embedded && cpu.where() == null && cpu.machine() != null && cpu.machine() >= BUSY_MACHINE) {
             return new String[] {
                 "machine",
                 String.format(

@@ -70,6 +70,8 @@ final class MeasurementLoop {
     private CpuMeter cpuMeter = CpuMeter.start();
 
     private CpuMeter.Use cpu;
+    /** The workers' CPU counters when the measured phase began, when some run elsewhere; null otherwise. */
+    private List<CpuMeter.Sample> workersCpuStart;
     /** An open loop's target rate, msg/s; 0 for none (closed loop, or not said). */
     private double targetRate;
 
@@ -141,6 +143,7 @@ final class MeasurementLoop {
         lastProgressNanos = begin;
         if (!warmingUp) {
             lastCompletionNanos = begin;
+            startCpu();
         }
         backlog = measurement.load().consumerBacklogSizeGB() > 0 ? Backlog.WAITING : Backlog.NONE;
         if (faults != null && !warmingUp) {
@@ -169,7 +172,7 @@ final class MeasurementLoop {
         // Measuring ends here: stopping the workers next (a consumer's close may take its whole time-out) is not
         // part of the measured phase.
         endTime = Instant.now();
-        cpu = cpuMeter.stop();
+        cpu = stopCpu();
         if (partialReason != null) {
             // Ended early: from here every step shares one deadline (the teardown time-out), a short one when the
             // cluster is gone or took nothing: clients closing then would only wait out their own time-outs.
@@ -264,7 +267,7 @@ final class MeasurementLoop {
             warmingUp = false;
             lastPeriodNanos = now;
             startTime = Instant.now();
-            cpuMeter = CpuMeter.start();
+            startCpu();
             log.accept("Warm-up done; measuring");
             if (faults != null) {
                 faults.measurementStarted(now);
@@ -292,6 +295,43 @@ final class MeasurementLoop {
             closePeriod(progress);
         }
         return finished;
+    }
+
+    /** Starts measuring the load generators' CPU: this process's, and each remote worker's over HTTP. */
+    private void startCpu() {
+        cpuMeter = CpuMeter.start();
+        boolean remote = group.members().stream()
+                .anyMatch(m -> !m.assignment().worker().equals(io.ombtx.runner.plan.WorkerAssignment.LOCAL));
+        workersCpuStart = remote ? group.cpuSamples() : null;
+    }
+
+    /**
+     * What the load generators used over the measured phase: this process's use when every worker is in it; with
+     * remote workers, the busiest worker's (its URL in {@code where}), or null when none could say (stock OMB's).
+     */
+    private CpuMeter.Use stopCpu() {
+        CpuMeter.Use own = cpuMeter.stop();
+        if (workersCpuStart == null) {
+            return own;
+        }
+        List<CpuMeter.Sample> end = group.cpuSamples();
+        CpuMeter.Use busiest = null;
+        for (int i = 0; i < group.members().size(); i++) {
+            CpuMeter.Sample from = workersCpuStart.get(i);
+            CpuMeter.Sample to = end.get(i);
+            String where = group.members().get(i).assignment().worker();
+            CpuMeter.Use use = where.equals(io.ombtx.runner.plan.WorkerAssignment.LOCAL)
+                    ? own
+                    : from == null || to == null
+                            ? null
+                            : CpuMeter.between(from, to).at(where);
+            if (use != null
+                    && use.process() != null
+                    && (busiest == null || busiest.process() == null || use.process() > busiest.process())) {
+                busiest = use;
+            }
+        }
+        return busiest;
     }
 
     /**

@@ -6,7 +6,6 @@ import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.plan.Repetition;
 import io.ombtx.runner.plan.Repetitions;
 import io.ombtx.runner.plan.RunSpec;
-import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.result.HostFacts;
 import io.ombtx.runner.result.ResultBuilder;
 import io.ombtx.runner.result.ResultWriter;
@@ -52,7 +51,7 @@ final class ResultSink {
                 m.failureReason(),
                 HostFacts.host(broker),
                 clientWarnings,
-                spec.workers().stream().anyMatch(a -> a.worker().equals(WorkerAssignment.LOCAL)) ? m.cpu() : null);
+                m.cpu());
         RunResult result = ResultBuilder.build(facts, m.stats(), m.periods());
         String fileStem = spec.repetition() == null || spec.repetition().count() == 1
                 ? w.name()

@@ -330,6 +330,21 @@ public final class WorkerGroup implements Worker {
         return total;
     }
 
+    /** Each member's CPU counters now, in member order; null for one that cannot say or did not answer. */
+    public List<io.ombtx.runner.stats.CpuMeter.Sample> cpuSamples() {
+        try {
+            return collect(worker -> {
+                try {
+                    return worker.cpuSample();
+                } catch (Exception e) {
+                    return null; // the figure is a help to read the verdict, never a reason to fail the run
+                }
+            });
+        } catch (Exception e) {
+            return java.util.Collections.nCopies(members.size(), null);
+        }
+    }
+
     private interface Query<T> {
         T ask(Worker worker) throws Exception;
     }

@@ -19,18 +19,64 @@ public final class CpuMeter {
      * @param machine the machine's busy time over the interval, per core (all processes)
      * @param cores the cores this JVM may use
      */
-    public record Use(Double process, Double machine, int cores) {}
+    public record Use(Double process, Double machine, int cores, String where) {
+
+        /** This process's use ({@code where} null). */
+        public Use(Double process, Double machine, int cores) {
+            this(process, machine, cores, null);
+        }
+
+        /** The same use, measured at {@code where} (a remote worker's URL). */
+        public Use at(String where) {
+            return new Use(process, machine, cores, where);
+        }
+    }
+
+    /**
+     * A process's CPU counters at one moment, as a worker reports them over HTTP ({@code /omb-tx/cpu}): two of them,
+     * taken by the same process, give its {@link Use} in between ({@link #between}).
+     *
+     * @param wallNanos the process's monotonic clock ({@code System.nanoTime})
+     * @param processCpuNanos its CPU time; -1 when unknown
+     * @param cores the cores it may use
+     * @param machineTicks the machine's ticks in all (/proc/stat); -1 when unknown
+     * @param machineIdleTicks of those, idle and iowait; -1 when unknown
+     */
+    public record Sample(long wallNanos, long processCpuNanos, int cores, long machineTicks, long machineIdleTicks) {}
+
+    /** This process's counters now. */
+    public static Sample sample() {
+        long[] machine = machineTicks();
+        return new Sample(
+                System.nanoTime(),
+                processCpuNanos(),
+                Runtime.getRuntime().availableProcessors(),
+                machine == null ? -1 : machine[0],
+                machine == null ? -1 : machine[1]);
+    }
+
+    /** What one process used between two of its samples. */
+    public static Use between(Sample from, Sample to) {
+        long wall = to.wallNanos() - from.wallNanos();
+        int cores = Math.max(1, to.cores());
+        Double process = wall <= 0 || from.processCpuNanos() < 0 || to.processCpuNanos() < 0
+                ? null
+                : Math.min(1.0, (to.processCpuNanos() - from.processCpuNanos()) / (double) wall / cores);
+        Double machine = null;
+        if (from.machineTicks() >= 0 && to.machineTicks() >= 0) {
+            long total = to.machineTicks() - from.machineTicks();
+            long idle = to.machineIdleTicks() - from.machineIdleTicks();
+            machine = total <= 0 ? null : (total - idle) / (double) total;
+        }
+        return new Use(process, machine, cores);
+    }
 
     private static final Path PROC_STAT = Path.of("/proc/stat");
 
-    private final long startNanos;
-    private final long startProcessCpu;
-    private final long[] startMachine;
+    private final Sample start;
 
     private CpuMeter() {
-        startNanos = System.nanoTime();
-        startProcessCpu = processCpuNanos();
-        startMachine = machineTicks();
+        start = sample();
     }
 
     /** Starts measuring now. */
@@ -40,20 +86,7 @@ public final class CpuMeter {
 
     /** What was used since {@link #start}. */
     public Use stop() {
-        long wall = System.nanoTime() - startNanos;
-        int cores = Runtime.getRuntime().availableProcessors();
-        long processCpu = processCpuNanos();
-        Double process = wall <= 0 || processCpu < 0 || startProcessCpu < 0
-                ? null
-                : Math.min(1.0, (processCpu - startProcessCpu) / (double) wall / cores);
-        long[] machineNow = machineTicks();
-        Double machine = null;
-        if (startMachine != null && machineNow != null) {
-            long total = machineNow[0] - startMachine[0];
-            long idle = machineNow[1] - startMachine[1];
-            machine = total <= 0 ? null : (total - idle) / (double) total;
-        }
-        return new Use(process, machine, cores);
+        return between(start, sample());
     }
 
     private static long processCpuNanos() {

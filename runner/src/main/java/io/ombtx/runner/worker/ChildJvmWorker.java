@@ -170,6 +170,11 @@ public final class ChildJvmWorker implements Worker {
     }
 
     @Override
+    public io.ombtx.runner.stats.CpuMeter.Sample cpuSample() throws Exception {
+        return client.cpuSample();
+    }
+
+    @Override
     public Map<String, Object> environment() throws Exception {
         return client.environment();
     }

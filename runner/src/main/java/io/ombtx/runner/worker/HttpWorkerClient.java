@@ -222,6 +222,12 @@ public final class HttpWorkerClient implements Worker {
     }
 
     @Override
+    public io.ombtx.runner.stats.CpuMeter.Sample cpuSample() throws Exception {
+        Reply reply = send(WorkerProtocol.CPU, null, timeout);
+        return reply.status() == NOT_FOUND ? null : reply.read(WorkerProtocol.CPU);
+    }
+
+    @Override
     public void close() {
         try {
             send(WorkerProtocol.CLOSE, null, Duration.ofSeconds(30));

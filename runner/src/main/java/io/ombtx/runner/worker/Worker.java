@@ -76,6 +76,14 @@ public interface Worker extends AutoCloseable {
     @Override
     void close();
 
+    /**
+     * The worker process's CPU counters now, to measure what it used over the measured phase; null when it cannot
+     * say (a stock OMB worker). A worker in this JVM is this process.
+     */
+    default io.ombtx.runner.stats.CpuMeter.Sample cpuSample() throws Exception {
+        return io.ombtx.runner.stats.CpuMeter.sample();
+    }
+
     /** OMB's steps that carry no data, each its own endpoint. */
     enum Command {
         /** Each producer sends one message and waits for its ack, so consumers can be seen to be ready. */

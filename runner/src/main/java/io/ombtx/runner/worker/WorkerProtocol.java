@@ -65,6 +65,8 @@ public final class WorkerProtocol {
     public static final Endpoint<PrefillRequest, Void> PREFILL =
             post("/omb-tx/prefill", type(PrefillRequest.class), null);
     public static final Endpoint<Void, Worker.Progress> PROGRESS = get("/omb-tx/progress", Worker.Progress.class);
+    public static final Endpoint<Void, io.ombtx.runner.stats.CpuMeter.Sample> CPU =
+            get("/omb-tx/cpu", io.ombtx.runner.stats.CpuMeter.Sample.class);
     public static final Endpoint<Void, Map<String, Object>> ENVIRONMENT =
             new Endpoint<>("/omb-tx/environment", true, null, type(new TypeReference<Map<String, Object>>() {}));
     public static final Endpoint<Worker.TopicSubscription, ExactlyOnceReport> VERIFY_EXACTLY_ONCE =

@@ -76,6 +76,7 @@ public final class WorkerServer implements AutoCloseable {
                     p.messagesSent(), p.messagesReceived(), cumulative.counter(Counter.PUBLISH_ERRORS));
         });
         route(WorkerProtocol.PROGRESS, none -> worker.progress());
+        route(WorkerProtocol.CPU, none -> io.ombtx.runner.stats.CpuMeter.sample(), false);
         route(WorkerProtocol.ENVIRONMENT, none -> worker.environment());
         route(WorkerProtocol.VERIFY_EXACTLY_ONCE, s -> worker.verifyExactlyOnce(s.topic(), s.subscription()));
         // Not under the server's lock: a client fault waits for the client (its next transaction, a new instance's

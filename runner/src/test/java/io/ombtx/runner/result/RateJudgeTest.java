@@ -100,11 +100,27 @@ class RateJudgeTest {
     }
 
     @Test
+    void aBusyRemoteWorkerIsTheLoadGeneratorNamedAndItsMachineIsNotTheBrokers() {
+        CpuMeter.Use busy = new CpuMeter.Use(0.97, 0.99, 8).at("http://w2:8080");
+        RunResult.RateVerdict verdict = judged(facts(open(1000L), busy, List.of()), measured(100, 500));
+        assertEquals("load generator", verdict.limitedBy());
+        assertTrue(
+                verdict.evidence().startsWith("the load generator (the busiest worker, http://w2:8080) used 97% of 8"),
+                verdict.evidence());
+        // A remote worker's machine is not the embedded broker's: its busy cores are not "the machine" limit.
+        CpuMeter.Use idleProcess = new CpuMeter.Use(0.20, 0.99, 8).at("http://w2:8080");
+        assertEquals(
+                "broker",
+                judged(facts(open(1000L), idleProcess, List.of()), measured(100, 500))
+                        .limitedBy());
+    }
+
+    @Test
     void remoteWorkersLeaveTheLimitUnsaidAndClosedLoopsGetNoVerdict() {
         RunResult.RateVerdict remote = judged(facts(open(1000L), null, List.of()), measured(100, 500));
         assertFalse(remote.held());
         assertNull(remote.limitedBy());
-        assertTrue(remote.evidence().contains("remote workers"), remote.evidence());
+        assertTrue(remote.evidence().contains("remote workers that did not report their CPU"), remote.evidence());
         RunResult.RunMode closed = new RunResult.RunMode(
                 RunResult.Loop.CLOSED,
                 null,
