@@ -71,7 +71,49 @@ public final class ClientWarnings {
 
     /** What one message amounted to over a window: for a result's {@code clientWarnings}. */
     public record Summary(
-            String level, String logger, String message, long count, int clients, Instant first, Instant last) {}
+            String level, String logger, String message, long count, int clients, long firstMillis, long lastMillis) {
+
+        /** When it was first seen. */
+        public Instant first() {
+            return Instant.ofEpochMilli(firstMillis);
+        }
+
+        /** When it was last seen. */
+        public Instant last() {
+            return Instant.ofEpochMilli(lastMillis);
+        }
+    }
+
+    /**
+     * Tallies from several processes (this one's and its remote workers') as one: the same level, logger and message
+     * summed (counts and clients, each process's clients being its own), from the first to the last seen; most
+     * frequent first.
+     */
+    public static List<Summary> merge(List<Summary> ours, List<Summary> theirs) {
+        Map<String, Summary> merged = new LinkedHashMap<>();
+        for (Summary s : concat(ours, theirs)) {
+            merged.merge(
+                    s.level() + " " + s.logger() + " " + s.message(),
+                    s,
+                    (a, b) -> new Summary(
+                            a.level(),
+                            a.logger(),
+                            a.message(),
+                            a.count() + b.count(),
+                            a.clients() + b.clients(),
+                            Math.min(a.firstMillis(), b.firstMillis()),
+                            Math.max(a.lastMillis(), b.lastMillis())));
+        }
+        List<Summary> all = new ArrayList<>(merged.values());
+        all.sort((a, b) -> Long.compare(b.count(), a.count()));
+        return all;
+    }
+
+    private static List<Summary> concat(List<Summary> a, List<Summary> b) {
+        List<Summary> both = new ArrayList<>(a);
+        both.addAll(b);
+        return both;
+    }
 
     /** A run's own tally, from {@link #open} to {@link #close}. */
     public final class Window {
@@ -81,6 +123,13 @@ public final class ClientWarnings {
         public List<Summary> close() {
             synchronized (ClientWarnings.this) {
                 windows.remove(this);
+                return snapshot();
+            }
+        }
+
+        /** The messages seen so far, most frequent first; the window goes on counting. */
+        public List<Summary> snapshot() {
+            synchronized (ClientWarnings.this) {
                 List<Summary> summaries = new ArrayList<>();
                 for (Tally t : tallies.values()) {
                     summaries.add(new Summary(
@@ -89,8 +138,8 @@ public final class ClientWarnings {
                             t.message,
                             t.count,
                             t.clients.size(),
-                            Instant.ofEpochMilli(t.firstMillis),
-                            Instant.ofEpochMilli(t.lastMillis)));
+                            t.firstMillis,
+                            t.lastMillis));
                 }
                 summaries.sort((a, b) -> Long.compare(b.count(), a.count()));
                 return summaries;

@@ -42,6 +42,8 @@ public final class RunCoordinator {
     private final ClusterReuse reuse;
     /** The client library's warnings of the run under way, from its workers' start to its result. */
     private ClientWarnings.Window warnings;
+    /** What the client library warned in the run's remote workers' processes, fetched once the run has measured. */
+    private List<ClientWarnings.Summary> workerWarnings = List.of();
 
     /** Runs plans on the broker system on the class path ({@link ClusterSystems}), found when a plan needs one. */
     public RunCoordinator(RunOptions options, PrintStream out, WorkerFactory workerFactory, Interruption interruption) {
@@ -291,6 +293,7 @@ public final class RunCoordinator {
             try {
                 SetUp.Done ready = new SetUp(console, interruption).run(spec, driver, group, faults);
                 measured = new Execution(console, interruption, clusterLost).run(spec, broker, group, ready);
+                workerWarnings = group.clientWarnings();
             } catch (SetUp.Interrupted e) {
                 return ended(spec, driver, broker, group, "interrupted during set-up (" + e.step + ")", null);
             } catch (SetUp.Failed e) {
@@ -344,10 +347,12 @@ public final class RunCoordinator {
     private List<RunResult.ClientWarning> clientWarnings() {
         ClientWarnings.Window window = warnings;
         warnings = null;
+        List<ClientWarnings.Summary> remote = workerWarnings;
+        workerWarnings = List.of();
         if (window == null) {
             return List.of();
         }
-        return window.close().stream()
+        return ClientWarnings.merge(window.close(), remote).stream()
                 .map(w -> new RunResult.ClientWarning(
                         w.level(), w.logger(), w.message(), w.count(), w.clients(), w.first(), w.last()))
                 .toList();

@@ -330,6 +330,25 @@ public final class WorkerGroup implements Worker {
         return total;
     }
 
+    /** What the client library warned in each worker's process (none for those in this JVM); best effort. */
+    public List<io.ombtx.runner.log.ClientWarnings.Summary> clientWarnings() {
+        List<io.ombtx.runner.log.ClientWarnings.Summary> all = new ArrayList<>();
+        try {
+            for (List<io.ombtx.runner.log.ClientWarnings.Summary> one : collect(worker -> {
+                try {
+                    return worker.clientWarnings();
+                } catch (Exception e) {
+                    return List.<io.ombtx.runner.log.ClientWarnings.Summary>of();
+                }
+            })) {
+                all.addAll(one);
+            }
+        } catch (Exception e) {
+            // A help to read the run, never a reason to fail it.
+        }
+        return all;
+    }
+
     /** Each member's CPU counters now, in member order; null for one that cannot say or did not answer. */
     public List<io.ombtx.runner.stats.CpuMeter.Sample> cpuSamples() {
         try {

@@ -175,6 +175,11 @@ public final class ChildJvmWorker implements Worker {
     }
 
     @Override
+    public List<io.ombtx.runner.log.ClientWarnings.Summary> clientWarnings() throws Exception {
+        return client.clientWarnings();
+    }
+
+    @Override
     public Map<String, Object> environment() throws Exception {
         return client.environment();
     }

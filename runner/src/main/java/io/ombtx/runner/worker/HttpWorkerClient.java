@@ -222,6 +222,17 @@ public final class HttpWorkerClient implements Worker {
     }
 
     @Override
+    public List<io.ombtx.runner.log.ClientWarnings.Summary> clientWarnings() throws Exception {
+        Reply reply = send(WorkerProtocol.CLIENT_WARNINGS, null, timeout);
+        if (reply.status() == NOT_FOUND) {
+            return List.of(); // a stock OMB worker
+        }
+        WorkerProtocol.ClientWarningsReply warnings = reply.read(WorkerProtocol.CLIENT_WARNINGS);
+        // A worker in this very process shares its tally with the coordinator's: counted once, there.
+        return warnings.pid() == ProcessHandle.current().pid() ? List.of() : warnings.warnings();
+    }
+
+    @Override
     public io.ombtx.runner.stats.CpuMeter.Sample cpuSample() throws Exception {
         Reply reply = send(WorkerProtocol.CPU, null, timeout);
         return reply.status() == NOT_FOUND ? null : reply.read(WorkerProtocol.CPU);

@@ -84,6 +84,14 @@ public interface Worker extends AutoCloseable {
         return io.ombtx.runner.stats.CpuMeter.sample();
     }
 
+    /**
+     * What the client library warned in the worker's process since its driver was initialized, each distinct
+     * message once with its count. A worker in this JVM returns none: this process's warnings are counted here.
+     */
+    default List<io.ombtx.runner.log.ClientWarnings.Summary> clientWarnings() throws Exception {
+        return List.of();
+    }
+
     /** OMB's steps that carry no data, each its own endpoint. */
     enum Command {
         /** Each producer sends one message and waits for its ack, so consumers can be seen to be ready. */

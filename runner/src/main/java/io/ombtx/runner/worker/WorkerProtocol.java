@@ -67,6 +67,15 @@ public final class WorkerProtocol {
     public static final Endpoint<Void, Worker.Progress> PROGRESS = get("/omb-tx/progress", Worker.Progress.class);
     public static final Endpoint<Void, io.ombtx.runner.stats.CpuMeter.Sample> CPU =
             get("/omb-tx/cpu", io.ombtx.runner.stats.CpuMeter.Sample.class);
+    public static final Endpoint<Void, ClientWarningsReply> CLIENT_WARNINGS =
+            get("/omb-tx/client-warnings", ClientWarningsReply.class);
+
+    /**
+     * What the client library warned in a worker's process since its driver was initialized, and which process that
+     * is: a worker serving in the coordinator's own JVM (tests, a local child) shares its tally, already counted.
+     */
+    public record ClientWarningsReply(long pid, List<io.ombtx.runner.log.ClientWarnings.Summary> warnings) {}
+
     public static final Endpoint<Void, Map<String, Object>> ENVIRONMENT =
             new Endpoint<>("/omb-tx/environment", true, null, type(new TypeReference<Map<String, Object>>() {}));
     public static final Endpoint<Worker.TopicSubscription, ExactlyOnceReport> VERIFY_EXACTLY_ONCE =

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.Executors;
 
 /**
@@ -25,6 +26,8 @@ public final class WorkerServer implements AutoCloseable {
     private OperationSpec pendingOperation = OperationSpec.publish();
     private final StatsSnapshot cumulative = new StatsSnapshot();
     private final WorkerToken token;
+    /** What the client library warned in this process since the last {@code /initialize-driver}. */
+    private volatile io.ombtx.runner.log.ClientWarnings.Window warnings;
 
     /** A worker that serves anyone who can reach it (stock OMB's way). */
     public WorkerServer(String bindAddress, int port) throws IOException {
@@ -41,6 +44,10 @@ public final class WorkerServer implements AutoCloseable {
             worker.close();
             worker = new LocalWorker();
             cumulative.clear();
+            if (warnings != null) {
+                warnings.close();
+            }
+            warnings = io.ombtx.runner.log.ClientWarnings.global().open();
             worker.initializeDriver(yaml, pendingOperation);
             pendingOperation = OperationSpec.publish();
             return null;
@@ -77,6 +84,11 @@ public final class WorkerServer implements AutoCloseable {
         });
         route(WorkerProtocol.PROGRESS, none -> worker.progress());
         route(WorkerProtocol.CPU, none -> io.ombtx.runner.stats.CpuMeter.sample(), false);
+        route(
+                WorkerProtocol.CLIENT_WARNINGS,
+                none -> new WorkerProtocol.ClientWarningsReply(
+                        ProcessHandle.current().pid(), warnings == null ? List.of() : warnings.snapshot()),
+                false);
         route(WorkerProtocol.ENVIRONMENT, none -> worker.environment());
         route(WorkerProtocol.VERIFY_EXACTLY_ONCE, s -> worker.verifyExactlyOnce(s.topic(), s.subscription()));
         // Not under the server's lock: a client fault waits for the client (its next transaction, a new instance's

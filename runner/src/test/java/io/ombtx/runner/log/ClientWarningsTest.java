@@ -87,4 +87,29 @@ class ClientWarningsTest {
                 ClientWarnings.shortName("Connection to node # could not be established."));
         assertEquals(60, ClientWarnings.shortName("x".repeat(100)).length());
     }
+
+    @Test
+    void talliesFromTheWorkersProcessesAddUpWithThisOnesAndCrossTheWire() throws Exception {
+        ClientWarnings.Summary ours =
+                new ClientWarnings.Summary("WARN", "Sender", "retried: CONCURRENT_TRANSACTIONS", 7, 2, 1_000, 5_000);
+        ClientWarnings.Summary theirs =
+                new ClientWarnings.Summary("WARN", "Sender", "retried: CONCURRENT_TRANSACTIONS", 30, 5, 2_000, 9_000);
+        ClientWarnings.Summary other =
+                new ClientWarnings.Summary("WARN", "NetworkClient", "disconnected", 1, 1, 3_000, 3_000);
+        List<ClientWarnings.Summary> merged = ClientWarnings.merge(List.of(ours, other), List.of(theirs));
+        assertEquals(
+                List.of(
+                        new ClientWarnings.Summary(
+                                "WARN", "Sender", "retried: CONCURRENT_TRANSACTIONS", 37, 7, 1_000, 9_000),
+                        other),
+                merged,
+                "summed, the span of both, most frequent first");
+        // As a worker sends them (/omb-tx/client-warnings) and the coordinator reads them.
+        var reply = new io.ombtx.runner.worker.WorkerProtocol.ClientWarningsReply(42, merged);
+        byte[] wire = io.ombtx.runner.worker.WorkerProtocol.JSON.writeValueAsBytes(reply);
+        assertEquals(
+                reply,
+                io.ombtx.runner.worker.WorkerProtocol.JSON.readValue(
+                        wire, io.ombtx.runner.worker.WorkerProtocol.CLIENT_WARNINGS.reply()));
+    }
 }
