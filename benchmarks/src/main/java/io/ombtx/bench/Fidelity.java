@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
-import io.ombtx.driver.api.LoopGap;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.config.UsageException;
 import java.io.IOException;
@@ -256,11 +255,11 @@ public final class Fidelity {
 
     /**
      * One side's figures of one run: latencies in ms, the count of slow operations and of all, the loop's gap
-     * from a commit returning to the next begin (plain writes: from the last ack to the next send; {@link LoopGap}),
+     * from a commit returning to the next begin (plain writes: from the last ack to the next send; {@link LoopFiles}),
      * p50 and p90 in µs over the measured operations
      * (NaN when not recorded), the median of the operations under {@link #SLOW_MICROS} in ms (NaN when none), and the
      * count of operations of {@link #BACKED_OFF_MICROS} or more; omb-tx's side also how long its operations' clocks
-     * were stopped inside them (its runner's bookkeeping, {@link LoopGap#recordPause}), p50 and p90 in µs over the
+     * were stopped inside them (its runner's bookkeeping, {@link LoopFiles#paused}), p50 and p90 in µs over the
      * measured operations that paused (NaN for the bare loop, which has no such time, or when not recorded).
      */
     record Figures(
@@ -365,7 +364,7 @@ public final class Fidelity {
         }
 
         /**
-         * The last {@code measured} values of a {@link LoopGap} file (the measured operations' gaps or pauses, in ns,
+         * The last {@code measured} values of a {@link LoopFiles} file (the measured operations' gaps or pauses, in ns,
          * one per line), sorted, in µs; none when there is no file.
          */
         private static double[] lastMicros(Path file, long measured) throws IOException {
@@ -861,8 +860,8 @@ public final class Fidelity {
                         "OMBTX_JAVA_OPTS",
                         String.join(
                                 " ",
-                                HEAP_FLAGS + " -D" + LoopGap.PROPERTY + "=" + gapFile(output) + " -D"
-                                        + LoopGap.PAUSE_PROPERTY + "=" + pauseFile(output),
+                                HEAP_FLAGS + " -D" + LoopFiles.GAPS + "=" + gapFile(output) + " -D" + LoopFiles.PAUSES
+                                        + "=" + pauseFile(output),
                                 String.join(" ", jvmOpts))); // bin/lib's defaults
         Process process =
                 builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -972,7 +971,7 @@ public final class Fidelity {
         List<String> command = new ArrayList<>(sidePrefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(HEAP_FLAGS.split(" ")));
-        command.add("-D" + LoopGap.PROPERTY + "=" + gapFile(output));
+        command.add("-D" + LoopFiles.GAPS + "=" + gapFile(output));
         // Both JVMs compile with HotSpot's defaults (no JIT flags on either side), as the seeds' loops ran.
         command.addAll(jvmOpts);
         command.addAll(List.of(
@@ -1023,7 +1022,7 @@ public final class Fidelity {
         return output.resolveSibling(output.getFileName() + ".gaps");
     }
 
-    /** Where omb-tx's side writes how long each operation's clock was stopped ({@link LoopGap#recordPause}). */
+    /** Where omb-tx's side writes how long each operation's clock was stopped ({@link LoopFiles#paused}). */
     static Path pauseFile(Path output) {
         return output.resolveSibling(output.getFileName() + ".pauses");
     }

@@ -404,7 +404,7 @@ class FidelityIntervalTest {
     @Test
     void omb_txsPausedTimeIsReadForTheMeasuredOperationsAndPrintedOverTheRoundsThatKeptIt(@TempDir Path dir)
             throws Exception {
-        // 3 warm-up operations paused 500 µs each, then 10 measured ones 1..10 µs (in ns, as LoopGap writes them)
+        // 3 warm-up operations paused 500 µs each, then 10 measured ones 1..10 µs (in ns, as LoopFiles writes them)
         Path file = dir.resolve("tx-writes-1-omb.json.pauses");
         List<String> lines = new ArrayList<>(List.of("500000", "500000", "500000"));
         for (int us = 10; us >= 1; us--) {
