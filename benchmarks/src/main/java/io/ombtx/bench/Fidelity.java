@@ -1,5 +1,7 @@
 package io.ombtx.bench;
 
+import static io.ombtx.runner.stats.OrderStatistics.median;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,16 +10,17 @@ import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.config.UsageException;
+import io.ombtx.runner.result.ResultReader;
+import io.ombtx.runner.stats.Histograms;
+import io.ombtx.runner.stats.OrderStatistics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +28,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
-import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -389,7 +391,6 @@ public final class Fidelity {
     /** What both sides' commands start with: {@code taskset -c <CPUs>} with --pin, else nothing. */
     private static List<String> sidePrefix = List.of();
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** Both sides' heap and collector: bin/lib's defaults, with a fixed heap. */
     private static final String HEAP_FLAGS = "-Xms512m -Xmx2g -XX:+UseG1GC";
 
@@ -875,19 +876,18 @@ public final class Fidelity {
 
     /** omb-tx's figures from its result file (and its loop-gap and paused-time files beside it, when kept). */
     static Figures readOmbTx(String scenario, Path output) throws IOException {
-        JsonNode result = JSON.readTree(output.toFile());
-        JsonNode histograms = result.path("histograms");
+        Map<String, String> histograms = ResultReader.read(output).histograms();
         Map<String, Histogram> phases = new LinkedHashMap<>();
-        histograms.fields().forEachRemaining(e -> {
-            if (e.getKey().startsWith("phase.")) {
-                phases.put(e.getKey().substring(6), decode(e.getValue().asText()));
+        histograms.forEach((name, encoded) -> {
+            if (name.startsWith("phase.")) {
+                phases.put(name.substring(6), Histograms.decode(encoded));
             }
         });
         // tx-fetch: the seeds' operation ends when the write is seen (their loop's last lap); omb-tx's operation is the
         // transaction and the wait for visibility is its end-to-end latency, from the record's publish time (taken
         // before the begin) to its receipt.
         String operations = scenario.equals("tx-fetch") ? "endToEndLatencyMicros" : "operationLatencyMicros";
-        return Figures.of(decode(histograms.path(operations).asText()), phases, gapFile(output))
+        return Figures.of(Histograms.decode(histograms.get(operations)), phases, gapFile(output))
                 .withPauses(pauseFile(output));
     }
 
@@ -1038,15 +1038,6 @@ public final class Fidelity {
     private static String tail(Path log) throws IOException {
         List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    }
-
-    private static Histogram decode(String base64) {
-        try {
-            return Histogram.decodeFromCompressedByteBuffer(
-                    ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
-        } catch (DataFormatException e) {
-            throw new IllegalStateException("a result histogram could not be decoded", e);
-        }
     }
 
     /**
@@ -1511,20 +1502,7 @@ public final class Fidelity {
      * 5 values).
      */
     static double[] interval(double[] sorted) {
-        int n = sorted.length;
-        double below = 0; // P(Binomial(n, 1/2) <= k - 1), for k from 1
-        double term = Math.pow(0.5, n); // P(B = k - 1)
-        int best = 0;
-        for (int k = 1; k <= n / 2; k++) {
-            below += term;
-            term = term * (n - (k - 1)) / k;
-            if (1 - 2 * below >= CONFIDENCE) {
-                best = k;
-            } else {
-                break;
-            }
-        }
-        return best == 0 ? null : new double[] {sorted[best - 1], sorted[n - best]};
+        return OrderStatistics.medianInterval(sorted, CONFIDENCE);
     }
 
     /** Both sides' slow operations under 1% of the operations: too few for a ±10% comparison to mean anything. */
@@ -1605,10 +1583,5 @@ public final class Fidelity {
 
     private static String spread(double[] sorted) {
         return String.format(Locale.ROOT, "%.3f [%.3f–%.3f]", median(sorted), sorted[0], sorted[sorted.length - 1]);
-    }
-
-    static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

@@ -1,5 +1,7 @@
 package io.ombtx.bench;
 
+import static io.ombtx.runner.stats.OrderStatistics.median;
+
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ombtx.broker.EmbeddedKafkaCluster;
@@ -695,13 +697,6 @@ public final class Throughput {
     /** omb-tx ÷ ProducerPerformance, pass by pass. */
     private static double[] ratios(List<Pass> omb, List<Pass> pp, ToDoubleFunction<Pass> figure) {
         return pairwise(figures(omb, figure), figures(pp, figure));
-    }
-
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n == 0 ? Double.NaN : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     /** A child's CPU seconds per thread group, as µs per message. */

@@ -1,5 +1,7 @@
 package io.ombtx.bench;
 
+import static io.ombtx.runner.stats.OrderStatistics.median;
+
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.config.DriverFile;
@@ -297,8 +299,4 @@ public final class TxOverhead {
     }
 
     /** The median of values sorted ascending. */
-    static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
 }

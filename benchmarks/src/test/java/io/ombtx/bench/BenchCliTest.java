@@ -263,7 +263,6 @@ class BenchCliTest {
                 new TxOverhead.Figures[] {base, new TxOverhead.Figures(8, 12, 200, "4.1.1")});
         assertEquals("4.0 [3.0–10.0]", TxOverhead.spread(runs, TxOverhead.Figures::p50Millis));
         assertEquals("3.0 [2.0–10.0]", TxOverhead.spread(runs, TxOverhead.Figures::p99Millis));
-        assertEquals(2.5, TxOverhead.median(new double[] {1, 2, 3, 4}));
     }
 
     @Test
@@ -294,11 +293,5 @@ class BenchCliTest {
         assertEquals(15, defaults.delaySeconds());
         assertEquals(3, defaults.delayRepeats());
         assertEquals(2, defaults.controlPasses());
-    }
-
-    @Test
-    void throughputMediansAreOfTheMiddleValues() {
-        assertEquals(2.0, Throughput.median(new double[] {3, 1, 2}));
-        assertEquals(2.5, Throughput.median(new double[] {4, 1, 3, 2}));
     }
 }
