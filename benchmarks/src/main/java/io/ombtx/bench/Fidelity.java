@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
@@ -566,7 +565,7 @@ public final class Fidelity {
                     Figures[] pair = new Figures[sides];
                     DiskProbe.Figures[] flushes = new DiskProbe.Figures[sides];
                     String failure = null;
-                    for (int side : order(round, sides)) {
+                    for (int side : Bench.order(round, sides)) {
                         Path output = bench.work()
                                 .resolve(scenario + "-" + round + (side == 0 ? "-omb.json" : "-bare" + side + ".csv"));
                         done++;
@@ -734,21 +733,6 @@ public final class Fidelity {
         }
     }
 
-    /**
-     * The order the sides run in round {@code round} (from 1). Two sides alternate. Three (--aa) go through the six
-     * orders so that each side runs before each other one in half of every six rounds: a run's place in the round
-     * moves its figures (the runs of one loop on one broker drift apart; measured, the bare loop's second run ÷ its
-     * first was 1.14 at p50 in tx-fetch when the second followed the first in 4 of 5 rounds, as turning the order
-     * left it), so a comparison must not always put one side first.
-     */
-    static int[] order(int round, int sides) {
-        if (sides == 2) {
-            return round % 2 == 1 ? new int[] {0, 1} : new int[] {1, 0};
-        }
-        int[][] orders = {{0, 1, 2}, {2, 1, 0}, {1, 2, 0}, {0, 2, 1}, {2, 0, 1}, {1, 0, 2}};
-        return orders[(round - 1) % orders.length].clone();
-    }
-
     /** Binds every thread of process {@code pid} to {@code cpus}; the threads it starts later inherit that. */
     static void pin(long pid, String cpus) throws IOException, InterruptedException {
         if (ProcessHandle.of(pid).isEmpty()) {
@@ -866,10 +850,10 @@ public final class Fidelity {
                                 String.join(" ", jvmOpts))); // bin/lib's defaults
         Process process =
                 builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        int exit = waitFor(process, scenario);
+        int exit = Bench.await(process, scenario);
         if (exit != 0 || !Files.exists(output)) {
             throw new IllegalStateException(
-                    "bin/benchmark " + scenario + " exited " + exit + "; see " + log + ":\n" + tail(log));
+                    "bin/benchmark " + scenario + " exited " + exit + "; see " + log + ":\n" + Bench.tail(log));
         }
         return readOmbTx(scenario, output);
     }
@@ -989,10 +973,10 @@ public final class Fidelity {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
-        int exit = waitFor(process, scenario);
+        int exit = Bench.await(process, scenario);
         if (exit != 0) {
             throw new IllegalStateException(
-                    "the bare loop of " + scenario + " exited " + exit + "; see " + log + ":\n" + tail(log));
+                    "the bare loop of " + scenario + " exited " + exit + "; see " + log + ":\n" + Bench.tail(log));
         }
         return readBare(output);
     }
@@ -1025,19 +1009,6 @@ public final class Fidelity {
     /** Where omb-tx's side writes how long each operation's clock was stopped ({@link LoopFiles#paused}). */
     static Path pauseFile(Path output) {
         return output.resolveSibling(output.getFileName() + ".pauses");
-    }
-
-    private static int waitFor(Process process, String scenario) throws InterruptedException {
-        if (!process.waitFor(30, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-            throw new IllegalStateException(scenario + " did not finish within 30 minutes");
-        }
-        return process.exitValue();
-    }
-
-    private static String tail(Path log) throws IOException {
-        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
     }
 
     /**
@@ -1575,13 +1546,10 @@ public final class Fidelity {
     }
 
     private static double[] ratios(List<Figures[]> runs, ToDoubleFunction<Figures> figure) {
-        return runs.stream()
-                .mapToDouble(r -> figure.applyAsDouble(r[0]) / figure.applyAsDouble(r[1]))
-                .sorted()
-                .toArray();
+        return Bench.ratios(runs, 0, 1, figure);
     }
 
-    private static String spread(double[] sorted) {
-        return String.format(Locale.ROOT, "%.3f [%.3f–%.3f]", median(sorted), sorted[0], sorted[sorted.length - 1]);
+    private static String spread(double[] values) {
+        return Bench.spread(values, "%.3f");
     }
 }

@@ -18,7 +18,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -346,10 +345,9 @@ public final class Throughput {
             List<Pass> pp = new ArrayList<>();
             List<Pass> omb = new ArrayList<>();
             for (int pass = 1; pass <= options.passes(); pass++) {
-                // Alternate which goes first, so neither always meets the broker fresher or its log longer.
-                boolean ppFirst = pass % 2 == 1;
-                for (int half = 0; half < 2; half++) {
-                    Pass p = (half == 0) == ppFirst
+                // Alternate which goes first (0: ProducerPerformance), so neither always meets the broker fresher.
+                for (int side : Bench.order(pass, 2)) {
+                    Pass p = side == 0
                             ? producerPerformance(bench, cluster, messages, pass)
                             : ombTxSaturation(bench, cluster, messages, pass);
                     (p.tool().equals("ProducerPerformance") ? pp : omb).add(p);
@@ -525,9 +523,8 @@ public final class Throughput {
         List<Pass> pp = new ArrayList<>();
         List<Pass> omb = new ArrayList<>();
         for (int pass = 1; pass <= passes; pass++) {
-            boolean ppFirst = pass % 2 == 1;
-            for (int half = 0; half < 2; half++) {
-                Pass p = (half == 0) == ppFirst
+            for (int side : Bench.order(pass, 2)) {
+                Pass p = side == 0
                         ? producerPerformance(bench, cluster, messages, 100 + pass, CONTROL_BUFFER_MEMORY)
                         : ombTxSaturation(bench, cluster, messages, 100 + pass, CONTROL_BUFFER_MEMORY);
                 (p.tool().equals("ProducerPerformance") ? pp : omb).add(p);
@@ -666,12 +663,7 @@ public final class Throughput {
     }
 
     private static String spread(double[] values, String format) {
-        return String.format(
-                Locale.ROOT,
-                format + " [" + format + "-" + format + "]",
-                median(values),
-                Arrays.stream(values).min().orElse(Double.NaN),
-                Arrays.stream(values).max().orElse(Double.NaN));
+        return Bench.spread(values, format, "-");
     }
 
     private static double[] figures(List<Pass> passes, ToDoubleFunction<Pass> figure) {

@@ -1,7 +1,5 @@
 package io.ombtx.bench;
 
-import static io.ombtx.runner.stats.OrderStatistics.median;
-
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.config.DriverFile;
@@ -291,11 +289,7 @@ public final class TxOverhead {
 
     /** Median [min–max] of the per-repetition ratios tx ÷ base of one figure. */
     static String spread(List<Figures[]> runs, ToDoubleFunction<Figures> figure) {
-        double[] ratios = runs.stream()
-                .mapToDouble(r -> figure.applyAsDouble(r[1]) / figure.applyAsDouble(r[0]))
-                .sorted()
-                .toArray();
-        return String.format(Locale.ROOT, "%.1f [%.1f–%.1f]", median(ratios), ratios[0], ratios[ratios.length - 1]);
+        return Bench.spread(Bench.ratios(runs, 1, 0, figure), "%.1f");
     }
 
     /** The median of values sorted ascending. */

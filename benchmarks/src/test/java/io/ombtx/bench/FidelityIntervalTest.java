@@ -215,7 +215,7 @@ class FidelityIntervalTest {
         for (int sides = 2; sides <= 3; sides++) {
             int[][] before = new int[sides][sides];
             for (int round = 1; round <= 6; round++) {
-                int[] order = Fidelity.order(round, sides);
+                int[] order = Bench.order(round, sides);
                 assertEquals(sides, IntStream.of(order).distinct().count(), "every side once a round");
                 for (int i = 0; i < sides; i++) {
                     for (int j = i + 1; j < sides; j++) {
@@ -231,8 +231,8 @@ class FidelityIntervalTest {
                 }
             }
         }
-        assertArrayEquals(new int[] {0, 1}, Fidelity.order(1, 2));
-        assertArrayEquals(new int[] {1, 0}, Fidelity.order(2, 2));
+        assertArrayEquals(new int[] {0, 1}, Bench.order(1, 2));
+        assertArrayEquals(new int[] {1, 0}, Bench.order(2, 2));
     }
 
     @Test
