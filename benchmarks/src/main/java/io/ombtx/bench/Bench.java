@@ -87,27 +87,11 @@ record Bench(Path home, Path work) {
         return DriverFile.load(home.resolve("driver-kafka-tx/kafka-tx.yaml")).effective(overrides, bootstrapServers);
     }
 
-    /** driver-kafka-tx/kafka-tx.yaml with {@code overrides} and no cluster named: each run starts its own broker. */
-    DriverFile kafkaTxEmbedded(DriverOverrides overrides) {
-        return DriverFile.load(home.resolve("driver-kafka-tx/kafka-tx.yaml")).effective(overrides, null);
-    }
-
     /** The omb-tx runner end to end (plan, local worker, driver, stats, result file) on one workload, quietly. */
     Run run(DriverFile driver, Workload workload) throws Exception {
-        return run(driver, workload, PlanOptions.defaults());
-    }
-
-    /**
-     * As {@link #run(DriverFile, Workload)}, planned with {@code plan} (e.g. the embedded broker's release and
-     * transaction version); with a driver naming no cluster, the run starts a fresh embedded broker and stops it.
-     */
-    RunResult runEmbedded(DriverFile driver, Workload workload, PlanOptions plan) throws Exception {
-        return run(driver, workload, plan).result();
-    }
-
-    private Run run(DriverFile driver, Workload workload, PlanOptions plan) throws Exception {
         RunOptions options = new RunOptions(work, null, true);
-        RunSpec spec = Planner.plan(List.of(driver), List.of(workload), plan).get(0);
+        RunSpec spec = Planner.plan(List.of(driver), List.of(workload), PlanOptions.defaults())
+                .get(0);
         long cpuBefore = cpuNanos();
         RunResult result = new RunCoordinator(options, System.out, worker -> new LocalWorker(), new Interruption())
                 .run(spec)
