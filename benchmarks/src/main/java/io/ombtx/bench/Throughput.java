@@ -354,150 +354,15 @@ public final class Throughput {
                     print(out, Integer.toString(pass), p);
                 }
             }
-            double[] rateRatios = ratios(omb, pp, Pass::messagesPerSecond);
-            double[] cpuRatios = ratios(omb, pp, Pass::cpuMicrosPerMessage);
             double ombRate = median(figures(omb, Pass::messagesPerSecond));
             double ppRate = median(figures(pp, Pass::messagesPerSecond));
-            out.println();
-            out.println("Counted passes, median [min-max]:");
-            out.printf(
-                    Locale.ROOT,
-                    "  msg/s       omb-tx %s   ProducerPerformance %s%n",
-                    spread(figures(omb, Pass::messagesPerSecond), "%.0f"),
-                    spread(figures(pp, Pass::messagesPerSecond), "%.0f"));
-            out.printf(
-                    Locale.ROOT,
-                    "  CPU us/msg  omb-tx %s   ProducerPerformance %s%n",
-                    spread(figures(omb, Pass::cpuMicrosPerMessage), "%.2f"),
-                    spread(figures(pp, Pass::cpuMicrosPerMessage), "%.2f"));
             List<String> verdicts = new ArrayList<>();
-            verdicts.add(verdict(
-                    "saturation throughput >= 1.0x ProducerPerformance",
-                    spread(rateRatios, "%.3f") + " x",
-                    median(rateRatios) >= 1.0));
-            verdicts.add(verdict(
-                    "CPU per message <= 1.0x ProducerPerformance",
-                    spread(cpuRatios, "%.3f") + " x",
-                    median(cpuRatios) <= 1.0));
-            out.printf(
-                    Locale.ROOT,
-                    "  CPU us/msg, run only (no JVM start)  omb-tx %s   ProducerPerformance %s" + "   ratio %s x%n",
-                    spread(figures(omb, Pass::runCpuMicrosPerMessage), "%.2f"),
-                    spread(figures(pp, Pass::runCpuMicrosPerMessage), "%.2f"),
-                    spread(ratios(omb, pp, Pass::runCpuMicrosPerMessage), "%.3f"));
-            double[] ombMarginal = marginal(omb, ombFixed, messages);
-            double[] ppMarginal = marginal(pp, ppFixed, messages);
-            out.printf(
-                    Locale.ROOT,
-                    "  CPU us/msg beyond the fixed cost of a run (each tool's %d-message pass as the"
-                            + " fixed cost: omb-tx %.2f s, ProducerPerformance %.2f s of process CPU)  omb-tx %s   ProducerPerformance"
-                            + " %s   ratio %s x%n",
-                    FIXED_COST_MESSAGES,
-                    ombFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
-                    ppFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
-                    spread(ombMarginal, "%.2f"),
-                    spread(ppMarginal, "%.2f"),
-                    spread(pairwise(ombMarginal, ppMarginal), "%.3f"));
-            printThreadCpu(out, omb, pp);
-            out.printf(
-                    Locale.ROOT,
-                    "  heap allocated per message (every thread, the whole process)  omb-tx %s B"
-                            + "   ProducerPerformance %s B%n",
-                    spread(figures(omb, Pass::allocatedBytesPerMessage), "%.0f"),
-                    spread(figures(pp, Pass::allocatedBytesPerMessage), "%.0f"));
-            double heapAfterGc =
-                    omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
-            out.printf(
-                    Locale.ROOT,
-                    "  omb-tx heap under -Xmx512m: live set %.0f MiB at saturation, heap in use after"
-                            + " any GC <= %.0f MiB (garbage included), no OutOfMemoryError; share of wall time in GC pauses:"
-                            + " omb-tx %s, ProducerPerformance %s (ProducerPerformance's heap in use after any GC <= %.0f MiB)%n",
-                    liveSet,
-                    heapAfterGc,
-                    spread(figures(omb, p -> 100 * p.gcShare()), "%.1f%%"),
-                    spread(figures(pp, p -> 100 * p.gcShare()), "%.1f%%"),
-                    pp.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN));
-            verdicts.add(verdict(
-                    "runner heap < 512 MiB at saturation (-Xmx512m, no OOM)",
-                    String.format(Locale.ROOT, "live set %.0f MiB, after-GC max %.0f MiB", liveSet, heapAfterGc),
-                    liveSet < HEAP_LIMIT_MIB));
+            printSaturation(out, omb, pp, ombFixed, ppFixed, messages, liveSet, verdicts);
             if (options.controlPasses() > 0) {
                 control(out, bench, cluster, messages, options.controlPasses());
             }
             if (!options.skipSearch) {
-                Map<String, Object> search = ombTxChild(
-                        bench,
-                        cluster,
-                        "max-rate",
-                        """
-                        producerRate: 0
-                        warmupDurationSeconds: 0
-                        testDurationSeconds: %d
-                        """
-                                .formatted(options.delaySeconds()),
-                        null,
-                        -1);
-                double found = number(search, "searchFoundRate");
-                double seconds = number(search, "searchSeconds");
-                boolean completed = Boolean.TRUE.equals(search.get("searchCompleted"));
-                // Is the rate found the highest the system sustains, within 10 %? It must hold (the run at it, right
-                // after the search), and 1.1 x it must not (a run of its own, warmed up at that rate first).
-                Held atFound = Held.of(found, search);
-                double above = Math.round(found * SEARCH_CHECK_FACTOR);
-                Held atAbove = Held.of(
-                        above,
-                        ombTxChild(
-                                bench,
-                                cluster,
-                                "max-rate-check",
-                                """
-                        producerRate: %d
-                        warmupDurationSeconds: %d
-                        testDurationSeconds: %d
-                        """
-                                        .formatted((long) above, SEARCH_CHECK_WARMUP_SECONDS, options.delaySeconds()),
-                                null,
-                                -1));
-                double bound = MaxRateSearch.Settings.defaults(1).maxPublishDelayP99Millis();
-                out.printf(
-                        Locale.ROOT,
-                        "max-rate search: %.0f msg/s found in %.1f s (%s probes, %s)%n",
-                        found,
-                        seconds,
-                        search.get("searchProbes"),
-                        completed ? "converged" : "did not converge");
-                out.printf(
-                        Locale.ROOT,
-                        "  held at the rate found, right after the search: %s%n",
-                        atFound.describe(options.delaySeconds(), bound));
-                out.printf(
-                        Locale.ROOT,
-                        "  at %.1f x the rate found, %d s warm-up: %s%n",
-                        SEARCH_CHECK_FACTOR,
-                        SEARCH_CHECK_WARMUP_SECONDS,
-                        atAbove.describe(options.delaySeconds(), bound));
-                out.printf(
-                        Locale.ROOT,
-                        "  (information) the rate found is %.3fx omb-tx's and %.3fx"
-                                + " ProducerPerformance's unlimited saturation median%n",
-                        found / ombRate,
-                        found / ppRate);
-                out.println("  (the saturation passes run with no rate limit: a sender that outpaces the broker fills"
-                        + " buffer.memory and keeps a few hundred thousand records in flight, so GC takes a large share"
-                        + " of the pass; a rate the search finds and holds can exceed that median)");
-                boolean foundHolds = atFound.holds(bound);
-                boolean aboveHolds = atAbove.holds(bound);
-                verdicts.add(verdict(
-                        "producerRate: 0 within 10% of the sustained maximum in <= 60 s",
-                        String.format(
-                                Locale.ROOT,
-                                "%.0f holds %s; %.1fx %s; %.1f s",
-                                found,
-                                atFound.figures(),
-                                SEARCH_CHECK_FACTOR,
-                                (aboveHolds ? "holds " : "does not ") + atAbove.figures(),
-                                seconds),
-                        completed && seconds <= 60 && foundHolds && !aboveHolds));
+                verdicts.add(searchCheck(out, bench, cluster, options, ombRate, ppRate));
             }
             if (!options.skipDelay) {
                 for (int rate : new int[] {10_000, 50_000}) {
@@ -510,6 +375,169 @@ public final class Throughput {
         }
         bench.finish(out, options.keepWork.keep);
         return Cli.OK;
+    }
+
+    /**
+     * The counted passes' figures, median [min-max], omb-tx's beside ProducerPerformance's and their ratios pass by
+     * pass: msg/s, CPU per message (whole process, run only, beyond each tool's fixed cost of a run), by thread, heap
+     * allocated, heap and GC. Adds the throughput, CPU and heap verdicts to {@code verdicts}.
+     */
+    private static void printSaturation(
+            PrintStream out,
+            List<Pass> omb,
+            List<Pass> pp,
+            Pass ombFixed,
+            Pass ppFixed,
+            long messages,
+            double liveSet,
+            List<String> verdicts) {
+        double[] rateRatios = ratios(omb, pp, Pass::messagesPerSecond);
+        double[] cpuRatios = ratios(omb, pp, Pass::cpuMicrosPerMessage);
+        out.println();
+        out.println("Counted passes, median [min-max]:");
+        out.printf(
+                Locale.ROOT,
+                "  msg/s       omb-tx %s   ProducerPerformance %s%n",
+                spread(figures(omb, Pass::messagesPerSecond), "%.0f"),
+                spread(figures(pp, Pass::messagesPerSecond), "%.0f"));
+        out.printf(
+                Locale.ROOT,
+                "  CPU us/msg  omb-tx %s   ProducerPerformance %s%n",
+                spread(figures(omb, Pass::cpuMicrosPerMessage), "%.2f"),
+                spread(figures(pp, Pass::cpuMicrosPerMessage), "%.2f"));
+        verdicts.add(verdict(
+                "saturation throughput >= 1.0x ProducerPerformance",
+                spread(rateRatios, "%.3f") + " x",
+                median(rateRatios) >= 1.0));
+        verdicts.add(verdict(
+                "CPU per message <= 1.0x ProducerPerformance",
+                spread(cpuRatios, "%.3f") + " x",
+                median(cpuRatios) <= 1.0));
+        out.printf(
+                Locale.ROOT,
+                "  CPU us/msg, run only (no JVM start)  omb-tx %s   ProducerPerformance %s" + "   ratio %s x%n",
+                spread(figures(omb, Pass::runCpuMicrosPerMessage), "%.2f"),
+                spread(figures(pp, Pass::runCpuMicrosPerMessage), "%.2f"),
+                spread(ratios(omb, pp, Pass::runCpuMicrosPerMessage), "%.3f"));
+        double[] ombMarginal = marginal(omb, ombFixed, messages);
+        double[] ppMarginal = marginal(pp, ppFixed, messages);
+        out.printf(
+                Locale.ROOT,
+                "  CPU us/msg beyond the fixed cost of a run (each tool's %d-message pass as the"
+                        + " fixed cost: omb-tx %.2f s, ProducerPerformance %.2f s of process CPU)  omb-tx %s   ProducerPerformance"
+                        + " %s   ratio %s x%n",
+                FIXED_COST_MESSAGES,
+                ombFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
+                ppFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
+                spread(ombMarginal, "%.2f"),
+                spread(ppMarginal, "%.2f"),
+                spread(pairwise(ombMarginal, ppMarginal), "%.3f"));
+        printThreadCpu(out, omb, pp);
+        out.printf(
+                Locale.ROOT,
+                "  heap allocated per message (every thread, the whole process)  omb-tx %s B"
+                        + "   ProducerPerformance %s B%n",
+                spread(figures(omb, Pass::allocatedBytesPerMessage), "%.0f"),
+                spread(figures(pp, Pass::allocatedBytesPerMessage), "%.0f"));
+        double heapAfterGc =
+                omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
+        out.printf(
+                Locale.ROOT,
+                "  omb-tx heap under -Xmx512m: live set %.0f MiB at saturation, heap in use after"
+                        + " any GC <= %.0f MiB (garbage included), no OutOfMemoryError; share of wall time in GC pauses:"
+                        + " omb-tx %s, ProducerPerformance %s (ProducerPerformance's heap in use after any GC <= %.0f MiB)%n",
+                liveSet,
+                heapAfterGc,
+                spread(figures(omb, p -> 100 * p.gcShare()), "%.1f%%"),
+                spread(figures(pp, p -> 100 * p.gcShare()), "%.1f%%"),
+                pp.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN));
+        verdicts.add(verdict(
+                "runner heap < 512 MiB at saturation (-Xmx512m, no OOM)",
+                String.format(Locale.ROOT, "live set %.0f MiB, after-GC max %.0f MiB", liveSet, heapAfterGc),
+                liveSet < HEAP_LIMIT_MIB));
+    }
+
+    /**
+     * The max-rate search ({@code producerRate: 0}) in a JVM of its own, and whether the rate found is the highest the
+     * system sustains within 10 %: a run at it must hold, one at {@link #SEARCH_CHECK_FACTOR} times it must not. Its
+     * verdict line.
+     */
+    private static String searchCheck(
+            PrintStream out, Bench bench, EmbeddedKafkaCluster cluster, Options options, double ombRate, double ppRate)
+            throws Exception {
+        Map<String, Object> search = ombTxChild(
+                bench,
+                cluster,
+                "max-rate",
+                """
+                producerRate: 0
+                warmupDurationSeconds: 0
+                testDurationSeconds: %d
+                """
+                        .formatted(options.delaySeconds()),
+                null,
+                -1);
+        double found = number(search, "searchFoundRate");
+        double seconds = number(search, "searchSeconds");
+        boolean completed = Boolean.TRUE.equals(search.get("searchCompleted"));
+        // Is the rate found the highest the system sustains, within 10 %? It must hold (the run at it, right
+        // after the search), and 1.1 x it must not (a run of its own, warmed up at that rate first).
+        Held atFound = Held.of(found, search);
+        double above = Math.round(found * SEARCH_CHECK_FACTOR);
+        Held atAbove = Held.of(
+                above,
+                ombTxChild(
+                        bench,
+                        cluster,
+                        "max-rate-check",
+                        """
+                producerRate: %d
+                warmupDurationSeconds: %d
+                testDurationSeconds: %d
+                """
+                                .formatted((long) above, SEARCH_CHECK_WARMUP_SECONDS, options.delaySeconds()),
+                        null,
+                        -1));
+        double bound = MaxRateSearch.Settings.defaults(1).maxPublishDelayP99Millis();
+        out.printf(
+                Locale.ROOT,
+                "max-rate search: %.0f msg/s found in %.1f s (%s probes, %s)%n",
+                found,
+                seconds,
+                search.get("searchProbes"),
+                completed ? "converged" : "did not converge");
+        out.printf(
+                Locale.ROOT,
+                "  held at the rate found, right after the search: %s%n",
+                atFound.describe(options.delaySeconds(), bound));
+        out.printf(
+                Locale.ROOT,
+                "  at %.1f x the rate found, %d s warm-up: %s%n",
+                SEARCH_CHECK_FACTOR,
+                SEARCH_CHECK_WARMUP_SECONDS,
+                atAbove.describe(options.delaySeconds(), bound));
+        out.printf(
+                Locale.ROOT,
+                "  (information) the rate found is %.3fx omb-tx's and %.3fx"
+                        + " ProducerPerformance's unlimited saturation median%n",
+                found / ombRate,
+                found / ppRate);
+        out.println("  (the saturation passes run with no rate limit: a sender that outpaces the broker fills"
+                + " buffer.memory and keeps a few hundred thousand records in flight, so GC takes a large share"
+                + " of the pass; a rate the search finds and holds can exceed that median)");
+        boolean foundHolds = atFound.holds(bound);
+        boolean aboveHolds = atAbove.holds(bound);
+        return verdict(
+                "producerRate: 0 within 10% of the sustained maximum in <= 60 s",
+                String.format(
+                        Locale.ROOT,
+                        "%.0f holds %s; %.1fx %s; %.1f s",
+                        found,
+                        atFound.figures(),
+                        SEARCH_CHECK_FACTOR,
+                        (aboveHolds ? "holds " : "does not ") + atAbove.figures(),
+                        seconds),
+                completed && seconds <= 60 && foundHolds && !aboveHolds);
     }
 
     /**
