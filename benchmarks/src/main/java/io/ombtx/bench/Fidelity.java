@@ -6,28 +6,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
-import io.ombtx.driver.api.LoopGap;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.config.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import java.util.function.ToDoubleFunction;
-import java.util.zip.DataFormatException;
-import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -35,29 +27,15 @@ import picocli.CommandLine.Option;
  * Whether omb-tx measures the loop it claims to reproduce: for each closed-loop scenario, omb-tx's own run of the
  * workload ({@code bin/benchmark}, a fresh JVM) and {@link SeedLoop}'s bare kafka-clients loop (a fresh JVM too),
  * alternated on one embedded broker for N rounds (the order flips every round, with {@code --aa} goes through the six
- * orders of three, so neither side always runs on the warmer broker; {@link #order}), compared on p50, p99, total
+ * orders of three, so neither side always runs on the warmer broker; {@link Bench#order}), compared on p50, p99, total
  * time (the sum of the operations' latencies, seed 001's "N txes in T ms") and the number of operations of 50 ms
  * or more, where the ~100 ms {@code retry.backoff.ms} collisions of back-to-back transactions show. Both sides'
  * latencies go through the same HdrHistogram arithmetic.
+ *
+ * <p>This class runs the rounds; each side's figures are {@link FidelityFigures}, the tables and verdicts
+ * {@link FidelityReport}'s, the pooling of kept rounds {@link FidelityPool}'s.
  */
 public final class Fidelity {
-
-    /** omb-tx ÷ bare within this band (median over the rounds) meets the target. */
-    static final double LOW = 0.95;
-
-    static final double HIGH = 1.05;
-    /** Operations of at least this many ms are counted: the tail where back-off collisions land. */
-    static final long SLOW_MICROS = 50_000;
-    /**
-     * Operations this long or longer met a back-off of some kind: the ~100 ms of {@link #SLOW_MICROS}, and a 20 ms one
-     * for a transaction's first write to a partition while the previous transaction's markers are still being
-     * written (with transaction version 2 the broker retries adding the partition itself, after {@code
-     * add.partitions.to.txn.retry.backoff.ms}, 20 ms, since Kafka 4.0; with version 1 kafka-clients retries its
-     * {@code AddPartitionsToTxn} after 20 ms). ack-first's resolve phase is ~0.5 ms or ~22 ms. Printed, not a target.
-     */
-    static final long BACKED_OFF_MICROS = 10_000;
-    /** The slow operations' target: omb-tx's count within this share of the bare loop's. */
-    static final double SLOW_TOLERANCE = 0.10;
 
     @Command(
             name = "bin/bench fidelity",
@@ -254,132 +232,6 @@ public final class Fidelity {
         }
     }
 
-    /**
-     * One side's figures of one run: latencies in ms, the count of slow operations and of all, the loop's gap
-     * from a commit returning to the next begin (plain writes: from the last ack to the next send; {@link LoopGap}),
-     * p50 and p90 in µs over the measured operations
-     * (NaN when not recorded), the median of the operations under {@link #SLOW_MICROS} in ms (NaN when none), and the
-     * count of operations of {@link #BACKED_OFF_MICROS} or more; omb-tx's side also how long its operations' clocks
-     * were stopped inside them (its runner's bookkeeping, {@link LoopGap#recordPause}), p50 and p90 in µs over the
-     * measured operations that paused (NaN for the bare loop, which has no such time, or when not recorded).
-     */
-    record Figures(
-            double p50,
-            double p99,
-            double total,
-            long slow,
-            long count,
-            Map<String, Double> phaseMeans,
-            double gapP50,
-            double gapP90,
-            double fastP50,
-            long backedOff,
-            double settling,
-            double pauseP50,
-            double pauseP90) {
-
-        /**
-         * These figures with the paused times of {@code file} (one per paused operation, in order; the last {@link
-         * #count} of them are the measured operations'), unchanged when there is no such file.
-         */
-        Figures withPauses(Path file) throws IOException {
-            double[] pauses = lastMicros(file, count);
-            if (pauses.length == 0) {
-                return this;
-            }
-            return new Figures(
-                    p50,
-                    p99,
-                    total,
-                    slow,
-                    count,
-                    phaseMeans,
-                    gapP50,
-                    gapP90,
-                    fastP50,
-                    backedOff,
-                    settling,
-                    pauses[pauses.length / 2],
-                    pauses[pauses.length * 9 / 10]);
-        }
-
-        /** As {@link #of(Histogram, Map, Path, double)}, the run order of the operations unknown (a histogram's). */
-        static Figures of(Histogram operations, Map<String, Histogram> phases, Path gapFile) throws IOException {
-            return of(operations, phases, gapFile, Double.NaN);
-        }
-
-        /** @param settling the operations' {@link #settling(long[])}, NaN when their order is not known */
-        static Figures of(Histogram operations, Map<String, Histogram> phases, Path gapFile, double settling)
-                throws IOException {
-            Map<String, Double> means = new LinkedHashMap<>();
-            phases.forEach((name, h) -> means.put(name, h.getMean() / 1000));
-            double[] gaps = lastMicros(gapFile, operations.getTotalCount());
-            return new Figures(
-                    operations.getValueAtPercentile(50) / 1000.0,
-                    operations.getValueAtPercentile(99) / 1000.0,
-                    operations.getMean() * operations.getTotalCount() / 1000.0,
-                    operations.getCountBetweenValues(SLOW_MICROS, operations.getMaxValue() + 1),
-                    operations.getTotalCount(),
-                    means,
-                    gaps.length == 0 ? Double.NaN : gaps[gaps.length / 2],
-                    gaps.length == 0 ? Double.NaN : gaps[gaps.length * 9 / 10],
-                    fastMedian(operations),
-                    operations.getCountBetweenValues(BACKED_OFF_MICROS, operations.getMaxValue() + 1),
-                    settling,
-                    Double.NaN, // paused times: read by withPauses, omb-tx's side only
-                    Double.NaN);
-        }
-
-        /**
-         * Whether a run measured a loop still warming up: the median of the second half of its measured operations
-         * (in the order they ran) ÷ the median of the first half. About 1 when steady; below it when the loop was
-         * still getting faster (the JIT compiling the loop's path, the broker's caches filling) after the warm-up.
-         */
-        static double settling(long[] operationMicros) {
-            int half = operationMicros.length / 2;
-            if (half == 0) {
-                return Double.NaN;
-            }
-            long[] first = Arrays.copyOfRange(operationMicros, 0, half);
-            long[] second = Arrays.copyOfRange(operationMicros, operationMicros.length - half, operationMicros.length);
-            Arrays.sort(first);
-            Arrays.sort(second);
-            return (double) second[half / 2] / first[half / 2];
-        }
-
-        /**
-         * The median of the operations that met no back-off (under {@link #BACKED_OFF_MICROS}), in ms; NaN when there
-         * are none.
-         */
-        static double fastMedian(Histogram operations) {
-            long fast = operations.getCountBetweenValues(0, BACKED_OFF_MICROS - 1);
-            return fast == 0
-                    ? Double.NaN
-                    : operations.getValueAtPercentile(100.0 * Math.max(1, fast / 2) / operations.getTotalCount())
-                            / 1000.0;
-        }
-
-        /** The operations that met a back-off ({@link #BACKED_OFF_MICROS} or more) as a share of all. */
-        double backedOffShare() {
-            return count == 0 ? 0 : (double) backedOff / count;
-        }
-
-        /**
-         * The last {@code measured} values of a {@link LoopGap} file (the measured operations' gaps or pauses, in ns,
-         * one per line), sorted, in µs; none when there is no file.
-         */
-        private static double[] lastMicros(Path file, long measured) throws IOException {
-            if (!Files.exists(file)) {
-                return new double[0];
-            }
-            List<String> lines = Files.readAllLines(file);
-            return lines.subList((int) Math.max(0, lines.size() - measured), lines.size()).stream()
-                    .mapToDouble(line -> Long.parseLong(line.trim()) / 1000.0)
-                    .sorted()
-                    .toArray();
-        }
-    }
-
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /** The bare loop's class path (the built-in client, or --client-version's in its place). */
     private static String bareClassPath = System.getProperty("java.class.path");
@@ -390,7 +242,6 @@ public final class Fidelity {
     /** What both sides' commands start with: {@code taskset -c <CPUs>} with --pin, else nothing. */
     private static List<String> sidePrefix = List.of();
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** Both sides' heap and collector: bin/lib's defaults, with a fixed heap. */
     private static final String HEAP_FLAGS = "-Xms512m -Xmx2g -XX:+UseG1GC";
 
@@ -416,7 +267,7 @@ public final class Fidelity {
         Path driverFile =
                 options.driver != null ? options.driver : bench.home().resolve("driver-kafka-tx/kafka-tx.yaml");
         ObjectNode driver = (ObjectNode) YAML.readTree(driverFile.toFile());
-        Map<String, List<Figures[]>> measured = new LinkedHashMap<>();
+        Map<String, List<FidelityFigures[]>> measured = new LinkedHashMap<>();
         // With a broker that fsyncs on its hot path, the disk's flush time just before each run, per round and side.
         boolean probeDisk = fsyncsOnItsHotPath(options.brokerConfig);
         Map<String, List<DiskProbe.Figures[]>> disk = new LinkedHashMap<>();
@@ -526,7 +377,7 @@ public final class Fidelity {
                     left -= ops;
                     try {
                         Path csv = bench.work().resolve(scenario + "-warm" + part + "-bare.csv");
-                        Figures warm = bare(scenario, bootstrap, clientProperties, replication, 0, ops, csv);
+                        FidelityFigures warm = bare(scenario, bootstrap, clientProperties, replication, 0, ops, csv);
                         slow.add(Long.toString(warm.slow()));
                         meanMs = laterHalfMeanMs(csv);
                     } catch (IllegalStateException e) {
@@ -563,10 +414,10 @@ public final class Fidelity {
                     int measure = bulk ? Math.max(10, options.measure / 10) : options.measure;
                     // Sides: 0 omb-tx, 1 the bare loop, 2 the bare loop again (--aa), in the round's order.
                     int sides = options.aa ? 3 : 2;
-                    Figures[] pair = new Figures[sides];
+                    FidelityFigures[] pair = new FidelityFigures[sides];
                     DiskProbe.Figures[] flushes = new DiskProbe.Figures[sides];
                     String failure = null;
-                    for (int side : order(round, sides)) {
+                    for (int side : Bench.order(round, sides)) {
                         Path output = bench.work()
                                 .resolve(scenario + "-" + round + (side == 0 ? "-omb.json" : "-bare" + side + ".csv"));
                         done++;
@@ -633,9 +484,9 @@ public final class Fidelity {
                 out.printf(Locale.ROOT, "The broker's logs are kept in %s%n", logs);
             }
         }
-        boolean met = print(out, measured);
+        boolean met = FidelityReport.print(out, measured);
         if (probeDisk) {
-            printDisk(out, disk);
+            FidelityReport.printDisk(out, disk);
         }
         if (!failed.isEmpty()) {
             out.printf(Locale.ROOT, "%n%d round(s) failed and are left out of the figures above:%n", failed.size());
@@ -649,7 +500,7 @@ public final class Fidelity {
     private static int pooled(PrintStream out, PrintStream err, Options options) {
         FidelityPool.Kept kept = FidelityPool.Kept.read(options.pool);
         boolean aa = kept.allAa();
-        Map<String, List<Figures[]>> measured;
+        Map<String, List<FidelityFigures[]>> measured;
         try {
             measured = FidelityPool.rounds(options.pool, options.scenarios, aa);
         } catch (UsageException e) { // a listed round's file missing or unreadable
@@ -677,7 +528,7 @@ public final class Fidelity {
                 aa
                         ? "yes, in every run"
                         : kept.anyAa() ? "not in every run: the bare loop's second runs are left out" : "no");
-        return print(out, measured) ? Cli.OK : 1;
+        return FidelityReport.print(out, measured) ? Cli.OK : 1;
     }
 
     /** The bare loop's client settings file as one line, its keys sorted (no date comment: comparable). */
@@ -703,50 +554,6 @@ public final class Fidelity {
     static boolean fsyncsOnItsHotPath(List<String> brokerConfig) {
         return brokerConfig.stream()
                 .anyMatch(s -> s.startsWith("log.flush.interval.messages=") || s.startsWith("log.flush.interval.ms="));
-    }
-
-    /**
-     * The disk's part: the probe's median flush before each run, median [min–max] over the runs of each side, and
-     * its ratio omb-tx's run ÷ the bare loop's, round by round: how far the disk under the two loops moved apart, to
-     * read beside how far their own figures did.
-     */
-    static void printDisk(PrintStream out, Map<String, List<DiskProbe.Figures[]>> disk) {
-        out.printf(
-                Locale.ROOT,
-                "%nThe disk under the broker: fsync of a 100-byte append (as a log flush), p50 over %d s just before each"
-                        + " run, ms, median [min–max] over the rounds (omb-tx's runs / the bare loop's), and omb-tx's ÷"
-                        + " the bare loop's round by round; information, not a target%n",
-                DISK_PROBE.toSeconds());
-        for (Map.Entry<String, List<DiskProbe.Figures[]>> e : disk.entrySet()) {
-            List<DiskProbe.Figures[]> rounds = e.getValue();
-            double[] omb = new double[rounds.size()];
-            double[] bare = new double[rounds.size()];
-            double[] ratio = new double[rounds.size()];
-            for (int i = 0; i < rounds.size(); i++) {
-                omb[i] = rounds.get(i)[0].p50Micros() / 1000;
-                bare[i] = rounds.get(i)[1].p50Micros() / 1000;
-                ratio[i] = omb[i] / bare[i];
-            }
-            Arrays.sort(omb);
-            Arrays.sort(bare);
-            Arrays.sort(ratio);
-            out.printf(Locale.ROOT, "%-25s | %s / %s | × %s%n", e.getKey(), spread(omb), spread(bare), spread(ratio));
-        }
-    }
-
-    /**
-     * The order the sides run in round {@code round} (from 1). Two sides alternate. Three (--aa) go through the six
-     * orders so that each side runs before each other one in half of every six rounds: a run's place in the round
-     * moves its figures (the runs of one loop on one broker drift apart; measured, the bare loop's second run ÷ its
-     * first was 1.14 at p50 in tx-fetch when the second followed the first in 4 of 5 rounds, as turning the order
-     * left it), so a comparison must not always put one side first.
-     */
-    static int[] order(int round, int sides) {
-        if (sides == 2) {
-            return round % 2 == 1 ? new int[] {0, 1} : new int[] {1, 0};
-        }
-        int[][] orders = {{0, 1, 2}, {2, 1, 0}, {1, 2, 0}, {0, 2, 1}, {2, 0, 1}, {1, 0, 2}};
-        return orders[(round - 1) % orders.length].clone();
     }
 
     /** Binds every thread of process {@code pid} to {@code cpus}; the threads it starts later inherit that. */
@@ -829,8 +636,8 @@ public final class Fidelity {
     }
 
     /** {@code bin/benchmark} on the shipped workload with the round's counts, quietly; its result file read back. */
-    private static Figures ombTx(Bench bench, String scenario, Path driver, int warmup, int measure, Path output)
-            throws Exception {
+    private static FidelityFigures ombTx(
+            Bench bench, String scenario, Path driver, int warmup, int measure, Path output) throws Exception {
         ObjectNode workload = (ObjectNode) YAML.readTree(
                 bench.home().resolve("workloads/" + scenario + ".yaml").toFile());
         workload.remove("profiles");
@@ -861,35 +668,17 @@ public final class Fidelity {
                         "OMBTX_JAVA_OPTS",
                         String.join(
                                 " ",
-                                HEAP_FLAGS + " -D" + LoopGap.PROPERTY + "=" + gapFile(output) + " -D"
-                                        + LoopGap.PAUSE_PROPERTY + "=" + pauseFile(output),
+                                HEAP_FLAGS + " -D" + LoopFiles.GAPS + "=" + FidelityFigures.gapFile(output) + " -D"
+                                        + LoopFiles.PAUSES + "=" + FidelityFigures.pauseFile(output),
                                 String.join(" ", jvmOpts))); // bin/lib's defaults
         Process process =
                 builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        int exit = waitFor(process, scenario);
+        int exit = Bench.await(process, scenario);
         if (exit != 0 || !Files.exists(output)) {
             throw new IllegalStateException(
-                    "bin/benchmark " + scenario + " exited " + exit + "; see " + log + ":\n" + tail(log));
+                    "bin/benchmark " + scenario + " exited " + exit + "; see " + log + ":\n" + Bench.tail(log));
         }
-        return readOmbTx(scenario, output);
-    }
-
-    /** omb-tx's figures from its result file (and its loop-gap and paused-time files beside it, when kept). */
-    static Figures readOmbTx(String scenario, Path output) throws IOException {
-        JsonNode result = JSON.readTree(output.toFile());
-        JsonNode histograms = result.path("histograms");
-        Map<String, Histogram> phases = new LinkedHashMap<>();
-        histograms.fields().forEachRemaining(e -> {
-            if (e.getKey().startsWith("phase.")) {
-                phases.put(e.getKey().substring(6), decode(e.getValue().asText()));
-            }
-        });
-        // tx-fetch: the seeds' operation ends when the write is seen (their loop's last lap); omb-tx's operation is the
-        // transaction and the wait for visibility is its end-to-end latency, from the record's publish time (taken
-        // before the begin) to its receipt.
-        String operations = scenario.equals("tx-fetch") ? "endToEndLatencyMicros" : "operationLatencyMicros";
-        return Figures.of(decode(histograms.path(operations).asText()), phases, gapFile(output))
-                .withPauses(pauseFile(output));
+        return FidelityFigures.readOmbTx(scenario, output);
     }
 
     /**
@@ -959,7 +748,7 @@ public final class Fidelity {
     }
 
     /** {@link SeedLoop} in a fresh JVM on this class path; its per-operation file read back. */
-    private static Figures bare(
+    private static FidelityFigures bare(
             String scenario,
             String bootstrap,
             Path clientProperties,
@@ -972,7 +761,7 @@ public final class Fidelity {
         List<String> command = new ArrayList<>(sidePrefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(HEAP_FLAGS.split(" ")));
-        command.add("-D" + LoopGap.PROPERTY + "=" + gapFile(output));
+        command.add("-D" + LoopFiles.GAPS + "=" + FidelityFigures.gapFile(output));
         // Both JVMs compile with HotSpot's defaults (no JIT flags on either side), as the seeds' loops ran.
         command.addAll(jvmOpts);
         command.addAll(List.of(
@@ -990,626 +779,11 @@ public final class Fidelity {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
-        int exit = waitFor(process, scenario);
+        int exit = Bench.await(process, scenario);
         if (exit != 0) {
             throw new IllegalStateException(
-                    "the bare loop of " + scenario + " exited " + exit + "; see " + log + ":\n" + tail(log));
+                    "the bare loop of " + scenario + " exited " + exit + "; see " + log + ":\n" + Bench.tail(log));
         }
-        return readBare(output);
-    }
-
-    /** The bare loop's figures from its per-operation file (and its loop-gap file beside it). */
-    static Figures readBare(Path output) throws IOException {
-        List<String> lines = Files.readAllLines(output);
-        String[] names = lines.get(0).split(",");
-        Histogram operations = new Histogram(3);
-        Map<String, Histogram> phases = new LinkedHashMap<>();
-        for (int i = 1; i < names.length; i++) {
-            phases.put(names[i], new Histogram(3));
-        }
-        long[] inOrder = new long[lines.size() - 1]; // the measured operations, as they ran
-        for (int op = 0; op < inOrder.length; op++) {
-            String[] values = lines.get(op + 1).split(",");
-            inOrder[op] = Long.parseLong(values[0]) / 1000;
-            operations.recordValue(inOrder[op]);
-            for (int i = 1; i < values.length; i++) {
-                phases.get(names[i]).recordValue(Long.parseLong(values[i]) / 1000);
-            }
-        }
-        return Figures.of(operations, phases, gapFile(output), Figures.settling(inOrder));
-    }
-
-    private static Path gapFile(Path output) {
-        return output.resolveSibling(output.getFileName() + ".gaps");
-    }
-
-    /** Where omb-tx's side writes how long each operation's clock was stopped ({@link LoopGap#recordPause}). */
-    static Path pauseFile(Path output) {
-        return output.resolveSibling(output.getFileName() + ".pauses");
-    }
-
-    private static int waitFor(Process process, String scenario) throws InterruptedException {
-        if (!process.waitFor(30, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-            throw new IllegalStateException(scenario + " did not finish within 30 minutes");
-        }
-        return process.exitValue();
-    }
-
-    private static String tail(Path log) throws IOException {
-        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    }
-
-    private static Histogram decode(String base64) {
-        try {
-            return Histogram.decodeFromCompressedByteBuffer(
-                    ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
-        } catch (DataFormatException e) {
-            throw new IllegalStateException("a result histogram could not be decoded", e);
-        }
-    }
-
-    /**
-     * The operations of {@link #BACKED_OFF_MICROS} or more, omb-tx's and the bare loop's, round by round, for the
-     * scenarios where either side had any: the 20 ms back-off lands here, under the 50 ms of the target.
-     */
-    static void printBackedOff(PrintStream out, Map<String, List<Figures[]>> measured) {
-        if (measured.values().stream().allMatch(Fidelity::noneBackedOff)) {
-            return;
-        }
-        out.printf(
-                Locale.ROOT,
-                "%nOperations >= %d ms (where the back-offs land: the ~100 ms one, and the 20 ms one of a"
-                        + " transaction's first write to a partition whose last markers are not yet written; on a"
-                        + " broker that fsyncs every message, log.flush.interval.messages=1, an fsync-bound operation"
-                        + " lands here too without one), median over the rounds and round by round (omb-tx / bare;"
-                        + " round by round with --aa: omb-tx / bare / bare again); information, not a target%n",
-                BACKED_OFF_MICROS / 1000);
-        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
-            List<Figures[]> runs = e.getValue();
-            if (noneBackedOff(runs)) {
-                continue;
-            }
-            List<String> rounds = new ArrayList<>();
-            for (Figures[] r : runs) {
-                rounds.add(r[0].backedOff() + "/" + r[1].backedOff() + (r.length > 2 ? "/" + r[2].backedOff() : ""));
-            }
-            out.printf(
-                    Locale.ROOT,
-                    "%-25s | %7.1f / %-7.1f | %s%n",
-                    e.getKey(),
-                    sideMedian(runs, 0, Figures::backedOff),
-                    sideMedian(runs, 1, Figures::backedOff),
-                    String.join(" ", rounds));
-        }
-    }
-
-    /** Whether no run of either side had an operation of {@link #BACKED_OFF_MICROS} or more. */
-    private static boolean noneBackedOff(List<Figures[]> runs) {
-        return runs.stream().allMatch(r -> r[0].backedOff() == 0 && r[1].backedOff() == 0);
-    }
-
-    /** The table; true when every target is met. */
-    static boolean print(PrintStream out, Map<String, List<Figures[]>> measured) {
-        out.printf(
-                Locale.ROOT,
-                "%nomb-tx ÷ bare loop, median [min–max] over the rounds (target %.2f–%.2f); operations >= %d ms,"
-                        + " median over the rounds (target: within 10%% of the bare loop's)%n",
-                LOW,
-                HIGH,
-                SLOW_MICROS / 1000);
-        out.printf(
-                Locale.ROOT,
-                "%-25s | %-19s | %-19s | %-19s | %-17s | %s%n",
-                "scenario",
-                "p50 ×",
-                "p99 ×",
-                "total ×",
-                ">=50ms omb / bare",
-                "verdict");
-        boolean allMet = true;
-        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
-            List<Figures[]> runs = e.getValue();
-            double[] p50 = ratios(runs, Figures::p50);
-            double[] p99 = ratios(runs, Figures::p99);
-            double[] total = ratios(runs, Figures::total);
-            double slowOmb = sideMedian(runs, 0, Figures::slow);
-            double slowBare = sideMedian(runs, 1, Figures::slow);
-            List<String> missed = new ArrayList<>();
-            check(missed, "p50", p50);
-            check(missed, "p99", p99);
-            check(missed, "total", total);
-            if (slowMissed(runs)) {
-                missed.add(">=50ms");
-            }
-            allMet &= missed.isEmpty();
-            out.printf(
-                    Locale.ROOT,
-                    "%-25s | %-19s | %-19s | %-19s | %7.1f / %-7.1f | %s%n",
-                    e.getKey(),
-                    spread(p50),
-                    spread(p99),
-                    spread(total),
-                    slowOmb,
-                    slowBare,
-                    verdict(missed, runs));
-        }
-        boolean aa = measured.values().stream().allMatch(runs -> runs.get(0).length > 2);
-        out.printf(
-                Locale.ROOT,
-                "%nPhase means, ms, median over the rounds (omb-tx / bare%s; —: not a phase of that side's loop,"
-                        + " as tx-fetch's wait until the records are visible, which omb-tx measures as its end-to-end"
-                        + " latency)%n",
-                aa ? " / bare again, the A/A" : "");
-        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-25s |", e.getKey()));
-            for (String phase : e.getValue().get(0)[1].phaseMeans().keySet()) {
-                line.append(' ').append(phase);
-                for (int side = 0; side < (aa ? 3 : 2); side++) {
-                    double mean =
-                            sideMedian(e.getValue(), side, f -> f.phaseMeans().getOrDefault(phase, Double.NaN));
-                    String shown = Double.isNaN(mean) ? "—" : String.format(Locale.ROOT, "%.3f", mean);
-                    line.append(side == 0 ? " " : " / ").append(shown);
-                }
-                line.append(" |");
-            }
-            out.println(line);
-        }
-        printBackedOff(out, measured);
-        out.printf(
-                Locale.ROOT,
-                "%nLoop gap, µs, from a commit returning to the next begin (what decides whether the next transaction"
-                        + " meets the commit's markers; plain writes: from the last ack to the next send), median over"
-                        + " the rounds of p50 and p90 (omb-tx / bare%s)%n",
-                aa ? " / bare again" : "");
-        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
-            List<Figures[]> runs = e.getValue();
-            int sides = aa ? 3 : 2;
-            double[] p50 = new double[sides];
-            double[] p90 = new double[sides];
-            for (int side = 0; side < sides; side++) {
-                p50[side] = sideMedian(runs, side, Figures::gapP50);
-                p90[side] = sideMedian(runs, side, Figures::gapP90);
-            }
-            if (Double.isNaN(p50[0]) && Double.isNaN(p50[1])) {
-                continue; // no transactions, or not recorded (a worker JVM of its own)
-            }
-            out.printf(Locale.ROOT, "%-25s | p50 %s | p90 %s%n", e.getKey(), perSide(p50), perSide(p90));
-        }
-        printPauses(out, measured);
-        printSettling(out, measured);
-        printIntervals(out, measured);
-        printSplit(out, measured);
-        if (measured.values().stream().allMatch(runs -> runs.get(0).length > 2)) {
-            printNoiseFloor(out, measured);
-        }
-        out.println("(total = sum of the measured operations' latencies; both sides decoded through HdrHistogram"
-                + " at 3 significant digits; fewer than 1% of the operations on both sides counts as met)");
-        return allMet;
-    }
-
-    /**
-     * The A/A table: the bare loop against itself, round by round, so a reader sees how far two runs of the same loop
-     * on this machine differ; omb-tx's median ratio is marked "inside" when it lies within that spread.
-     */
-    static void printNoiseFloor(PrintStream out, Map<String, List<Figures[]>> measured) {
-        out.printf(
-                Locale.ROOT,
-                "%nNoise floor (A/A): the bare loop ÷ itself run again in the same round, median [min–max]; omb-tx ÷"
-                        + " bare's median beside it, 'inside' when within the A/A range%n");
-        out.printf(
-                Locale.ROOT,
-                "%-25s | %-19s | %-19s | %-19s | %-17s | %s%n",
-                "scenario",
-                "p50 × (A/A)",
-                "p99 × (A/A)",
-                "total × (A/A)",
-                ">=50ms bare / bare",
-                "omb-tx ÷ bare: p50, p99, total");
-        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
-            List<Figures[]> runs = e.getValue();
-            List<Figures[]> aa = againstItself(runs);
-            StringBuilder against = new StringBuilder();
-            for (ToDoubleFunction<Figures> figure :
-                    List.<ToDoubleFunction<Figures>>of(Figures::p50, Figures::p99, Figures::total)) {
-                double[] floor = ratios(aa, figure);
-                double omb = median(ratios(runs, figure));
-                if (against.length() > 0) {
-                    against.append(", ");
-                }
-                against.append(String.format(
-                        Locale.ROOT,
-                        "%.3f %s",
-                        omb,
-                        omb >= floor[0] && omb <= floor[floor.length - 1] ? "inside" : "outside"));
-            }
-            out.printf(
-                    Locale.ROOT,
-                    "%-25s | %-19s | %-19s | %-19s | %7.1f / %-7.1f | %s%n",
-                    e.getKey(),
-                    spread(ratios(aa, Figures::p50)),
-                    spread(ratios(aa, Figures::p99)),
-                    spread(ratios(aa, Figures::total)),
-                    sideMedian(runs, 2, Figures::slow),
-                    sideMedian(runs, 1, Figures::slow),
-                    against);
-        }
-    }
-
-    /** The median over the rounds of side {@code side}'s {@code figure}. */
-    private static double sideMedian(List<Figures[]> runs, int side, ToDoubleFunction<Figures> figure) {
-        return median(runs.stream()
-                .mapToDouble(r -> figure.applyAsDouble(r[side]))
-                .sorted()
-                .toArray());
-    }
-
-    /**
-     * omb-tx's paused time per operation: where its runner does its bookkeeping inside an operation with the clock
-     * stopped (a transaction running ahead: after its last request, before its commit), which the bare loop does
-     * not. Only the scenarios where omb-tx recorded any.
-     */
-    static void printPauses(PrintStream out, Map<String, List<Figures[]>> measured) {
-        boolean header = false;
-        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
-            // Rounds pooled from runs that kept no paused times have none: the median of those that did.
-            List<Figures[]> paused = e.getValue().stream()
-                    .filter(round -> !Double.isNaN(round[0].pauseP50()))
-                    .toList();
-            if (paused.isEmpty()) {
-                continue;
-            }
-            double p50 = sideMedian(paused, 0, Figures::pauseP50);
-            if (!header) {
-                out.printf(
-                        Locale.ROOT,
-                        "%nPaused, µs: omb-tx's time inside an operation with its clock stopped, its runner's"
-                                + " bookkeeping (a transaction: after its last request, before its commit, where the"
-                                + " bare loop calls the commit at once), median over the rounds of p50 and p90%n");
-                header = true;
-            }
-            out.printf(
-                    Locale.ROOT,
-                    "%-25s | p50 %7.1f | p90 %7.1f%s%n",
-                    e.getKey(),
-                    p50,
-                    sideMedian(paused, 0, Figures::pauseP90),
-                    paused.size() < e.getValue().size()
-                            ? " (" + paused.size() + " of " + e.getValue().size() + " rounds)"
-                            : "");
-        }
-    }
-
-    /** The A/A pairs of {@code --aa} rounds: the bare loop's second run against its first. */
-    private static List<Figures[]> againstItself(List<Figures[]> runs) {
-        return runs.stream().map(r -> new Figures[] {r[2], r[1]}).toList();
-    }
-
-    /** One figure per side, "omb-tx / bare[ / bare again]", each 7.1f. */
-    private static String perSide(double[] figures) {
-        StringBuilder text = new StringBuilder();
-        for (double figure : figures) {
-            text.append(text.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%7.1f", figure));
-        }
-        return text.toString();
-    }
-
-    /** The confidence of {@link #interval}: at least this share of such intervals holds the true median. */
-    static final double CONFIDENCE = 0.90;
-
-    /**
-     * Whether the verdicts above are decided by the rounds measured: per figure, the distribution-free 90% confidence
-     * interval of the median of the round-by-round ratios ({@link #interval}), and "decided" when it lies wholly
-     * inside the target band (met) or wholly outside it (not met). A median inside the band with an interval that
-     * crosses its edge is not a pass, and one outside it not a failure: more rounds or more operations per round
-     * would decide it. The operations of 50 ms or more are compared round by round here (omb-tx ÷ bare of each
-     * round's counts, target 0.90–1.10).
-     */
-    static void printIntervals(PrintStream out, Map<String, List<Figures[]>> measured) {
-        out.printf(
-                Locale.ROOT,
-                "%nDecided? %.0f%% confidence interval of each median ratio over the rounds (order statistics, no"
-                        + " assumption of a distribution): 'met' or 'not met' when the interval lies wholly inside or"
-                        + " wholly outside the target band, else 'undecided', with about how many rounds at this"
-                        + " spread would decide it%n",
-                CONFIDENCE * 100);
-        out.printf(
-                Locale.ROOT,
-                "%-25s | %-38s | %-38s | %-38s | %s%n",
-                "scenario",
-                "p50 ×",
-                "p99 ×",
-                "total ×",
-                ">=50ms × (round by round)");
-        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
-            List<Figures[]> runs = e.getValue();
-            printIntervalLine(out, e.getKey(), runs);
-            if (runs.get(0).length > 2) {
-                // The same for the bare loop against itself (--aa): a target it cannot meet decides nothing.
-                List<Figures[]> aa = againstItself(runs);
-                printIntervalLine(out, e.getKey() + " (A/A)", aa);
-            }
-        }
-    }
-
-    /**
-     * The p50 taken apart. A transactional closed loop's operations fall in two modes: those that did not meet the
-     * previous commit's markers (a few ms) and those that did and backed off (20 ms for a first write to a partition
-     * on Kafka 4.x, ~100 ms of {@code retry.backoff.ms} for an offset commit or a 2.x-3.x client). A run's p50 is the
-     * (0.5 ÷ share without back-off)-th percentile of the first mode, so it moves with the backed-off share, which is
-     * a race between the broker's marker writes and the loop's next request and varies from run to run of one loop
-     * (tx-writes on 4.1.1: 16% to 38% in ten of the bare loop's own runs). The two figures it is made of are printed
-     * apart: the share of operations of {@link #BACKED_OFF_MICROS} or more (omb-tx ÷ bare of each round's counts,
-     * with its interval against ±{@link #SLOW_TOLERANCE}) and the median of the operations under it (with its
-     * interval against the p50's band); with {@code --aa} each beside the bare loop's against itself, which says
-     * whether the rounds can decide it at all.
-     */
-    static void printSplit(PrintStream out, Map<String, List<Figures[]>> measured) {
-        out.printf(
-                Locale.ROOT,
-                "%nThe p50 taken apart: operations >= %d ms (backed off) as a share of all, median over the rounds"
-                        + " (omb-tx / bare), and omb-tx ÷ bare of their counts round by round with its %.0f%% interval"
-                        + " (against %.2f–%.2f); the median of the operations under %d ms, omb-tx ÷ bare with its"
-                        + " interval (target %.2f–%.2f)%n",
-                BACKED_OFF_MICROS / 1000,
-                CONFIDENCE * 100,
-                1 - SLOW_TOLERANCE,
-                1 + SLOW_TOLERANCE,
-                BACKED_OFF_MICROS / 1000,
-                LOW,
-                HIGH);
-        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
-            List<Figures[]> runs = e.getValue();
-            if (runs.stream().anyMatch(r -> Double.isNaN(r[0].fastP50()) || Double.isNaN(r[1].fastP50()))) {
-                continue; // a round with no fast operation on one side: nothing to take apart
-            }
-            out.printf(
-                    Locale.ROOT,
-                    "%-25s | backed off %4.1f%% / %4.1f%% | %s%n",
-                    e.getKey(),
-                    100 * sideMedian(runs, 0, Figures::backedOffShare),
-                    100 * sideMedian(runs, 1, Figures::backedOffShare),
-                    splitFigures(runs));
-            if (runs.get(0).length > 2) {
-                List<Figures[]> aa = againstItself(runs);
-                out.printf(Locale.ROOT, "%-25s | %-27s | %s%n", e.getKey() + " (A/A)", "", splitFigures(aa));
-            }
-        }
-    }
-
-    /** The split's two comparisons of {@code runs}' first side against its second. */
-    private static String splitFigures(List<Figures[]> runs) {
-        double[] backedOff = runs.stream()
-                .filter(r -> r[1].backedOff() > 0)
-                .mapToDouble(r -> (double) r[0].backedOff() / r[1].backedOff())
-                .sorted()
-                .toArray();
-        boolean few = runs.stream()
-                .allMatch(r -> r[0].backedOff() < 0.01 * r[0].count() && r[1].backedOff() < 0.01 * r[1].count());
-        double[] fast = ratios(runs, Figures::fastP50);
-        return String.format(
-                Locale.ROOT,
-                "backed off × %s | under %d ms p50 × %.3f %s",
-                few || backedOff.length == 0
-                        ? "too few to compare"
-                        : String.format(
-                                Locale.ROOT,
-                                "%.3f %s",
-                                median(backedOff),
-                                decided(backedOff, 1 - SLOW_TOLERANCE, 1 + SLOW_TOLERANCE)),
-                BACKED_OFF_MICROS / 1000,
-                median(fast),
-                decided(fast, LOW, HIGH));
-    }
-
-    /**
-     * Whether the warm-up was long enough: the bare loop's {@link Figures#settling} per round. omb-tx's result holds
-     * its operations as a histogram, out of order, so only the bare side can be taken apart; a bare loop still getting
-     * faster says both sides measured part of their warm-up, and omb-tx, with more code on its path to compile, may
-     * be further from its steady state than the bare loop is.
-     */
-    static void printSettling(PrintStream out, Map<String, List<Figures[]>> measured) {
-        out.printf(
-                Locale.ROOT,
-                "%nSettled? The bare loop's p50 of its measured operations' second half ÷ their first half, median"
-                        + " [min–max] over the rounds: below %.2f the loop was still getting faster after the warm-up"
-                        + " (raise --warmup)%n",
-                LOW);
-        for (Map.Entry<String, List<Figures[]>> e : measured.entrySet()) {
-            double[] settling = e.getValue().stream()
-                    .mapToDouble(r -> r[1].settling())
-                    .filter(x -> !Double.isNaN(x))
-                    .sorted()
-                    .toArray();
-            if (settling.length == 0) {
-                continue;
-            }
-            out.printf(
-                    Locale.ROOT,
-                    "%-25s | %s%s%n",
-                    e.getKey(),
-                    spread(settling),
-                    median(settling) < LOW ? " still warming up" : "");
-        }
-    }
-
-    /** One line of the intervals' table: {@code runs}' first side against its second. */
-    private static void printIntervalLine(PrintStream out, String label, List<Figures[]> runs) {
-        double[] slow = runs.stream()
-                .filter(r -> r[1].slow() > 0)
-                .mapToDouble(r -> (double) r[0].slow() / r[1].slow())
-                .sorted()
-                .toArray();
-        double slowOmb = sideMedian(runs, 0, Figures::slow);
-        double slowBare = sideMedian(runs, 1, Figures::slow);
-        out.printf(
-                Locale.ROOT,
-                "%-25s | %-38s | %-38s | %-38s | %s%n",
-                label,
-                decided(ratios(runs, Figures::p50), LOW, HIGH),
-                decided(ratios(runs, Figures::p99), LOW, HIGH),
-                decided(ratios(runs, Figures::total), LOW, HIGH),
-                rare(slowOmb, slowBare, runs) || slow.length == 0
-                        ? "too few to compare"
-                        : decided(slow, 1 - SLOW_TOLERANCE, 1 + SLOW_TOLERANCE));
-    }
-
-    /** The interval of {@code sorted}'s median and what it decides against [{@code low}, {@code high}]. */
-    private static String decided(double[] sorted, double low, double high) {
-        double[] interval = interval(sorted);
-        if (interval == null) {
-            return "too few rounds";
-        }
-        String verdict = interval[0] >= low && interval[1] <= high
-                ? "met"
-                : interval[1] < low || interval[0] > high ? "not met" : "undecided";
-        if (verdict.equals("undecided")) {
-            long rounds = roundsToDecide(sorted, low, high);
-            verdict += rounds < 0 ? " (at the band's edge)" : " (≈" + rounds + " rounds)";
-        }
-        return String.format(Locale.ROOT, "[%.3f–%.3f] %s", interval[0], interval[1], verdict);
-    }
-
-    /** Beyond this many rounds an estimate says only that the median sits at the band's edge. */
-    static final long MAX_ROUNDS_ESTIMATE = 10_000;
-
-    /**
-     * About how many rounds would decide an undecided median at the spread measured: an order-statistics interval
-     * narrows as one over the square root of the rounds, so it must shrink by the factor by which it overreaches
-     * the room between the median and the band's edge on its side (both edges for a median inside the band);
-     * -1 when that takes more than {@link #MAX_ROUNDS_ESTIMATE} rounds (the median is at the edge) or there is no
-     * interval to scale (fewer than 5 rounds), 0 when the interval already decides. An estimate for planning the
-     * next run, not a verdict.
-     */
-    static long roundsToDecide(double[] sorted, double low, double high) {
-        double[] interval = interval(sorted);
-        if (interval == null) {
-            return -1;
-        }
-        double m = median(sorted);
-        double factor;
-        if (m < low) {
-            factor = (interval[1] - m) / (low - m);
-        } else if (m > high) {
-            factor = (m - interval[0]) / (m - high);
-        } else {
-            factor = Math.max(
-                    m == low ? Double.POSITIVE_INFINITY : (m - interval[0]) / (m - low),
-                    m == high ? Double.POSITIVE_INFINITY : (interval[1] - m) / (high - m));
-        }
-        if (factor <= 1) {
-            return 0;
-        }
-        double rounds = Math.ceil(sorted.length * factor * factor);
-        return rounds > MAX_ROUNDS_ESTIMATE ? -1 : (long) rounds;
-    }
-
-    /**
-     * The distribution-free {@link #CONFIDENCE} confidence interval of the median of {@code sorted}: the k-th smallest
-     * and k-th largest values, for the largest k whose interval covers the median with that probability (the number
-     * of values below the median is Binomial(n, ½)); null when even the whole range covers it less often (fewer than
-     * 5 values).
-     */
-    static double[] interval(double[] sorted) {
-        int n = sorted.length;
-        double below = 0; // P(Binomial(n, 1/2) <= k - 1), for k from 1
-        double term = Math.pow(0.5, n); // P(B = k - 1)
-        int best = 0;
-        for (int k = 1; k <= n / 2; k++) {
-            below += term;
-            term = term * (n - (k - 1)) / k;
-            if (1 - 2 * below >= CONFIDENCE) {
-                best = k;
-            } else {
-                break;
-            }
-        }
-        return best == 0 ? null : new double[] {sorted[best - 1], sorted[n - best]};
-    }
-
-    /** Both sides' slow operations under 1% of the operations: too few for a ±10% comparison to mean anything. */
-    private static boolean rare(double slowOmb, double slowBare, List<Figures[]> runs) {
-        double operations = runs.get(0)[1].count();
-        return slowOmb < 0.01 * operations && slowBare < 0.01 * operations;
-    }
-
-    /**
-     * The verdict column: MET, or NOT MET with the figures missed. With {@code --aa} each missed ratio is set beside
-     * the bare loop's against itself: a figure the bare loop ÷ itself also misses (its median outside the band too),
-     * with omb-tx's median inside the A/A's [min–max], is marked "A/A misses it too", and when every missed figure is
-     * so marked the verdict says the target cannot be decided by these rounds on this machine, rather than that
-     * omb-tx measured another loop. A miss wider than the bare loop's own spread stays omb-tx's.
-     */
-    static String verdict(List<String> missed, List<Figures[]> runs) {
-        if (missed.isEmpty()) {
-            return "MET";
-        }
-        if (runs.get(0).length < 3) {
-            return "NOT MET (" + String.join(", ", missed) + ")";
-        }
-        List<Figures[]> aa = againstItself(runs);
-        List<String> marked = new ArrayList<>();
-        int alsoAa = 0;
-        for (String name : missed) {
-            ToDoubleFunction<Figures> figure =
-                    switch (name) {
-                        case "p50" -> Figures::p50;
-                        case "p99" -> Figures::p99;
-                        case "total" -> Figures::total;
-                        default -> null;
-                    };
-            boolean aaMisses;
-            String aaValue;
-            if (figure != null) {
-                double[] floors = ratios(aa, figure);
-                double floor = median(floors);
-                double omb = median(ratios(runs, figure));
-                aaMisses = (floor < LOW || floor > HIGH) && omb >= floors[0] && omb <= floors[floors.length - 1];
-                aaValue = String.format(Locale.ROOT, "%.3f", floor);
-            } else {
-                aaMisses = slowMissed(aa);
-                aaValue = String.format(
-                        Locale.ROOT, "%.1f / %.1f", sideMedian(aa, 0, Figures::slow), sideMedian(aa, 1, Figures::slow));
-            }
-            if (aaMisses) {
-                alsoAa++;
-                marked.add(name + ": A/A misses it too, " + aaValue);
-            } else {
-                marked.add(name);
-            }
-        }
-        return (alsoAa == missed.size() ? "NOT DECIDED here (" : "NOT MET (")
-                + String.join(alsoAa > 0 ? "; " : ", ", marked) + ")";
-    }
-
-    /** Whether the first side's operations of 50 ms or more (median) are off the second's by more than 10%. */
-    private static boolean slowMissed(List<Figures[]> runs) {
-        double first = sideMedian(runs, 0, Figures::slow);
-        double second = sideMedian(runs, 1, Figures::slow);
-        return Math.abs(first - second) > SLOW_TOLERANCE * second && !rare(first, second, runs);
-    }
-
-    private static void check(List<String> missed, String name, double[] sortedRatios) {
-        double median = median(sortedRatios);
-        if (median < LOW || median > HIGH) {
-            missed.add(name);
-        }
-    }
-
-    private static double[] ratios(List<Figures[]> runs, ToDoubleFunction<Figures> figure) {
-        return runs.stream()
-                .mapToDouble(r -> figure.applyAsDouble(r[0]) / figure.applyAsDouble(r[1]))
-                .sorted()
-                .toArray();
-    }
-
-    private static String spread(double[] sorted) {
-        return String.format(Locale.ROOT, "%.3f [%.3f–%.3f]", median(sorted), sorted[0], sorted[sorted.length - 1]);
-    }
-
-    static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        return FidelityFigures.readBare(output);
     }
 }

@@ -199,8 +199,8 @@ final class FidelityPool {
      * are left out), each as its sides' figures (omb-tx, the bare loop, with A/A the bare loop again), folder by
      * folder and round by round.
      */
-    static Map<String, List<Fidelity.Figures[]>> rounds(List<Path> folders, List<String> scenarios, boolean aa) {
-        Map<String, List<Fidelity.Figures[]>> measured = new LinkedHashMap<>();
+    static Map<String, List<FidelityFigures[]>> rounds(List<Path> folders, List<String> scenarios, boolean aa) {
+        Map<String, List<FidelityFigures[]>> measured = new LinkedHashMap<>();
         scenarios.forEach(s -> measured.put(s, new ArrayList<>()));
         for (Path folder : folders) {
             List<String> lines;
@@ -215,11 +215,11 @@ final class FidelityPool {
                     continue; // a blank line, or a scenario not asked for
                 }
                 String prefix = parts[0] + "-" + parts[1];
-                Fidelity.Figures[] sides = new Fidelity.Figures[aa ? 3 : 2];
+                FidelityFigures[] sides = new FidelityFigures[aa ? 3 : 2];
                 try {
-                    sides[0] = Fidelity.readOmbTx(parts[0], folder.resolve(prefix + "-omb.json"));
+                    sides[0] = FidelityFigures.readOmbTx(parts[0], folder.resolve(prefix + "-omb.json"));
                     for (int side = 1; side < sides.length; side++) {
-                        sides[side] = Fidelity.readBare(folder.resolve(prefix + "-bare" + side + ".csv"));
+                        sides[side] = FidelityFigures.readBare(folder.resolve(prefix + "-bare" + side + ".csv"));
                     }
                 } catch (IOException | RuntimeException e) { // gone, empty or not a result (a decode or number error)
                     throw new UsageException("--pool " + folder + ": round " + parts[1] + " of " + parts[0]

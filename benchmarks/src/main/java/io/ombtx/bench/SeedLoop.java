@@ -1,6 +1,6 @@
 package io.ombtx.bench;
 
-import io.ombtx.driver.api.LoopGap;
+import io.ombtx.driver.api.LoopListener;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.Reader;
@@ -162,8 +162,8 @@ public final class SeedLoop {
                     begin(producer);
                     laps.lap();
                 }
-                if (!transactional && LoopGap.ON && ackedNanos != 0) {
-                    LoopGap.record(System.nanoTime() - ackedNanos);
+                if (!transactional && LoopListener.ON && ackedNanos != 0) {
+                    LoopListener.INSTALLED.gap(System.nanoTime() - ackedNanos);
                 }
                 for (int i = 0; i < messages; i++) {
                     acks.add(producer.send(new ProducerRecord<>(topic, i % partitions, null, payload)));
@@ -176,7 +176,7 @@ public final class SeedLoop {
                 for (Future<RecordMetadata> ack : acks) {
                     ack.get();
                 }
-                if (!transactional && LoopGap.ON) {
+                if (!transactional && LoopListener.ON) {
                     ackedNanos = System.nanoTime();
                 }
                 laps.lap();
@@ -321,21 +321,21 @@ public final class SeedLoop {
         return laps;
     }
 
-    /** When the last commit returned, for {@link LoopGap}; 0 before the first. */
+    /** When the last commit returned, for {@link LoopListener}; 0 before the first. */
     private long committedNanos;
-    /** Plain writes: when the last write's acks were all in, for {@link LoopGap}; 0 before the first. */
+    /** Plain writes: when the last write's acks were all in, for {@link LoopListener}; 0 before the first. */
     private long ackedNanos;
 
     private void begin(KafkaProducer<byte[], byte[]> producer) {
-        if (LoopGap.ON && committedNanos != 0) {
-            LoopGap.record(System.nanoTime() - committedNanos);
+        if (LoopListener.ON && committedNanos != 0) {
+            LoopListener.INSTALLED.gap(System.nanoTime() - committedNanos);
         }
         producer.beginTransaction();
     }
 
     private void commit(KafkaProducer<byte[], byte[]> producer) {
         producer.commitTransaction();
-        if (LoopGap.ON) {
+        if (LoopListener.ON) {
             committedNanos = System.nanoTime();
         }
     }

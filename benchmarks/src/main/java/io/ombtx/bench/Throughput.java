@@ -1,32 +1,22 @@
 package io.ombtx.bench;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import static io.ombtx.bench.ThroughputPasses.number;
+import static io.ombtx.runner.stats.OrderStatistics.median;
+
+import io.ombtx.bench.ThroughputPasses.Pass;
 import io.ombtx.broker.EmbeddedKafkaCluster;
-import io.ombtx.runner.ClassDataArchive;
 import io.ombtx.runner.cli.Cli;
-import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.UsageException;
-import io.ombtx.runner.config.Workload;
-import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.search.MaxRateSearch;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -77,9 +67,6 @@ public final class Throughput {
     static final long CONTROL_BUFFER_MEMORY = 4L << 20;
     /** Messages of the short pass that measures each tool's fixed cost per run. */
     private static final long FIXED_COST_MESSAGES = 20_000;
-
-    private static final Pattern PP_SUMMARY = Pattern.compile("(\\d+) records sent, ([0-9.]+) records/sec");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Command(
             name = "bin/bench throughput",
@@ -231,44 +218,19 @@ public final class Throughput {
         }
     }
 
-    /** One saturation run of either tool; the live set is NaN for ProducerPerformance (taken for omb-tx only). */
-    record Pass(
-            String tool,
-            double messagesPerSecond,
-            double cpuMicrosPerMessage,
-            double runCpuMicrosPerMessage,
-            double brokerCpuMicrosPerMessage,
-            double heapAfterGcMiB,
-            long gcCount,
-            double gcShare,
-            double liveSetMiB,
-            Map<String, Double> threadCpuMicrosPerMessage,
-            double allocatedBytesPerMessage) {}
-
-    /** A finished child JVM: what it printed and the CPU its whole process used. */
-    record Child(String output, long cpuNanos) {}
-
     private Throughput() {}
 
     public static void main(String[] args) throws Exception {
         Cli.main(new Options(), args, Throughput::run);
     }
 
-    /**
-     * omb-tx's class-data archive in this run's scratch folder, as bin/benchmark keeps one (see
-     * {@link ClassDataArchive}): the warm-up pass, the first omb-tx child, writes it; every later omb-tx child maps
-     * it. Null: no archive ({@code --no-class-data-archive}).
-     */
-    private static Path archive;
-    /** True while a child runs without the archive (the short pass that shows what it saves). */
-    private static boolean archiveOff;
-
     private static int run(Options options) throws Exception {
         PrintStream out = System.out;
         Bench bench = Bench.create();
-        archive = options.noClassDataArchive ? null : bench.work().resolve("omb-tx.jsa");
+        Path archive = options.noClassDataArchive ? null : bench.work().resolve("omb-tx.jsa");
         long messages = options.messages();
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
+            ThroughputPasses passes = new ThroughputPasses(bench, cluster, archive);
             out.printf(
                     Locale.ROOT,
                     "Throughput: embedded Kafka %s, %d cores, %s, 1 topic x 1 partition, 100-byte"
@@ -306,13 +268,11 @@ public final class Throughput {
                     "in GC");
             // Warm the broker (its JIT, its log directory) with each tool first; these passes are not counted.
             long warmup = Math.min(messages, 1_000_000);
-            print(out, "warm-up", producerPerformance(bench, cluster, warmup, 0));
-            print(out, "warm-up", ombTxSaturation(bench, cluster, warmup, 0));
+            print(out, "warm-up", passes.producerPerformance(warmup, 0));
+            print(out, "warm-up", passes.ombTxSaturation(warmup, 0));
             // omb-tx's live set at saturation: a full GC a few seconds into an 8-second saturated run (its pause
             // would count against omb-tx in a counted pass).
-            Map<String, Object> live = ombTxChild(
-                    bench,
-                    cluster,
+            Map<String, Object> live = passes.ombTxChild(
                     "live-set",
                     """
                     producerRate: 10000000
@@ -332,176 +292,38 @@ public final class Throughput {
                     LIVE_SET_AFTER_SECONDS);
             // What a run costs whatever its length (JVM start, set-up, close; for omb-tx also planning, topic
             // creation, the result file): a short pass of each, to tell the fixed cost from the cost per message.
-            Pass ppFixed = producerPerformance(bench, cluster, FIXED_COST_MESSAGES, -1);
+            Pass ppFixed = passes.producerPerformance(FIXED_COST_MESSAGES, -1);
             print(out, "short", ppFixed);
-            Pass ombFixed = ombTxSaturation(bench, cluster, FIXED_COST_MESSAGES, -1);
+            Pass ombFixed = passes.ombTxSaturation(FIXED_COST_MESSAGES, -1);
             print(out, "short", ombFixed);
             if (archive != null && Files.exists(archive)) {
-                archiveOff = true;
-                print(out, "no CDS", ombTxSaturation(bench, cluster, FIXED_COST_MESSAGES, -2));
-                archiveOff = false;
+                print(out, "no CDS", passes.withoutArchive().ombTxSaturation(FIXED_COST_MESSAGES, -2));
             }
             List<Pass> pp = new ArrayList<>();
             List<Pass> omb = new ArrayList<>();
             for (int pass = 1; pass <= options.passes(); pass++) {
-                // Alternate which goes first, so neither always meets the broker fresher or its log longer.
-                boolean ppFirst = pass % 2 == 1;
-                for (int half = 0; half < 2; half++) {
-                    Pass p = (half == 0) == ppFirst
-                            ? producerPerformance(bench, cluster, messages, pass)
-                            : ombTxSaturation(bench, cluster, messages, pass);
+                // Alternate which goes first (0: ProducerPerformance), so neither always meets the broker fresher.
+                for (int side : Bench.order(pass, 2)) {
+                    Pass p = side == 0
+                            ? passes.producerPerformance(messages, pass)
+                            : passes.ombTxSaturation(messages, pass);
                     (p.tool().equals("ProducerPerformance") ? pp : omb).add(p);
                     print(out, Integer.toString(pass), p);
                 }
             }
-            double[] rateRatios = ratios(omb, pp, Pass::messagesPerSecond);
-            double[] cpuRatios = ratios(omb, pp, Pass::cpuMicrosPerMessage);
             double ombRate = median(figures(omb, Pass::messagesPerSecond));
             double ppRate = median(figures(pp, Pass::messagesPerSecond));
-            out.println();
-            out.println("Counted passes, median [min-max]:");
-            out.printf(
-                    Locale.ROOT,
-                    "  msg/s       omb-tx %s   ProducerPerformance %s%n",
-                    spread(figures(omb, Pass::messagesPerSecond), "%.0f"),
-                    spread(figures(pp, Pass::messagesPerSecond), "%.0f"));
-            out.printf(
-                    Locale.ROOT,
-                    "  CPU us/msg  omb-tx %s   ProducerPerformance %s%n",
-                    spread(figures(omb, Pass::cpuMicrosPerMessage), "%.2f"),
-                    spread(figures(pp, Pass::cpuMicrosPerMessage), "%.2f"));
             List<String> verdicts = new ArrayList<>();
-            verdicts.add(verdict(
-                    "saturation throughput >= 1.0x ProducerPerformance",
-                    spread(rateRatios, "%.3f") + " x",
-                    median(rateRatios) >= 1.0));
-            verdicts.add(verdict(
-                    "CPU per message <= 1.0x ProducerPerformance",
-                    spread(cpuRatios, "%.3f") + " x",
-                    median(cpuRatios) <= 1.0));
-            out.printf(
-                    Locale.ROOT,
-                    "  CPU us/msg, run only (no JVM start)  omb-tx %s   ProducerPerformance %s" + "   ratio %s x%n",
-                    spread(figures(omb, Pass::runCpuMicrosPerMessage), "%.2f"),
-                    spread(figures(pp, Pass::runCpuMicrosPerMessage), "%.2f"),
-                    spread(ratios(omb, pp, Pass::runCpuMicrosPerMessage), "%.3f"));
-            double[] ombMarginal = marginal(omb, ombFixed, messages);
-            double[] ppMarginal = marginal(pp, ppFixed, messages);
-            out.printf(
-                    Locale.ROOT,
-                    "  CPU us/msg beyond the fixed cost of a run (each tool's %d-message pass as the"
-                            + " fixed cost: omb-tx %.2f s, ProducerPerformance %.2f s of process CPU)  omb-tx %s   ProducerPerformance"
-                            + " %s   ratio %s x%n",
-                    FIXED_COST_MESSAGES,
-                    ombFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
-                    ppFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
-                    spread(ombMarginal, "%.2f"),
-                    spread(ppMarginal, "%.2f"),
-                    spread(pairwise(ombMarginal, ppMarginal), "%.3f"));
-            printThreadCpu(out, omb, pp);
-            out.printf(
-                    Locale.ROOT,
-                    "  heap allocated per message (every thread, the whole process)  omb-tx %s B"
-                            + "   ProducerPerformance %s B%n",
-                    spread(figures(omb, Pass::allocatedBytesPerMessage), "%.0f"),
-                    spread(figures(pp, Pass::allocatedBytesPerMessage), "%.0f"));
-            double heapAfterGc =
-                    omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
-            out.printf(
-                    Locale.ROOT,
-                    "  omb-tx heap under -Xmx512m: live set %.0f MiB at saturation, heap in use after"
-                            + " any GC <= %.0f MiB (garbage included), no OutOfMemoryError; share of wall time in GC pauses:"
-                            + " omb-tx %s, ProducerPerformance %s (ProducerPerformance's heap in use after any GC <= %.0f MiB)%n",
-                    liveSet,
-                    heapAfterGc,
-                    spread(figures(omb, p -> 100 * p.gcShare()), "%.1f%%"),
-                    spread(figures(pp, p -> 100 * p.gcShare()), "%.1f%%"),
-                    pp.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN));
-            verdicts.add(verdict(
-                    "runner heap < 512 MiB at saturation (-Xmx512m, no OOM)",
-                    String.format(Locale.ROOT, "live set %.0f MiB, after-GC max %.0f MiB", liveSet, heapAfterGc),
-                    liveSet < HEAP_LIMIT_MIB));
+            printSaturation(out, omb, pp, ombFixed, ppFixed, messages, liveSet, verdicts);
             if (options.controlPasses() > 0) {
-                control(out, bench, cluster, messages, options.controlPasses());
+                control(out, passes, messages, options.controlPasses());
             }
             if (!options.skipSearch) {
-                Map<String, Object> search = ombTxChild(
-                        bench,
-                        cluster,
-                        "max-rate",
-                        """
-                        producerRate: 0
-                        warmupDurationSeconds: 0
-                        testDurationSeconds: %d
-                        """
-                                .formatted(options.delaySeconds()),
-                        null,
-                        -1);
-                double found = number(search, "searchFoundRate");
-                double seconds = number(search, "searchSeconds");
-                boolean completed = Boolean.TRUE.equals(search.get("searchCompleted"));
-                // Is the rate found the highest the system sustains, within 10 %? It must hold (the run at it, right
-                // after the search), and 1.1 x it must not (a run of its own, warmed up at that rate first).
-                Held atFound = Held.of(found, search);
-                double above = Math.round(found * SEARCH_CHECK_FACTOR);
-                Held atAbove = Held.of(
-                        above,
-                        ombTxChild(
-                                bench,
-                                cluster,
-                                "max-rate-check",
-                                """
-                        producerRate: %d
-                        warmupDurationSeconds: %d
-                        testDurationSeconds: %d
-                        """
-                                        .formatted((long) above, SEARCH_CHECK_WARMUP_SECONDS, options.delaySeconds()),
-                                null,
-                                -1));
-                double bound = MaxRateSearch.Settings.defaults(1).maxPublishDelayP99Millis();
-                out.printf(
-                        Locale.ROOT,
-                        "max-rate search: %.0f msg/s found in %.1f s (%s probes, %s)%n",
-                        found,
-                        seconds,
-                        search.get("searchProbes"),
-                        completed ? "converged" : "did not converge");
-                out.printf(
-                        Locale.ROOT,
-                        "  held at the rate found, right after the search: %s%n",
-                        atFound.describe(options.delaySeconds(), bound));
-                out.printf(
-                        Locale.ROOT,
-                        "  at %.1f x the rate found, %d s warm-up: %s%n",
-                        SEARCH_CHECK_FACTOR,
-                        SEARCH_CHECK_WARMUP_SECONDS,
-                        atAbove.describe(options.delaySeconds(), bound));
-                out.printf(
-                        Locale.ROOT,
-                        "  (information) the rate found is %.3fx omb-tx's and %.3fx"
-                                + " ProducerPerformance's unlimited saturation median%n",
-                        found / ombRate,
-                        found / ppRate);
-                out.println("  (the saturation passes run with no rate limit: a sender that outpaces the broker fills"
-                        + " buffer.memory and keeps a few hundred thousand records in flight, so GC takes a large share"
-                        + " of the pass; a rate the search finds and holds can exceed that median)");
-                boolean foundHolds = atFound.holds(bound);
-                boolean aboveHolds = atAbove.holds(bound);
-                verdicts.add(verdict(
-                        "producerRate: 0 within 10% of the sustained maximum in <= 60 s",
-                        String.format(
-                                Locale.ROOT,
-                                "%.0f holds %s; %.1fx %s; %.1f s",
-                                found,
-                                atFound.figures(),
-                                SEARCH_CHECK_FACTOR,
-                                (aboveHolds ? "holds " : "does not ") + atAbove.figures(),
-                                seconds),
-                        completed && seconds <= 60 && foundHolds && !aboveHolds));
+                verdicts.add(searchCheck(out, passes, options, ombRate, ppRate));
             }
             if (!options.skipDelay) {
                 for (int rate : new int[] {10_000, 50_000}) {
-                    verdicts.add(openLoop(out, bench, cluster, options, rate));
+                    verdicts.add(openLoop(out, passes, options, rate));
                 }
             }
             out.println();
@@ -513,21 +335,177 @@ public final class Throughput {
     }
 
     /**
+     * The counted passes' figures, median [min-max], omb-tx's beside ProducerPerformance's and their ratios pass by
+     * pass: msg/s, CPU per message (whole process, run only, beyond each tool's fixed cost of a run), by thread, heap
+     * allocated, heap and GC. Adds the throughput, CPU and heap verdicts to {@code verdicts}.
+     */
+    private static void printSaturation(
+            PrintStream out,
+            List<Pass> omb,
+            List<Pass> pp,
+            Pass ombFixed,
+            Pass ppFixed,
+            long messages,
+            double liveSet,
+            List<String> verdicts) {
+        double[] rateRatios = ratios(omb, pp, Pass::messagesPerSecond);
+        double[] cpuRatios = ratios(omb, pp, Pass::cpuMicrosPerMessage);
+        out.println();
+        out.println("Counted passes, median [min-max]:");
+        out.printf(
+                Locale.ROOT,
+                "  msg/s       omb-tx %s   ProducerPerformance %s%n",
+                spread(figures(omb, Pass::messagesPerSecond), "%.0f"),
+                spread(figures(pp, Pass::messagesPerSecond), "%.0f"));
+        out.printf(
+                Locale.ROOT,
+                "  CPU us/msg  omb-tx %s   ProducerPerformance %s%n",
+                spread(figures(omb, Pass::cpuMicrosPerMessage), "%.2f"),
+                spread(figures(pp, Pass::cpuMicrosPerMessage), "%.2f"));
+        verdicts.add(verdict(
+                "saturation throughput >= 1.0x ProducerPerformance",
+                spread(rateRatios, "%.3f") + " x",
+                median(rateRatios) >= 1.0));
+        verdicts.add(verdict(
+                "CPU per message <= 1.0x ProducerPerformance",
+                spread(cpuRatios, "%.3f") + " x",
+                median(cpuRatios) <= 1.0));
+        out.printf(
+                Locale.ROOT,
+                "  CPU us/msg, run only (no JVM start)  omb-tx %s   ProducerPerformance %s" + "   ratio %s x%n",
+                spread(figures(omb, Pass::runCpuMicrosPerMessage), "%.2f"),
+                spread(figures(pp, Pass::runCpuMicrosPerMessage), "%.2f"),
+                spread(ratios(omb, pp, Pass::runCpuMicrosPerMessage), "%.3f"));
+        double[] ombMarginal = marginal(omb, ombFixed, messages);
+        double[] ppMarginal = marginal(pp, ppFixed, messages);
+        out.printf(
+                Locale.ROOT,
+                "  CPU us/msg beyond the fixed cost of a run (each tool's %d-message pass as the"
+                        + " fixed cost: omb-tx %.2f s, ProducerPerformance %.2f s of process CPU)  omb-tx %s   ProducerPerformance"
+                        + " %s   ratio %s x%n",
+                FIXED_COST_MESSAGES,
+                ombFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
+                ppFixed.cpuMicrosPerMessage() * FIXED_COST_MESSAGES / 1e6,
+                spread(ombMarginal, "%.2f"),
+                spread(ppMarginal, "%.2f"),
+                spread(pairwise(ombMarginal, ppMarginal), "%.3f"));
+        printThreadCpu(out, omb, pp);
+        out.printf(
+                Locale.ROOT,
+                "  heap allocated per message (every thread, the whole process)  omb-tx %s B"
+                        + "   ProducerPerformance %s B%n",
+                spread(figures(omb, Pass::allocatedBytesPerMessage), "%.0f"),
+                spread(figures(pp, Pass::allocatedBytesPerMessage), "%.0f"));
+        double heapAfterGc =
+                omb.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN);
+        out.printf(
+                Locale.ROOT,
+                "  omb-tx heap under -Xmx512m: live set %.0f MiB at saturation, heap in use after"
+                        + " any GC <= %.0f MiB (garbage included), no OutOfMemoryError; share of wall time in GC pauses:"
+                        + " omb-tx %s, ProducerPerformance %s (ProducerPerformance's heap in use after any GC <= %.0f MiB)%n",
+                liveSet,
+                heapAfterGc,
+                spread(figures(omb, p -> 100 * p.gcShare()), "%.1f%%"),
+                spread(figures(pp, p -> 100 * p.gcShare()), "%.1f%%"),
+                pp.stream().mapToDouble(Pass::heapAfterGcMiB).max().orElse(Double.NaN));
+        verdicts.add(verdict(
+                "runner heap < 512 MiB at saturation (-Xmx512m, no OOM)",
+                String.format(Locale.ROOT, "live set %.0f MiB, after-GC max %.0f MiB", liveSet, heapAfterGc),
+                liveSet < HEAP_LIMIT_MIB));
+    }
+
+    /**
+     * The max-rate search ({@code producerRate: 0}) in a JVM of its own, and whether the rate found is the highest the
+     * system sustains within 10 %: a run at it must hold, one at {@link #SEARCH_CHECK_FACTOR} times it must not. Its
+     * verdict line.
+     */
+    private static String searchCheck(
+            PrintStream out, ThroughputPasses passes, Options options, double ombRate, double ppRate) throws Exception {
+        Map<String, Object> search = passes.ombTxChild(
+                "max-rate",
+                """
+                producerRate: 0
+                warmupDurationSeconds: 0
+                testDurationSeconds: %d
+                """
+                        .formatted(options.delaySeconds()),
+                null,
+                -1);
+        double found = number(search, "searchFoundRate");
+        double seconds = number(search, "searchSeconds");
+        boolean completed = Boolean.TRUE.equals(search.get("searchCompleted"));
+        // Is the rate found the highest the system sustains, within 10 %? It must hold (the run at it, right
+        // after the search), and 1.1 x it must not (a run of its own, warmed up at that rate first).
+        Held atFound = Held.of(found, search);
+        double above = Math.round(found * SEARCH_CHECK_FACTOR);
+        Held atAbove = Held.of(
+                above,
+                passes.ombTxChild(
+                        "max-rate-check",
+                        """
+                producerRate: %d
+                warmupDurationSeconds: %d
+                testDurationSeconds: %d
+                """
+                                .formatted((long) above, SEARCH_CHECK_WARMUP_SECONDS, options.delaySeconds()),
+                        null,
+                        -1));
+        double bound = MaxRateSearch.Settings.defaults(1).maxPublishDelayP99Millis();
+        out.printf(
+                Locale.ROOT,
+                "max-rate search: %.0f msg/s found in %.1f s (%s probes, %s)%n",
+                found,
+                seconds,
+                search.get("searchProbes"),
+                completed ? "converged" : "did not converge");
+        out.printf(
+                Locale.ROOT,
+                "  held at the rate found, right after the search: %s%n",
+                atFound.describe(options.delaySeconds(), bound));
+        out.printf(
+                Locale.ROOT,
+                "  at %.1f x the rate found, %d s warm-up: %s%n",
+                SEARCH_CHECK_FACTOR,
+                SEARCH_CHECK_WARMUP_SECONDS,
+                atAbove.describe(options.delaySeconds(), bound));
+        out.printf(
+                Locale.ROOT,
+                "  (information) the rate found is %.3fx omb-tx's and %.3fx"
+                        + " ProducerPerformance's unlimited saturation median%n",
+                found / ombRate,
+                found / ppRate);
+        out.println("  (the saturation passes run with no rate limit: a sender that outpaces the broker fills"
+                + " buffer.memory and keeps a few hundred thousand records in flight, so GC takes a large share"
+                + " of the pass; a rate the search finds and holds can exceed that median)");
+        boolean foundHolds = atFound.holds(bound);
+        boolean aboveHolds = atAbove.holds(bound);
+        return verdict(
+                "producerRate: 0 within 10% of the sustained maximum in <= 60 s",
+                String.format(
+                        Locale.ROOT,
+                        "%.0f holds %s; %.1fx %s; %.1f s",
+                        found,
+                        atFound.figures(),
+                        SEARCH_CHECK_FACTOR,
+                        (aboveHolds ? "holds " : "does not ") + atAbove.figures(),
+                        seconds),
+                completed && seconds <= 60 && foundHolds && !aboveHolds);
+    }
+
+    /**
      * Information, not a target: both tools with {@link #CONTROL_BUFFER_MEMORY}, alternating. The counted passes keep
      * the client's default buffer, as a user's run does; whether a tool's sender fills it (omb-tx's does; whether
      * ProducerPerformance's does varies with the broker's pace) moves its GC by up to a second a pass. Here neither
      * fills it, so what is left is each tool's own cost.
      */
-    private static void control(PrintStream out, Bench bench, EmbeddedKafkaCluster cluster, long messages, int passes)
-            throws Exception {
+    private static void control(PrintStream out, ThroughputPasses passes, long messages, int count) throws Exception {
         List<Pass> pp = new ArrayList<>();
         List<Pass> omb = new ArrayList<>();
-        for (int pass = 1; pass <= passes; pass++) {
-            boolean ppFirst = pass % 2 == 1;
-            for (int half = 0; half < 2; half++) {
-                Pass p = (half == 0) == ppFirst
-                        ? producerPerformance(bench, cluster, messages, 100 + pass, CONTROL_BUFFER_MEMORY)
-                        : ombTxSaturation(bench, cluster, messages, 100 + pass, CONTROL_BUFFER_MEMORY);
+        for (int pass = 1; pass <= count; pass++) {
+            for (int side : Bench.order(pass, 2)) {
+                Pass p = side == 0
+                        ? passes.producerPerformance(messages, 100 + pass, CONTROL_BUFFER_MEMORY)
+                        : passes.ombTxSaturation(messages, 100 + pass, CONTROL_BUFFER_MEMORY);
                 (p.tool().equals("ProducerPerformance") ? pp : omb).add(p);
                 print(out, "4MiB-" + pass, p);
             }
@@ -550,8 +528,8 @@ public final class Throughput {
      * tail is how late a woken thread gets a core), so the verdict is on the median of the runs' p99s, as the
      * saturation verdicts are on the median of the passes.
      */
-    private static String openLoop(
-            PrintStream out, Bench bench, EmbeddedKafkaCluster cluster, Options options, int rate) throws Exception {
+    private static String openLoop(PrintStream out, ThroughputPasses passes, Options options, int rate)
+            throws Exception {
         int repeats = options.delayRepeats();
         double[] omb = new double[repeats];
         double[] bare = new double[repeats];
@@ -560,9 +538,7 @@ public final class Throughput {
             Map<String, Object> b = null;
             for (int half = 0; half < 2; half++) {
                 if ((half == 0) == (i % 2 == 0)) {
-                    r = ombTxChild(
-                            bench,
-                            cluster,
+                    r = passes.ombTxChild(
                             "delay-" + rate,
                             """
                             producerRate: %d
@@ -573,14 +549,13 @@ public final class Throughput {
                             null,
                             -1);
                 } else {
-                    b = childResult(
-                            runChild(
-                                    bench,
+                    b = ThroughputPasses.childResult(
+                            passes.runChild(
                                     List.of(),
                                     List.of(
                                             ThroughputChild.class.getName(),
                                             ThroughputChild.BARE_LOOP,
-                                            cluster.bootstrapServers(),
+                                            passes.cluster().bootstrapServers(),
                                             Integer.toString(rate),
                                             Integer.toString(DELAY_WARMUP_SECONDS),
                                             Integer.toString(options.delaySeconds()))),
@@ -664,12 +639,7 @@ public final class Throughput {
     }
 
     private static String spread(double[] values, String format) {
-        return String.format(
-                Locale.ROOT,
-                format + " [" + format + "-" + format + "]",
-                median(values),
-                Arrays.stream(values).min().orElse(Double.NaN),
-                Arrays.stream(values).max().orElse(Double.NaN));
+        return Bench.spread(values, format, "-");
     }
 
     private static double[] figures(List<Pass> passes, ToDoubleFunction<Pass> figure) {
@@ -695,23 +665,6 @@ public final class Throughput {
     /** omb-tx ÷ ProducerPerformance, pass by pass. */
     private static double[] ratios(List<Pass> omb, List<Pass> pp, ToDoubleFunction<Pass> figure) {
         return pairwise(figures(omb, figure), figures(pp, figure));
-    }
-
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n == 0 ? Double.NaN : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
-    /** A child's CPU seconds per thread group, as µs per message. */
-    private static Map<String, Double> perMessage(Map<String, Object> figures, double messages) {
-        Map<String, Double> out = new java.util.TreeMap<>();
-        if (figures.get("threadCpuSeconds") instanceof Map<?, ?> groups) {
-            groups.forEach(
-                    (name, seconds) -> out.put((String) name, ((Number) seconds).doubleValue() * 1e6 / messages));
-        }
-        return out;
     }
 
     /**
@@ -745,240 +698,5 @@ public final class Throughput {
                         ombOf.applyAsDouble(n),
                         ppOf.applyAsDouble(n),
                         ombOf.applyAsDouble(n) - ppOf.applyAsDouble(n)));
-    }
-
-    private static double number(Map<String, Object> figures, String key) {
-        Object value = figures.get(key);
-        return value instanceof Number n ? n.doubleValue() : Double.NaN;
-    }
-
-    /** Kafka's ProducerPerformance in a JVM of its own, on a fresh topic; its own summary line gives the rate. */
-    private static Pass producerPerformance(Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass)
-            throws Exception {
-        return producerPerformance(bench, cluster, messages, pass, null);
-    }
-
-    /** As above; {@code bufferMemory}, if not null, is the client's {@code buffer.memory} (default 32 MiB). */
-    private static Pass producerPerformance(
-            Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass, Long bufferMemory) throws Exception {
-        String topic = "pp-" + pass + "-" + System.nanoTime();
-        createTopic(cluster.bootstrapServers(), topic);
-        long brokerBefore = brokerCpuNanos(cluster);
-        List<String> args = new ArrayList<>(List.of(
-                ThroughputChild.class.getName(),
-                ThroughputChild.PRODUCER_PERFORMANCE,
-                "--topic",
-                topic,
-                "--num-records",
-                Long.toString(messages),
-                "--record-size",
-                "100",
-                "--throughput",
-                "-1",
-                "--producer-props",
-                "bootstrap.servers=" + cluster.bootstrapServers(),
-                "acks=all",
-                "linger.ms=5",
-                "batch.size=131072"));
-        if (bufferMemory != null) {
-            args.add("buffer.memory=" + bufferMemory);
-        }
-        Child child = runChild(bench, List.of("-D" + ThroughputChild.THREAD_CPU_PROPERTY + "=true"), args);
-        long brokerCpu = brokerCpuNanos(cluster) - brokerBefore;
-        Matcher m = PP_SUMMARY.matcher(child.output());
-        double rate = Double.NaN;
-        while (m.find()) {
-            rate = Double.parseDouble(m.group(2)); // the last such line is the whole run's summary
-        }
-        if (Double.isNaN(rate)) {
-            throw new IllegalStateException("ProducerPerformance printed no summary:\n" + child.output());
-        }
-        Map<String, Object> r = childResult(child, "ProducerPerformance");
-        return new Pass(
-                "ProducerPerformance",
-                rate,
-                child.cpuNanos() / 1e3 / messages,
-                number(r, "runCpuSeconds") * 1e6 / messages,
-                brokerCpu / 1e3 / messages,
-                number(r, "heapAfterGcMaxMiB"),
-                (long) number(r, "gcCount"),
-                number(r, "gcSeconds") / number(r, "wallSeconds"),
-                Double.NaN,
-                perMessage(r, messages),
-                number(r, "allocatedBytes") / messages);
-    }
-
-    /** The omb-tx runner end to end in a JVM of its own at an unreachable rate, counting {@code messages}. */
-    private static Pass ombTxSaturation(Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass)
-            throws Exception {
-        return ombTxSaturation(bench, cluster, messages, pass, null);
-    }
-
-    /** As above; {@code bufferMemory}, if not null, is the client's {@code buffer.memory} (default 32 MiB). */
-    private static Pass ombTxSaturation(
-            Bench bench, EmbeddedKafkaCluster cluster, long messages, int pass, Long bufferMemory) throws Exception {
-        long brokerBefore = brokerCpuNanos(cluster);
-        long[] cpu = new long[1];
-        String buffer = bufferMemory == null
-                ? ""
-                : """
-                driverOverrides:
-                  producerConfig: |
-                    buffer.memory=%d
-                """
-                        .formatted(bufferMemory);
-        Map<String, Object> r = ombTxChild(
-                bench,
-                cluster,
-                "saturation-" + pass,
-                """
-                producerRate: 10000000
-                warmupMessages: 0
-                measureMessages: %d
-                """
-                                .formatted(messages)
-                        + buffer,
-                cpu,
-                -1);
-        long brokerCpu = brokerCpuNanos(cluster) - brokerBefore;
-        double sent = number(r, "messagesSent");
-        return new Pass(
-                "omb-tx",
-                number(r, "messagesPerSecond"),
-                cpu[0] / 1e3 / sent,
-                number(r, "runCpuSeconds") * 1e6 / sent,
-                brokerCpu / 1e3 / sent,
-                number(r, "heapAfterGcMaxMiB"),
-                (long) number(r, "gcCount"),
-                number(r, "gcSeconds") / number(r, "wallSeconds"),
-                number(r, "liveSetMiB"),
-                perMessage(r, sent),
-                number(r, "allocatedBytes") / sent);
-    }
-
-    /** One {@link ThroughputChild} run; its figures, and (if {@code cpu} is given) its process's CPU in cpu[0]. */
-    private static Map<String, Object> ombTxChild(
-            Bench bench, EmbeddedKafkaCluster cluster, String name, String load, long[] cpu, long liveSetAfterSeconds)
-            throws Exception {
-        List<String> flags = new ArrayList<>(archiveFlags());
-        if (liveSetAfterSeconds >= 0) {
-            flags.add("-D" + ThroughputChild.LIVE_SET_PROPERTY + "=" + liveSetAfterSeconds);
-        }
-        if (cpu != null) { // a saturation pass: where its CPU goes, by thread
-            flags.add("-D" + ThroughputChild.THREAD_CPU_PROPERTY + "=true");
-        }
-        Child child = runChild(
-                bench,
-                flags,
-                List.of(
-                        ThroughputChild.class.getName(),
-                        cluster.bootstrapServers(),
-                        bench.work().toString(),
-                        name,
-                        load));
-        if (cpu != null) {
-            cpu[0] = child.cpuNanos();
-        }
-        return childResult(child, "the omb-tx run '" + name + "'");
-    }
-
-    /** The JVM flags that map omb-tx's class-data archive or, while it is missing, have the child write it. */
-    private static List<String> archiveFlags() {
-        if (archive == null || archiveOff) {
-            return List.of();
-        }
-        return Files.exists(archive)
-                ? List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off")
-                : List.of(
-                        "-XX:+RecordDynamicDumpInfo",
-                        "-D" + ClassDataArchive.PROPERTY + "=" + archive,
-                        "-Xlog:cds=off",
-                        "-Xlog:cds+dynamic=off");
-    }
-
-    private static Map<String, Object> childResult(Child child, String what) throws IOException {
-        for (String line : child.output().split("\n")) {
-            if (line.startsWith(ThroughputChild.PREFIX)) {
-                return JSON.readValue(
-                        line.substring(ThroughputChild.PREFIX.length()), new TypeReference<Map<String, Object>>() {});
-            }
-        }
-        throw new IllegalStateException(what + " printed no result:\n" + child.output());
-    }
-
-    /** {@code java CHILD_FLAGS -cp <this class path> args...}, waited for; fails on a non-zero exit. */
-    private static Child runChild(Bench bench, List<String> properties, List<String> args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of(CHILD_FLAGS.split(" ")));
-        command.addAll(properties);
-        command.add("-Dombtx.home=" + bench.home());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.addAll(args);
-        Path log = Files.createTempFile(bench.work(), "child-", ".log");
-        long before = reapedChildrenCpuNanos();
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        int code = process.waitFor();
-        long cpu = reapedChildrenCpuNanos() - before;
-        String output = Files.readString(log);
-        if (code != 0) {
-            throw new IllegalStateException(String.join(" ", args.subList(0, 2)) + " exited with " + code
-                    + (code == 3 ? " (out of memory under " + CHILD_FLAGS + ")" : "") + ":\n" + output);
-        }
-        return new Child(output, cpu);
-    }
-
-    /**
-     * CPU time (user + system) of this JVM's children that have ended and been waited for (cutime + cstime in
-     * /proc/self/stat): each child JVM's whole process. The brokers, children still running, are not in it.
-     */
-    static long reapedChildrenCpuNanos() throws IOException {
-        String stat = Files.readString(Path.of("/proc/self/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(fields[13]) + Long.parseLong(fields[14])) * 10_000_000L; // USER_HZ is 100 on Linux
-    }
-
-    /** One omb-tx run of a 1-topic, 1-partition, 100-byte, no-consumer workload with {@code load} appended. */
-    static Bench.Run ombTxRun(Bench bench, DriverFile driver, String name, String load) throws Exception {
-        Path file = Files.writeString(
-                bench.work().resolve(name + ".yaml"),
-                """
-                name: %s
-                messageSize: 100
-                topics: 1
-                partitionsPerTopic: 1
-                producersPerTopic: 1
-                subscriptionsPerTopic: 0
-                reportingIntervalSeconds: 3600
-                """
-                                .formatted(name)
-                        + load);
-        Workload workload = WorkloadLoader.load(file, null).get(0);
-        return bench.run(driver, workload);
-    }
-
-    private static void createTopic(String bootstrap, String topic) throws Exception {
-        Properties props = new Properties();
-        props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(props)) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        }
-    }
-
-    /** CPU time (user + system) of the broker processes so far, from /proc; 0 where /proc is not there. */
-    static long brokerCpuNanos(EmbeddedKafkaCluster cluster) {
-        long ticks = 0;
-        for (long pid : cluster.pids()) {
-            try {
-                ticks += ThroughputChild.cpuTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
-            } catch (IOException | RuntimeException e) {
-                return 0;
-            }
-        }
-        return ticks * 10_000_000L; // USER_HZ is 100 on Linux
     }
 }

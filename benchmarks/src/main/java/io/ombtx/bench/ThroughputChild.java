@@ -107,7 +107,7 @@ public final class ThroughputChild {
         Bench bench = new Bench(OmbTxHome.locate(), Path.of(args[1]));
         DriverFile driver = bench.kafkaTx(Throughput.DRIVER_OVERRIDES, bootstrap);
         long wallStart = System.nanoTime();
-        Bench.Run run = Throughput.ombTxRun(bench, driver, args[2], args[3]);
+        Bench.Run run = ThroughputPasses.ombTxRun(bench, driver, args[2], args[3]);
         double wallSeconds = (System.nanoTime() - wallStart) / 1e9;
         RunResult r = run.result();
         ClassDataArchive.saveIfAsked(); // as bin/benchmark's first complete run does (Throughput asks the warm-up pass)

@@ -213,60 +213,6 @@ class BenchCliTest {
     }
 
     @Test
-    void txOverhead() {
-        Outcome help = parse(new TxOverhead.Options(), "-h");
-        assertEquals(OptionalInt.of(0), help.code());
-        assertTrue(help.out().contains("bin/bench tx-overhead") && help.out().contains("quick"), help.out());
-        assertError(parse(new TxOverhead.Options(), "quik"), "PROFILE expects quick or full, got 'quik'");
-        assertError(parse(new TxOverhead.Options(), "quick", "full"), "unexpected argument full");
-        TxOverhead.Options full = new TxOverhead.Options();
-        parse(full, "full");
-        assertEquals("full", full.profile);
-        TxOverhead.Options defaults = new TxOverhead.Options();
-        parse(defaults);
-        assertEquals("quick", defaults.profile);
-        assertEquals(5, defaults.repetitions, "median and spread need several runs");
-        assertEquals(java.util.List.of("2.8.2", "4.1.1-tv1", "4.1.1-tv2"), defaults.brokers);
-        TxOverhead.Options subset = new TxOverhead.Options();
-        assertEquals(
-                OptionalInt.empty(),
-                parse(
-                                subset,
-                                "--scenarios",
-                                "streaming",
-                                "--orders",
-                                "ack-first",
-                                "--backoff",
-                                "0",
-                                "--brokers",
-                                "4.1.1-tv1",
-                                "-n",
-                                "3")
-                        .code());
-        assertEquals(
-                java.util.List.of(new TxOverhead.Pair(
-                        "streaming", "ack-first", "base-streaming-ack-first", "tx-streaming-ack-first")),
-                TxOverhead.chosenPairs(subset));
-        assertEquals(new TxOverhead.Broker("4.1.1-tv1", "4.1.1", 1), TxOverhead.Broker.parse("4.1.1-tv1"));
-        assertError(parse(new TxOverhead.Options(), "--orders", "sideways"), "--orders expects seeds or ack-first");
-        assertError(parse(new TxOverhead.Options(), "--backoff", "10"), "--backoff expects default or 0");
-        assertError(parse(new TxOverhead.Options(), "--brokers", "2.8.2-tv2"), "--brokers 2.8.2-tv2");
-        assertError(parse(new TxOverhead.Options(), "-n", "0"), "--repetitions expects 1 to 100");
-    }
-
-    @Test
-    void txOverheadSummarisesRatiosAsMedianAndSpread() {
-        TxOverhead.Figures base = new TxOverhead.Figures(2, 4, 100, "4.1.1");
-        java.util.List<TxOverhead.Figures[]> runs = java.util.List.of(
-                new TxOverhead.Figures[] {base, new TxOverhead.Figures(20, 8, 300, "4.1.1")},
-                new TxOverhead.Figures[] {base, new TxOverhead.Figures(6, 40, 1000, "4.1.1")},
-                new TxOverhead.Figures[] {base, new TxOverhead.Figures(8, 12, 200, "4.1.1")});
-        assertEquals("4.0 [3.0–10.0]", TxOverhead.spread(runs, TxOverhead.Figures::p50Millis));
-        assertEquals("3.0 [2.0–10.0]", TxOverhead.spread(runs, TxOverhead.Figures::p99Millis));
-        assertEquals(2.5, TxOverhead.median(new double[] {1, 2, 3, 4}));
-    }
-
-    @Test
     void throughput() {
         Outcome help = parse(new Throughput.Options(), "--help");
         assertEquals(OptionalInt.of(0), help.code());
@@ -294,11 +240,5 @@ class BenchCliTest {
         assertEquals(15, defaults.delaySeconds());
         assertEquals(3, defaults.delayRepeats());
         assertEquals(2, defaults.controlPasses());
-    }
-
-    @Test
-    void throughputMediansAreOfTheMiddleValues() {
-        assertEquals(2.0, Throughput.median(new double[] {3, 1, 2}));
-        assertEquals(2.5, Throughput.median(new double[] {4, 1, 3, 2}));
     }
 }

@@ -49,7 +49,7 @@ class DiskProbeTest {
                         new DiskProbe.Figures[] {new DiskProbe.Figures(240, 50), new DiskProbe.Figures(240, 60)},
                         new DiskProbe.Figures[] {new DiskProbe.Figures(210, 50), new DiskProbe.Figures(280, 60)}));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Fidelity.printDisk(new PrintStream(bytes, true, StandardCharsets.UTF_8), disk);
+        FidelityReport.printDisk(new PrintStream(bytes, true, StandardCharsets.UTF_8), disk);
         String table = bytes.toString(StandardCharsets.UTF_8);
 
         // omb-tx's runs 0.21, 0.24, 0.30 ms; the bare loop's 0.20, 0.24, 0.28; ratios 0.75, 1.0, 1.5.

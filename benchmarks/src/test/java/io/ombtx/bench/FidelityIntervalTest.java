@@ -28,32 +28,32 @@ class FidelityIntervalTest {
     @Test
     void theIntervalIsTheOrderStatisticsThatCoverTheMedianNineTimesInTen() {
         // n = 10: P(B <= 1) = 11/1024, so [x(2), x(9)] covers 97.9%; [x(3), x(8)] only 89.1%.
-        assertArrayEquals(new double[] {2, 9}, Fidelity.interval(oneToN(10)));
+        assertArrayEquals(new double[] {2, 9}, FidelityReport.interval(oneToN(10)));
         // n = 5: the whole range covers 1 - 2/32 = 93.75%.
-        assertArrayEquals(new double[] {1, 5}, Fidelity.interval(oneToN(5)));
+        assertArrayEquals(new double[] {1, 5}, FidelityReport.interval(oneToN(5)));
         // n = 20: P(B <= 5) = 2.07%, P(B <= 6) = 5.77%: [x(6), x(15)].
-        assertArrayEquals(new double[] {6, 15}, Fidelity.interval(oneToN(20)));
+        assertArrayEquals(new double[] {6, 15}, FidelityReport.interval(oneToN(20)));
         // n = 4: even the whole range covers only 87.5%.
-        assertNull(Fidelity.interval(oneToN(4)));
+        assertNull(FidelityReport.interval(oneToN(4)));
     }
 
     @Test
     void theRoundsToDecideScaleWithTheSquareOfHowFarTheIntervalOverreaches() {
         // median 0.90 below the band, interval [x(2), x(9)] = [0.86, 0.97]: 0.07 up against 0.05 of room
         double[] below = {0.85, 0.86, 0.87, 0.88, 0.89, 0.91, 0.92, 0.93, 0.97, 0.99};
-        assertEquals(20, Fidelity.roundsToDecide(below, 0.95, 1.05)); // ceil(10 × 1.4²) = ceil(19.6)
+        assertEquals(20, FidelityReport.roundsToDecide(below, 0.95, 1.05)); // ceil(10 × 1.4²) = ceil(19.6)
         // an interval that already lies inside the band: nothing more to run
         double[] inside = {0.97, 0.98, 0.99, 1.0, 1.0, 1.0, 1.01, 1.02, 1.03, 1.04};
-        assertEquals(0, Fidelity.roundsToDecide(inside, 0.95, 1.05));
+        assertEquals(0, FidelityReport.roundsToDecide(inside, 0.95, 1.05));
         // a median on the band's edge: no number of rounds decides it
         double[] edge = {0.9, 0.92, 0.93, 0.94, 0.95, 0.95, 0.96, 0.97, 0.98, 1.0};
-        assertEquals(-1, Fidelity.roundsToDecide(edge, 0.95, 1.05));
+        assertEquals(-1, FidelityReport.roundsToDecide(edge, 0.95, 1.05));
         // fewer than 5 rounds have no interval to scale
-        assertEquals(-1, Fidelity.roundsToDecide(new double[] {1, 1, 1, 1}, 0.95, 1.05));
+        assertEquals(-1, FidelityReport.roundsToDecide(new double[] {1, 1, 1, 1}, 0.95, 1.05));
     }
 
-    private static Fidelity.Figures figures(double p50, long slow) {
-        return new Fidelity.Figures(
+    private static FidelityFigures figures(double p50, long slow) {
+        return new FidelityFigures(
                 p50,
                 100,
                 p50 * 1000,
@@ -71,22 +71,22 @@ class FidelityIntervalTest {
 
     @Test
     void aMedianInsideTheBandWithAWideIntervalIsUndecidedAndATightOneIsMet() {
-        Map<String, List<Fidelity.Figures[]>> measured = new LinkedHashMap<>();
-        List<Fidelity.Figures[]> tight = new ArrayList<>();
-        List<Fidelity.Figures[]> wide = new ArrayList<>();
-        List<Fidelity.Figures[]> off = new ArrayList<>();
+        Map<String, List<FidelityFigures[]>> measured = new LinkedHashMap<>();
+        List<FidelityFigures[]> tight = new ArrayList<>();
+        List<FidelityFigures[]> wide = new ArrayList<>();
+        List<FidelityFigures[]> off = new ArrayList<>();
         double[] spread = {0.97, 0.98, 0.99, 1.0, 1.0, 1.0, 1.01, 1.02, 1.03, 1.04};
         double[] scattered = {0.6, 0.8, 0.9, 0.99, 1.0, 1.0, 1.01, 1.1, 1.3, 1.5};
         for (int i = 0; i < 10; i++) {
-            tight.add(new Fidelity.Figures[] {figures(spread[i], 100), figures(1, 100)});
-            wide.add(new Fidelity.Figures[] {figures(scattered[i], 100 + 20 * i), figures(1, 100)});
-            off.add(new Fidelity.Figures[] {figures(1.5 + i / 100.0, 60), figures(1, 100), figures(1, 100)});
+            tight.add(new FidelityFigures[] {figures(spread[i], 100), figures(1, 100)});
+            wide.add(new FidelityFigures[] {figures(scattered[i], 100 + 20 * i), figures(1, 100)});
+            off.add(new FidelityFigures[] {figures(1.5 + i / 100.0, 60), figures(1, 100), figures(1, 100)});
         }
         measured.put("tight", tight);
         measured.put("wide", wide);
         measured.put("off", off);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Fidelity.printIntervals(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
+        FidelityReport.printIntervals(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
         String table = bytes.toString(StandardCharsets.UTF_8);
 
         String tightLine = line(table, "tight");
@@ -109,17 +109,17 @@ class FidelityIntervalTest {
     void theMedianUnderTenMillisecondsIsTheFastModesAndTheSplitTableDecidesIt() {
         // 600 operations: 400 of 2..5.99 ms (10 each of 40 values, median 3.95-4.0 ms), 200 of 100 ms
         org.HdrHistogram.Histogram operations = twoModes(40, 2_000, 100, 100_000, 200);
-        double fast = Fidelity.Figures.fastMedian(operations);
+        double fast = FidelityFigures.fastMedian(operations);
         assertTrue(fast >= 3.9 && fast <= 4.0, "the median of the fast mode, not of all: " + fast);
         // more slow operations than fast ones: the p50 is a slow one, the fast median stays put
         operations.recordValueWithCount(100_000, 300);
         assertTrue(operations.getValueAtPercentile(50) >= 99_000);
-        assertEquals(fast, Fidelity.Figures.fastMedian(operations));
-        assertTrue(Double.isNaN(Fidelity.Figures.fastMedian(new org.HdrHistogram.Histogram(3))));
+        assertEquals(fast, FidelityFigures.fastMedian(operations));
+        assertTrue(Double.isNaN(FidelityFigures.fastMedian(new org.HdrHistogram.Histogram(3))));
 
-        List<Fidelity.Figures[]> runs = new ArrayList<>();
+        List<FidelityFigures[]> runs = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            Fidelity.Figures omb = new Fidelity.Figures(
+            FidelityFigures omb = new FidelityFigures(
                     100,
                     100,
                     1,
@@ -133,7 +133,7 @@ class FidelityIntervalTest {
                     Double.NaN,
                     Double.NaN,
                     Double.NaN);
-            Fidelity.Figures bare = new Fidelity.Figures(
+            FidelityFigures bare = new FidelityFigures(
                     3,
                     100,
                     1,
@@ -147,10 +147,10 @@ class FidelityIntervalTest {
                     Double.NaN,
                     Double.NaN,
                     Double.NaN);
-            runs.add(new Fidelity.Figures[] {omb, bare});
+            runs.add(new FidelityFigures[] {omb, bare});
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Fidelity.printSplit(new PrintStream(bytes, true, StandardCharsets.UTF_8), Map.of("tx-x", runs));
+        FidelityReport.printSplit(new PrintStream(bytes, true, StandardCharsets.UTF_8), Map.of("tx-x", runs));
         String split = line(bytes.toString(StandardCharsets.UTF_8), "tx-x");
         assertTrue(split.contains("backed off 50.0% / 33.3%"), split);
         // 300 ÷ 200 backed off in every round: outside 0.90-1.10 however few the rounds
@@ -162,7 +162,7 @@ class FidelityIntervalTest {
     @Test
     void theBackOffLineIsTenMillisecondsSoTheTwentyMillisecondRetryIsNoFastOperation() {
         // tx-writes on Kafka 4.x: 700 operations of 1.5-3.5 ms, 300 after the 20 ms retry of a first write
-        double fast = Fidelity.Figures.fastMedian(twoModes(70, 1_500, 30, 21_000, 300));
+        double fast = FidelityFigures.fastMedian(twoModes(70, 1_500, 30, 21_000, 300));
         assertTrue(fast >= 2.5 && fast <= 2.55, "the median of the 700 under 10 ms: " + fast);
     }
 
@@ -178,8 +178,8 @@ class FidelityIntervalTest {
     }
 
     /** A round of three sides: omb-tx, the bare loop, the bare loop again (--aa). */
-    private static Fidelity.Figures[] round(double ombP50, double bareP50, double againP50) {
-        return new Fidelity.Figures[] {figures(ombP50, 0), figures(bareP50, 0), figures(againP50, 0)};
+    private static FidelityFigures[] round(double ombP50, double bareP50, double againP50) {
+        return new FidelityFigures[] {figures(ombP50, 0), figures(bareP50, 0), figures(againP50, 0)};
     }
 
     @Test
@@ -187,9 +187,9 @@ class FidelityIntervalTest {
         // the bare loop ÷ itself 1.10 to 1.40, median 1.25: the band is out of reach of these rounds on this machine,
         // and omb-tx's 1.30 is inside the bare loop's own spread
         double[] again = {1.2, 1.4, 1.1, 1.3, 1.25};
-        List<Fidelity.Figures[]> noisy = new ArrayList<>();
-        List<Fidelity.Figures[]> wider = new ArrayList<>();
-        List<Fidelity.Figures[]> off = new ArrayList<>();
+        List<FidelityFigures[]> noisy = new ArrayList<>();
+        List<FidelityFigures[]> wider = new ArrayList<>();
+        List<FidelityFigures[]> off = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             noisy.add(round(1.3, 1.0, again[i]));
             wider.add(round(1.6, 1.0, again[i]));
@@ -198,16 +198,16 @@ class FidelityIntervalTest {
         List<String> missed = new ArrayList<>(List.of("p50", "total"));
         assertEquals(
                 "NOT DECIDED here (p50: A/A misses it too, 1.250; total: A/A misses it too, 1.250)",
-                Fidelity.verdict(missed, noisy));
+                FidelityReport.verdict(missed, noisy));
         // omb-tx's 1.60 is beyond the bare loop's own spread: its miss, though the A/A misses the band too
-        assertEquals("NOT MET (p50, total)", Fidelity.verdict(missed, wider));
+        assertEquals("NOT MET (p50, total)", FidelityReport.verdict(missed, wider));
         // the bare loop agrees with itself: omb-tx's miss is its own
-        assertEquals("NOT MET (p50, total)", Fidelity.verdict(missed, off));
+        assertEquals("NOT MET (p50, total)", FidelityReport.verdict(missed, off));
         // without --aa there is nothing to set a miss beside
-        List<Fidelity.Figures[]> twoSides =
-                noisy.stream().map(r -> new Fidelity.Figures[] {r[0], r[1]}).toList();
-        assertEquals("NOT MET (p50, total)", Fidelity.verdict(missed, twoSides));
-        assertEquals("MET", Fidelity.verdict(List.of(), noisy));
+        List<FidelityFigures[]> twoSides =
+                noisy.stream().map(r -> new FidelityFigures[] {r[0], r[1]}).toList();
+        assertEquals("NOT MET (p50, total)", FidelityReport.verdict(missed, twoSides));
+        assertEquals("MET", FidelityReport.verdict(List.of(), noisy));
     }
 
     @Test
@@ -215,7 +215,7 @@ class FidelityIntervalTest {
         for (int sides = 2; sides <= 3; sides++) {
             int[][] before = new int[sides][sides];
             for (int round = 1; round <= 6; round++) {
-                int[] order = Fidelity.order(round, sides);
+                int[] order = Bench.order(round, sides);
                 assertEquals(sides, IntStream.of(order).distinct().count(), "every side once a round");
                 for (int i = 0; i < sides; i++) {
                     for (int j = i + 1; j < sides; j++) {
@@ -231,16 +231,16 @@ class FidelityIntervalTest {
                 }
             }
         }
-        assertArrayEquals(new int[] {0, 1}, Fidelity.order(1, 2));
-        assertArrayEquals(new int[] {1, 0}, Fidelity.order(2, 2));
+        assertArrayEquals(new int[] {0, 1}, Bench.order(1, 2));
+        assertArrayEquals(new int[] {1, 0}, Bench.order(2, 2));
     }
 
     @Test
     void withTheAaRunThePhaseMeansGapsAndBackOffsShowTheBareLoopsSecondRunBesideTheFirst() {
-        List<Fidelity.Figures[]> runs = new ArrayList<>();
+        List<FidelityFigures[]> runs = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            runs.add(new Fidelity.Figures[] {
-                new Fidelity.Figures(
+            runs.add(new FidelityFigures[] {
+                new FidelityFigures(
                         2,
                         20,
                         2000,
@@ -254,7 +254,7 @@ class FidelityIntervalTest {
                         Double.NaN,
                         Double.NaN,
                         Double.NaN),
-                new Fidelity.Figures(
+                new FidelityFigures(
                         2,
                         20,
                         2000,
@@ -268,7 +268,7 @@ class FidelityIntervalTest {
                         Double.NaN,
                         Double.NaN,
                         Double.NaN),
-                new Fidelity.Figures(
+                new FidelityFigures(
                         2,
                         20,
                         2000,
@@ -285,7 +285,7 @@ class FidelityIntervalTest {
             });
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Fidelity.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), Map.of("tx-writes", runs));
+        FidelityReport.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), Map.of("tx-writes", runs));
         String table = bytes.toString(StandardCharsets.UTF_8);
         List<String> lines =
                 table.lines().filter(l -> l.startsWith("tx-writes ")).toList();
@@ -305,29 +305,29 @@ class FidelityIntervalTest {
         operations.recordValueWithCount(9_990, 5); // under the line
         operations.recordValueWithCount(22_000, 94);
         operations.recordValueWithCount(103_000, 1);
-        Fidelity.Figures omb = Fidelity.Figures.of(operations, Map.of(), java.nio.file.Path.of("no-gaps-here"));
+        FidelityFigures omb = FidelityFigures.of(operations, Map.of(), java.nio.file.Path.of("no-gaps-here"));
         assertEquals(95, omb.backedOff(), "the 20 ms and the 100 ms ones");
         assertEquals(1, omb.slow(), "only the 100 ms one is slow");
-        Fidelity.Figures bare = new Fidelity.Figures(
+        FidelityFigures bare = new FidelityFigures(
                 0.6, 22, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 0.6, 40, Double.NaN, Double.NaN, Double.NaN);
-        Fidelity.Figures none = new Fidelity.Figures(
+        FidelityFigures none = new FidelityFigures(
                 0.6, 1, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 0.6, 0, Double.NaN, Double.NaN, Double.NaN);
-        Map<String, List<Fidelity.Figures[]>> measured = new LinkedHashMap<>();
+        Map<String, List<FidelityFigures[]>> measured = new LinkedHashMap<>();
         measured.put(
                 "tx-writes-ack-first",
-                List.of(new Fidelity.Figures[] {omb, bare}, new Fidelity.Figures[] {omb, none}, new Fidelity.Figures[] {
+                List.of(new FidelityFigures[] {omb, bare}, new FidelityFigures[] {omb, none}, new FidelityFigures[] {
                     none, bare
                 }));
-        measured.put("base-writes", List.<Fidelity.Figures[]>of(new Fidelity.Figures[] {none, none}));
+        measured.put("base-writes", List.<FidelityFigures[]>of(new FidelityFigures[] {none, none}));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Fidelity.printBackedOff(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
+        FidelityReport.printBackedOff(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
         String table = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(
                 line(table, "tx-writes-ack-first").endsWith("|    95.0 / 40.0    | 95/40 95/0 0/40"),
                 "medians, then round by round: " + table);
         assertTrue(table.lines().noneMatch(l -> l.startsWith("base-writes")), "no back-off on either side: " + table);
         bytes.reset();
-        Fidelity.printBackedOff(
+        FidelityReport.printBackedOff(
                 new PrintStream(bytes, true, StandardCharsets.UTF_8),
                 Map.of("base-writes", measured.get("base-writes")));
         assertEquals("", bytes.toString(StandardCharsets.UTF_8), "no table when nothing backed off");
@@ -339,7 +339,7 @@ class FidelityIntervalTest {
         Map<String, Double> bare = new LinkedHashMap<>();
         bare.put("commit", 9.5);
         bare.put("fetch", 1.111);
-        Fidelity.Figures ombSide = new Fidelity.Figures(
+        FidelityFigures ombSide = new FidelityFigures(
                 11,
                 30,
                 10,
@@ -353,12 +353,12 @@ class FidelityIntervalTest {
                 Double.NaN,
                 Double.NaN,
                 Double.NaN);
-        Fidelity.Figures bareSide = new Fidelity.Figures(
+        FidelityFigures bareSide = new FidelityFigures(
                 11, 30, 10, 0, 1000, bare, Double.NaN, Double.NaN, 11, 2, Double.NaN, Double.NaN, Double.NaN);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Fidelity.print(
+        FidelityReport.print(
                 new PrintStream(bytes, true, StandardCharsets.UTF_8),
-                Map.of("tx-fetch", List.<Fidelity.Figures[]>of(new Fidelity.Figures[] {ombSide, bareSide})));
+                Map.of("tx-fetch", List.<FidelityFigures[]>of(new FidelityFigures[] {ombSide, bareSide})));
         String table = bytes.toString(StandardCharsets.UTF_8);
         String phases = table.lines()
                 .filter(l -> l.startsWith("tx-fetch") && l.contains("commit"))
@@ -374,27 +374,27 @@ class FidelityIntervalTest {
         for (int op = 0; op < warming.length; op++) {
             warming[op] = op < 500 ? 1500 + op % 7 : 1100 + op % 5;
         }
-        assertEquals(1102.0 / 1503, Fidelity.Figures.settling(warming), 1e-9);
+        assertEquals(1102.0 / 1503, FidelityFigures.settling(warming), 1e-9);
         long[] steady = new long[1001];
         for (int op = 0; op < steady.length; op++) {
             steady[op] = 1100 + (op * 37) % 11; // no trend; the middle operation belongs to neither half
         }
-        assertEquals(1.0, Fidelity.Figures.settling(steady), 0.01);
-        assertTrue(Double.isNaN(Fidelity.Figures.settling(new long[] {5})));
+        assertEquals(1.0, FidelityFigures.settling(steady), 0.01);
+        assertTrue(Double.isNaN(FidelityFigures.settling(new long[] {5})));
 
-        Map<String, List<Fidelity.Figures[]>> measured = new LinkedHashMap<>();
-        List<Fidelity.Figures[]> fetch = new ArrayList<>();
-        List<Fidelity.Figures[]> writes = new ArrayList<>();
+        Map<String, List<FidelityFigures[]>> measured = new LinkedHashMap<>();
+        List<FidelityFigures[]> fetch = new ArrayList<>();
+        List<FidelityFigures[]> writes = new ArrayList<>();
         for (double s : new double[] {0.80, 0.85, 0.97}) {
-            Fidelity.Figures omb = figures(1, 0); // omb-tx's order is not known: NaN, not shown
-            fetch.add(new Fidelity.Figures[] {omb, withSettling(s)});
-            writes.add(new Fidelity.Figures[] {omb, withSettling(s + 0.15)});
+            FidelityFigures omb = figures(1, 0); // omb-tx's order is not known: NaN, not shown
+            fetch.add(new FidelityFigures[] {omb, withSettling(s)});
+            writes.add(new FidelityFigures[] {omb, withSettling(s + 0.15)});
         }
         measured.put("tx-fetch", fetch);
         measured.put("base-writes", writes);
-        measured.put("bulk-tx", List.<Fidelity.Figures[]>of(new Fidelity.Figures[] {figures(1, 0), figures(1, 0)}));
+        measured.put("bulk-tx", List.<FidelityFigures[]>of(new FidelityFigures[] {figures(1, 0), figures(1, 0)}));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Fidelity.printSettling(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
+        FidelityReport.printSettling(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
         String table = bytes.toString(StandardCharsets.UTF_8);
         assertEquals("tx-fetch                  | 0.850 [0.800–0.970] still warming up", line(table, "tx-fetch"));
         assertEquals("base-writes               | 1.000 [0.950–1.120]", line(table, "base-writes"));
@@ -404,39 +404,39 @@ class FidelityIntervalTest {
     @Test
     void omb_txsPausedTimeIsReadForTheMeasuredOperationsAndPrintedOverTheRoundsThatKeptIt(@TempDir Path dir)
             throws Exception {
-        // 3 warm-up operations paused 500 µs each, then 10 measured ones 1..10 µs (in ns, as LoopGap writes them)
+        // 3 warm-up operations paused 500 µs each, then 10 measured ones 1..10 µs (in ns, as LoopFiles writes them)
         Path file = dir.resolve("tx-writes-1-omb.json.pauses");
         List<String> lines = new ArrayList<>(List.of("500000", "500000", "500000"));
         for (int us = 10; us >= 1; us--) {
             lines.add(Long.toString(us * 1000L));
         }
         Files.write(file, lines);
-        Fidelity.Figures measured10 = new Fidelity.Figures(
+        FidelityFigures measured10 = new FidelityFigures(
                 1, 1, 1, 0, 10, Map.of(), Double.NaN, Double.NaN, 1, 0, Double.NaN, Double.NaN, Double.NaN);
-        Fidelity.Figures omb = measured10.withPauses(file);
+        FidelityFigures omb = measured10.withPauses(file);
         assertEquals(6.0, omb.pauseP50()); // the sorted measured 1..10: index 5
         assertEquals(10.0, omb.pauseP90()); // index 9: the warm-up's 500 µs are not among them
         assertTrue(measured10.withPauses(dir.resolve("absent")) == measured10, "no file: unchanged");
 
-        Map<String, List<Fidelity.Figures[]>> measured = new LinkedHashMap<>();
-        measured.put("tx-writes", List.of(new Fidelity.Figures[] {omb, measured10}, new Fidelity.Figures[] {
+        Map<String, List<FidelityFigures[]>> measured = new LinkedHashMap<>();
+        measured.put("tx-writes", List.of(new FidelityFigures[] {omb, measured10}, new FidelityFigures[] {
             measured10, measured10
         })); // a pooled round with no file
-        measured.put("base-streaming", List.<Fidelity.Figures[]>of(new Fidelity.Figures[] {measured10, measured10}));
+        measured.put("base-streaming", List.<FidelityFigures[]>of(new FidelityFigures[] {measured10, measured10}));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Fidelity.printPauses(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
+        FidelityReport.printPauses(new PrintStream(bytes, true, StandardCharsets.UTF_8), measured);
         String table = bytes.toString(StandardCharsets.UTF_8);
         assertEquals("tx-writes                 | p50     6.0 | p90    10.0 (1 of 2 rounds)", line(table, "tx-writes"));
         assertTrue(table.lines().noneMatch(l -> l.startsWith("base-streaming")), table);
         ByteArrayOutputStream none = new ByteArrayOutputStream();
-        Fidelity.printPauses(
+        FidelityReport.printPauses(
                 new PrintStream(none, true, StandardCharsets.UTF_8),
                 Map.of("base-streaming", measured.get("base-streaming")));
         assertEquals("", none.toString(StandardCharsets.UTF_8), "nothing paused: no table");
     }
 
-    private static Fidelity.Figures withSettling(double settling) {
-        return new Fidelity.Figures(
+    private static FidelityFigures withSettling(double settling) {
+        return new FidelityFigures(
                 1, 1, 1, 0, 1000, Map.of(), Double.NaN, Double.NaN, 1, 0, settling, Double.NaN, Double.NaN);
     }
 

@@ -1,7 +1,7 @@
 package io.ombtx.driver.kafka;
 
 import io.ombtx.driver.api.FinishedOperation;
-import io.ombtx.driver.api.LoopGap;
+import io.ombtx.driver.api.LoopListener;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
@@ -38,7 +38,7 @@ final class OperationRunner {
     private final OperationResult.Builder reportWhenBuilt = this::buildAndReport;
     /** What each transaction passes to sendOffsetsToTransaction, or null when the operation has no such call. */
     private final Supplier<OffsetsToCommit> offsetsOrNull;
-    /** When the last plain write's acks were all in, for {@link LoopGap}; 0 before the first and after a failure. */
+    /** When the last plain write's acks were all in, for {@link LoopListener}; 0 before the first and after a failure. */
     private long lastAckedNanos;
 
     /**
@@ -105,7 +105,7 @@ final class OperationRunner {
      * (a closed loop, which reads every operation's timings off its thread) an acknowledged write's timings are built
      * and reported to the driver's stats when first read, not on the loop's thread before its next write: what the
      * loop does between a write's last ack and the next send leaves the client's I/O thread asleep, and waking it is
-     * a cost the seeds' bare loop did not pay ({@link LoopGap} measures that gap).
+     * a cost the seeds' bare loop did not pay (a {@link LoopListener} hears that gap).
      */
     FinishedOperation runPlain(
             Producer<String, byte[]> producer,
@@ -116,8 +116,8 @@ final class OperationRunner {
             boolean reportWhenRead) {
         List<ProducerRecord<String, byte[]>> records = records(key, payload, consumed);
         PhaseTimer timer = new PhaseTimer();
-        if (LoopGap.ON && lastAckedNanos != 0) {
-            LoopGap.record(System.nanoTime() - lastAckedNanos);
+        if (LoopListener.ON && lastAckedNanos != 0) {
+            LoopListener.INSTALLED.gap(System.nanoTime() - lastAckedNanos);
         }
         OperationTimings timings;
         try {
@@ -126,7 +126,7 @@ final class OperationRunner {
                 timer.exclude(quietPoint);
             }
             sent.await(timer);
-            if (LoopGap.ON) {
+            if (LoopListener.ON) {
                 lastAckedNanos = System.nanoTime();
             }
             if (reportWhenRead) {

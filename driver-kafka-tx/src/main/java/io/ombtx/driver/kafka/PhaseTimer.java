@@ -1,6 +1,6 @@
 package io.ombtx.driver.kafka;
 
-import io.ombtx.driver.api.LoopGap;
+import io.ombtx.driver.api.LoopListener;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.Phase;
 import java.util.Arrays;
@@ -103,8 +103,8 @@ final class PhaseTimer {
             pausedAt = NOT_PAUSED;
             excluded += spent;
             mark += spent;
-            if (LoopGap.PAUSES_ON) {
-                LoopGap.recordPause(spent);
+            if (LoopListener.ON) {
+                LoopListener.INSTALLED.paused(spent);
             }
         }
     }

@@ -1,6 +1,6 @@
 package io.ombtx.driver.kafka;
 
-import io.ombtx.driver.api.LoopGap;
+import io.ombtx.driver.api.LoopListener;
 import java.time.Duration;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.Producer;
@@ -22,7 +22,7 @@ final class TransactionalSession {
     private final String transactionalId;
     private final Function<String, Producer<String, byte[]>> producerFactory;
     private volatile Producer<String, byte[]> producer; // volatile: forceClose reads it from another thread
-    /** When the last commit returned, for {@link LoopGap} (0: none since the last abort, or not recording). */
+    /** When the last commit returned, for a {@link LoopListener} (0: none since the last abort, or not recording). */
     private long committedNanos;
 
     /** Guards the two fields below: {@link #clientRetries} is read by whichever thread reports a transaction. */
@@ -109,8 +109,8 @@ final class TransactionalSession {
     }
 
     void begin() {
-        if (LoopGap.ON && committedNanos != 0) {
-            LoopGap.record(System.nanoTime() - committedNanos);
+        if (LoopListener.ON && committedNanos != 0) {
+            LoopListener.INSTALLED.gap(System.nanoTime() - committedNanos);
         }
         producer.beginTransaction();
         transactionOpen = true;
@@ -118,7 +118,7 @@ final class TransactionalSession {
 
     void commit() {
         producer.commitTransaction();
-        if (LoopGap.ON) {
+        if (LoopListener.ON) {
             committedNanos = System.nanoTime();
         }
         transactionOpen = false;
