@@ -43,8 +43,9 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.utils.Utils;
 
 /**
- * Kafka-API clusters (Apache Kafka, Redpanda) for the runner: the embedded cluster started from the plan
- * ({@link EmbeddedKafkaCluster}, faults through its own processes), or an external one the driver's
+ * Kafka-API clusters (Apache Kafka, Redpanda, Tansu) for the runner: the embedded cluster started from the plan
+ * ({@link EmbeddedKafkaCluster}, faults through its own processes; or one Tansu broker, {@link TansuCluster}), or an
+ * external one the driver's
  * {@code bootstrap.servers} names. Each is read through one Admin client: its size, its system (from the cluster id,
  * {@link BrokerSystem}), the version running and the transaction protocol in force.
  */
@@ -64,7 +65,7 @@ public final class KafkaClusters implements ClusterSystem {
             return External.reach(plan, driver, log);
         }
         try {
-            return embedded(plan, driver, log);
+            return plan.tansu() ? TansuCluster.open(plan, driver, log) : embedded(plan, driver, log);
         } catch (BrokerStartException e) {
             throw new ClusterStartFailed(e.getMessage(), e);
         }
@@ -320,6 +321,9 @@ public final class KafkaClusters implements ClusterSystem {
 
     @Override
     public String describeRelease(BrokerPlan b) {
+        if (b.tansu()) {
+            return TansuCluster.describeRelease();
+        }
         String version = b.brokerVersion() != null ? b.brokerVersion() : EmbeddedKafkaCluster.DEFAULT_VERSION;
         KafkaVersion kafka = KafkaVersion.parse(version);
         return version + " (" + (kafka.zooKeeper() ? "ZooKeeper" : "KRaft")

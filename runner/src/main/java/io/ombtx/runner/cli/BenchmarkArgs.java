@@ -1,6 +1,7 @@
 package io.ombtx.runner.cli;
 
 import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.EmbeddedSystem;
 import io.ombtx.runner.config.UsageException;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,6 +26,7 @@ import java.util.Map;
  *     leading its group id; null for none
  * @param reuseBrokers runs in a row on the same embedded cluster, without faults, share one started once
  *     ({@code --reuse-brokers})
+ * @param brokerSystem the embedded broker system ({@code --broker-system}; null: the workload's, else Kafka)
  */
 public record BenchmarkArgs(
         List<Path> drivers,
@@ -50,7 +52,8 @@ public record BenchmarkArgs(
         int repeat,
         boolean interleave,
         String comparison,
-        boolean reuseBrokers) {
+        boolean reuseBrokers,
+        EmbeddedSystem brokerSystem) {
 
     /** These arguments with a suite entry's repetitions, interleaving and comparison name in place of their own. */
     public BenchmarkArgs withRepetitions(int repeat, boolean interleave, String comparison) {
@@ -96,6 +99,7 @@ public record BenchmarkArgs(
         boolean interleave;
         String comparison;
         boolean reuseBrokers;
+        EmbeddedSystem brokerSystem;
 
         Edit(BenchmarkArgs from) {
             this.from = from;
@@ -108,6 +112,7 @@ public record BenchmarkArgs(
             interleave = from.interleave;
             comparison = from.comparison;
             reuseBrokers = from.reuseBrokers;
+            brokerSystem = from.brokerSystem;
         }
 
         BenchmarkArgs done() {
@@ -135,7 +140,8 @@ public record BenchmarkArgs(
                     repeat,
                     interleave,
                     comparison,
-                    reuseBrokers);
+                    reuseBrokers,
+                    brokerSystem);
         }
     }
 

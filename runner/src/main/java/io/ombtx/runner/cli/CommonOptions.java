@@ -178,7 +178,8 @@ public class CommonOptions implements Cli.Validated {
                 repeat == null ? 1 : repeat,
                 interleave,
                 null,
-                reuseBrokers);
+                reuseBrokers,
+                broker.system());
     }
 
     /** --repeat as given, null when absent (a suite's own setting then applies). */

@@ -1,6 +1,7 @@
 package io.ombtx.runner.plan;
 
 import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.EmbeddedSystem;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +24,8 @@ import java.util.Map;
  *     {@code bin/benchmark} was started); null: {@code auto}, each worker's own setting
  * @param clientVersion the client release the local worker's drivers run on ({@code --client-version}), replacing
  *     the workload's (null: the workload's, else the built-in client)
+ * @param brokerSystem the embedded broker system ({@code --broker-system}), replacing the workload's (null: the
+ *     workload's, else Kafka)
  */
 public record PlanOptions(
         Integer brokers,
@@ -36,7 +39,8 @@ public record PlanOptions(
         Integer transactionVersion,
         String faultCommand,
         Integer senderThreadsPerProducer,
-        String clientVersion) {
+        String clientVersion,
+        EmbeddedSystem brokerSystem) {
 
     private static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
 
@@ -69,8 +73,14 @@ public record PlanOptions(
         private String faultCommand;
         private Integer senderThreadsPerProducer;
         private String clientVersion;
+        private EmbeddedSystem brokerSystem;
 
         private Builder() {}
+
+        public Builder brokerSystem(EmbeddedSystem brokerSystem) {
+            this.brokerSystem = brokerSystem;
+            return this;
+        }
 
         public Builder brokers(Integer brokers) {
             this.brokers = brokers;
@@ -145,7 +155,8 @@ public record PlanOptions(
                     transactionVersion,
                     faultCommand,
                     senderThreadsPerProducer,
-                    clientVersion);
+                    clientVersion,
+                    brokerSystem);
         }
     }
 }

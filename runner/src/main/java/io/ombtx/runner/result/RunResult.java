@@ -572,9 +572,10 @@ public record RunResult(
          */
         public enum SystemKind {
             KAFKA,
-            REDPANDA;
+            REDPANDA,
+            TANSU;
 
-            /** Its name in results: kafka, redpanda. */
+            /** Its name in results: kafka, redpanda, tansu. */
             @JsonValue
             public String key() {
                 return name().toLowerCase(Locale.ROOT);
