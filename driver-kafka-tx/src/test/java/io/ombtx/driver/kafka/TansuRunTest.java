@@ -57,6 +57,10 @@ class TansuRunTest {
         assertEquals(0, code, console);
         assertTrue(console.contains("Starting embedded Tansu 0.6.0: 1 broker"), console);
         assertTrue(console.contains("Tansu 0.6.0 running at 127.0.0.1:"), console);
+        assertTrue(
+                console.contains("is tansu, told from the wire: ApiVersions is Tansu 0.6.0's, API for API and version"
+                        + " for version (cluster id tansu_cluster)"),
+                console);
 
         JsonNode r = new ObjectMapper().readTree(result.toFile());
         assertEquals("complete", r.get("status").asText(), r.toString());
@@ -72,6 +76,13 @@ class TansuRunTest {
         assertEquals(1, broker.get("brokers").asInt(), broker.toString());
         assertEquals(
                 "memory://tansu/", broker.get("settings").get("storage-engine").asText(), broker.toString());
+        JsonNode identity = broker.get("identity");
+        assertEquals("tansu", identity.get("system").asText(), identity.toString());
+        assertEquals(
+                "ApiVersions is Tansu 0.6.0's, API for API and version for version",
+                identity.get("rule").asText());
+        assertEquals(36, identity.get("apiVersions").size(), identity.toString());
+        assertEquals("0-4", identity.get("apiVersions").get("26").asText(), identity.toString()); // EndTxn
 
         assertFalse(
                 ProcessHandle.current()

@@ -61,24 +61,24 @@ final class TansuCluster implements ClusterSession {
     private static RunResult.Broker facts(EmbeddedTansu tansu, Consumer<String> log) throws BrokerStartException {
         Properties props = new Properties();
         props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, tansu.bootstrapServers());
-        String clusterId;
         TransactionProtocol protocol;
         try (Admin admin = Admin.create(props)) {
-            clusterId = BrokerSystem.clusterId(admin, READ_TIMEOUT_SECONDS);
             protocol = TransactionProtocol.read(admin, READ_TIMEOUT_SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BrokerStartException("interrupted while reading Tansu back");
         } catch (Exception e) {
             throw new BrokerStartException("embedded Tansu started at " + tansu.bootstrapServers()
-                    + " but its cluster id and features could not be read back: " + KafkaClusters.describe(e));
+                    + " but its features could not be read back: " + KafkaClusters.describe(e));
         }
         log.accept(String.format(
-                "Tansu %s running at %s (pid %d, cluster id %s); transaction protocol: %s",
-                tansu.version(), tansu.bootstrapServers(), tansu.pid(), clusterId, protocol.description()));
-        return RunResult.Broker.embedded(1, tansu.version(), "default", tansu.settings())
-                .withReadBack(null, protocol.transactionVersion(), protocol.description(), null)
-                .withSystem(RunResult.Broker.SystemKind.TANSU, clusterId);
+                "Tansu %s running at %s (pid %d); transaction protocol: %s",
+                tansu.version(), tansu.bootstrapServers(), tansu.pid(), protocol.description()));
+        return KafkaClusters.identified(
+                RunResult.Broker.embedded(1, tansu.version(), "default", tansu.settings())
+                        .withReadBack(null, protocol.transactionVersion(), protocol.description(), null),
+                tansu.bootstrapServers(),
+                log);
     }
 
     @Override
