@@ -1407,6 +1407,48 @@ class BadInputTableTest {
                 List.of("-o", DIR + "/results", DIR + "/s.yaml"),
                 "w.yaml",
                 "'partitionsPerTopic'");
+        t.raw(
+                "suite entry brokerSystem tansu with a replication factor 3 driver",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml",
+                        DRIVER + "replicationFactor: 3\n",
+                        "w.yaml",
+                        WORKLOAD,
+                        "s.yaml",
+                        "name: s\n" + suiteRun + "    brokerSystem: tansu\n")),
+                List.of("--dry-run", DIR + "/s.yaml"),
+                "d.yaml",
+                "'replicationFactor'",
+                "Tansu (runs[0].brokerSystem tansu in");
+        t.raw(
+                "suite entry brokerSystem tansu with an external cluster",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml",
+                        DRIVER + "commonConfig: |\n  bootstrap.servers=localhost:9092\n",
+                        "w.yaml",
+                        WORKLOAD,
+                        "s.yaml",
+                        "name: s\n" + suiteRun + "    brokerSystem: tansu\n")),
+                List.of("--dry-run", DIR + "/s.yaml"),
+                "s.yaml",
+                "'runs[0].brokerSystem'",
+                "localhost:9092");
+        t.raw(
+                "suite entry brokerSystem unknown",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml",
+                        DRIVER,
+                        "w.yaml",
+                        WORKLOAD,
+                        "s.yaml",
+                        "name: s\n" + suiteRun + "    brokerSystem: pulsar\n")),
+                List.of("--dry-run", DIR + "/s.yaml"),
+                "s.yaml",
+                "brokerSystem",
+                "KAFKA | TANSU");
         return t.cases.stream().map(Arguments::of);
     }
 

@@ -26,7 +26,10 @@ import java.util.Map;
  *     leading its group id; null for none
  * @param reuseBrokers runs in a row on the same embedded cluster, without faults, share one started once
  *     ({@code --reuse-brokers})
- * @param brokerSystem the embedded broker system ({@code --broker-system}; null: the workload's, else Kafka)
+ * @param brokerSystem the embedded broker system ({@code --broker-system}, or a suite entry's; null: the workload's,
+ *     else Kafka)
+ * @param brokerSystemSource where a suite entry chose {@code brokerSystem} ("FILE", "runs[N].brokerSystem"), null
+ *     when the command line did (or nothing)
  */
 public record BenchmarkArgs(
         List<Path> drivers,
@@ -53,7 +56,8 @@ public record BenchmarkArgs(
         boolean interleave,
         String comparison,
         boolean reuseBrokers,
-        EmbeddedSystem brokerSystem) {
+        EmbeddedSystem brokerSystem,
+        List<String> brokerSystemSource) {
 
     /** These arguments with a suite entry's repetitions, interleaving and comparison name in place of their own. */
     public BenchmarkArgs withRepetitions(int repeat, boolean interleave, String comparison) {
@@ -87,6 +91,20 @@ public record BenchmarkArgs(
         return e.done();
     }
 
+    /**
+     * These arguments with a suite entry's embedded broker system where the command line leaves it open (null: keep
+     * these arguments' own).
+     */
+    public BenchmarkArgs withBrokerSystem(EmbeddedSystem system, String file, String key) {
+        if (brokerSystem != null || system == null) {
+            return this;
+        }
+        Edit e = new Edit(this);
+        e.brokerSystem = system;
+        e.brokerSystemSource = List.of(file, key);
+        return e.done();
+    }
+
     /** A copy of the arguments to change a few of: the one place that lists every component. */
     private static final class Edit {
         private final BenchmarkArgs from;
@@ -100,6 +118,7 @@ public record BenchmarkArgs(
         String comparison;
         boolean reuseBrokers;
         EmbeddedSystem brokerSystem;
+        List<String> brokerSystemSource;
 
         Edit(BenchmarkArgs from) {
             this.from = from;
@@ -113,6 +132,7 @@ public record BenchmarkArgs(
             comparison = from.comparison;
             reuseBrokers = from.reuseBrokers;
             brokerSystem = from.brokerSystem;
+            brokerSystemSource = from.brokerSystemSource;
         }
 
         BenchmarkArgs done() {
@@ -141,7 +161,8 @@ public record BenchmarkArgs(
                     interleave,
                     comparison,
                     reuseBrokers,
-                    brokerSystem);
+                    brokerSystem,
+                    brokerSystemSource);
         }
     }
 

@@ -179,7 +179,8 @@ public class CommonOptions implements Cli.Validated {
                 interleave,
                 null,
                 reuseBrokers,
-                broker.system());
+                broker.system(),
+                null);
     }
 
     /** --repeat as given, null when absent (a suite's own setting then applies). */

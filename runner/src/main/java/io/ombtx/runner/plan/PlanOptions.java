@@ -24,8 +24,10 @@ import java.util.Map;
  *     {@code bin/benchmark} was started); null: {@code auto}, each worker's own setting
  * @param clientVersion the client release the local worker's drivers run on ({@code --client-version}), replacing
  *     the workload's (null: the workload's, else the built-in client)
- * @param brokerSystem the embedded broker system ({@code --broker-system}), replacing the workload's (null: the
- *     workload's, else Kafka)
+ * @param brokerSystem the embedded broker system ({@code --broker-system}, or a suite entry's), replacing the
+ *     workload's (null: the workload's, else Kafka)
+ * @param brokerSystemSource the file and key that chose {@code brokerSystem} (a suite entry's), or null for the
+ *     command line
  */
 public record PlanOptions(
         Integer brokers,
@@ -40,7 +42,8 @@ public record PlanOptions(
         String faultCommand,
         Integer senderThreadsPerProducer,
         String clientVersion,
-        EmbeddedSystem brokerSystem) {
+        EmbeddedSystem brokerSystem,
+        List<String> brokerSystemSource) {
 
     private static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
 
@@ -74,11 +77,13 @@ public record PlanOptions(
         private Integer senderThreadsPerProducer;
         private String clientVersion;
         private EmbeddedSystem brokerSystem;
+        private List<String> brokerSystemSource;
 
         private Builder() {}
 
-        public Builder brokerSystem(EmbeddedSystem brokerSystem) {
+        public Builder brokerSystem(EmbeddedSystem brokerSystem, List<String> source) {
             this.brokerSystem = brokerSystem;
+            this.brokerSystemSource = source;
             return this;
         }
 
@@ -156,7 +161,8 @@ public record PlanOptions(
                     faultCommand,
                     senderThreadsPerProducer,
                     clientVersion,
-                    brokerSystem);
+                    brokerSystem,
+                    brokerSystemSource);
         }
     }
 }

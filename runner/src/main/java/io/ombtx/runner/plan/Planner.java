@@ -464,16 +464,22 @@ public final class Planner {
         EmbeddedSystem system = options.brokerSystem() != null
                 ? options.brokerSystem()
                 : w.brokerSystem() != null ? w.brokerSystem() : EmbeddedSystem.KAFKA;
-        String chosenBy = options.brokerSystem() != null
-                ? "--broker-system " + system.key()
-                : "brokerSystem " + system.key() + " in " + w.sourceFile();
+        List<String> source = options.brokerSystemSource();
+        String chosenBy = options.brokerSystem() == null
+                ? "brokerSystem " + system.key() + " in " + w.sourceFile()
+                : source != null
+                        ? source.get(1) + " " + system.key() + " in " + source.get(0)
+                        : "--broker-system " + system.key();
         if (system == EmbeddedSystem.TANSU && !driver.wantsEmbeddedBroker()) {
             String problem = "names the embedded broker, and " + driver.file() + " names the cluster at "
                     + driver.bootstrapServers() + " (commonConfig.bootstrap.servers): drop one of the two";
-            if (options.brokerSystem() != null) {
-                throw new UsageException("--broker-system tansu " + problem);
+            if (options.brokerSystem() == null) {
+                throw new ConfigException(w.sourceFile(), "brokerSystem", "tansu " + problem);
             }
-            throw new ConfigException(w.sourceFile(), "brokerSystem", "tansu " + problem);
+            if (source != null) {
+                throw new ConfigException(source.get(0), source.get(1), "tansu " + problem);
+            }
+            throw new UsageException("--broker-system tansu " + problem);
         }
         if (system == EmbeddedSystem.TANSU) {
             TansuLimits.check(driver, w, options, chosenBy);
