@@ -125,12 +125,8 @@ public final class KafkaLocalMain {
         return runUntilStopped(stateFile, cluster::close);
     }
 
-    /**
-     * One Tansu broker instead ({@code --broker-system tansu}): it has none of the Kafka options but none of them is
-     * asked for (exit 2, naming the option, otherwise).
-     */
-    private static int startTansu(Options options) throws Exception {
-        BrokerOptions b = options.broker;
+    /** What --broker-system tansu cannot be given with, or null. */
+    static String tansuProblem(BrokerOptions b) {
         String problem = null;
         if (b.brokers() != null && b.brokers() > 1) {
             problem = "--brokers " + b.brokers() + ": the embedded Tansu runs as one broker";
@@ -146,6 +142,15 @@ public final class KafkaLocalMain {
             problem = "--transaction-version " + b.transactionVersion()
                     + ": the embedded Tansu has no transaction.version feature";
         }
+        return problem;
+    }
+
+    /**
+     * One Tansu broker instead ({@code --broker-system tansu}): it has none of the Kafka options but none of them is
+     * asked for (exit 2, naming the option, otherwise).
+     */
+    private static int startTansu(Options options) throws Exception {
+        String problem = tansuProblem(options.broker);
         if (problem != null) {
             System.err.println("error: " + problem);
             return Main.BAD_INPUT;
