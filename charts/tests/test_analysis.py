@@ -209,3 +209,20 @@ def test_latency_of_idle_periods_is_not_drawn_as_zero() -> None:
         "publishLatency50pct": [0.0, 0.0, 15.2, 15.4],
     })
     assert idle_periods(result) == {0, 1}
+
+
+def test_a_system_column_names_the_system_that_answered_not_only_the_driver(all_results) -> None:
+    """A Redpanda driver run on Kafka (broker.system read back) is not shown as if it were Redpanda."""
+    groups = analysis.closed_loop_groups(all_results)
+    on_kafka = [replace(r, broker_system="kafka") for r in groups["tx-writes"]]
+    assert [row[0] for row in tables.closed_loop_table("tx-writes", on_kafka).rows] == [
+        "kafka-tx",
+        "redpanda-tx on Kafka",
+    ]
+    on_tansu = [replace(r, broker_system="tansu") for r in groups["tx-writes"]]
+    assert [row[0] for row in tables.closed_loop_table("tx-writes", on_tansu).rows] == [
+        "kafka-tx on Tansu",
+        "redpanda-tx on Tansu",
+    ]
+    unknown = [replace(r, broker_system=None) for r in groups["tx-writes"]]
+    assert [row[0] for row in tables.closed_loop_table("tx-writes", unknown).rows] == ["kafka-tx", "redpanda-tx"]

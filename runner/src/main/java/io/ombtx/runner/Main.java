@@ -103,6 +103,7 @@ public final class Main {
                 .faultCommand(parsed.faultCommand())
                 .senderThreadsPerProducer(senderThreadsSetting())
                 .clientVersion(parsed.clientVersion())
+                .brokerSystem(parsed.brokerSystem(), parsed.brokerSystemSource())
                 .build();
         List<RunSpec> plan = Repetitions.expand(
                 Planner.plan(drivers, workloads, planOptions),

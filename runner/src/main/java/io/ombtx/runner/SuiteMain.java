@@ -12,6 +12,7 @@ import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.BrokerSetup;
 import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.EmbeddedSystem;
 import io.ombtx.runner.config.UsageException;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.PlanText;
@@ -87,6 +88,7 @@ public final class SuiteMain {
             "clientVersion",
             "brokers",
             "brokerProfile",
+            "brokerSystem",
             "profiles");
 
     private SuiteMain() {}
@@ -107,6 +109,7 @@ public final class SuiteMain {
      * @param brokers the entry's embedded broker count, or null (the workloads' and driver's need)
      * @param brokerProfile the entry's embedded broker profile, or null (the workloads')
      * @param profiles the suite profiles the entry runs in ({@code profiles: [full]}), or null for every profile
+     * @param brokerSystem the entry's embedded broker system (kafka or tansu), or null (the workloads')
      */
     record Entry(
             List<Path> drivers,
@@ -119,7 +122,8 @@ public final class SuiteMain {
             String clientVersion,
             Integer brokers,
             ClusterProfile brokerProfile,
-            List<String> profiles) {}
+            List<String> profiles,
+            EmbeddedSystem brokerSystem) {}
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return run(args, out, err, null);
@@ -189,7 +193,8 @@ public final class SuiteMain {
                                 entry.brokers(),
                                 entry.brokerProfile())
                         .withRepetitions(repeat, interleave, entry.name())
-                        .withReuseBrokers(reuseBrokers));
+                        .withReuseBrokers(reuseBrokers)
+                        .withBrokerSystem(entry.brokerSystem(), suiteFile.toString(), "runs[" + i + "].brokerSystem"));
             }
             List<RunSpec> planned = new ArrayList<>();
             for (BenchmarkArgs run : runs) {
@@ -273,7 +278,10 @@ public final class SuiteMain {
                     clientRelease(fields),
                     run.has("brokers") ? fields.wholeNumber("brokers", 1, 1, ClusterSystem.MAX_EMBEDDED_BROKERS) : null,
                     brokerProfile(fields),
-                    profiles(file, where + ".profiles", run.get("profiles"))));
+                    profiles(file, where + ".profiles", run.get("profiles")),
+                    run.has("brokerSystem")
+                            ? fields.choice("brokerSystem", EmbeddedSystem.class, EmbeddedSystem.KAFKA)
+                            : null));
         }
         return entries;
     }

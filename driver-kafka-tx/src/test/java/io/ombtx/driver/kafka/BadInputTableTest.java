@@ -673,6 +673,167 @@ class BadInputTableTest {
                 List.of("--broker-version", "2.8.2", "--transaction-version", "1"),
                 "--transaction-version 1",
                 "(--broker-version)");
+        // the embedded Tansu: what it does not have, named with the key or flag and the broker
+        List<String> tansu = List.of("--broker-system", "tansu");
+        String onTansu = "brokerSystem: tansu\n";
+        t.both(
+                "workload brokerSystem unknown",
+                DRIVER,
+                WORKLOAD + "brokerSystem: redpanda\n",
+                none,
+                w,
+                "'brokerSystem'",
+                "KAFKA | TANSU");
+        t.bench(
+                "--broker-system unknown",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-system", "redpanda"),
+                "--broker-system",
+                "kafka or tansu");
+        t.both(
+                "Tansu with a replication factor 3 driver",
+                DRIVER + "replicationFactor: 3\n",
+                WORKLOAD,
+                tansu,
+                "d.yaml",
+                "'replicationFactor'",
+                "replication factor 3",
+                "Tansu (--broker-system tansu)");
+        t.both(
+                "Tansu with workload brokers 3",
+                DRIVER,
+                WORKLOAD + onTansu + "brokers: 3\n",
+                none,
+                w,
+                "'brokers'",
+                "Tansu (brokerSystem tansu in");
+        t.both(
+                "Tansu with --brokers 3",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-system", "tansu", "--brokers", "3"),
+                "--brokers 3",
+                "Tansu");
+        t.both(
+                "Tansu with driverOverrides replicationFactor 3",
+                DRIVER,
+                WORKLOAD + onTansu + "brokers: 1\ndriverOverrides:\n  replicationFactor: 3\n",
+                none,
+                w,
+                "'driverOverrides.replicationFactor'");
+        t.both(
+                "Tansu with workload brokerProfile max-consistency",
+                DRIVER,
+                WORKLOAD + onTansu + "brokerProfile: max-consistency\n",
+                none,
+                w,
+                "'brokerProfile'",
+                "max-consistency",
+                "Tansu");
+        t.both(
+                "Tansu with --broker-profile max-consistency",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-profile", "max-consistency", "--broker-system", "tansu"),
+                "--broker-profile max-consistency",
+                "Tansu");
+        t.both(
+                "Tansu with workload brokerVersion",
+                DRIVER,
+                WORKLOAD + onTansu + "brokerVersion: 3.9.1\n",
+                none,
+                w,
+                "'brokerVersion'",
+                "Tansu");
+        t.both(
+                "Tansu with --broker-version",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-version", "3.9.1", "--broker-system", "tansu"),
+                "--broker-version 3.9.1",
+                "Tansu");
+        t.both(
+                "Tansu with workload brokerSettings",
+                DRIVER,
+                WORKLOAD + onTansu + "brokerSettings:\n  log.retention.ms: 1000\n",
+                none,
+                w,
+                "'brokerSettings.log.retention.ms'",
+                "Tansu");
+        t.both(
+                "Tansu with workload partitionVerification",
+                DRIVER,
+                WORKLOAD + onTansu + "partitionVerification: false\n",
+                none,
+                w,
+                "'partitionVerification'",
+                "Tansu");
+        t.both(
+                "Tansu with --broker-config",
+                DRIVER,
+                WORKLOAD,
+                List.of("--broker-config", "log.retention.ms=1000", "--broker-system", "tansu"),
+                "--broker-config log.retention.ms",
+                "Tansu");
+        t.both(
+                "Tansu with workload transactionVersion",
+                DRIVER,
+                WORKLOAD + onTansu + "transactionVersion: 2\n",
+                none,
+                w,
+                "'transactionVersion'",
+                "Tansu");
+        t.both(
+                "Tansu with --transaction-version",
+                DRIVER,
+                WORKLOAD,
+                List.of("--transaction-version", "2", "--broker-system", "tansu"),
+                "--transaction-version 2",
+                "Tansu");
+        t.both(
+                "Tansu with workload groupProtocol consumer",
+                DRIVER,
+                WORKLOAD + onTansu + "operation:\n  kind: STREAM\n  prefillMessages: 10\ngroupProtocol: consumer\n",
+                none,
+                w,
+                "'groupProtocol'",
+                "Tansu",
+                "ConsumerGroupHeartbeat");
+        t.both(
+                "Tansu with group.protocol=consumer in the driver",
+                DRIVER + "consumerConfig: |\n  group.protocol=consumer\n",
+                WORKLOAD,
+                tansu,
+                "d.yaml",
+                "'consumerConfig.group.protocol'",
+                "Tansu");
+        t.both(
+                "Tansu with a broker fault",
+                DRIVER,
+                "name: w\nmessageSize: 100\ntestDurationSeconds: 10\n" + onTansu
+                        + "faults:\n  - action: kill\n    target: partition-leader\n    at: 1s\n    restartAfter: 2s\n",
+                none,
+                w,
+                "'faults'",
+                "Tansu");
+        t.both(
+                "Tansu with an external cluster in the driver",
+                DRIVER + "commonConfig: |\n  bootstrap.servers=localhost:9092\n",
+                WORKLOAD,
+                tansu,
+                "--broker-system tansu",
+                "d.yaml",
+                "localhost:9092");
+        t.both(
+                "workload brokerSystem tansu with an external cluster in the driver",
+                DRIVER + "commonConfig: |\n  bootstrap.servers=localhost:9092\n",
+                WORKLOAD + onTansu,
+                none,
+                w,
+                "'brokerSystem'",
+                "localhost:9092");
+
         t.bench(
                 "--broker-version 0.10.2",
                 DRIVER,
@@ -1284,6 +1445,48 @@ class BadInputTableTest {
                 List.of("-o", DIR + "/results", DIR + "/s.yaml"),
                 "w.yaml",
                 "'partitionsPerTopic'");
+        t.raw(
+                "suite entry brokerSystem tansu with a replication factor 3 driver",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml",
+                        DRIVER + "replicationFactor: 3\n",
+                        "w.yaml",
+                        WORKLOAD,
+                        "s.yaml",
+                        "name: s\n" + suiteRun + "    brokerSystem: tansu\n")),
+                List.of("--dry-run", DIR + "/s.yaml"),
+                "d.yaml",
+                "'replicationFactor'",
+                "Tansu (runs[0].brokerSystem tansu in");
+        t.raw(
+                "suite entry brokerSystem tansu with an external cluster",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml",
+                        DRIVER + "commonConfig: |\n  bootstrap.servers=localhost:9092\n",
+                        "w.yaml",
+                        WORKLOAD,
+                        "s.yaml",
+                        "name: s\n" + suiteRun + "    brokerSystem: tansu\n")),
+                List.of("--dry-run", DIR + "/s.yaml"),
+                "s.yaml",
+                "'runs[0].brokerSystem'",
+                "localhost:9092");
+        t.raw(
+                "suite entry brokerSystem unknown",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml",
+                        DRIVER,
+                        "w.yaml",
+                        WORKLOAD,
+                        "s.yaml",
+                        "name: s\n" + suiteRun + "    brokerSystem: pulsar\n")),
+                List.of("--dry-run", DIR + "/s.yaml"),
+                "s.yaml",
+                "brokerSystem",
+                "KAFKA | TANSU");
         return t.cases.stream().map(Arguments::of);
     }
 
@@ -1326,6 +1529,7 @@ class BadInputTableTest {
         }
         assertFalse(stdout.contains("Usage:") || stdout.contains("--drivers"), "no usage dump" + seen);
         assertFalse(stdout.contains("Starting embedded Kafka"), "no broker started" + seen);
+        assertFalse(stdout.contains("Starting embedded Tansu"), "no Tansu started" + seen);
         assertFalse(
                 ProcessHandle.current().descendants().anyMatch(BadInputTableTest::isBroker),
                 "no broker child process" + seen);
@@ -1339,15 +1543,23 @@ class BadInputTableTest {
     }
 
     private static boolean isBroker(ProcessHandle p) {
-        return p.info().commandLine().map(cmd -> cmd.contains("ChildKafkaMain")).orElse(false);
+        return p.info()
+                .commandLine()
+                .map(cmd -> cmd.contains("ChildKafkaMain") || cmd.contains("/tansu "))
+                .orElse(false);
     }
 
-    /** The embedded broker's data folders ({@code omb-tx-kafka-*} in the temporary folder) that exist now. */
+    /**
+     * The embedded brokers' data folders ({@code omb-tx-kafka-*} and Tansu's {@code omb-tx-tansu-*} in the temporary
+     * folder) that exist now.
+     */
     private static Set<Path> brokerFolders() throws IOException {
         Set<Path> found = new HashSet<>();
-        try (DirectoryStream<Path> s =
-                Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")), BROKER_FOLDER_PREFIX + "*")) {
-            s.forEach(found::add);
+        for (String prefix : List.of(BROKER_FOLDER_PREFIX, "omb-tx-tansu-")) {
+            try (DirectoryStream<Path> s =
+                    Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")), prefix + "*")) {
+                s.forEach(found::add);
+            }
         }
         return found;
     }

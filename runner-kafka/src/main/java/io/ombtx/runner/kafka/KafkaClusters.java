@@ -43,10 +43,11 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.utils.Utils;
 
 /**
- * Kafka-API clusters (Apache Kafka, Redpanda) for the runner: the embedded cluster started from the plan
- * ({@link EmbeddedKafkaCluster}, faults through its own processes), or an external one the driver's
- * {@code bootstrap.servers} names. Each is read through one Admin client: its size, its system (from the cluster id,
- * {@link BrokerSystem}), the version running and the transaction protocol in force.
+ * Kafka-API clusters (Apache Kafka, Redpanda, Tansu) for the runner: the embedded cluster started from the plan
+ * ({@link EmbeddedKafkaCluster}, faults through its own processes; or one Tansu broker, {@link TansuCluster}), or an
+ * external one the driver's
+ * {@code bootstrap.servers} names. Each is read through one Admin client: its size, its system (told from what it
+ * answers, {@link BrokerIdentity}), the version running and the transaction protocol in force.
  */
 public final class KafkaClusters implements ClusterSystem {
 
@@ -64,7 +65,7 @@ public final class KafkaClusters implements ClusterSystem {
             return External.reach(plan, driver, log);
         }
         try {
-            return embedded(plan, driver, log);
+            return plan.tansu() ? TansuCluster.open(plan, driver, log) : embedded(plan, driver, log);
         } catch (BrokerStartException e) {
             throw new ClusterStartFailed(e.getMessage(), e);
         }
@@ -320,6 +321,9 @@ public final class KafkaClusters implements ClusterSystem {
 
     @Override
     public String describeRelease(BrokerPlan b) {
+        if (b.tansu()) {
+            return TansuCluster.describeRelease();
+        }
         String version = b.brokerVersion() != null ? b.brokerVersion() : EmbeddedKafkaCluster.DEFAULT_VERSION;
         KafkaVersion kafka = KafkaVersion.parse(version);
         return version + " (" + (kafka.zooKeeper() ? "ZooKeeper" : "KRaft")
@@ -387,7 +391,7 @@ public final class KafkaClusters implements ClusterSystem {
         String metadata = cluster.zooKeeper() ? "ZooKeeper" : "KRaft";
         log.accept(String.format(
                 "Kafka %s running (%s); transaction protocol: %s", running, metadata, protocol.description()));
-        return RunResult.Broker.embedded(
+        RunResult.Broker broker = RunResult.Broker.embedded(
                         plan.brokers(), running, plan.profile().displayName(), Secrets.redacted(cluster.settings()))
                 .withReadBack(
                         cluster.zooKeeper()
@@ -396,8 +400,46 @@ public final class KafkaClusters implements ClusterSystem {
                         protocol.transactionVersion(),
                         protocol.description(),
                         cluster.requestedTransactionVersion())
-                .withSystem(RunResult.Broker.SystemKind.KAFKA, null)
                 .withDataDisk(HostFacts.disk(cluster.workDir()));
+        return identified(broker, cluster.bootstrapServers(), log);
+    }
+
+    /**
+     * {@code broker} with its system told from the wire ({@link BrokerIdentity}), said on the console; as it was when
+     * the cluster does not answer the probes.
+     */
+    static RunResult.Broker identified(RunResult.Broker broker, String bootstrapServers, Consumer<String> log)
+            throws BrokerStartException {
+        Properties props = new Properties();
+        props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(REQUEST_TIMEOUT_MS));
+        props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Integer.toString(API_TIMEOUT_MS));
+        try (Admin admin = Admin.create(props)) {
+            return identified(broker, admin, props, log);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BrokerStartException("interrupted while asking the embedded broker what it is");
+        }
+    }
+
+    private static RunResult.Broker identified(
+            RunResult.Broker broker, Admin admin, Properties props, Consumer<String> log) throws InterruptedException {
+        BrokerIdentity.Answers answers = BrokerIdentity.answers(admin, props, API_TIMEOUT_MS / 1000 + 5);
+        RunResult.Identity identity = BrokerIdentity.identify(answers);
+        if (answers.clusterProblem() != null) {
+            log.accept(String.format(
+                    "Could not read back which broker system runs at %s: %s",
+                    broker.bootstrapServers() != null ? broker.bootstrapServers() : "the embedded cluster",
+                    answers.clusterProblem()));
+            return broker;
+        }
+        log.accept(String.format(
+                "The cluster at %s is %s",
+                broker.bootstrapServers() != null
+                        ? broker.bootstrapServers()
+                        : props.getProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG),
+                BrokerIdentity.describe(identity, answers.clusterId())));
+        return broker.withIdentity(identity, answers.clusterId());
     }
 
     /** The embedded cluster of one run: started from the plan, stopped when the session closes. */
@@ -509,11 +551,7 @@ public final class KafkaClusters implements ClusterSystem {
             }
             RunResult.Broker broker = RunResult.Broker.external(brokers, plan.bootstrapServers());
             try {
-                String clusterId = BrokerSystem.clusterId(admin, API_TIMEOUT_MS / 1000 + 5);
-                RunResult.Broker.SystemKind system = RunResult.Broker.SystemKind.ofClusterId(clusterId);
-                log.accept(String.format(
-                        "The cluster at %s is %s (cluster id %s)", broker.bootstrapServers(), system.key(), clusterId));
-                broker = broker.withSystem(system, clusterId);
+                broker = identified(broker, admin, driver.properties("commonConfig"), log);
             } catch (InterruptedException e) {
                 throw e;
             } catch (Exception e) {

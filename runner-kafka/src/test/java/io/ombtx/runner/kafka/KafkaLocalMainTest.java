@@ -63,6 +63,32 @@ class KafkaLocalMainTest {
     }
 
     @Test
+    void tansuRefusesWhatItDoesNotHaveNamingTheFlag() {
+        String[][] cases = {
+            {"--brokers", "3"},
+            {"--broker-profile", "max-consistency"},
+            {"--broker-config", "a=1"},
+            {"--broker-version", "3.9.1"},
+            {"--transaction-version", "2"}
+        };
+        for (String[] flags : cases) {
+            KafkaLocalMain.Options options = new KafkaLocalMain.Options();
+            String[] args = new String[flags.length + 4];
+            args[0] = "--state";
+            args[1] = "s.json";
+            args[2] = "--broker-system";
+            args[3] = "tansu";
+            System.arraycopy(flags, 0, args, 4, flags.length);
+            Cli.parse(options, args);
+            String problem = KafkaLocalMain.tansuProblem(options.broker);
+            assertTrue(problem != null && problem.startsWith(flags[0] + " ") && problem.contains("Tansu"), problem);
+        }
+        KafkaLocalMain.Options plain = new KafkaLocalMain.Options();
+        Cli.parse(plain, new String[] {"--state", "s.json", "--broker-system", "tansu", "--brokers", "1"});
+        assertEquals(null, KafkaLocalMain.tansuProblem(plain.broker));
+    }
+
+    @Test
     void optionsAreReadTypedAndALaterBrokerConfigWins() {
         KafkaLocalMain.Options options = new KafkaLocalMain.Options();
         Cli.parse(options, new String[] {

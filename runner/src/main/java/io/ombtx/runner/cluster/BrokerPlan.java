@@ -1,6 +1,7 @@
 package io.ombtx.runner.cluster;
 
 import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.EmbeddedSystem;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +12,8 @@ import java.util.Map;
  * small is blamed on the setting it cannot meet; {@code serversSource} says where the bootstrap servers were named.
  * For an embedded cluster, {@code brokerVersion} is the Kafka release it runs (null: the default, the built-in
  * broker) and {@code transactionVersion} the KIP-890 transaction.version its storage is formatted with (null: the
- * broker's default).
+ * broker's default); {@code system} is which broker it is (Kafka, or Tansu: one broker, no profile, release or
+ * settings of its own). {@code system} is null for an external cluster and for none.
  */
 public record BrokerPlan(
         boolean embedded,
@@ -22,7 +24,8 @@ public record BrokerPlan(
         String serversSource,
         List<Demand> demands,
         String brokerVersion,
-        Integer transactionVersion) {
+        Integer transactionVersion,
+        EmbeddedSystem system) {
 
     /**
      * A setting that asks for brokers.
@@ -47,13 +50,28 @@ public record BrokerPlan(
             Map<String, String> settings,
             String brokerVersion,
             Integer transactionVersion) {
+        return embedded(brokers, profile, settings, brokerVersion, transactionVersion, EmbeddedSystem.KAFKA);
+    }
+
+    public static BrokerPlan embedded(
+            int brokers,
+            ClusterProfile profile,
+            Map<String, String> settings,
+            String brokerVersion,
+            Integer transactionVersion,
+            EmbeddedSystem system) {
         return new BrokerPlan(
-                true, brokers, profile, settings, null, null, List.of(), brokerVersion, transactionVersion);
+                true, brokers, profile, settings, null, null, List.of(), brokerVersion, transactionVersion, system);
+    }
+
+    /** Whether this is an embedded Tansu broker. */
+    public boolean tansu() {
+        return embedded && system == EmbeddedSystem.TANSU;
     }
 
     /** No broker at all: the driver brings its own transport (driver-aeron's embedded media driver). */
     public static BrokerPlan none() {
-        return new BrokerPlan(false, 0, null, Map.of(), null, null, List.of(), null, null);
+        return new BrokerPlan(false, 0, null, Map.of(), null, null, List.of(), null, null, null);
     }
 
     /** Whether the run has no broker (see {@link #none()}). */
@@ -64,6 +82,6 @@ public record BrokerPlan(
     public static BrokerPlan external(
             int brokersNeeded, String bootstrapServers, String serversSource, List<Demand> demands) {
         return new BrokerPlan(
-                false, brokersNeeded, null, Map.of(), bootstrapServers, serversSource, demands, null, null);
+                false, brokersNeeded, null, Map.of(), bootstrapServers, serversSource, demands, null, null, null);
     }
 }

@@ -22,6 +22,7 @@ import java.util.Map;
  *     error, as it is above {@code --brokers})
  * @param partitionVerification the {@code partitionVerification} key, null when not given
  * @param groupProtocol the {@code groupProtocol} key, null when not given
+ * @param brokerSystem the {@code brokerSystem} key (which embedded broker: kafka or tansu), null when not given
  */
 public record BrokerSetup(
         int brokers,
@@ -33,7 +34,8 @@ public record BrokerSetup(
         Integer transactionVersion,
         String clientVersion,
         Boolean partitionVerification,
-        GroupProtocol groupProtocol) {
+        GroupProtocol groupProtocol,
+        EmbeddedSystem brokerSystem) {
 
     /** The most brokers an embedded cluster starts (what {@code brokers:} and a broker index are checked against). */
     public static final int MAX_EMBEDDED_BROKERS = 9;
@@ -111,7 +113,8 @@ public record BrokerSetup(
                 WorkloadLoader.transactionVersion(f),
                 clientVersion(f),
                 verification,
-                protocol);
+                protocol,
+                f.has("brokerSystem") ? f.choice("brokerSystem", EmbeddedSystem.class, EmbeddedSystem.KAFKA) : null);
     }
 
     /**

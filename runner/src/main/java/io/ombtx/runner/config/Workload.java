@@ -168,6 +168,11 @@ public record Workload(
         return brokerSetup.brokerVersion();
     }
 
+    /** The embedded broker system (null: not given, Kafka). */
+    public EmbeddedSystem brokerSystem() {
+        return brokerSetup.brokerSystem();
+    }
+
     /** The client release the drivers run on (null: the built-in one, in the runner's JVM). */
     public String clientVersion() {
         return brokerSetup.clientVersion();

@@ -58,6 +58,7 @@ public final class WorkloadLoader {
             "faults",
             "profiles",
             "brokerVersion",
+            "brokerSystem",
             "transactionVersion",
             "clientVersion",
             "partitionVerification",

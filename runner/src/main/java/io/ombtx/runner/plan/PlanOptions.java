@@ -1,6 +1,7 @@
 package io.ombtx.runner.plan;
 
 import io.ombtx.runner.config.ClusterProfile;
+import io.ombtx.runner.config.EmbeddedSystem;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +24,10 @@ import java.util.Map;
  *     {@code bin/benchmark} was started); null: {@code auto}, each worker's own setting
  * @param clientVersion the client release the local worker's drivers run on ({@code --client-version}), replacing
  *     the workload's (null: the workload's, else the built-in client)
+ * @param brokerSystem the embedded broker system ({@code --broker-system}, or a suite entry's), replacing the
+ *     workload's (null: the workload's, else Kafka)
+ * @param brokerSystemSource the file and key that chose {@code brokerSystem} (a suite entry's), or null for the
+ *     command line
  */
 public record PlanOptions(
         Integer brokers,
@@ -36,7 +41,9 @@ public record PlanOptions(
         Integer transactionVersion,
         String faultCommand,
         Integer senderThreadsPerProducer,
-        String clientVersion) {
+        String clientVersion,
+        EmbeddedSystem brokerSystem,
+        List<String> brokerSystemSource) {
 
     private static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
 
@@ -69,8 +76,16 @@ public record PlanOptions(
         private String faultCommand;
         private Integer senderThreadsPerProducer;
         private String clientVersion;
+        private EmbeddedSystem brokerSystem;
+        private List<String> brokerSystemSource;
 
         private Builder() {}
+
+        public Builder brokerSystem(EmbeddedSystem brokerSystem, List<String> source) {
+            this.brokerSystem = brokerSystem;
+            this.brokerSystemSource = source;
+            return this;
+        }
 
         public Builder brokers(Integer brokers) {
             this.brokers = brokers;
@@ -145,7 +160,9 @@ public record PlanOptions(
                     transactionVersion,
                     faultCommand,
                     senderThreadsPerProducer,
-                    clientVersion);
+                    clientVersion,
+                    brokerSystem,
+                    brokerSystemSource);
         }
     }
 }

@@ -59,14 +59,15 @@ public final class PlanText {
                     b.noBroker()
                             ? "none (the driver brings its own transport)"
                             : b.embedded()
-                                    ? "embedded Kafka, " + b.brokers() + " broker(s), profile "
+                                    ? "embedded " + (b.tansu() ? "Tansu" : "Kafka") + ", " + b.brokers()
+                                            + " broker(s), profile "
                                             + b.profile().displayName()
                                             + (b.settings().isEmpty()
                                                     ? ""
                                                     : ", settings " + Secrets.redacted(b.settings()))
                                     : "external " + b.bootstrapServers() + " (needs " + b.brokers() + " broker(s))");
             if (b.embedded()) {
-                line(text, "     kafka       %s", versionText(b));
+                line(text, b.tansu() ? "     tansu       %s" : "     kafka       %s", versionText(b));
             }
             CapabilityCheck.standInNote(run.driver(), b).ifPresent(note -> line(text, "     note        %s", note));
             if (run.clientVersion() != null) {

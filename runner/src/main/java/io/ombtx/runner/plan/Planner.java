@@ -8,6 +8,7 @@ import io.ombtx.runner.cluster.ClusterSystems;
 import io.ombtx.runner.config.BrokerSetup;
 import io.ombtx.runner.config.ClusterProfile;
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.EmbeddedSystem;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.FaultTarget;
 import io.ombtx.runner.config.LoopMode;
@@ -459,6 +460,30 @@ public final class Planner {
                     "commonConfig.bootstrap.servers",
                     "empty: expected the cluster's HOST:PORT (e.g. broker1:9092); leave bootstrap.servers out, or"
                             + " write bootstrap.servers=embedded, for the embedded broker");
+        }
+        EmbeddedSystem system = options.brokerSystem() != null
+                ? options.brokerSystem()
+                : w.brokerSystem() != null ? w.brokerSystem() : EmbeddedSystem.KAFKA;
+        List<String> source = options.brokerSystemSource();
+        String chosenBy = options.brokerSystem() == null
+                ? "brokerSystem " + system.key() + " in " + w.sourceFile()
+                : source != null
+                        ? source.get(1) + " " + system.key() + " in " + source.get(0)
+                        : "--broker-system " + system.key();
+        if (system == EmbeddedSystem.TANSU && !driver.wantsEmbeddedBroker()) {
+            String problem = "names the embedded broker, and " + driver.file() + " names the cluster at "
+                    + driver.bootstrapServers() + " (commonConfig.bootstrap.servers): drop one of the two";
+            if (options.brokerSystem() == null) {
+                throw new ConfigException(w.sourceFile(), "brokerSystem", "tansu " + problem);
+            }
+            if (source != null) {
+                throw new ConfigException(source.get(0), source.get(1), "tansu " + problem);
+            }
+            throw new UsageException("--broker-system tansu " + problem);
+        }
+        if (system == EmbeddedSystem.TANSU) {
+            TansuLimits.check(driver, w, options, chosenBy);
+            return BrokerPlan.embedded(1, ClusterProfile.DEFAULT, Map.of(), null, null, EmbeddedSystem.TANSU);
         }
         int needed = brokersNeeded(driver, w, options.brokers());
         if (driver.wantsEmbeddedBroker()) {

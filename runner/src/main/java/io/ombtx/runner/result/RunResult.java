@@ -535,7 +535,10 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer runOnCluster,
             // The disk under an embedded cluster's data directories, as this host's kernel describes it; absent for
             // an external cluster (its disks are on its hosts) and in files written before it existed.
-            @JsonInclude(JsonInclude.Include.NON_NULL) Disk dataDisk) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Disk dataDisk,
+            // How the system was told from what the cluster answered on the wire (the rule that matched and its
+            // evidence); absent when the cluster did not answer, and in files written before it existed.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Identity identity) {
 
         public Broker(
                 boolean embedded,
@@ -551,6 +554,7 @@ public record RunResult(
                     profile,
                     settings,
                     bootstrapServers,
+                    null,
                     null,
                     null,
                     null,
@@ -574,22 +578,20 @@ public record RunResult(
         }
 
         /**
-         * The broker system that answered, read back from the cluster itself: Redpanda (since 22.1) reports a
-         * cluster id of the form {@code redpanda.<uuid>}, Apache Kafka 22 characters of URL-safe base64.
+         * The broker system that answered, told from what the cluster answers on the wire (its {@link Identity}),
+         * never from a driver's name; {@code unknown} when it answered but no rule matched.
          */
         public enum SystemKind {
             KAFKA,
-            REDPANDA;
+            REDPANDA,
+            TANSU,
+            /** The cluster answered, but no rule told which system it is: its identity's evidence says what it showed. */
+            UNKNOWN;
 
-            /** Its name in results: kafka, redpanda. */
+            /** Its name in results: kafka, redpanda, tansu, unknown. */
             @JsonValue
             public String key() {
                 return name().toLowerCase(Locale.ROOT);
-            }
-
-            /** The system a cluster id belongs to: redpanda for {@code redpanda.}-prefixed ids, kafka otherwise. */
-            public static SystemKind ofClusterId(String clusterId) {
-                return clusterId != null && clusterId.startsWith(REDPANDA.key() + ".") ? REDPANDA : KAFKA;
             }
         }
 
@@ -603,7 +605,28 @@ public record RunResult(
                     system,
                     clusterId,
                     runOnCluster,
-                    dataDisk);
+                    dataDisk,
+                    identity);
+        }
+
+        /** This broker with the system told from the wire, its identity's evidence and the cluster id it reported. */
+        public Broker withIdentity(Identity identity, String clusterId) {
+            return new Broker(
+                    embedded,
+                    brokers,
+                    version,
+                    profile,
+                    settings,
+                    bootstrapServers,
+                    coordination,
+                    transactionVersion,
+                    transactionProtocol,
+                    requestedTransactionVersion,
+                    identity.system(),
+                    clusterId,
+                    runOnCluster,
+                    dataDisk,
+                    identity);
         }
 
         /** This broker as the {@code run}-th run on a cluster kept between runs ({@link #runOnCluster}). */
@@ -616,7 +639,8 @@ public record RunResult(
                     system,
                     clusterId,
                     run,
-                    dataDisk);
+                    dataDisk,
+                    identity);
         }
 
         private Broker with(
@@ -627,7 +651,8 @@ public record RunResult(
                 SystemKind system,
                 String clusterId,
                 Integer runOnCluster,
-                Disk dataDisk) {
+                Disk dataDisk,
+                Identity identity) {
             return new Broker(
                     embedded,
                     brokers,
@@ -642,7 +667,8 @@ public record RunResult(
                     system,
                     clusterId,
                     runOnCluster,
-                    dataDisk);
+                    dataDisk,
+                    identity);
         }
 
         /** This broker with the disk under its data directories ({@link #dataDisk}). */
@@ -655,7 +681,8 @@ public record RunResult(
                     system,
                     clusterId,
                     runOnCluster,
-                    disk);
+                    disk,
+                    identity);
         }
 
         public static Broker embedded(int brokers, String version, String profile, Map<String, String> settings) {
@@ -689,7 +716,8 @@ public record RunResult(
                     system,
                     clusterId,
                     runOnCluster,
-                    dataDisk);
+                    dataDisk,
+                    identity);
         }
     }
 
@@ -730,6 +758,23 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) String device,
             @JsonInclude(JsonInclude.Include.NON_NULL) String fileSystem,
             @JsonInclude(JsonInclude.Include.NON_NULL) String kind) {}
+
+    /**
+     * How a cluster's system was told from what it answered, never from a driver's name: {@code system} the one the
+     * first matching rule names ({@code unknown} when none matched), {@code rule} that rule in words, {@code evidence}
+     * what each probe read (DescribeCluster's cluster id and nodes, ApiVersions' API count, DescribeConfigs' broker
+     * setting names), and {@code apiVersions} the ApiVersions answer, API key to {@code MIN-MAX}, when it was read.
+     */
+    @JsonPropertyOrder({"system", "rule", "evidence", "apiVersions"})
+    public record Identity(
+            Broker.SystemKind system,
+            String rule,
+            List<String> evidence,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> apiVersions) {
+        public Identity {
+            evidence = List.copyOf(evidence);
+        }
+    }
 
     /**
      * Counters over the measured phase. The recovery counts ({@code retries}, {@code fenced},

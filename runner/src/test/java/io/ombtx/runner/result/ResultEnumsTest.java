@@ -7,34 +7,26 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Enums in the result model write the same strings the result always had (docs/result-format.md) and read back: the
- * broker system read back from a cluster's id, the coordination, a fault's action, target and recovery, the order of
+ * broker system told from the wire and its identity, the coordination, a fault's action, target and recovery, the order of
  * the ack wait.
  */
 class ResultEnumsTest {
 
     @Test
-    void aRedpandaPrefixedClusterIdIsRedpanda() {
-        assertEquals(SystemKind.REDPANDA, SystemKind.ofClusterId("redpanda.0b1f9ad2-5f0e-4c53-a0c8-9a1c7e2b1d44"));
-    }
-
-    @Test
-    void aKafkaClusterIdIsKafka() {
-        assertEquals(SystemKind.KAFKA, SystemKind.ofClusterId("b21iLXR4LWJlbmNobWFyaw"));
-    }
-
-    @Test
-    void aClusterThatReportsNoIdIsTakenForKafka() {
-        assertEquals(SystemKind.KAFKA, SystemKind.ofClusterId(null));
-    }
-
-    @Test
     void theResultNamesTheSystemAndTheCoordinationInLowerCase() throws Exception {
         RunResult.Broker broker = RunResult.Broker.embedded(1, "4.1.1", "default", java.util.Map.of())
                 .withReadBack(RunResult.Broker.Coordination.KRAFT, 2, "KIP-890", null)
-                .withSystem(SystemKind.REDPANDA, "redpanda.x");
+                .withIdentity(
+                        new RunResult.Identity(
+                                SystemKind.UNKNOWN,
+                                "no rule matched",
+                                java.util.List.of("DescribeCluster: cluster id x, 1 node(s)"),
+                                java.util.Map.of("18", "0-4")),
+                        "x");
         String json = ResultWriter.json().writeValueAsString(broker);
         org.junit.jupiter.api.Assertions.assertTrue(json.contains("\"coordination\" : \"kraft\""), json);
-        org.junit.jupiter.api.Assertions.assertTrue(json.contains("\"system\" : \"redpanda\""), json);
+        org.junit.jupiter.api.Assertions.assertTrue(json.contains("\"system\" : \"unknown\""), json);
+        org.junit.jupiter.api.Assertions.assertTrue(json.contains("\"18\" : \"0-4\""), json);
         assertEquals(broker, ResultWriter.json().readValue(json, RunResult.Broker.class));
     }
 
