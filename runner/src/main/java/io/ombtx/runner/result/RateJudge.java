@@ -26,10 +26,18 @@ final class RateJudge {
 
     private RateJudge() {}
 
-    /** The verdict on an open loop with a target rate (given, or found by the search); null for any other run. */
+    /**
+     * The verdict on an open loop with a target rate (given, or found by the search); null for any other run, and
+     * for one that ended before its measured phase began (a set-up failure measured nothing to judge).
+     */
     static RateVerdict verdict(RunFacts facts, StatsSnapshot measured) {
         RunResult.RunMode mode = facts.runMode();
         if (mode == null || mode.loop() != RunResult.Loop.OPEN) {
+            return null;
+        }
+        if (facts.startTime() != null
+                && facts.endTime() != null
+                && !facts.endTime().isAfter(facts.startTime())) {
             return null;
         }
         double target = mode.targetRate() != null

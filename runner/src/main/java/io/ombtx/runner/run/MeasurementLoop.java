@@ -2,6 +2,7 @@ package io.ombtx.runner.run;
 
 import io.ombtx.runner.fault.FaultInjector;
 import io.ombtx.runner.plan.Measurement;
+import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.CpuMeter;
@@ -300,8 +301,8 @@ final class MeasurementLoop {
     /** Starts measuring the load generators' CPU: this process's, and each remote worker's over HTTP. */
     private void startCpu() {
         cpuMeter = CpuMeter.start();
-        boolean remote = group.members().stream()
-                .anyMatch(m -> !m.assignment().worker().equals(io.ombtx.runner.plan.WorkerAssignment.LOCAL));
+        boolean remote =
+                group.members().stream().anyMatch(m -> !m.assignment().worker().equals(WorkerAssignment.LOCAL));
         workersCpuStart = remote ? group.cpuSamples() : null;
     }
 
@@ -320,7 +321,7 @@ final class MeasurementLoop {
             CpuMeter.Sample from = workersCpuStart.get(i);
             CpuMeter.Sample to = end.get(i);
             String where = group.members().get(i).assignment().worker();
-            CpuMeter.Use use = where.equals(io.ombtx.runner.plan.WorkerAssignment.LOCAL)
+            CpuMeter.Use use = where.equals(WorkerAssignment.LOCAL)
                     ? own
                     : from == null || to == null
                             ? null

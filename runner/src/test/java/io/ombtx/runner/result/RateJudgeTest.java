@@ -116,6 +116,17 @@ class RateJudgeTest {
     }
 
     @Test
+    void aRunThatEndedInSetUpHasNothingToJudge() {
+        // What a set-up failure writes: the measured phase began and ended at the same instant, nothing measured.
+        ResultBuilder.RunFacts nothing = ResultBuilder.RunFacts.builder()
+                .runMode(open(1000L))
+                .startTime(Instant.EPOCH)
+                .endTime(Instant.EPOCH)
+                .build();
+        assertNull(judged(nothing, measured(0, 0)));
+    }
+
+    @Test
     void remoteWorkersLeaveTheLimitUnsaidAndClosedLoopsGetNoVerdict() {
         RunResult.RateVerdict remote = judged(facts(open(1000L), null, List.of()), measured(100, 500));
         assertFalse(remote.held());
