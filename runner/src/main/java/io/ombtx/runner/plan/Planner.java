@@ -601,15 +601,23 @@ public final class Planner {
             if (problem == null) {
                 return;
             }
-            if (w.groupProtocol() != null) {
-                throw new ConfigException(w.sourceFile(), "groupProtocol", problem);
-            }
-            if (w.driverOverrides().settings().getOrDefault(block, Map.of()).containsKey(BrokerSetup.GROUP_PROTOCOL)) {
-                throw new ConfigException(
-                        w.sourceFile(), "driverOverrides." + block + "." + BrokerSetup.GROUP_PROTOCOL, problem);
-            }
-            throw new ConfigException(driver.file().toString(), block + "." + BrokerSetup.GROUP_PROTOCOL, problem);
+            throw groupProtocolRefused(driver, w, block, problem);
         }
+    }
+
+    /**
+     * A {@code group.protocol} in {@code block} refused for {@code problem}, blamed where the user set it: the
+     * workload's {@code groupProtocol}, its {@code driverOverrides}, else the driver's file.
+     */
+    static ConfigException groupProtocolRefused(DriverFile driver, Workload w, String block, String problem) {
+        if (w.groupProtocol() != null) {
+            return new ConfigException(w.sourceFile(), "groupProtocol", problem);
+        }
+        if (w.driverOverrides().settings().getOrDefault(block, Map.of()).containsKey(BrokerSetup.GROUP_PROTOCOL)) {
+            return new ConfigException(
+                    w.sourceFile(), "driverOverrides." + block + "." + BrokerSetup.GROUP_PROTOCOL, problem);
+        }
+        return new ConfigException(driver.file().toString(), block + "." + BrokerSetup.GROUP_PROTOCOL, problem);
     }
 
     /**

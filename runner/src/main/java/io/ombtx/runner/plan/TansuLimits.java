@@ -7,7 +7,6 @@ import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.UsageException;
 import io.ombtx.runner.config.Workload;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What the embedded Tansu (0.6.0, {@code brokerSystem: tansu}) cannot be asked for, checked while planning so that a
@@ -108,14 +107,7 @@ final class TansuLimits {
             if (protocol == null || !protocol.trim().equalsIgnoreCase(BrokerSetup.GroupProtocol.CONSUMER.key())) {
                 continue;
             }
-            if (w.groupProtocol() != null) {
-                throw new ConfigException(w.sourceFile(), "groupProtocol", problem);
-            }
-            if (w.driverOverrides().settings().getOrDefault(block, Map.of()).containsKey(BrokerSetup.GROUP_PROTOCOL)) {
-                throw new ConfigException(
-                        w.sourceFile(), "driverOverrides." + block + "." + BrokerSetup.GROUP_PROTOCOL, problem);
-            }
-            throw new ConfigException(driver.file().toString(), block + "." + BrokerSetup.GROUP_PROTOCOL, problem);
+            throw Planner.groupProtocolRefused(driver, w, block, problem);
         }
     }
 }
