@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.driver.api.ExactlyOnceReport;
-import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.PlanOptions;
@@ -14,10 +12,8 @@ import io.ombtx.runner.plan.Planner;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.plan.Topology;
 import io.ombtx.runner.result.RunResult;
-import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.LoadSpec;
 import io.ombtx.runner.worker.Payloads;
-import io.ombtx.runner.worker.Worker;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -40,16 +36,13 @@ class PlanIsWhatRunsTest {
     Path dir;
 
     /** Records the set-up it is asked for; the load then fails at once, so the run ends right after it starts. */
-    static final class RecordingWorker implements Worker {
+    static final class RecordingWorker extends QuietWorker {
         int topicCount;
         int partitions;
         String runId;
         final List<String> producerTopics = new ArrayList<>();
         final List<TopicSubscription> subscriptions = new ArrayList<>();
         LoadSpec load;
-
-        @Override
-        public void initializeDriver(String driverYaml, OperationSpec operation) {}
 
         @Override
         public List<String> createTopics(int count, int partitions) {
@@ -77,41 +70,14 @@ class PlanIsWhatRunsTest {
         }
 
         @Override
-        public void prefill(long messages, byte[] payload) {}
-
-        @Override
         public void startLoad(LoadSpec load) {
             this.load = load;
-        }
-
-        @Override
-        public void run(Command command) {}
-
-        @Override
-        public void adjustRate(double messagesPerSecond) {}
-
-        @Override
-        public StatsSnapshot periodStats() {
-            return new StatsSnapshot();
         }
 
         @Override
         public Progress progress() {
             return new Progress(0, 0, 0, 1_000, "stopped by the test once the load started");
         }
-
-        @Override
-        public Map<String, Object> environment() {
-            return Map.of();
-        }
-
-        @Override
-        public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) {
-            return new ExactlyOnceReport(0, 0, 0, 0);
-        }
-
-        @Override
-        public void close() {}
     }
 
     private RunSpec plan(PlanOptions options) throws Exception {

@@ -4,24 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ombtx.driver.api.ExactlyOnceReport;
-import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.Planner;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RunResult;
-import io.ombtx.runner.stats.StatsSnapshot;
 import io.ombtx.runner.worker.LoadSpec;
-import io.ombtx.runner.worker.Worker;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +34,7 @@ class StallTest {
      * received, except that from {@code freezeFrom} to {@code freezeUntil} seconds nothing completes (the counts stay
      * as they were); then they jump to where they would have been. What it started is not reported as progress.
      */
-    static final class FreezingWorker implements Worker {
+    static final class FreezingWorker extends QuietWorker {
         private final double freezeFrom;
         private final double freezeUntil;
         private volatile long startNanos;
@@ -50,38 +45,8 @@ class StallTest {
         }
 
         @Override
-        public void initializeDriver(String driverYaml, OperationSpec operation) {}
-
-        @Override
-        public List<String> createTopics(int count, int partitions) {
-            return java.util.stream.IntStream.range(0, count)
-                    .mapToObj(i -> "t-" + i)
-                    .toList();
-        }
-
-        @Override
-        public void createProducers(List<String> topics) {}
-
-        @Override
-        public void createConsumers(List<TopicSubscription> subscriptions) {}
-
-        @Override
-        public void prefill(long messages, byte[] payload) {}
-
-        @Override
         public void startLoad(LoadSpec load) {
             startNanos = System.nanoTime();
-        }
-
-        @Override
-        public void run(Command command) {}
-
-        @Override
-        public void adjustRate(double messagesPerSecond) {}
-
-        @Override
-        public StatsSnapshot periodStats() {
-            return new StatsSnapshot();
         }
 
         @Override
@@ -94,19 +59,6 @@ class StallTest {
             long done = (long) (100 * counted);
             return new Progress((long) (100 * seconds), done, done, done, null);
         }
-
-        @Override
-        public Map<String, Object> environment() {
-            return Map.of();
-        }
-
-        @Override
-        public ExactlyOnceReport verifyExactlyOnce(String topic, String subscription) {
-            return new ExactlyOnceReport(0, 0, 0, 0);
-        }
-
-        @Override
-        public void close() {}
     }
 
     private RunResult run(FreezingWorker worker, int seconds, ByteArrayOutputStream console) throws Exception {
