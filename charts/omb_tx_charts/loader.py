@@ -21,6 +21,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from .model import (
+    Coordinators,
     Drain,
     ExactlyOnce,
     Fault,
@@ -195,6 +196,7 @@ def parse_result(path: Path, document: Any) -> Result:
         host=_object(document, "host"),
         broker_disk=_object(broker, "dataDisk", "broker.dataDisk"),
         rate=_rate(document),
+        coordinators=_coordinators(document),
     )
 
 
@@ -391,6 +393,22 @@ def _rate(document: Mapping[str, Any]) -> RateVerdict | None:
     return RateVerdict(target=target, achieved=achieved, held=_flag(raw, "held", "rate"),
                        publish_delay_p99_ms=_number(raw.get("publishDelayP99Millis"), "rate.publishDelayP99Millis"),
                        limited_by=_string(raw, "limitedBy"), evidence=_string(raw, "evidence"))
+
+
+def _coordinators(document: Mapping[str, Any]) -> Coordinators | None:
+    raw = _object(document, "coordinators")
+    if not raw:
+        return None
+    by_broker = {}
+    for i, entry in enumerate(raw.get("byBroker") or []):
+        where = f"coordinators.byBroker[{i}]"
+        if not isinstance(entry, Mapping):
+            raise _FieldError(f"'{where}' should be an object")
+        by_broker[_count(entry, "broker", where)] = _count(entry, "committed", where) + _count(entry, "aborted", where)
+    return Coordinators(committed=_count(raw, "committed", "coordinators"),
+                        aborted=_count(raw, "aborted", "coordinators"),
+                        partitions_used=_count(raw, "partitionsUsed", "coordinators"),
+                        partitions=_count(raw, "partitions", "coordinators"), ended_by_broker=by_broker)
 
 
 def _count(raw: Mapping[str, Any], key: str, where: str) -> int:

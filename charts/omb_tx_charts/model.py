@@ -93,6 +93,26 @@ class RateVerdict:
 
 
 @dataclass(frozen=True)
+class Coordinators:
+    """The transaction coordinators' load over the measured phase, read from the broker's log (``coordinators``)."""
+
+    committed: int
+    aborted: int
+    partitions_used: int
+    partitions: int
+    ended_by_broker: Mapping[int, int]  # broker id -> transactions ended in the log partitions it leads
+
+    @property
+    def busiest_broker(self) -> tuple[int, float] | None:
+        """The broker whose log partitions ended the most transactions, and its share; None when none ended."""
+        ended = self.committed + self.aborted
+        if ended == 0 or not self.ended_by_broker:
+            return None
+        broker = max(self.ended_by_broker, key=lambda b: (self.ended_by_broker[b], -b))
+        return broker, self.ended_by_broker[broker] / ended
+
+
+@dataclass(frozen=True)
 class Drain:
     """``drain`` of a count-based run with consumers: whether every message sent was received before it ended."""
 
@@ -194,6 +214,7 @@ class Result:
     host: Mapping[str, Any] = field(default_factory=dict)  # the runner's machine and network; absent in older files
     broker_disk: Mapping[str, Any] = field(default_factory=dict)  # broker.dataDisk: an embedded cluster's disk
     rate: RateVerdict | None = None  # an open loop with a target; absent in older files
+    coordinators: Coordinators | None = None  # a transactional run on Kafka; absent otherwise and in older files
     _decoded: dict[str, hdr.Histogram | None] = field(default_factory=dict, compare=False, repr=False)
 
     @property

@@ -55,3 +55,34 @@ def test_the_report_draws_and_tabulates_each_curve(tmp_path: Path) -> None:
     assert "## Capacity: achieved rate and p99 against offered rate and producers" in report
     assert "producers: capacity by producersPerTopic" in report
     assert "| transactional | 100 | 5,000 | 5,817 | 116.3% | held | 3,584.0 |" in report
+
+
+COORDINATORS = FIXTURES / "capacity-coordinators"
+
+
+def test_the_busiest_coordinator_is_named_from_each_results_log_counts() -> None:
+    import json
+
+    results = [load_result(path) for path in find_result_files([str(COORDINATORS)])]
+    assert len(results) == 3
+    for r in results:
+        raw = json.loads(r.path.read_text(encoding="utf-8"))["coordinators"]
+        ended = {b["broker"]: b["committed"] + b["aborted"] for b in raw["byBroker"]}
+        total = raw["committed"] + raw["aborted"]
+        assert total > 0 and sum(ended.values()) == total
+        top = max(ended, key=lambda b: (ended[b], -b))
+        assert capacity.busiest_coordinator(r) == f"broker {top}: {ended[top] / total:.0%} of 3"
+    # A plain run has no transaction log to read.
+    plain = [load_result(p) for p in find_result_files([str(CAPACITY)]) if p.name.startswith("base-")]
+    assert plain and all(capacity.busiest_coordinator(r) == "—" for r in plain)
+
+
+def test_runs_on_one_and_three_brokers_are_separate_series() -> None:
+    results = [load_result(p) for p in find_result_files([str(CAPACITY), str(COORDINATORS)])]
+    producers = capacity.curves(results)[("producers", "producersPerTopic")]
+    assert list(producers) == [
+        "kafka-tx, plain, 1 broker(s)",
+        "kafka-tx, transactional, 1 broker(s)",
+        "kafka-tx-rf3, transactional, 3 broker(s)",
+    ]
+    assert [p.x for p in producers["kafka-tx-rf3, transactional, 3 broker(s)"]] == [1.0, 10.0, 100.0]

@@ -62,6 +62,18 @@ class OpenLoopTransactionsTest {
         assertTrue(r.at("/intendedPublishLatency/p50").asDouble()
                 >= r.get("aggregatedPublishLatency50pct").asDouble());
         assertEquals(100, r.at("/transactionPhases/commit/count").asLong());
+        // The coordinators' log over the measured phase: commits of the run's one producer (20 warmed up, 100
+        // measured, the phase seen to begin at the poll after its first measured operation), every one in the log
+        // partition its id hashes to, on the one broker.
+        JsonNode c = r.get("coordinators");
+        long ended = c.get("committed").asLong();
+        assertTrue(ended > 0 && ended <= 120, c.toString());
+        assertEquals(0, c.get("aborted").asLong());
+        assertEquals(1, c.get("transactionalIds").asInt());
+        assertEquals(1, c.get("partitionsUsed").asInt());
+        assertEquals(1.0, c.get("busiestShare").asDouble());
+        assertTrue(out.toString(StandardCharsets.UTF_8)
+                .contains("Coordinators: " + ended + " transaction(s) ended in the measured phase"));
     }
 
     /**

@@ -15,6 +15,7 @@ import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.cluster.ClusterStartFailed;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterUnreachable;
+import io.ombtx.runner.cluster.CoordinatorLog;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Secrets;
 import io.ombtx.runner.fault.BrokerControl;
@@ -479,6 +480,11 @@ public final class KafkaClusters implements ClusterSystem {
         }
 
         @Override
+        public CoordinatorLog coordinatorLog() {
+            return new TransactionCoordinators(driver.properties("commonConfig"));
+        }
+
+        @Override
         public void close() {
             cluster.close();
         }
@@ -577,6 +583,11 @@ public final class KafkaClusters implements ClusterSystem {
         @Override
         public FaultCluster faultCluster(FaultCluster.RunNames names) {
             return faultTargets(driver, names);
+        }
+
+        @Override
+        public CoordinatorLog coordinatorLog() {
+            return new TransactionCoordinators(driver.properties("commonConfig"));
         }
 
         @Override

@@ -50,18 +50,12 @@ final class TransactionLog {
 
     /** The run's transactional ids in the log, sorted by name, each with the log partition its records are in. */
     static Map<String, Integer> runIds(Properties clientSettings, RunNames names) {
-        Properties props = new Properties();
-        props.putAll(clientSettings);
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         String marker = names.streaming() && !names.groups().isEmpty()
                 ? "-stream-" + names.groups().get(0) + "-"
                 : null;
         String topic = names.topics().isEmpty() ? null : names.topics().get(0);
         Map<String, Integer> ids = new TreeMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = reader(clientSettings)) {
             List<TopicPartition> partitions = consumer.partitionsFor(TOPIC, READ_TIMEOUT).stream()
                     .map(p -> new TopicPartition(TOPIC, p.partition()))
                     .toList();
@@ -88,7 +82,18 @@ final class TransactionLog {
         return ids;
     }
 
-    private static boolean readTo(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
+    /** A consumer of the log with {@code clientSettings} (a secured cluster's too): no group, every record. */
+    static KafkaConsumer<byte[], byte[]> reader(Properties clientSettings) {
+        Properties props = new Properties();
+        props.putAll(clientSettings);
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Whether {@code consumer} has read every partition of {@code end} up to its offset there. */
+    static boolean readTo(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
             if (consumer.position(e.getKey(), READ_TIMEOUT) < e.getValue()) {
                 return false;
@@ -112,6 +117,79 @@ final class TransactionLog {
             return null;
         }
     }
+
+    /**
+     * The transaction state a log value records ({@code TransactionStatus}: 2 a commit prepared, 3 an abort prepared),
+     * or -1 for a tombstone (the id expired) or another format. Versions 0 and 1 (1 is flexible, its additions tagged
+     * fields at the end) put it after the producer id (int64), epoch (int16) and time-out (int32).
+     */
+    static int status(byte[] value) {
+        if (value == null || value.length < STATUS_AT + 1) {
+            return -1;
+        }
+        int version = ByteBuffer.wrap(value).getShort();
+        return version == 0 || version == 1 ? value[STATUS_AT] : -1;
+    }
+
+    /**
+     * When the state a log value records was entered ({@code TransactionLastUpdateTimestampMs}, the coordinator's
+     * clock): for a PrepareCommit or PrepareAbort, when the coordinator received the EndTxn that ends the
+     * transaction. -1 for another format or a value cut short. It follows the status and the transaction's partitions
+     * (version 0: an int32-counted array of int16-length topics and int32-counted partition ids; version 1: the same
+     * as compact arrays and strings, each element ending in tagged fields).
+     */
+    static long updateMillis(byte[] value) {
+        if (status(value) < 0) {
+            return -1;
+        }
+        try {
+            ByteBuffer b = ByteBuffer.wrap(value);
+            boolean flexible = b.getShort() == 1;
+            b.position(STATUS_AT + 1);
+            int topics = flexible ? unsignedVarint(b) - 1 : b.getInt();
+            for (int t = 0; t < topics; t++) {
+                int nameLength = flexible ? unsignedVarint(b) - 1 : b.getShort();
+                b.position(b.position() + Math.max(0, nameLength));
+                int partitions = flexible ? unsignedVarint(b) - 1 : b.getInt();
+                b.position(b.position() + Math.max(0, partitions) * Integer.BYTES);
+                if (flexible) {
+                    skipTaggedFields(b);
+                }
+            }
+            return b.getLong();
+        } catch (BufferUnderflowException | IllegalArgumentException malformed) {
+            return -1;
+        }
+    }
+
+    private static int unsignedVarint(ByteBuffer b) {
+        int value = 0;
+        for (int shift = 0; shift < 35; shift += 7) {
+            byte next = b.get();
+            value |= (next & 0x7f) << shift;
+            if ((next & 0x80) == 0) {
+                return value;
+            }
+        }
+        throw new IllegalArgumentException("varint longer than 5 bytes");
+    }
+
+    private static void skipTaggedFields(ByteBuffer b) {
+        int fields = unsignedVarint(b);
+        for (int f = 0; f < fields; f++) {
+            unsignedVarint(b); // the tag
+            int size = unsignedVarint(b);
+            b.position(b.position() + size);
+        }
+    }
+
+    /** Where a log value's status is: after its version, producer id, epoch and time-out. */
+    private static final int STATUS_AT = Short.BYTES + Long.BYTES + Short.BYTES + Integer.BYTES;
+
+    /** The status of a transaction whose commit, or abort, the coordinator has begun ({@link #status}). */
+    static final int PREPARE_COMMIT = 2;
+
+    static final int PREPARE_ABORT = 3;
 
     /** Whether a log value (version 0) lists a partition of {@code topic} in its transaction. */
     static boolean holds(byte[] value, String topic) {

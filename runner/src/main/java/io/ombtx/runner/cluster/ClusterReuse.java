@@ -145,6 +145,11 @@ public final class ClusterReuse implements AutoCloseable {
         }
 
         @Override
+        public CoordinatorLog coordinatorLog() {
+            return cluster.coordinatorLog();
+        }
+
+        @Override
         public void close() {
             if (cluster == kept && cluster.lost() != null) {
                 ClusterReuse.this.close(); // a broker died: the next run starts a whole cluster

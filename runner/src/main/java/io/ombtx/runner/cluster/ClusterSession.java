@@ -54,6 +54,14 @@ public interface ClusterSession extends AutoCloseable {
         return java.util.List.of();
     }
 
+    /**
+     * A reader of the transaction coordinators' log, for a transactional run's coordinator load, or null when the
+     * system keeps no such log the run can read. The caller closes it.
+     */
+    default CoordinatorLog coordinatorLog() {
+        return null;
+    }
+
     /** Closes its clients and stops an embedded cluster. */
     @Override
     void close();

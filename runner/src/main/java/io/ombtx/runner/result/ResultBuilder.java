@@ -67,7 +67,8 @@ public final class ResultBuilder {
             String failureReason,
             RunResult.Host host,
             List<RunResult.ClientWarning> clientWarnings,
-            CpuMeter.Use cpu) {
+            CpuMeter.Use cpu,
+            RunResult.Coordinators coordinators) {
 
         public static Builder builder() {
             return new Builder();
@@ -95,8 +96,15 @@ public final class ResultBuilder {
             private RunResult.Host host;
             private List<RunResult.ClientWarning> clientWarnings;
             private CpuMeter.Use cpu;
+            private RunResult.Coordinators coordinators;
 
             private Builder() {}
+
+            /** The transaction coordinators' load over the measured phase, when the cluster's log was read. */
+            public Builder coordinators(RunResult.Coordinators coordinators) {
+                this.coordinators = coordinators;
+                return this;
+            }
 
             public Builder clientWarnings(List<RunResult.ClientWarning> clientWarnings) {
                 this.clientWarnings = clientWarnings;
@@ -220,7 +228,8 @@ public final class ResultBuilder {
                         failureReason,
                         host,
                         clientWarnings,
-                        cpu);
+                        cpu,
+                        coordinators);
             }
         }
     }
@@ -322,6 +331,7 @@ public final class ResultBuilder {
                 .intendedPublishLatency(LatencySummary.of(measured.histogram(Latency.INTENDED_PUBLISH_LATENCY)))
                 .transactionPhases(phases(measured, w))
                 .transactions(transactions(w, measured, counts))
+                .coordinators(facts.coordinators())
                 .rate(RateJudge.verdict(facts, measured))
                 .clientWarnings(facts.clientWarnings())
                 .exactlyOnce(exactlyOnce(facts))

@@ -77,6 +77,7 @@ import java.util.Map;
     "intendedPublishLatency",
     "transactionPhases",
     "transactions",
+    "coordinators",
     "rate",
     "clientWarnings",
     "exactlyOnce",
@@ -152,6 +153,9 @@ public record RunResult(
                 Map<Phase, LatencySummary> transactionPhases,
         // A transactional PUBLISH: how its messages were cut into transactions, and what they held; absent otherwise.
         @JsonInclude(JsonInclude.Include.NON_NULL) Transactions transactions,
+        // A transactional run on a cluster with a transaction log: the transactions its coordinators ended, by log
+        // partition and broker, over the measured phase; absent otherwise.
+        @JsonInclude(JsonInclude.Include.NON_NULL) Coordinators coordinators,
         // An open loop at a target rate: whether the measured phase held it; absent otherwise.
         @JsonInclude(JsonInclude.Include.NON_NULL) RateVerdict rate,
         // What the client library warned during the run, each distinct message once with its count; absent if none.
@@ -189,6 +193,49 @@ public record RunResult(
             long committed,
             long failed,
             CountSummary messagesPerTransaction) {}
+
+    /**
+     * The transaction coordinators' load over the measured phase, read from the broker's own transaction log (Kafka's
+     * {@code __transaction_state}): the transactions that ended in it (a complete commit or abort written), by log
+     * partition (each transactional id hashes to one; its leader is the id's coordinator) and by broker. On a cluster
+     * shared with other clients their transactions count too.
+     *
+     * @param partitions the log's partitions
+     * @param transactionalIds the distinct transactional ids whose transactions ended
+     * @param busiestShare the busiest partition's share of the ended transactions (0..1; 0 when none ended)
+     * @param byPartition the partitions in which a transaction ended, by partition number
+     * @param byBroker every broker leading a partition of the log, by broker id
+     */
+    @JsonPropertyOrder({
+        "log",
+        "partitions",
+        "committed",
+        "aborted",
+        "transactionalIds",
+        "partitionsUsed",
+        "busiestShare",
+        "byPartition",
+        "byBroker"
+    })
+    public record Coordinators(
+            String log,
+            int partitions,
+            long committed,
+            long aborted,
+            int transactionalIds,
+            int partitionsUsed,
+            double busiestShare,
+            List<PartitionLoad> byPartition,
+            List<BrokerLoad> byBroker) {
+
+        /** One log partition's ended transactions; {@code leader} -1 when it had none. */
+        @JsonPropertyOrder({"partition", "leader", "committed", "aborted", "transactionalIds"})
+        public record PartitionLoad(int partition, int leader, long committed, long aborted, int transactionalIds) {}
+
+        /** One broker's share as a coordinator: the log partitions it leads and the transactions ended in them. */
+        @JsonPropertyOrder({"broker", "partitionsLed", "committed", "aborted"})
+        public record BrokerLoad(int broker, int partitionsLed, long committed, long aborted) {}
+    }
 
     /** A distribution of counts (not times): its mean and percentiles. */
     @JsonPropertyOrder({"count", "mean", "p50", "p99", "max"})

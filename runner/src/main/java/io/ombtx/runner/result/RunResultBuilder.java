@@ -65,6 +65,7 @@ public final class RunResultBuilder {
     private LatencySummary intendedPublishLatency;
     private Map<Phase, LatencySummary> transactionPhases;
     private RunResult.Transactions transactions;
+    private RunResult.Coordinators coordinators;
     private RunResult.RateVerdict rate;
     private List<RunResult.ClientWarning> clientWarnings;
     private ExactlyOnce exactlyOnce;
@@ -273,6 +274,11 @@ public final class RunResultBuilder {
         return this;
     }
 
+    public RunResultBuilder coordinators(RunResult.Coordinators coordinators) {
+        this.coordinators = coordinators;
+        return this;
+    }
+
     public RunResultBuilder transactions(RunResult.Transactions transactions) {
         this.transactions = transactions;
         return this;
@@ -371,6 +377,7 @@ public final class RunResultBuilder {
                 intendedPublishLatency,
                 transactionPhases,
                 transactions,
+                coordinators,
                 rate,
                 clientWarnings,
                 exactlyOnce,

@@ -2,6 +2,8 @@ package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.LiveCheckReport;
+import io.ombtx.runner.cluster.ClusterSession;
+import io.ombtx.runner.cluster.CoordinatorLog;
 import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RateSearchRecord;
@@ -16,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * The measurement, once the load has started: the max-rate search when the rate is to be found, the
@@ -41,6 +42,7 @@ final class Execution {
      * @param liveCheck what the live check saw ({@code operation.liveCheck}), or null
      * @param stallThreads this JVM's threads when the run stopped making progress (a local worker's), or null
      * @param cpu this process's and the machine's CPU use over the measured phase, or null
+     * @param coordinators the transaction coordinators' load over the measured phase, or null
      */
     record Measured(
             Instant startTime,
@@ -57,7 +59,8 @@ final class Execution {
             String failureReason,
             LiveCheckReport liveCheck,
             String stallThreads,
-            CpuMeter.Use cpu) {
+            CpuMeter.Use cpu,
+            RunResult.Coordinators coordinators) {
 
         /** Nothing measured: the run ended in set-up. */
         static Measured nothing(String reason) {
@@ -77,19 +80,20 @@ final class Execution {
                     null,
                     null,
                     null,
+                    null,
                     null);
         }
     }
 
     private final RunConsole console;
     private final Interruption interruption;
-    private final Supplier<String> clusterLost;
+    private final ClusterSession cluster;
 
-    /** @param clusterLost why the cluster can no longer serve the run, or null while it is whole */
-    Execution(RunConsole console, Interruption interruption, Supplier<String> clusterLost) {
+    /** @param cluster the run's cluster, or null when the run has none to watch (no broker, or reached before) */
+    Execution(RunConsole console, Interruption interruption, ClusterSession cluster) {
         this.console = console;
         this.interruption = interruption;
-        this.clusterLost = clusterLost;
+        this.cluster = cluster;
     }
 
     Measured run(RunSpec spec, RunResult.Broker broker, WorkerGroup group, SetUp.Done ready) throws Exception {
@@ -135,7 +139,10 @@ final class Execution {
                 Duration.ofSeconds(spec.teardownTimeoutSeconds()),
                 console::line,
                 ready.faults(),
-                clusterLost);
+                cluster == null ? () -> null : cluster::lost);
+        CoordinatorLog coordinatorLog =
+                cluster != null && w.operation().transactional() ? coordinatorLog(cluster) : null;
+        CoordinatorLog.Mark coordinatorsFrom = coordinatorLog == null ? null : markCoordinators(coordinatorLog);
         if (spec.openLoop()) {
             loop.targetRate(
                     !spec.findMaximumRate()
@@ -191,6 +198,10 @@ final class Execution {
                         partialReason != null ? partialReason : "live exactly-once check failed: " + e.getMessage();
             }
         }
+        RunResult.Coordinators coordinators = null;
+        if (coordinatorLog != null) {
+            coordinators = coordinators(coordinatorLog, coordinatorsFrom, loop, teardown, endedEarly);
+        }
         Map<String, Object> environment;
         try {
             environment = teardown.call("environment", group::environment);
@@ -218,7 +229,49 @@ final class Execution {
                 loop.failureReason(),
                 liveCheck,
                 loop.stallThreads(),
-                loop.cpu());
+                loop.cpu(),
+                coordinators);
+    }
+
+    private CoordinatorLog coordinatorLog(ClusterSession cluster) {
+        try {
+            return cluster.coordinatorLog();
+        } catch (RuntimeException e) {
+            console.line("The transaction coordinators' log cannot be read: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** Where the coordinators' log ends before the load's measurement, or null (said) when it does not answer. */
+    private CoordinatorLog.Mark markCoordinators(CoordinatorLog log) {
+        try {
+            return log.mark();
+        } catch (Exception e) {
+            console.line("The transaction coordinators' log could not be marked: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * The transactions the coordinators ended in the measured phase (by the log's own time stamps), read from their
+     * log between the mark taken before the measurement and one taken now that the load has stopped, said in one
+     * line; null when it could not be read (said too) or the run ended early.
+     */
+    private RunResult.Coordinators coordinators(
+            CoordinatorLog log, CoordinatorLog.Mark from, MeasurementLoop loop, Teardown teardown, boolean endedEarly) {
+        try (log) {
+            if (endedEarly || from == null) {
+                return null;
+            }
+            RunResult.Coordinators c = teardown.call(
+                    "transaction coordinators' load",
+                    () -> log.between(from, log.mark(), loop.startTime(), loop.endTime()));
+            console.say("%s", CoordinatorLine.of(c));
+            return c;
+        } catch (Exception e) {
+            console.line("The transaction coordinators' log could not be read: " + e.getMessage());
+            return null;
+        }
     }
 
     static void closeWorkers(Teardown teardown, WorkerGroup group) {

@@ -300,6 +300,7 @@ final class MeasurementLoop {
 
     /** Starts measuring the load generators' CPU: this process's, and each remote worker's over HTTP. */
     private void startCpu() {
+
         cpuMeter = CpuMeter.start();
         boolean remote =
                 group.members().stream().anyMatch(m -> !m.assignment().worker().equals(WorkerAssignment.LOCAL));
