@@ -538,7 +538,10 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) Disk dataDisk,
             // How the system was told from what the cluster answered on the wire (the rule that matched and its
             // evidence); absent when the cluster did not answer, and in files written before it existed.
-            @JsonInclude(JsonInclude.Include.NON_NULL) Identity identity) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Identity identity,
+            // What the cluster serves of the transactional protocol, probed before the load (ApiVersions and
+            // InitProducerId); absent when the cluster did not answer, and in files written before it existed.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Capabilities capabilities) {
 
         public Broker(
                 boolean embedded,
@@ -554,6 +557,7 @@ public record RunResult(
                     profile,
                     settings,
                     bootstrapServers,
+                    null,
                     null,
                     null,
                     null,
@@ -626,7 +630,29 @@ public record RunResult(
                     clusterId,
                     runOnCluster,
                     dataDisk,
-                    identity);
+                    identity,
+                    capabilities);
+        }
+
+        /** This broker with what the cluster serves of the transactional protocol ({@link Capabilities}). */
+        public Broker withCapabilities(Capabilities capabilities) {
+            return new Broker(
+                    embedded,
+                    brokers,
+                    version,
+                    profile,
+                    settings,
+                    bootstrapServers,
+                    coordination,
+                    transactionVersion,
+                    transactionProtocol,
+                    requestedTransactionVersion,
+                    system,
+                    clusterId,
+                    runOnCluster,
+                    dataDisk,
+                    identity,
+                    capabilities);
         }
 
         /** This broker as the {@code run}-th run on a cluster kept between runs ({@link #runOnCluster}). */
@@ -668,7 +694,8 @@ public record RunResult(
                     clusterId,
                     runOnCluster,
                     dataDisk,
-                    identity);
+                    identity,
+                    capabilities);
         }
 
         /** This broker with the disk under its data directories ({@link #dataDisk}). */
@@ -773,6 +800,61 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> apiVersions) {
         public Identity {
             evidence = List.copyOf(evidence);
+        }
+    }
+
+    /**
+     * What a cluster serves of the transactional protocol, probed before the load: {@code apis} the versions one
+     * broker's ApiVersions answer gives of each transactional API (API name to {@code MIN-MAX}, {@code none} when it
+     * does not serve it); what they make possible — {@code groupMetadata} (TxnOffsetCommit v3 and later: KIP-447's
+     * offsets with the consumer's group metadata), {@code transactionV2} (EndTxn v5: KIP-890 part 2),
+     * {@code consumerGroupProtocol} (ConsumerGroupHeartbeat: KIP-848); and what InitProducerId answered for an
+     * idempotent and for a transactional producer ({@code allowed}, or {@code refused: ERROR (code)}, or why there was
+     * no answer). When the probe could not run (TLS or SASL, no broker answered ApiVersions) only {@code problem} says
+     * why.
+     */
+    @JsonPropertyOrder({
+        "apis",
+        "groupMetadata",
+        "transactionV2",
+        "consumerGroupProtocol",
+        "idempotentProducer",
+        "transactionalProducer",
+        "problem"
+    })
+    public record Capabilities(
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> apis,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean groupMetadata,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean transactionV2,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean consumerGroupProtocol,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String idempotentProducer,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String transactionalProducer,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String problem) {
+
+        /** What {@code apis} says of an API the broker does not serve. */
+        public static final String NONE = "none";
+
+        public Capabilities {
+            apis = apis == null ? null : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(apis));
+        }
+
+        /** Not probed, for {@code problem}. */
+        public static Capabilities notProbed(String problem) {
+            return new Capabilities(null, null, null, null, null, null, problem);
+        }
+
+        /** Whether the probe ran (the versions are known). */
+        public boolean probed() {
+            return apis != null;
+        }
+
+        /** The highest version of {@code api} the broker serves, or -1 when it serves none (or was not probed). */
+        public int maxVersion(String api) {
+            String range = apis == null ? null : apis.get(api);
+            if (range == null || range.equals(NONE)) {
+                return -1;
+            }
+            return Integer.parseInt(range.substring(range.indexOf('-') + 1));
         }
     }
 
