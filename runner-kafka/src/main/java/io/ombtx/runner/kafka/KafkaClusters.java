@@ -441,7 +441,7 @@ public final class KafkaClusters implements ClusterSystem {
                 BrokerIdentity.describe(identity, answers.clusterId())));
         RunResult.Capabilities capabilities = capabilities(answers);
         log.accept(BrokerCapabilities.line(capabilities));
-        return broker.withIdentity(identity, answers.clusterId()).withCapabilities(capabilities);
+        return broker.withIdentity(identity, answers.clusterId(), capabilities);
     }
 
     /**

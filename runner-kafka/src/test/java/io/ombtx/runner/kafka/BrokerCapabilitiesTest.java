@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.runner.cluster.BrokerNeeds.Capability;
 import io.ombtx.runner.result.RunResult;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,12 @@ class BrokerCapabilitiesTest {
     private static final Map<Integer, String> KAFKA_282 =
             Map.of(18, "0-3", 22, "0-4", 24, "0-3", 25, "0-3", 26, "0-3", 28, "0-3");
     private static final ProducerProbe.Answers ALLOWED = new ProducerProbe.Answers("allowed", "allowed");
+
+    /** KIP-447's group metadata (both brokers have it), KIP-890 part 2's EndTxn v5, KIP-848's heartbeat. */
+    private static void assertKips(RunResult.Capabilities c, boolean v2, boolean kip848) {
+        assertEquals(
+                List.of(true, v2, kip848), List.of(c.groupMetadata(), c.transactionV2(), c.consumerGroupProtocol()));
+    }
 
     @Test
     void kafka411ServesEveryCapability() {
@@ -49,9 +56,7 @@ class BrokerCapabilitiesTest {
                         "allowed", "refused: TRANSACTIONAL_ID_AUTHORIZATION_FAILED (53) from InitProducerId"));
         assertEquals("none", c.apis().get("ConsumerGroupHeartbeat"));
         assertEquals("none", c.apis().get("ListTransactions"));
-        assertTrue(c.groupMetadata());
-        assertFalse(c.transactionV2());
-        assertFalse(c.consumerGroupProtocol());
+        assertKips(c, false, false);
         assertEquals(
                 "Broker capabilities: InitProducerId 0-4, AddPartitionsToTxn 0-3, AddOffsetsToTxn 0-3, TxnOffsetCommit"
                         + " 0-3 (KIP-447), EndTxn 0-3 (no KIP-890 part 2: v5 needed), DescribeTransactions none,"

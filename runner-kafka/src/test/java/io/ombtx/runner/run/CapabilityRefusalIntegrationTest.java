@@ -68,27 +68,38 @@ class CapabilityRefusalIntegrationTest {
         return new Refused(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), written);
     }
 
-    private static void assertRefused(Refused r, String line) {
+    /**
+     * A run of {@code workload} on the cluster at {@code servers}, refused with exit 2 and one line, {@code key} of the
+     * workload's file and {@code problem}, no stack trace, before the topics, with no result.
+     */
+    private Refused refused(String servers, String workload, String key, String problem) throws Exception {
+        Refused r = run(servers, workload);
         assertEquals(2, r.code(), r.out() + r.err());
-        assertEquals(line + "\n", r.err(), "one line, no stack trace");
+        assertEquals(
+                "error: " + dir.resolve("needs.yaml") + ": key '" + key + "': " + problem + "\n",
+                r.err(),
+                "one line, no stack trace");
         assertEquals(0, r.results(), "no result for a run that never started");
         assertFalse(r.out().contains("Created 1 topic"), "refused before the topics: " + r.out());
+        return r;
+    }
+
+    /** A run with consumers on the consumer group protocol, on the cluster at {@code servers} of {@code system}. */
+    private Refused consumerGroupProtocol(String servers, String system) throws Exception {
+        return refused(
+                servers,
+                "name: kip848\ngroupProtocol: consumer\nsubscriptionsPerTopic: 1\nmessageSize: 10\n"
+                        + "producerRate: 100\ntestDurationSeconds: 5\n",
+                "groupProtocol",
+                "group.protocol=consumer needs ConsumerGroupHeartbeat (KIP-848: the consumer group protocol), and the"
+                        + " cluster at " + servers + " (" + system + ") does not serve ConsumerGroupHeartbeat at all"
+                        + " (ApiVersions, probed before the load): use group.protocol=classic, or a broker that serves"
+                        + " it (Kafka 4.0 and later)");
     }
 
     @Test
     void theConsumerGroupProtocolOnKafka282IsRefusedNamingConsumerGroupHeartbeat() throws Exception {
-        String servers = kafka282.bootstrapServers();
-        Refused r = run(
-                servers,
-                "name: kip848\ngroupProtocol: consumer\nsubscriptionsPerTopic: 1\nmessageSize: 10\n"
-                        + "producerRate: 100\ntestDurationSeconds: 5\n");
-        assertRefused(
-                r,
-                "error: " + dir.resolve("needs.yaml") + ": key 'groupProtocol': group.protocol=consumer needs"
-                        + " ConsumerGroupHeartbeat (KIP-848: the consumer group protocol), and the cluster at "
-                        + servers
-                        + " (kafka) does not serve ConsumerGroupHeartbeat at all (ApiVersions, probed before the load):"
-                        + " use group.protocol=classic, or a broker that serves it (Kafka 4.0 and later)");
+        Refused r = consumerGroupProtocol(kafka282.bootstrapServers(), "kafka");
         assertTrue(
                 r.out()
                         .contains(
@@ -102,33 +113,20 @@ class CapabilityRefusalIntegrationTest {
     @Test
     void transactionVersion2OnKafka282IsRefusedNamingEndTxnV5() throws Exception {
         String servers = kafka282.bootstrapServers();
-        Refused r = run(
+        refused(
                 servers,
                 "name: kip890\ntransactionVersion: 2\noperation: {kind: WRITE, transactional: true}\n"
-                        + "messageSize: 10\nwarmupOperations: 1\nmeasureOperations: 1\n");
-        assertRefused(
-                r,
-                "error: " + dir.resolve("needs.yaml") + ": key 'transactionVersion': transaction version 2 needs"
-                        + " EndTxn v5 (KIP-890 part 2: transaction version 2), and the cluster at " + servers
-                        + " (kafka) serves EndTxn 0-3 only (ApiVersions, probed before the load): ask for transaction"
-                        + " version 1, or use a broker with KIP-890 part 2 (Kafka 4.0 and later)");
+                        + "messageSize: 10\nwarmupOperations: 1\nmeasureOperations: 1\n",
+                "transactionVersion",
+                "transaction version 2 needs EndTxn v5 (KIP-890 part 2: transaction version 2), and the cluster at "
+                        + servers + " (kafka) serves EndTxn 0-3 only (ApiVersions, probed before the load): ask for"
+                        + " transaction version 1, or use a broker with KIP-890 part 2 (Kafka 4.0 and later)");
     }
 
     @Test
     void theConsumerGroupProtocolOnTansuIsRefusedNamingConsumerGroupHeartbeat() throws Exception {
         try (EmbeddedTansu tansu = EmbeddedTansu.start(line -> {})) {
-            String servers = tansu.bootstrapServers();
-            Refused r = run(
-                    servers,
-                    "name: kip848\ngroupProtocol: consumer\nsubscriptionsPerTopic: 1\nmessageSize: 10\n"
-                            + "producerRate: 100\ntestDurationSeconds: 5\n");
-            assertRefused(
-                    r,
-                    "error: " + dir.resolve("needs.yaml") + ": key 'groupProtocol': group.protocol=consumer needs"
-                            + " ConsumerGroupHeartbeat (KIP-848: the consumer group protocol), and the cluster at "
-                            + servers + " (tansu) does not serve ConsumerGroupHeartbeat at all (ApiVersions, probed"
-                            + " before the load): use group.protocol=classic, or a broker that serves it (Kafka 4.0"
-                            + " and later)");
+            consumerGroupProtocol(tansu.bootstrapServers(), "tansu");
         }
     }
 }

@@ -75,7 +75,8 @@ public final class PlanText {
                         text,
                         "     needs       %s of the broker (checked against its ApiVersions before the load)",
                         run.brokerNeeds().stream()
-                                .map(n -> n.capability().apiText() + " (" + n.capability().kip() + ")")
+                                .map(n -> n.capability().apiText() + " ("
+                                        + n.capability().kip() + ")")
                                 .collect(Collectors.joining(", ")));
             }
             CapabilityCheck.standInNote(run.driver(), b).ifPresent(note -> line(text, "     note        %s", note));

@@ -610,44 +610,21 @@ public record RunResult(
                     clusterId,
                     runOnCluster,
                     dataDisk,
-                    identity);
+                    identity,
+                    capabilities);
         }
 
-        /** This broker with the system told from the wire, its identity's evidence and the cluster id it reported. */
-        public Broker withIdentity(Identity identity, String clusterId) {
-            return new Broker(
-                    embedded,
-                    brokers,
-                    version,
-                    profile,
-                    settings,
-                    bootstrapServers,
+        /**
+         * This broker with what the cluster answered on the wire: the system told from it, its identity's evidence,
+         * the cluster id it reported and its {@link Capabilities} (null when not read).
+         */
+        public Broker withIdentity(Identity identity, String clusterId, Capabilities capabilities) {
+            return with(
                     coordination,
                     transactionVersion,
                     transactionProtocol,
                     requestedTransactionVersion,
                     identity.system(),
-                    clusterId,
-                    runOnCluster,
-                    dataDisk,
-                    identity,
-                    capabilities);
-        }
-
-        /** This broker with what the cluster serves of the transactional protocol ({@link Capabilities}). */
-        public Broker withCapabilities(Capabilities capabilities) {
-            return new Broker(
-                    embedded,
-                    brokers,
-                    version,
-                    profile,
-                    settings,
-                    bootstrapServers,
-                    coordination,
-                    transactionVersion,
-                    transactionProtocol,
-                    requestedTransactionVersion,
-                    system,
                     clusterId,
                     runOnCluster,
                     dataDisk,
@@ -666,7 +643,8 @@ public record RunResult(
                     clusterId,
                     run,
                     dataDisk,
-                    identity);
+                    identity,
+                    capabilities);
         }
 
         private Broker with(
@@ -678,7 +656,8 @@ public record RunResult(
                 String clusterId,
                 Integer runOnCluster,
                 Disk dataDisk,
-                Identity identity) {
+                Identity identity,
+                Capabilities capabilities) {
             return new Broker(
                     embedded,
                     brokers,
@@ -709,7 +688,8 @@ public record RunResult(
                     clusterId,
                     runOnCluster,
                     disk,
-                    identity);
+                    identity,
+                    capabilities);
         }
 
         public static Broker embedded(int brokers, String version, String profile, Map<String, String> settings) {
@@ -744,7 +724,8 @@ public record RunResult(
                     clusterId,
                     runOnCluster,
                     dataDisk,
-                    identity);
+                    identity,
+                    capabilities);
         }
     }
 
@@ -822,14 +803,15 @@ public record RunResult(
         "transactionalProducer",
         "problem"
     })
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Capabilities(
-            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> apis,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean groupMetadata,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean transactionV2,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean consumerGroupProtocol,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String idempotentProducer,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String transactionalProducer,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String problem) {
+            Map<String, String> apis,
+            Boolean groupMetadata,
+            Boolean transactionV2,
+            Boolean consumerGroupProtocol,
+            String idempotentProducer,
+            String transactionalProducer,
+            String problem) {
 
         /** What {@code apis} says of an API the broker does not serve. */
         public static final String NONE = "none";

@@ -31,6 +31,9 @@ class BrokerNeedsTest {
     private static final Need STREAM = new Need(
             Capability.GROUP_METADATA, "workloads/s.yaml", "operation", "a transactional STREAM", "a later broker");
 
+    private static final RunResult.Identity KAFKA = new RunResult.Identity(
+            RunResult.Broker.SystemKind.KAFKA, "the broker reports process.roles", List.of(), null);
+
     private static RunResult.Broker broker(String txnOffsetCommit, String endTxn, String heartbeat) {
         Map<String, String> apis = new LinkedHashMap<>();
         apis.put("InitProducerId", "0-4");
@@ -38,8 +41,8 @@ class BrokerNeedsTest {
         apis.put("EndTxn", endTxn);
         apis.put("ConsumerGroupHeartbeat", heartbeat);
         return RunResult.Broker.external(1, "127.0.0.1:9092")
-                .withSystem(RunResult.Broker.SystemKind.KAFKA, "c1")
-                .withCapabilities(new RunResult.Capabilities(apis, null, null, null, "allowed", "allowed", null));
+                .withIdentity(
+                        KAFKA, "c1", new RunResult.Capabilities(apis, null, null, null, "allowed", "allowed", null));
     }
 
     @Test
@@ -85,8 +88,11 @@ class BrokerNeedsTest {
     @Test
     void capabilitiesNotProbedRefuseNothing() {
         RunResult.Broker secured = RunResult.Broker.external(1, "h:9093")
-                .withCapabilities(RunResult.Capabilities.notProbed(
-                        "ApiVersions: not asked: security.protocol SASL_SSL (the probe speaks plaintext only)"));
+                .withIdentity(
+                        KAFKA,
+                        "c1",
+                        RunResult.Capabilities.notProbed(
+                                "ApiVersions: not asked: security.protocol SASL_SSL (the probe speaks plaintext only)"));
         assertTrue(BrokerNeeds.refusal(List.of(CONSUMER, V2, STREAM), secured).isEmpty());
         assertTrue(BrokerNeeds.refusal(List.of(CONSUMER), RunResult.Broker.external(1, "h:9092"))
                 .isEmpty());
