@@ -73,15 +73,16 @@ class BrokerCapabilitiesTest {
         }
     }
 
+    /** Over TLS or SASL the identity does not ask ApiVersions: the capabilities say why, and ask nothing more. */
     @Test
-    void notProbedSaysWhy() {
-        RunResult.Capabilities c = RunResult.Capabilities.notProbed(
-                "ApiVersions: not asked: security.protocol SSL (the probe speaks plaintext only)");
+    void aClusterTheProbeCannotSpeakToIsNotProbed() throws Exception {
+        String why = "not asked: security.protocol SASL_SSL (the probe speaks plaintext only)";
+        RunResult.Capabilities c = KafkaClusters.capabilities(new BrokerIdentity.Answers(
+                "c1", 1, 1, "broker1", 9093, null, null, why, java.util.Set.of("process.roles"), null));
         assertFalse(c.probed());
-        assertEquals(
-                "Broker capabilities not probed: ApiVersions: not asked: security.protocol SSL (the probe speaks"
-                        + " plaintext only)",
-                BrokerCapabilities.line(c));
+        assertNull(c.apis());
+        assertEquals("ApiVersions: " + why, c.problem());
+        assertEquals("Broker capabilities not probed: ApiVersions: " + why, BrokerCapabilities.line(c));
     }
 
     @Test
