@@ -186,6 +186,8 @@ def test_an_omb_tx_result_is_checked_against_the_schema_and_its_first_violation_
         (lambda d: d["transactionPhases"].update(lunch={"unit": "ms", "count": 0}), "$.transactionPhases: "),
         (lambda d: d.update(schemaVersion=2), "$.schemaVersion: 1 was expected"),
         (lambda d: d["summary"].update(durationSeconds="NaN"), "$.summary.durationSeconds: 'NaN' is not of type"),
+        (lambda d: d["broker"].update(capabilities={"apis": {"EndTxn": "5"}}), "$.broker.capabilities.apis.EndTxn: "),
+        (lambda d: d["broker"].update(capabilities={"apis": {"Produce": "0-11"}}), "$.broker.capabilities.apis: "),
     ],
 )
 def test_a_broken_omb_tx_result_names_the_json_path(tmp_path: Path, change, where: str) -> None:
@@ -196,6 +198,22 @@ def test_a_broken_omb_tx_result_names_the_json_path(tmp_path: Path, change, wher
     with pytest.raises(ResultError) as error:
         load_result(path)
     assert str(error.value).startswith(f"{path}: not valid against docs/result.schema.json at {where}")
+
+
+def test_the_broker_capabilities_a_run_probed_are_valid(tmp_path: Path) -> None:
+    document = json.loads(result_file("tx-writes-kafka-tx").read_text())
+    ranges = ["0-4", "0-3", "0-3", "0-3", "0-3", "none", "none", "none"]  # Kafka 2.8.2's, as the probe read them
+    names = ["InitProducerId", "AddPartitionsToTxn", "AddOffsetsToTxn", "TxnOffsetCommit", "EndTxn",
+             "DescribeTransactions", "ListTransactions", "ConsumerGroupHeartbeat"]
+    document["broker"]["capabilities"] = {
+        "apis": dict(zip(names, ranges)), "groupMetadata": True, "transactionV2": False,
+        "consumerGroupProtocol": False, "idempotentProducer": "allowed", "transactionalProducer": "allowed"}
+    path = tmp_path / "probed.json"
+    path.write_text(json.dumps(document))
+    assert load_result(path).broker_system == document["broker"].get("system")
+    document["broker"]["capabilities"] = {"problem": "ApiVersions: not asked: security.protocol SSL"}
+    path.write_text(json.dumps(document))
+    load_result(path)
 
 
 def test_a_stock_omb_result_is_not_held_to_the_schema(tmp_path: Path) -> None:

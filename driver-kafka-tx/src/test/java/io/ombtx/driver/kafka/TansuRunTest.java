@@ -83,6 +83,17 @@ class TansuRunTest {
                 identity.get("rule").asText());
         assertEquals(36, identity.get("apiVersions").size(), identity.toString());
         assertEquals("0-4", identity.get("apiVersions").get("26").asText(), identity.toString()); // EndTxn
+        // What the capability probe read, before the load: the same ApiVersions answer, both producers allowed.
+        assertTrue(
+                console.contains("Broker capabilities: InitProducerId 0-5, AddPartitionsToTxn 0-5, AddOffsetsToTxn 0-4,"
+                        + " TxnOffsetCommit 0-4 (KIP-447), EndTxn 0-4 (no KIP-890 part 2: v5 needed),"
+                        + " DescribeTransactions none, ListTransactions none, ConsumerGroupHeartbeat none (no KIP-848);"
+                        + " idempotent producer allowed, transactional producer allowed"),
+                console);
+        JsonNode capabilities = broker.get("capabilities");
+        assertEquals("0-4", capabilities.get("apis").get("EndTxn").asText(), capabilities.toString());
+        assertFalse(capabilities.get("transactionV2").asBoolean(), capabilities.toString());
+        assertEquals("allowed", capabilities.get("transactionalProducer").asText(), capabilities.toString());
 
         assertFalse(
                 ProcessHandle.current()

@@ -3,11 +3,7 @@ package io.ombtx.runner.kafka;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.result.RunResult.Broker.SystemKind;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -58,14 +54,14 @@ public final class BrokerIdentity {
     /** Kafka's own broker settings, one of which every Kafka broker reports (KRaft, ZooKeeper mode). */
     static final List<String> KAFKA_BROKER_SETTINGS = List.of("process.roles", "zookeeper.connect");
 
-    private static final short API_VERSIONS = 18;
-    private static final int SOCKET_TIMEOUT_MS = 10_000;
+    private static final int API_VERSIONS = 18;
 
     private BrokerIdentity() {}
 
     /**
      * What the cluster answered. Each part is null when it was not read, and its problem says why.
      *
+     * @param brokerId the broker asked (the lowest-numbered), with its {@code host} and {@code port}
      * @param apiVersions API key to {@code MIN-MAX}
      * @param brokerSettings the names of the broker's settings DescribeConfigs reported
      */
@@ -73,6 +69,8 @@ public final class BrokerIdentity {
             String clusterId,
             Integer nodes,
             Integer brokerId,
+            String host,
+            int port,
             String clusterProblem,
             Map<Integer, String> apiVersions,
             String apiVersionsProblem,
@@ -140,6 +138,8 @@ public final class BrokerIdentity {
                 clusterId,
                 nodes,
                 node == null ? null : node.id(),
+                node == null ? null : node.host(),
+                node == null ? -1 : node.port(),
                 clusterProblem,
                 apiVersions,
                 apiVersionsProblem,
@@ -211,32 +211,13 @@ public final class BrokerIdentity {
     }
 
     /**
-     * Sends ApiVersions v0 (request header v1: key, version, correlation id, client id) on a connection of its own
-     * and reads the answer: error code, then each API's key, lowest and highest version.
+     * Sends ApiVersions v0 on a connection of its own ({@link KafkaWire}) and reads the answer: error code, then each
+     * API's key, lowest and highest version.
      */
     static Map<Integer, String> apiVersions(String host, int port) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), SOCKET_TIMEOUT_MS);
-            socket.setSoTimeout(SOCKET_TIMEOUT_MS);
-            byte[] client = "omb-tx-identity".getBytes(StandardCharsets.UTF_8);
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            out.writeInt(2 + 2 + 4 + 2 + client.length);
-            out.writeShort(API_VERSIONS);
-            out.writeShort(0);
-            out.writeInt(1);
-            out.writeShort(client.length);
-            out.write(client);
-            out.flush();
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            int size = in.readInt();
-            if (size < 10 || size > 1 << 20) {
-                throw new IOException("an answer of " + size + " bytes is not ApiVersions'");
-            }
-            int correlation = in.readInt();
+        try (KafkaWire wire = KafkaWire.connect(host, port)) {
+            DataInputStream in = wire.call(API_VERSIONS, 0, body -> {});
             short error = in.readShort();
-            if (correlation != 1) {
-                throw new IOException("answer to another request (correlation id " + correlation + ")");
-            }
             if (error != 0) {
                 throw new IOException("ApiVersions error code " + error);
             }

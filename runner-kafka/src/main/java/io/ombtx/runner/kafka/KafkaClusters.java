@@ -440,7 +440,22 @@ public final class KafkaClusters implements ClusterSystem {
                         ? broker.bootstrapServers()
                         : props.getProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG),
                 BrokerIdentity.describe(identity, answers.clusterId())));
-        return broker.withIdentity(identity, answers.clusterId());
+        RunResult.Capabilities capabilities = capabilities(answers);
+        log.accept(BrokerCapabilities.line(capabilities));
+        return broker.withIdentity(identity, answers.clusterId(), capabilities);
+    }
+
+    /**
+     * What the cluster serves of the transactional protocol: the identity's ApiVersions answer (not asked again) and
+     * InitProducerId asked of the same broker ({@link ProducerProbe}); not probed, saying why, when ApiVersions was
+     * not answered (TLS or SASL, which the probes do not speak, or no answer).
+     */
+    static RunResult.Capabilities capabilities(BrokerIdentity.Answers answers) throws InterruptedException {
+        if (answers.apiVersions() == null) {
+            return RunResult.Capabilities.notProbed("ApiVersions: " + answers.apiVersionsProblem());
+        }
+        return BrokerCapabilities.of(
+                answers.apiVersions(), ProducerProbe.ask(answers.host(), answers.port(), answers.apiVersions()));
     }
 
     /** The embedded cluster of one run: started from the plan, stopped when the session closes. */

@@ -16,40 +16,56 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The broker system told from the wire by real brokers the project starts: Apache Kafka 4.1.1 (KRaft, the built-in
- * release) and 2.8.2 (ZooKeeper mode, the seeds' release) say what Kafka says, Tansu 0.6.0 what Tansu says.
+ * release), 3.9.1 (KRaft) and 2.8.2 (ZooKeeper mode, the seeds' release) say what Kafka says, Tansu 0.6.0 what Tansu
+ * says.
  */
 @Tag("integration")
 class BrokerIdentityIntegrationTest {
 
-    private static RunResult.Identity identify(String bootstrap) throws Exception {
+    /** What the cluster at {@code bootstrap} answers the identity's probes (Admin and ApiVersions). */
+    static BrokerIdentity.Answers answers(String bootstrap) throws Exception {
         Properties props = new Properties();
         props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(props)) {
-            return BrokerIdentity.read(admin, props, 30);
+            return BrokerIdentity.answers(admin, props, 30);
+        }
+    }
+
+    private static RunResult.Identity identify(String bootstrap) throws Exception {
+        return BrokerIdentity.identify(answers(bootstrap));
+    }
+
+    /** Kafka {@code version} (null: the built-in 4.1.1) identified as Kafka by its setting {@code setting}. */
+    private static RunResult.Identity kafka(String version, String setting) throws Exception {
+        try (EmbeddedKafkaCluster kafka =
+                EmbeddedKafkaCluster.builder().version(version).start()) {
+            RunResult.Identity identity = identify(kafka.bootstrapServers());
+            assertEquals(SystemKind.KAFKA, identity.system(), identity.toString());
+            assertTrue(identity.rule().contains(setting), identity.rule());
+            return identity;
         }
     }
 
     @Test
     void kafka411IsKafkaByItsKRaftSetting() throws Exception {
-        try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().start()) {
-            RunResult.Identity identity = identify(kafka.bootstrapServers());
-            assertEquals(SystemKind.KAFKA, identity.system(), identity.toString());
-            assertTrue(identity.rule().contains("process.roles"), identity.rule());
-            // KIP-890's EndTxn v5 and KIP-848's ConsumerGroupHeartbeat (68) are 4.x's.
-            assertEquals("5", identity.apiVersions().get("26").split("-")[1], identity.toString());
-            assertTrue(identity.apiVersions().containsKey("68"), identity.toString());
-        }
+        RunResult.Identity identity = kafka(null, "process.roles");
+        // KIP-890's EndTxn v5 and KIP-848's ConsumerGroupHeartbeat (68) are 4.x's.
+        assertEquals("5", identity.apiVersions().get("26").split("-")[1], identity.toString());
+        assertTrue(identity.apiVersions().containsKey("68"), identity.toString());
+    }
+
+    @Test
+    void kafka391IsKafkaByItsKRaftSetting() throws Exception {
+        RunResult.Identity identity = kafka("3.9.1", "process.roles");
+        // EndTxn stops at v4 before 4.0; 3.9.1 already answers ConsumerGroupHeartbeat v0 (KIP-848's preview).
+        assertEquals("0-4", identity.apiVersions().get("26"), identity.toString());
+        assertEquals("0-0", identity.apiVersions().get("68"), identity.toString());
     }
 
     @Test
     void kafka282IsKafkaByItsZooKeeperSetting() throws Exception {
-        try (EmbeddedKafkaCluster kafka =
-                EmbeddedKafkaCluster.builder().version("2.8.2").start()) {
-            RunResult.Identity identity = identify(kafka.bootstrapServers());
-            assertEquals(SystemKind.KAFKA, identity.system(), identity.toString());
-            assertTrue(identity.rule().contains("zookeeper.connect"), identity.rule());
-            assertFalse(identity.apiVersions().containsKey("68"), identity.toString());
-        }
+        RunResult.Identity identity = kafka("2.8.2", "zookeeper.connect");
+        assertFalse(identity.apiVersions().containsKey("68"), identity.toString());
     }
 
     @Test

@@ -28,6 +28,8 @@ class BrokerIdentityTest {
                 clusterId,
                 1,
                 1,
+                "127.0.0.1",
+                9092,
                 null,
                 versions,
                 versions == null ? "not asked: security.protocol SSL (the probe speaks plaintext only)" : null,

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.cluster.BrokerNeeds;
 import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.Workload;
@@ -55,6 +56,56 @@ class PlannerTest {
         assertTrue(run.broker().embedded());
         assertEquals(1, run.broker().brokers());
         assertEquals(10, run.reportingIntervalSeconds());
+    }
+
+    /**
+     * What a run needs of the broker, blamed where it was asked for: a transactional STREAM's group metadata (not a
+     * naive one's, not a WRITE's offsets, whose group metadata has no member), the consumer group protocol from the
+     * workload or the driver's file, transaction version 2 from the workload or the flag.
+     */
+    @Test
+    void eachRunSaysWhatItNeedsOfTheBrokerAndWhoAsked() throws Exception {
+        DriverFile plain = driver("name: d\ndriverClass: " + SPI_DRIVER + "\n");
+        String stream = "name: s\noperation: {kind: STREAM, transactional: %s}\nsubscriptionsPerTopic: 1\n"
+                + "producerRate: 100\n";
+        assertEquals(
+                List.of(new BrokerNeeds.Need(
+                        BrokerNeeds.Capability.GROUP_METADATA,
+                        dir.resolve("w.yaml").toString(),
+                        "operation",
+                        "a transactional STREAM (sendOffsetsToTransaction with the consumer's group metadata)",
+                        "use a broker that serves it (Kafka 2.5 and later)")),
+                needs(plain, stream.formatted("true"), PlanOptions.defaults()));
+        assertEquals(List.of(), needs(plain, stream.formatted("false"), PlanOptions.defaults()));
+        String offsets =
+                "name: w\noperation: {kind: WRITE, transactional: true, sendOffsets: true}\nproducerRate: 100\n";
+        assertEquals(List.of(), needs(plain, offsets, PlanOptions.defaults()));
+
+        List<BrokerNeeds.Need> consumer = needs(
+                driver("name: d\ndriverClass: " + SPI_DRIVER + "\nconsumerConfig: |\n  group.protocol=consumer\n"),
+                "name: w\ntransactionVersion: 2\nproducerRate: 100\n",
+                PlanOptions.defaults());
+        assertEquals(
+                List.of(BrokerNeeds.Capability.CONSUMER_GROUP_PROTOCOL, BrokerNeeds.Capability.TRANSACTION_V2),
+                consumer.stream().map(BrokerNeeds.Need::capability).toList());
+        assertEquals(
+                List.of(
+                        dir.resolve("driver.yaml") + " consumerConfig.group.protocol",
+                        dir.resolve("w.yaml") + " transactionVersion"),
+                consumer.stream().map(n -> n.file() + " " + n.key()).toList());
+        List<BrokerNeeds.Need> flag = needs(
+                plain,
+                "name: w\ngroupProtocol: consumer\nproducerRate: 100\n",
+                PlanOptions.builder().transactionVersion(2).build());
+        assertEquals(
+                List.of(dir.resolve("w.yaml") + " groupProtocol", "null --transaction-version"),
+                flag.stream().map(n -> n.file() + " " + n.key()).toList());
+    }
+
+    private List<BrokerNeeds.Need> needs(DriverFile driver, String workload, PlanOptions options) throws Exception {
+        return Planner.plan(List.of(driver), List.of(workload(workload)), options)
+                .get(0)
+                .brokerNeeds();
     }
 
     @Test

@@ -69,6 +69,16 @@ public final class PlanText {
             if (b.embedded()) {
                 line(text, b.tansu() ? "     tansu       %s" : "     kafka       %s", versionText(b));
             }
+            if (!run.brokerNeeds().isEmpty()) {
+                // A dry run asks no broker: what the run needs is checked when the cluster answers, before the load.
+                line(
+                        text,
+                        "     needs       %s of the broker (checked against its ApiVersions before the load)",
+                        run.brokerNeeds().stream()
+                                .map(n -> n.capability().apiText() + " ("
+                                        + n.capability().kip() + ")")
+                                .collect(Collectors.joining(", ")));
+            }
             CapabilityCheck.standInNote(run.driver(), b).ifPresent(note -> line(text, "     note        %s", note));
             if (run.clientVersion() != null) {
                 line(

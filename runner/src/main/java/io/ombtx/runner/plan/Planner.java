@@ -2,6 +2,7 @@ package io.ombtx.runner.plan;
 
 import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.cluster.BrokerNeeds;
 import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterSystems;
@@ -125,7 +126,56 @@ public final class Planner {
                 findMax ? searchSettings(w, initialRate) : null,
                 clientVersion(driver, w, options),
                 w.driverOverrides().describe(),
-                WorkloadWarnings.of(w));
+                WorkloadWarnings.of(w),
+                usesBroker ? brokerNeeds(driver, w, options) : List.of());
+    }
+
+    /**
+     * What the run needs of the broker's transactional protocol, each blamed where it was asked for: the consumer
+     * group protocol (KIP-848) for {@code group.protocol=consumer}, EndTxn v5 (KIP-890 part 2) for transaction
+     * version 2, and TxnOffsetCommit v3 (KIP-447) for a transactional STREAM, whose processors commit their offsets
+     * with {@code sendOffsetsToTransaction} and the consumer's group metadata (its member id and generation: every
+     * kafka-clients release this runs on, 2.7 and later, refuses to send those below v3). A transactional WRITE's
+     * or SEND_OFFSETS' offsets carry a group id alone (no member), which kafka-clients sends at any version. Checked
+     * when the cluster has answered, before the load ({@link BrokerNeeds#refusal}).
+     */
+    static List<BrokerNeeds.Need> brokerNeeds(DriverFile driver, Workload w, PlanOptions options) {
+        List<BrokerNeeds.Need> needs = new ArrayList<>();
+        for (String block : List.of("consumerConfig", "commonConfig")) {
+            String protocol = driver.properties(block).getProperty(BrokerSetup.GROUP_PROTOCOL);
+            if (protocol == null) {
+                continue;
+            }
+            if (protocol.trim().equalsIgnoreCase("consumer")) {
+                String[] blamed = groupProtocolBlame(driver, w, block);
+                needs.add(new BrokerNeeds.Need(
+                        BrokerNeeds.Capability.CONSUMER_GROUP_PROTOCOL,
+                        blamed[0],
+                        blamed[1],
+                        "group.protocol=consumer",
+                        "use group.protocol=classic, or a broker that serves it (Kafka 4.0 and later)"));
+            }
+            break;
+        }
+        boolean fromFlag = options.transactionVersion() != null;
+        Integer transactionVersion = fromFlag ? options.transactionVersion() : w.transactionVersion();
+        if (transactionVersion != null && transactionVersion >= 2) {
+            needs.add(new BrokerNeeds.Need(
+                    BrokerNeeds.Capability.TRANSACTION_V2,
+                    fromFlag ? null : w.sourceFile(),
+                    fromFlag ? "--transaction-version" : "transactionVersion",
+                    "transaction version " + transactionVersion,
+                    "ask for transaction version 1, or use a broker with KIP-890 part 2 (Kafka 4.0 and later)"));
+        }
+        if (w.streaming() && w.operation().transactional()) {
+            needs.add(new BrokerNeeds.Need(
+                    BrokerNeeds.Capability.GROUP_METADATA,
+                    w.sourceFile(),
+                    "operation",
+                    "a transactional STREAM (sendOffsetsToTransaction with the consumer's group metadata)",
+                    "use a broker that serves it (Kafka 2.5 and later)"));
+        }
+        return needs;
     }
 
     /** The max-rate search's settings for a workload, bounded by its {@code latencyTarget} when it sets one. */
@@ -610,14 +660,19 @@ public final class Planner {
      * workload's {@code groupProtocol}, its {@code driverOverrides}, else the driver's file.
      */
     static ConfigException groupProtocolRefused(DriverFile driver, Workload w, String block, String problem) {
+        String[] blamed = groupProtocolBlame(driver, w, block);
+        return new ConfigException(blamed[0], blamed[1], problem);
+    }
+
+    /** The file and key that set the {@code group.protocol} in force in {@code block} (see above). */
+    private static String[] groupProtocolBlame(DriverFile driver, Workload w, String block) {
         if (w.groupProtocol() != null) {
-            return new ConfigException(w.sourceFile(), "groupProtocol", problem);
+            return new String[] {w.sourceFile(), "groupProtocol"};
         }
         if (w.driverOverrides().settings().getOrDefault(block, Map.of()).containsKey(BrokerSetup.GROUP_PROTOCOL)) {
-            return new ConfigException(
-                    w.sourceFile(), "driverOverrides." + block + "." + BrokerSetup.GROUP_PROTOCOL, problem);
+            return new String[] {w.sourceFile(), "driverOverrides." + block + "." + BrokerSetup.GROUP_PROTOCOL};
         }
-        return new ConfigException(driver.file().toString(), block + "." + BrokerSetup.GROUP_PROTOCOL, problem);
+        return new String[] {driver.file().toString(), block + "." + BrokerSetup.GROUP_PROTOCOL};
     }
 
     /**

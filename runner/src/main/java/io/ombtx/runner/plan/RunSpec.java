@@ -1,5 +1,6 @@
 package io.ombtx.runner.plan;
 
+import io.ombtx.runner.cluster.BrokerNeeds;
 import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.LoopMode;
@@ -37,6 +38,8 @@ import java.util.List;
  * @param clientVersion the client release of the run's local worker, or null for the built-in one
  * @param overrides the workload's driverOverrides, one line each as the dry run shows them
  * @param warnings what the workload's reader warns of (settings that are valid but likely not meant)
+ * @param brokerNeeds what the run needs of the broker's transactional protocol, checked against what the cluster
+ *     serves once it has answered, before the load ({@link BrokerNeeds})
  */
 public record RunSpec(
         int number,
@@ -60,12 +63,14 @@ public record RunSpec(
         MaxRateSearch.Settings search,
         String clientVersion,
         List<String> overrides,
-        List<String> warnings) {
+        List<String> warnings,
+        List<BrokerNeeds.Need> brokerNeeds) {
 
     public RunSpec {
         workers = List.copyOf(workers);
         overrides = List.copyOf(overrides);
         warnings = List.copyOf(warnings);
+        brokerNeeds = List.copyOf(brokerNeeds);
     }
 
     /** The same run as another repetition: its own number, repetition and run id (and so its own names). */
@@ -92,7 +97,8 @@ public record RunSpec(
                 search,
                 clientVersion,
                 overrides,
-                warnings);
+                warnings,
+                brokerNeeds);
     }
 
     /** The workload's (or sweep point's) name. */

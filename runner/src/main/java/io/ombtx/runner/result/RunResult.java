@@ -585,7 +585,10 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) Disk dataDisk,
             // How the system was told from what the cluster answered on the wire (the rule that matched and its
             // evidence); absent when the cluster did not answer, and in files written before it existed.
-            @JsonInclude(JsonInclude.Include.NON_NULL) Identity identity) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Identity identity,
+            // What the cluster serves of the transactional protocol, probed before the load (ApiVersions and
+            // InitProducerId); absent when the cluster did not answer, and in files written before it existed.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Capabilities capabilities) {
 
         public Broker(
                 boolean embedded,
@@ -601,6 +604,7 @@ public record RunResult(
                     profile,
                     settings,
                     bootstrapServers,
+                    null,
                     null,
                     null,
                     null,
@@ -653,18 +657,16 @@ public record RunResult(
                     clusterId,
                     runOnCluster,
                     dataDisk,
-                    identity);
+                    identity,
+                    capabilities);
         }
 
-        /** This broker with the system told from the wire, its identity's evidence and the cluster id it reported. */
-        public Broker withIdentity(Identity identity, String clusterId) {
-            return new Broker(
-                    embedded,
-                    brokers,
-                    version,
-                    profile,
-                    settings,
-                    bootstrapServers,
+        /**
+         * This broker with what the cluster answered on the wire: the system told from it, its identity's evidence,
+         * the cluster id it reported and its {@link Capabilities} (null when not read).
+         */
+        public Broker withIdentity(Identity identity, String clusterId, Capabilities capabilities) {
+            return with(
                     coordination,
                     transactionVersion,
                     transactionProtocol,
@@ -673,7 +675,8 @@ public record RunResult(
                     clusterId,
                     runOnCluster,
                     dataDisk,
-                    identity);
+                    identity,
+                    capabilities);
         }
 
         /** This broker as the {@code run}-th run on a cluster kept between runs ({@link #runOnCluster}). */
@@ -687,7 +690,8 @@ public record RunResult(
                     clusterId,
                     run,
                     dataDisk,
-                    identity);
+                    identity,
+                    capabilities);
         }
 
         private Broker with(
@@ -699,7 +703,8 @@ public record RunResult(
                 String clusterId,
                 Integer runOnCluster,
                 Disk dataDisk,
-                Identity identity) {
+                Identity identity,
+                Capabilities capabilities) {
             return new Broker(
                     embedded,
                     brokers,
@@ -715,7 +720,8 @@ public record RunResult(
                     clusterId,
                     runOnCluster,
                     dataDisk,
-                    identity);
+                    identity,
+                    capabilities);
         }
 
         /** This broker with the disk under its data directories ({@link #dataDisk}). */
@@ -729,7 +735,8 @@ public record RunResult(
                     clusterId,
                     runOnCluster,
                     disk,
-                    identity);
+                    identity,
+                    capabilities);
         }
 
         public static Broker embedded(int brokers, String version, String profile, Map<String, String> settings) {
@@ -764,7 +771,8 @@ public record RunResult(
                     clusterId,
                     runOnCluster,
                     dataDisk,
-                    identity);
+                    identity,
+                    capabilities);
         }
     }
 
@@ -820,6 +828,62 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> apiVersions) {
         public Identity {
             evidence = List.copyOf(evidence);
+        }
+    }
+
+    /**
+     * What a cluster serves of the transactional protocol, probed before the load: {@code apis} the versions one
+     * broker's ApiVersions answer gives of each transactional API (API name to {@code MIN-MAX}, {@code none} when it
+     * does not serve it); what they make possible — {@code groupMetadata} (TxnOffsetCommit v3 and later: KIP-447's
+     * offsets with the consumer's group metadata), {@code transactionV2} (EndTxn v5: KIP-890 part 2),
+     * {@code consumerGroupProtocol} (ConsumerGroupHeartbeat: KIP-848); and what InitProducerId answered for an
+     * idempotent and for a transactional producer ({@code allowed}, or {@code refused: ERROR (code)}, or why there was
+     * no answer). When the probe could not run (TLS or SASL, no broker answered ApiVersions) only {@code problem} says
+     * why.
+     */
+    @JsonPropertyOrder({
+        "apis",
+        "groupMetadata",
+        "transactionV2",
+        "consumerGroupProtocol",
+        "idempotentProducer",
+        "transactionalProducer",
+        "problem"
+    })
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Capabilities(
+            Map<String, String> apis,
+            Boolean groupMetadata,
+            Boolean transactionV2,
+            Boolean consumerGroupProtocol,
+            String idempotentProducer,
+            String transactionalProducer,
+            String problem) {
+
+        /** What {@code apis} says of an API the broker does not serve. */
+        public static final String NONE = "none";
+
+        public Capabilities {
+            apis = apis == null ? null : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(apis));
+        }
+
+        /** Not probed, for {@code problem}. */
+        public static Capabilities notProbed(String problem) {
+            return new Capabilities(null, null, null, null, null, null, problem);
+        }
+
+        /** Whether the probe ran (the versions are known). */
+        public boolean probed() {
+            return apis != null;
+        }
+
+        /** The highest version of {@code api} the broker serves, or -1 when it serves none (or was not probed). */
+        public int maxVersion(String api) {
+            String range = apis == null ? null : apis.get(api);
+            if (range == null || range.equals(NONE)) {
+                return -1;
+            }
+            return Integer.parseInt(range.substring(range.indexOf('-') + 1));
         }
     }
 

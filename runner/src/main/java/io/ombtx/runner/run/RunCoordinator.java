@@ -1,6 +1,7 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.cluster.BrokerNeeds;
 import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterSession;
@@ -227,7 +228,13 @@ public final class RunCoordinator {
             boolean clientFaults = spec.measurement().hasClientFaults();
             SetUp.FaultAccess faults =
                     control == null && !clientFaults ? null : new SetUp.FaultAccess(control, cluster);
-            Outcome outcome = execute(spec, cluster.driver(), cluster.facts(), faults, cluster);
+            RunResult.Broker facts = cluster.facts();
+            // What the run needs of the transactional protocol, against what the cluster said it serves: exit 2.
+            java.util.Optional<ConfigException> lacking = BrokerNeeds.refusal(spec.brokerNeeds(), facts);
+            if (lacking.isPresent()) {
+                throw lacking.get();
+            }
+            Outcome outcome = execute(spec, cluster.driver(), facts, faults, cluster);
             keepBrokerLogs(cluster, outcome);
             return outcome;
         }

@@ -22,11 +22,14 @@ class ResultEnumsTest {
                                 "no rule matched",
                                 java.util.List.of("DescribeCluster: cluster id x, 1 node(s)"),
                                 java.util.Map.of("18", "0-4")),
-                        "x");
+                        "x",
+                        new RunResult.Capabilities(
+                                java.util.Map.of("EndTxn", "0-5"), true, true, true, "allowed", "allowed", null));
         String json = ResultWriter.json().writeValueAsString(broker);
         org.junit.jupiter.api.Assertions.assertTrue(json.contains("\"coordination\" : \"kraft\""), json);
         org.junit.jupiter.api.Assertions.assertTrue(json.contains("\"system\" : \"unknown\""), json);
         org.junit.jupiter.api.Assertions.assertTrue(json.contains("\"18\" : \"0-4\""), json);
+        org.junit.jupiter.api.Assertions.assertTrue(json.contains("\"EndTxn\" : \"0-5\""), json);
         assertEquals(broker, ResultWriter.json().readValue(json, RunResult.Broker.class));
     }
 
