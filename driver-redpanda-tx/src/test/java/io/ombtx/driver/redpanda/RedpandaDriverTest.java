@@ -30,7 +30,10 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The Redpanda flavour against the embedded Kafka broker, and against a fake Redpanda Admin API on loopback. */
+/**
+ * The Redpanda flavour against the embedded Kafka broker: as it is (Kafka, so its Redpanda-only steps skipped), and
+ * taken for Redpanda with a stand-in for Redpanda's Admin API on loopback (the Redpanda path).
+ */
 @EmbeddedKafka
 class RedpandaDriverTest {
 
@@ -87,17 +90,40 @@ class RedpandaDriverTest {
     }
 
     @Test
-    void preflightPassesAgainstApacheKafkaAndSaysSoInTheEnvironment() throws Exception {
+    void onApacheKafkaItSkipsTheRedpandaOnlyStepsAndSaysWhichInOneLine() throws Exception {
+        // An Admin API that would fail the run if read: on Kafka it is not read at all.
+        HttpServer api = fakeAdminApi("{\"enable_transactions\": false}");
+        Path file = yaml(url(api));
         try (RedpandaTxBenchmarkDriver driver = new RedpandaTxBenchmarkDriver()) {
-            driver.initialize(yaml(null).toFile(), NullStatsLogger.INSTANCE);
+            driver.initialize(file.toFile(), NullStatsLogger.INSTANCE);
             Map<String, Object> environment = driver.environment();
             @SuppressWarnings("unchecked")
             Map<String, Object> preflight = (Map<String, Object>) environment.get("preflight");
             assertEquals("apache-kafka", preflight.get("brokerFlavour"));
             assertEquals(true, preflight.get("transactionsAvailable"));
             assertEquals(
-                    Map.of("min.insync.replicas", "1", "flush.messages", "1"), environment.get("droppedTopicConfigs"));
+                    java.util.List.of("driver redpanda-tx-test: the cluster at " + bootstrap
+                            + " is Apache Kafka, not Redpanda (it "
+                            + "reports process.roles): skipped the Redpanda-only steps: the Admin API read of "
+                            + url(api) + ", the enable_transactions/enable_idempotence check, and the topicConfig "
+                            + "filter (every key applied as given: flush.messages, min.insync.replicas, retention.ms)"),
+                    preflight.get("notes"));
+            assertEquals(null, environment.get("droppedTopicConfigs"));
             assertEquals("4.1.1", environment.get("kafkaClientsVersion"));
+            // Kafka's own topic configs reach Kafka: flush.messages is not dropped as it would be for Redpanda.
+            String topic = "rp-" + UUID.randomUUID().toString().substring(0, 8);
+            driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+                ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+                var config = admin.describeConfigs(Set.of(resource))
+                        .all()
+                        .get(30, TimeUnit.SECONDS)
+                        .get(resource);
+                assertEquals("1", config.get("flush.messages").value());
+                assertEquals(false, config.get("min.insync.replicas").isDefault(), "set on the topic");
+            }
+        } finally {
+            api.stop(0);
         }
     }
 
@@ -106,7 +132,7 @@ class RedpandaDriverTest {
         HttpServer api = fakeAdminApi("{\"enable_transactions\": false, \"enable_idempotence\": true}");
         try {
             Path file = yaml(url(api));
-            IOException e = assertThrows(IOException.class, () -> new RedpandaTxBenchmarkDriver()
+            IOException e = assertThrows(IOException.class, () -> new RedpandaTxBenchmarkDriver(true)
                     .initialize(file.toFile(), NullStatsLogger.INSTANCE));
             assertTrue(
                     e.getMessage()
@@ -125,7 +151,7 @@ class RedpandaDriverTest {
         HttpServer api = fakeAdminApi("{}");
         String deadUrl = url(api);
         api.stop(0);
-        IOException e = assertThrows(IOException.class, () -> new RedpandaTxBenchmarkDriver()
+        IOException e = assertThrows(IOException.class, () -> new RedpandaTxBenchmarkDriver(true)
                 .initialize(yaml(deadUrl).toFile(), NullStatsLogger.INSTANCE));
         assertTrue(
                 e.getMessage().contains("'adminApiUrl' " + deadUrl + ": cannot read the cluster configuration"),
@@ -136,7 +162,7 @@ class RedpandaDriverTest {
     void withTransactionsOnItRunsTransactionsAndAppliesOnlyRedpandaTopicConfigs() throws Exception {
         HttpServer api = fakeAdminApi("{\"enable_transactions\": true, \"enable_idempotence\": true, "
                 + "\"transaction_coordinator_replication\": 3, \"cluster_id\": \"x\", \"nested\": {\"a\": 1}}");
-        try (RedpandaTxBenchmarkDriver driver = new RedpandaTxBenchmarkDriver()) {
+        try (RedpandaTxBenchmarkDriver driver = new RedpandaTxBenchmarkDriver(true)) {
             driver.initialize(yaml(url(api)).toFile(), NullStatsLogger.INSTANCE);
             driver.configureOperation(new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true));
             String topic = "rp-" + UUID.randomUUID().toString().substring(0, 8);
