@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, run_charts
 
-from omb_tx_charts import analysis, compare, plots, report, systems
+from omb_tx_charts import analysis, compare, report, systems
 from omb_tx_charts.formatting import format_ms, format_ratio
 from omb_tx_charts.loader import find_result_files, load_result
 
@@ -141,18 +141,11 @@ def test_bulk_insert_ratio_per_system(side_by_side) -> None:
         assert row[column] == _spread(ratios, _ratio)
 
 
-def test_phase_figure_puts_the_systems_side_by_side(results, tmp_path: Path, monkeypatch) -> None:
-    figures: list = []
-    original = plots._save
-
-    def keep(figure, path: Path) -> plots.Rendered:
-        figures.append(figure)
-        return original(figure, path)
-
-    monkeypatch.setattr(plots, "_save", keep)
+def test_phase_figure_puts_the_systems_side_by_side(results, tmp_path: Path, captured_figures) -> None:
     report.build_report(results, tmp_path, findings=False)
     assert (tmp_path / "systems-phases.png").exists()
-    (figure,) = [f for f in figures if f.texts and f.texts[0].get_text() == "Transaction phases, system beside system"]
+    (figure,) = [f for f in captured_figures
+                 if f.texts and f.texts[0].get_text() == "Transaction phases, system beside system"]
     panels = [a for a in figure.axes if a.get_visible()]
     assert [a.get_title() for a in panels] == ["tx-writes", "tx-streaming", "tx-send-offsets", "tx-fetch", "bulk-tx"]
     for axes in panels:

@@ -26,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.bookkeeper.stats.NullStatsLogger;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,6 +90,18 @@ class RedpandaDriverTest {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** The configs of a topic {@code driver} creates, as the broker describes them. */
+    private Config createdTopicConfig(RedpandaTxBenchmarkDriver driver, String topic, int partitions) throws Exception {
+        driver.createTopic(topic, partitions).get(60, TimeUnit.SECONDS);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            return admin.describeConfigs(Set.of(resource))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(resource);
+        }
+    }
+
     @Test
     void onApacheKafkaItSkipsTheRedpandaOnlyStepsAndSaysWhichInOneLine() throws Exception {
         // An Admin API that would fail the run if read: on Kafka it is not read at all.
@@ -111,17 +124,10 @@ class RedpandaDriverTest {
             assertEquals(null, environment.get("droppedTopicConfigs"));
             assertEquals("4.1.1", environment.get("kafkaClientsVersion"));
             // Kafka's own topic configs reach Kafka: flush.messages is not dropped as it would be for Redpanda.
-            String topic = "rp-" + UUID.randomUUID().toString().substring(0, 8);
-            driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-                ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-                var config = admin.describeConfigs(Set.of(resource))
-                        .all()
-                        .get(30, TimeUnit.SECONDS)
-                        .get(resource);
-                assertEquals("1", config.get("flush.messages").value());
-                assertEquals(false, config.get("min.insync.replicas").isDefault(), "set on the topic");
-            }
+            Config config = createdTopicConfig(
+                    driver, "rp-" + UUID.randomUUID().toString().substring(0, 8), 1);
+            assertEquals("1", config.get("flush.messages").value());
+            assertEquals(false, config.get("min.insync.replicas").isDefault(), "set on the topic");
         } finally {
             api.stop(0);
         }
@@ -166,16 +172,9 @@ class RedpandaDriverTest {
             driver.initialize(yaml(url(api)).toFile(), NullStatsLogger.INSTANCE);
             driver.configureOperation(new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true));
             String topic = "rp-" + UUID.randomUUID().toString().substring(0, 8);
-            driver.createTopic(topic, 2).get(60, TimeUnit.SECONDS);
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-                ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-                var config = admin.describeConfigs(Set.of(resource))
-                        .all()
-                        .get(30, TimeUnit.SECONDS)
-                        .get(resource);
-                assertEquals("3600000", config.get("retention.ms").value(), "supported key applied");
-                assertTrue(config.get("flush.messages").isDefault(), "unsupported key dropped");
-            }
+            Config config = createdTopicConfig(driver, topic, 2);
+            assertEquals("3600000", config.get("retention.ms").value(), "supported key applied");
+            assertTrue(config.get("flush.messages").isDefault(), "unsupported key dropped");
             BenchmarkProducer producer = driver.createProducer(topic).get(60, TimeUnit.SECONDS);
             OperationTimings timings = ((OperationProducer) producer)
                     .runOperation(Optional.empty(), new byte[8])

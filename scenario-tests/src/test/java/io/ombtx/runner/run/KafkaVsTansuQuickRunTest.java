@@ -32,10 +32,9 @@ class KafkaVsTansuQuickRunTest {
     void theWritesPairRunsInterleavedOnKafkaThenOnTansu() throws Exception {
         QuickSuite suite = QuickSuite.run("suites/kafka-vs-tansu.yaml", results);
         String log = suite.log();
-        List<RunResult> runs = suite.runs();
-        assertEquals(8, runs.size(), log);
-        Map<SystemKind, List<RunResult>> bySystem =
-                runs.stream().collect(Collectors.groupingBy(r -> r.broker().system()));
+        Map<SystemKind, List<RunResult>> bySystem = suite.runs().stream()
+                .collect(Collectors.groupingBy(r -> r.broker().system()));
+        assertEquals(8, suite.runs().size(), log);
         assertEquals(Set.of(SystemKind.KAFKA, SystemKind.TANSU), bySystem.keySet(), log);
         assertSystem(bySystem.get(SystemKind.KAFKA), "4.1.1", "writes-kafka");
         assertSystem(bySystem.get(SystemKind.TANSU), "0.6.0", "writes-tansu");
