@@ -368,7 +368,8 @@ def closed_loop_groups(results: Iterable[Result]) -> dict[str, list[Result]]:
 
 
 def _driver_and_version(result: Result, among: Sequence[Result]) -> str:
-    """The driver, with the broker version when ``among`` holds its runs on several versions (variant_name)."""
+    """``result``'s variant as named among ``among`` (variant_name): the system first when ``among`` holds several,
+    else the driver, with the broker version when ``among`` holds its runs on several versions."""
     return variant_name(result, systems.compared(among), compares_versions(result.driver, among))
 
 
