@@ -9,6 +9,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from . import systems
 from .model import Result
 
 K = TypeVar("K", bound=Hashable)
@@ -195,18 +196,19 @@ def operation_p50_ms(result: Result) -> float | None:
 
 
 def overheads(results: Iterable[Result]) -> list[Overhead]:
-    """Pairs tx-X with base-X (same driver, suffix and broker version) and their p50 and total-time figures."""
+    """Pairs tx-X with base-X (same driver, suffix, system and broker version) and their p50 and total-time
+    figures."""
     newest, _ = newest_per_key(
         (r for r in results if not is_rate_sweep_point(r) and paired_scenario(r.workload)),
-        lambda r: (r.workload, r.driver, broker_version(r)),
+        lambda r: (r.workload, r.driver, broker_setup(r)),
     )
-    by_role: dict[tuple[str, str, str, str, str], Result] = {}
-    for (_, driver, version), result in newest.items():
+    by_role: dict[tuple[str, tuple[str, str], str, str, str], Result] = {}
+    for (_, driver, setup), result in newest.items():
         kind, family, suffix = paired_scenario(result.workload)  # type: ignore[misc]
-        by_role[(driver, version, family, suffix, kind)] = result
+        by_role[(driver, setup, family, suffix, kind)] = result
     pairs = []
-    for (driver, version, family, suffix, kind), tx in sorted(by_role.items()):
-        base = by_role.get((driver, version, family, suffix, "base"))
+    for (driver, setup, family, suffix, kind), tx in sorted(by_role.items()):
+        base = by_role.get((driver, setup, family, suffix, "base"))
         if kind != "tx" or base is None:
             continue
         tx_p50, base_p50 = operation_p50_ms(tx), operation_p50_ms(base)
@@ -357,23 +359,37 @@ def closed_loop_groups(results: Iterable[Result]) -> dict[str, list[Result]]:
         and r.operation_latency.get("p50") is not None  # the runner writes {"count": 0} when nothing was measured
         and (r.run_mode is None or r.run_mode.loop in (None, "closed"))
     ]
-    newest, _ = newest_per_key(chosen, lambda r: (r.workload, r.driver, broker_version(r)))
+    newest, _ = newest_per_key(chosen, lambda r: (r.workload, r.driver, broker_setup(r)))
     groups: dict[str, list[Result]] = defaultdict(list)
     for (workload, *_), result in sorted(newest.items(),
-                                         key=lambda item: (item[0][0], item[0][1], _version_key(item[1]))):
+                                         key=lambda item: (item[0][0], item[0][1], _system_key(item[1]))):
         groups[workload].append(result)
     return dict(sorted(groups.items()))
 
 
 def _driver_and_version(result: Result, among: Sequence[Result]) -> str:
-    """The driver, with the broker version when ``among`` holds its runs on several versions."""
-    return result.driver + (f" · broker {broker_version(result)}" if compares_versions(result.driver, among) else "")
+    """``result``'s variant as named among ``among`` (variant_name): the system first when ``among`` holds several,
+    else the driver, with the broker version when ``among`` holds its runs on several versions."""
+    return variant_name(result, systems.compared(among), compares_versions(result.driver, among))
+
+
+def variant_name(result: Result, many_systems: bool, many_versions: bool) -> str:
+    """A run's variant as the report names it: the system and release first when the report compares systems
+    ("Tansu 0.6.0 · kafka-tx"), else the driver, with "· broker VERSION" when it compares that driver's releases."""
+    if many_systems:
+        return f"{systems.setup(result)} · {result.driver}"
+    version = broker_version(result)
+    return f"{result.driver} · broker {version}" if many_versions and version else result.driver
 
 
 def compares_versions(driver: str, among: Iterable[Result]) -> bool:
-    """Whether ``among`` holds runs of ``driver`` on more than one broker release (Kafka 2.8.2 and 4.1.1): only
-    then does a label need the version (Kafka vs Redpanda differ by driver already)."""
-    return len({broker_version(r) for r in among if r.driver == driver and broker_version(r)}) > 1
+    """Whether ``among`` holds runs of ``driver`` on more than one release of one system (Kafka 2.8.2 and 4.1.1):
+    only then does a label need the version (runs on two systems are told apart by the system, systems.setup)."""
+    releases: dict[str, set[str]] = defaultdict(set)
+    for r in among:
+        if r.driver == driver and broker_version(r):
+            releases[systems.told(r) or ""].add(broker_version(r))
+    return any(len(found) > 1 for found in releases.values())
 
 
 def has_phase_breakdown(result: Result) -> bool:
@@ -406,15 +422,20 @@ def is_rate_sweep_point(result: Result) -> bool:
     return sweep is not None and sweep.parameter == "producerRate" and isinstance(sweep.value, float)
 
 
-def run_key(result: Result) -> tuple[str, str, str, str]:
-    """What makes two files the same run repeated: workload, driver, sweep point and broker version (runs on two
-    broker releases are a comparison, not a repetition)."""
+def run_key(result: Result) -> tuple[str, str, str, str, str]:
+    """What makes two files the same run repeated: workload, driver, sweep point, broker version and system (runs on
+    two broker releases or two systems are a comparison, not a repetition)."""
     sweep_point = "" if result.sweep is None else str(result.sweep.value)
-    return result.workload, result.driver, sweep_point, broker_version(result)
+    return result.workload, result.driver, sweep_point, broker_version(result), systems.told(result) or ""
 
 
 def _version_key(result: Result) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", broker_version(result)))
+
+
+def _system_key(result: Result) -> tuple[str, tuple[int, ...]]:
+    """Runs in order of system (as told by its cluster), then release: Kafka 2.8.2, Kafka 4.1.1, Tansu 0.6.0."""
+    return systems.told(result) or "", _version_key(result)
 
 
 def broker_version(result: Result) -> str:
@@ -423,11 +444,17 @@ def broker_version(result: Result) -> str:
     return str(value) if value else ""
 
 
+def broker_setup(result: Result) -> tuple[str, str]:
+    """(system as its cluster told it, "" when not known; broker release): what two runs of one workload and driver
+    are compared on, Kafka 2.8.2 against 4.1.1 or Kafka against Tansu."""
+    return systems.told(result) or "", broker_version(result)
+
+
 def per_workload(results: Iterable[Result]) -> dict[str, list[Result]]:
     """Workload -> newest result per driver (drivers in name order), for one chart per workload."""
     newest, _ = newest_per_key(results, run_key)
     grouped: dict[str, list[Result]] = defaultdict(list)
     for result in sorted(newest.values(),
-                         key=lambda r: (r.driver, _version_key(r), str(r.sweep.value) if r.sweep else "")):
+                         key=lambda r: (r.driver, _system_key(r), str(r.sweep.value) if r.sweep else "")):
         grouped[result.workload].append(result)
     return dict(sorted(grouped.items()))

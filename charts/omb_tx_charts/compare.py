@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from . import analysis
+from . import analysis, systems
 from .model import Result
 
 # --------------------------------------------------------------------------------------------------
@@ -24,18 +24,33 @@ def await_acks(result: Result) -> str | None:
 
 
 class Variants:
-    """Names and colours for the runs of one report. The broker version enters a label only for a driver whose
-    runs in the report are on more than one version, so a single-version report reads as before."""
+    """Names and colours for the runs of one report. When the report holds runs on more than one system (each told
+    by its cluster, broker.system: Kafka and Tansu, Kafka and Redpanda), every label leads with its system and
+    release; otherwise the broker version enters a label only for a driver whose runs in the report are on more
+    than one version, so a single-system, single-version report reads as before."""
 
     def __init__(self, results: Iterable[Result]) -> None:
         results = list(results)
         self._compared = {r.driver for r in results if analysis.compares_versions(r.driver, results)}
         self.many_versions = bool(self._compared)
+        self.many_systems = systems.compared(results)
+
+    @property
+    def qualified(self) -> bool:
+        """Whether a label says more than the driver (a system, or a broker version)."""
+        return self.many_systems or self.many_versions
 
     def key(self, result: Result) -> str:
-        """Driver, plus the broker version when the report compares that driver's versions: the colour key."""
+        """The colour key: analysis.variant_name."""
+        return analysis.variant_name(result, self.many_systems, result.driver in self._compared)
+
+    def panel(self, result: Result) -> str:
+        """The panel a run's bars go in when a figure splits by set-up: its system and release when the report
+        compares systems, "broker VERSION" when it compares releases, else "" (one panel)."""
+        if self.many_systems:
+            return systems.setup(result)
         version = broker_version(result)
-        return f"{result.driver} · broker {version}" if result.driver in self._compared and version else result.driver
+        return f"broker {version}" if self.many_versions and version else ""
 
     def label(self, result: Result) -> str:
         """Legend label: the variant, flagged when the run was cut short or failed."""
@@ -104,11 +119,12 @@ def phase_comparisons(results: Iterable[Result]) -> list[PhaseComparison]:
     ]
 
 
-def _comparison_order(result: Result) -> tuple[int, str, str, tuple[int, ...]]:
+def _comparison_order(result: Result) -> tuple[int, str, str, str, tuple[int, ...]]:
     return (
         0 if analysis.is_transactional(result) else 1,
         result.workload,
         result.driver,
+        systems.told(result) or "",
         _version_order(broker_version(result)),
     )
 

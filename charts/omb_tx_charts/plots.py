@@ -502,7 +502,7 @@ def overhead_figure(pairs: Sequence[analysis.Overhead], palette: Palette, path: 
             axes.set_title(f"Ratio of {metric}")
             axes.grid(axis="x", visible=False)
             axes.legend(loc="upper right")
-        figure.suptitle("What transactions cost: tx ÷ base, per driver", fontsize=13, fontweight="bold")
+        figure.suptitle("What transactions cost: tx ÷ base, per system and driver", fontsize=13, fontweight="bold")
         return _save(figure, path)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from . import harness
+from . import harness, systems
 from .formatting import format_count
 from .model import Result
 
@@ -26,7 +26,7 @@ def _shortfall(result: Result) -> str:
 
 
 def provenance(result: Result) -> str:
-    """How a run was obtained, in one line: loop, amounts, rate, brokers, versions, status."""
+    """How a run was obtained, in one line: loop, amounts, rate, brokers, the system and versions, status."""
     if not result.is_omb_tx:
         periods = len(result.series("publishRate"))
         return (
@@ -53,7 +53,8 @@ def provenance(result: Result) -> str:
             parts.append(f"{result.broker_count}{where} broker{'s' if result.broker_count != 1 else ''},")
         broker_version = result.versions.get("broker")
         client_version = result.versions.get("kafkaClients")
-        parts.append(f"broker {broker_version or '?'}, kafka-clients {client_version or '?'};")
+        system = systems.told(result)  # the broker the cluster said it is, else just "broker"
+        parts.append(f"{system or 'broker'} {broker_version or '?'}, kafka-clients {client_version or '?'};")
     behind = harness.problems(result)
     if behind:
         parts.append(f"⚠ harness behind ({'; '.join(behind)});")

@@ -18,6 +18,7 @@ from . import (
     harness,
     plots,
     repetitions,
+    side_by_side,
     spread,
     tables,
 )
@@ -85,6 +86,7 @@ def compute_report(results: Sequence[Result], warnings: Sequence[str] = (), find
         runs,
         _percentiles_section(charted, palette, variants, names, reps),
         _exactly_once_section(results),
+        side_by_side.section(charted, palette, variants, names, reps),
         _overhead_section(charted, palette, variants, names, reps),
         _phases_section(charted, palette, variants, names, reps),
         _closed_loop_section(charted, variants, reps),
@@ -158,7 +160,7 @@ def _overhead_section(results: Sequence[Result], palette: plots.Palette, variant
     if not pairs:
         section.blocks.append(Paragraph("No tx/base pairs (tx-writes + base-writes, tx-streaming + base-streaming)."))
         return section
-    section.blocks.append(tables.overhead_table(pairs, variants.label if variants.many_versions else None, reps))
+    section.blocks.append(tables.overhead_table(pairs, variants.label if variants.qualified else None, reps))
     involved = [r for pair in pairs for side in (pair.base, pair.tx) for r in reps.of(side)]
 
     def ratios(pair: analysis.Overhead, which: str) -> spread.Spread | None:
@@ -230,9 +232,10 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
         "Transaction phases: transactional vs naive, side by side",
         "Where an operation's time goes: begin, send, resolve (waiting for the send acks), sendOffsets, "
         "commit, and the whole transaction. Each figure puts the transactional runs and their naive counterparts "
-        "(base-*, bulk-acks-all) on one latency axis, as seed 003 compares them; one panel per broker "
-        "version (when the inputs hold several), all panels on the same scale. A naive run has no \"transaction\" "
-        "bar: its whole operation is not a transaction (a naive streaming run's commit is a consumer offset commit). "
+        "(base-*, bulk-acks-all) on one latency axis, as seed 003 compares them; one panel per system "
+        "or broker version (when the inputs hold several), all panels on the same scale. A naive run has no "
+        "\"transaction\" bar: its whole operation is not a transaction (a naive streaming run's commit is a consumer "
+        "offset commit). "
         + spread.CONVENTION,
     )
     comparisons = compare.phase_comparisons(results)
@@ -247,8 +250,7 @@ def _phases_section(results: Sequence[Result], palette: plots.Palette, variants:
             label += " [PARTIAL]" if result.is_partial else ""
             label = reps.label(label, result)
             colour = colours.setdefault((result.workload, result.driver), plots.series_colour(len(colours)))
-            version = analysis.broker_version(result)
-            panel = f"broker {version}" if variants.many_versions and version else ""
+            panel = variants.panel(result)
             panels.setdefault(panel, []).append(
                 plots.PhaseBar(label, colour, result, analysis.charted_phases(result),
                                None if analysis.is_transactional(result) else "//", tuple(reps.of(result)))

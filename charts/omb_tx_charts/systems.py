@@ -4,6 +4,8 @@ back from the cluster, never the driver file's name; an embedded broker is Kafka
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .model import Result
 
 
@@ -21,6 +23,25 @@ def system(result: Result) -> tuple[str, str]:
         if needle in text:
             return name, "the driver's name (broker.system not recorded)"
     return result.driver, "the driver's name (broker.system not recorded)"
+
+
+def told(result: Result) -> str | None:
+    """The system as the cluster told it (``broker.system``; Kafka for an embedded broker of a result written before
+    that was recorded), None when only the driver's name could say: what tells two systems apart in a comparison."""
+    name, source = system(result)
+    return name if source in ("broker.system", "embedded broker") else None
+
+
+def compared(results: Iterable[Result]) -> bool:
+    """Whether ``results`` hold runs on more than one system, each told by its cluster (Kafka and Tansu)."""
+    return len({name for r in results if (name := told(r)) is not None}) > 1
+
+
+def setup(result: Result) -> str:
+    """The system that answered and its release, "Kafka 4.1.1", "Tansu 0.6.0" (the release when recorded)."""
+    name = told(result) or system(result)[0]
+    version = result.versions.get("broker") if result.versions else None
+    return f"{name} {version}" if version and result.broker_count != 0 else name
 
 
 def label(result: Result) -> str:

@@ -1,9 +1,10 @@
-"""Shared paths and a helper that runs the real bin/charts entry point."""
+"""Shared paths, a helper that runs the real bin/charts entry point, and fixtures the tests share."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,3 +35,19 @@ def all_results():
     from omb_tx_charts.loader import find_result_files, load_result
 
     return [load_result(path) for path in find_result_files([str(RESULTS)])]
+
+
+@pytest.fixture
+def captured_figures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Figures as drawn, kept when plots saves them, so their data can be read back."""
+    from omb_tx_charts import plots
+
+    figures: list[Any] = []
+    original = plots._save
+
+    def keep(figure: Any, path: Path) -> plots.Rendered:
+        figures.append(figure)
+        return original(figure, path)
+
+    monkeypatch.setattr(plots, "_save", keep)
+    return figures

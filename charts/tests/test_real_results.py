@@ -185,20 +185,6 @@ def test_seed_002_acks_rows_equal_the_raw_summary(real_results) -> None:
 # Transaction phases
 
 
-@pytest.fixture
-def captured_figures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """Figures as drawn, kept when plots saves them, so their data can be read back."""
-    figures: list[Any] = []
-    original = plots._save
-
-    def keep(figure: Any, path: Path) -> plots.Rendered:
-        figures.append(figure)
-        return original(figure, path)
-
-    monkeypatch.setattr(plots, "_save", keep)
-    return figures
-
-
 def test_tx_writes_phases_chart_draws_the_raw_p50_bars_and_p99_whiskers(
     real_results, captured_figures, tmp_path: Path
 ) -> None:

@@ -75,7 +75,7 @@ def test_report_md_links_every_png_and_captions_how_it_was_obtained(report_dir: 
     assert linked == {p.name for p in report_dir.glob("*.png")}
     assert "kafka-tx: closed loop; warm-up 100 operations; measured 1,000 operations in 26.5 s" in report
     assert "target rate 1,000 msg/s" in report
-    assert "1 embedded broker, broker 4.1.1, kafka-clients 4.1.1; complete" in report
+    assert "1 embedded broker, Kafka 4.1.1, kafka-clients 4.1.1; complete" in report
     assert "stock OMB result (loop mode, broker count and versions not recorded)" in report
 
 

@@ -17,20 +17,6 @@ from omb_tx_charts.formatting import format_count, format_ms
 VERSIONS = FIXTURES / "real-versions"
 
 
-@pytest.fixture
-def captured_figures(monkeypatch: pytest.MonkeyPatch) -> list:
-    """Figures as drawn, kept when plots saves them, so their data can be read back."""
-    figures: list = []
-    original = plots._save
-
-    def keep(figure, path: Path) -> plots.Rendered:
-        figures.append(figure)
-        return original(figure, path)
-
-    monkeypatch.setattr(plots, "_save", keep)
-    return figures
-
-
 def _raw(workload: str, version: str) -> dict:
     """The raw JSON of the one fixture of ``workload`` on broker ``version``."""
     found = [

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * Refuses to benchmark transactions on a cluster that has them switched off, where a run would otherwise fail
@@ -18,8 +20,22 @@ final class TransactionPreflight {
     enum Flavour {
         REDPANDA,
         APACHE_KAFKA,
-        UNKNOWN
+        TANSU,
+        UNKNOWN;
+
+        /** As the result's {@code brokerFlavour} and the console name it: redpanda, apache-kafka, tansu, unknown. */
+        String key() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
     }
+
+    /** Apache Kafka's own broker settings (KRaft, ZooKeeper mode, its transaction log); Redpanda reports none. */
+    static final List<String> KAFKA_SETTINGS =
+            List.of("process.roles", "zookeeper.connect", "transaction.state.log.replication.factor");
+    /** Redpanda's cluster id when its {@code cluster_id} is not set (22.1 on), and Tansu's default cluster id. */
+    static final String REDPANDA_CLUSTER_ID_PREFIX = "redpanda.";
+
+    static final String TANSU_CLUSTER_ID = "tansu_cluster";
 
     static final List<String> SWITCHES = List.of("enable_transactions", "enable_idempotence");
     /** Seed 003's production settings for Redpanda transactions, reported when the cluster tells them. */
@@ -41,7 +57,7 @@ final class TransactionPreflight {
 
         Map<String, Object> asMap() {
             Map<String, Object> map = new LinkedHashMap<>();
-            map.put("brokerFlavour", flavour.name().toLowerCase().replace('_', '-'));
+            map.put("brokerFlavour", flavour.key());
             map.put("transactionsAvailable", true); // a Result exists only when the preflight passed
             map.put("settings", settings);
             map.put("notes", notes);
@@ -104,6 +120,9 @@ final class TransactionPreflight {
                             + "); seed 003 recommends at least equal");
                 }
             }
+            case TANSU ->
+                notes.add("the broker is Tansu (its cluster id is " + TANSU_CLUSTER_ID + "): it has no transaction "
+                        + "switches to check");
             case UNKNOWN ->
                 notes.add("the broker's flavour could not be recognised and it reports no transaction "
                         + "switches; set adminApiUrl to check a Redpanda cluster's enable_transactions");
@@ -112,14 +131,63 @@ final class TransactionPreflight {
     }
 
     static Flavour flavour(Map<String, String> brokerConfig, Map<String, String> adminApiConfig) {
-        if (adminApiConfig != null
+        return adminApiConfig != null ? Flavour.REDPANDA : seen(null, brokerConfig);
+    }
+
+    /**
+     * Which broker answered, from what it shows to any Kafka client, before anything Redpanda-only is asked:
+     * Redpanda by its default cluster id ({@code redpanda.<uuid>}) or its own settings; Apache Kafka by its own
+     * settings ({@link #KAFKA_SETTINGS}); Tansu by its default cluster id; else unknown.
+     *
+     * @param clusterId what DescribeCluster reported, or null
+     */
+    static Flavour seen(String clusterId, Map<String, String> brokerConfig) {
+        if ((clusterId != null && clusterId.startsWith(REDPANDA_CLUSTER_ID_PREFIX))
                 || brokerConfig.keySet().stream().anyMatch(k -> k.startsWith("redpanda.") || SWITCHES.contains(k))) {
             return Flavour.REDPANDA;
         }
-        if (brokerConfig.containsKey("transaction.state.log.replication.factor")) {
+        if (KAFKA_SETTINGS.stream().anyMatch(brokerConfig::containsKey)) {
             return Flavour.APACHE_KAFKA;
         }
-        return Flavour.UNKNOWN;
+        return TANSU_CLUSTER_ID.equals(clusterId) ? Flavour.TANSU : Flavour.UNKNOWN;
+    }
+
+    /**
+     * On a broker that is positively not Redpanda (Apache Kafka, Tansu): the Redpanda-only steps are not taken, and
+     * one line says which were skipped and why. The Admin API is not read, the transaction switches are not
+     * checked (these brokers have none), and every topicConfig key is applied as given.
+     *
+     * @param driver the driver, as the line names it ("driver redpanda-tx")
+     * @param adminApiUrl the configured Admin API, or null
+     * @param topicConfig the topicConfig keys, all applied
+     */
+    static Result notRedpanda(
+            String driver,
+            String bootstrap,
+            Flavour flavour,
+            String clusterId,
+            Map<String, String> brokerConfig,
+            String adminApiUrl,
+            Map<String, String> topicConfig) {
+        String evidence = flavour == Flavour.TANSU
+                ? "its cluster id is " + clusterId
+                : "it reports "
+                        + KAFKA_SETTINGS.stream()
+                                .filter(brokerConfig::containsKey)
+                                .findFirst()
+                                .orElseThrow();
+        String system = flavour == Flavour.TANSU ? "Tansu" : "Apache Kafka";
+        String line = driver + ": the cluster at " + bootstrap + " is " + system + ", not Redpanda (" + evidence
+                + "): skipped the Redpanda-only steps: "
+                + (adminApiUrl == null
+                        ? "no Admin API read (adminApiUrl not set)"
+                        : "the Admin API read of " + adminApiUrl)
+                + ", the enable_transactions/enable_idempotence check, and the topicConfig filter ("
+                + (topicConfig.isEmpty()
+                        ? "no topicConfig keys"
+                        : "every key applied as given: " + String.join(", ", new TreeSet<>(topicConfig.keySet())))
+                + ")";
+        return new Result(flavour, Map.of(), List.of(line));
     }
 
     private static long number(String value) {

@@ -26,11 +26,15 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.bookkeeper.stats.NullStatsLogger;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The Redpanda flavour against the embedded Kafka broker, and against a fake Redpanda Admin API on loopback. */
+/**
+ * The Redpanda flavour against the embedded Kafka broker: as it is (Kafka, so its Redpanda-only steps skipped), and
+ * taken for Redpanda with a stand-in for Redpanda's Admin API on loopback (the Redpanda path).
+ */
 @EmbeddedKafka
 class RedpandaDriverTest {
 
@@ -86,18 +90,46 @@ class RedpandaDriverTest {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** The configs of a topic {@code driver} creates, as the broker describes them. */
+    private Config createdTopicConfig(RedpandaTxBenchmarkDriver driver, String topic, int partitions) throws Exception {
+        driver.createTopic(topic, partitions).get(60, TimeUnit.SECONDS);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            return admin.describeConfigs(Set.of(resource))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(resource);
+        }
+    }
+
     @Test
-    void preflightPassesAgainstApacheKafkaAndSaysSoInTheEnvironment() throws Exception {
+    void onApacheKafkaItSkipsTheRedpandaOnlyStepsAndSaysWhichInOneLine() throws Exception {
+        // An Admin API that would fail the run if read: on Kafka it is not read at all.
+        HttpServer api = fakeAdminApi("{\"enable_transactions\": false}");
+        Path file = yaml(url(api));
         try (RedpandaTxBenchmarkDriver driver = new RedpandaTxBenchmarkDriver()) {
-            driver.initialize(yaml(null).toFile(), NullStatsLogger.INSTANCE);
+            driver.initialize(file.toFile(), NullStatsLogger.INSTANCE);
             Map<String, Object> environment = driver.environment();
             @SuppressWarnings("unchecked")
             Map<String, Object> preflight = (Map<String, Object>) environment.get("preflight");
             assertEquals("apache-kafka", preflight.get("brokerFlavour"));
             assertEquals(true, preflight.get("transactionsAvailable"));
             assertEquals(
-                    Map.of("min.insync.replicas", "1", "flush.messages", "1"), environment.get("droppedTopicConfigs"));
+                    java.util.List.of("driver redpanda-tx-test: the cluster at " + bootstrap
+                            + " is Apache Kafka, not Redpanda (it "
+                            + "reports process.roles): skipped the Redpanda-only steps: the Admin API read of "
+                            + url(api) + ", the enable_transactions/enable_idempotence check, and the topicConfig "
+                            + "filter (every key applied as given: flush.messages, min.insync.replicas, retention.ms)"),
+                    preflight.get("notes"));
+            assertEquals(null, environment.get("droppedTopicConfigs"));
             assertEquals("4.1.1", environment.get("kafkaClientsVersion"));
+            // Kafka's own topic configs reach Kafka: flush.messages is not dropped as it would be for Redpanda.
+            Config config = createdTopicConfig(
+                    driver, "rp-" + UUID.randomUUID().toString().substring(0, 8), 1);
+            assertEquals("1", config.get("flush.messages").value());
+            assertEquals(false, config.get("min.insync.replicas").isDefault(), "set on the topic");
+        } finally {
+            api.stop(0);
         }
     }
 
@@ -106,7 +138,7 @@ class RedpandaDriverTest {
         HttpServer api = fakeAdminApi("{\"enable_transactions\": false, \"enable_idempotence\": true}");
         try {
             Path file = yaml(url(api));
-            IOException e = assertThrows(IOException.class, () -> new RedpandaTxBenchmarkDriver()
+            IOException e = assertThrows(IOException.class, () -> new RedpandaTxBenchmarkDriver(true)
                     .initialize(file.toFile(), NullStatsLogger.INSTANCE));
             assertTrue(
                     e.getMessage()
@@ -125,7 +157,7 @@ class RedpandaDriverTest {
         HttpServer api = fakeAdminApi("{}");
         String deadUrl = url(api);
         api.stop(0);
-        IOException e = assertThrows(IOException.class, () -> new RedpandaTxBenchmarkDriver()
+        IOException e = assertThrows(IOException.class, () -> new RedpandaTxBenchmarkDriver(true)
                 .initialize(yaml(deadUrl).toFile(), NullStatsLogger.INSTANCE));
         assertTrue(
                 e.getMessage().contains("'adminApiUrl' " + deadUrl + ": cannot read the cluster configuration"),
@@ -136,20 +168,13 @@ class RedpandaDriverTest {
     void withTransactionsOnItRunsTransactionsAndAppliesOnlyRedpandaTopicConfigs() throws Exception {
         HttpServer api = fakeAdminApi("{\"enable_transactions\": true, \"enable_idempotence\": true, "
                 + "\"transaction_coordinator_replication\": 3, \"cluster_id\": \"x\", \"nested\": {\"a\": 1}}");
-        try (RedpandaTxBenchmarkDriver driver = new RedpandaTxBenchmarkDriver()) {
+        try (RedpandaTxBenchmarkDriver driver = new RedpandaTxBenchmarkDriver(true)) {
             driver.initialize(yaml(url(api)).toFile(), NullStatsLogger.INSTANCE);
             driver.configureOperation(new OperationSpec(OperationKind.WRITE, true, 2, 2, false, true));
             String topic = "rp-" + UUID.randomUUID().toString().substring(0, 8);
-            driver.createTopic(topic, 2).get(60, TimeUnit.SECONDS);
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-                ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-                var config = admin.describeConfigs(Set.of(resource))
-                        .all()
-                        .get(30, TimeUnit.SECONDS)
-                        .get(resource);
-                assertEquals("3600000", config.get("retention.ms").value(), "supported key applied");
-                assertTrue(config.get("flush.messages").isDefault(), "unsupported key dropped");
-            }
+            Config config = createdTopicConfig(driver, topic, 2);
+            assertEquals("3600000", config.get("retention.ms").value(), "supported key applied");
+            assertTrue(config.get("flush.messages").isDefault(), "unsupported key dropped");
             BenchmarkProducer producer = driver.createProducer(topic).get(60, TimeUnit.SECONDS);
             OperationTimings timings = ((OperationProducer) producer)
                     .runOperation(Optional.empty(), new byte[8])

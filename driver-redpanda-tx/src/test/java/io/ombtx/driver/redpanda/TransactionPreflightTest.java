@@ -26,6 +26,39 @@ class TransactionPreflightTest {
     }
 
     @Test
+    void theBrokerIsToldBeforeAnythingRedpandaOnlyIsAsked() {
+        // Redpanda 22.1 on: cluster id redpanda.<uuid> when cluster_id is unset; its DescribeConfigs of a broker
+        // answers Kafka-named keys only (listeners, log.segment.bytes, ...), none of Kafka's own.
+        Map<String, String> redpandaBroker =
+                Map.of("listeners", "plain://0.0.0.0:9092", "log.segment.bytes", "134217728", "num.partitions", "1");
+        assertEquals(
+                TransactionPreflight.Flavour.REDPANDA,
+                TransactionPreflight.seen("redpanda.0d1f6f2b-5a4a-4c84-8f6e-2b8f3a3c9e10", redpandaBroker));
+        assertEquals(TransactionPreflight.Flavour.UNKNOWN, TransactionPreflight.seen("my-cluster", redpandaBroker));
+        assertEquals(
+                TransactionPreflight.Flavour.APACHE_KAFKA,
+                TransactionPreflight.seen("x", Map.of("process.roles", "broker,controller")));
+        assertEquals(
+                TransactionPreflight.Flavour.APACHE_KAFKA,
+                TransactionPreflight.seen(null, Map.of("zookeeper.connect", "127.0.0.1:2181")));
+        assertEquals(TransactionPreflight.Flavour.TANSU, TransactionPreflight.seen("tansu_cluster", Map.of()));
+    }
+
+    @Test
+    void onTansuOneLineNamesEveryStepSkipped() {
+        TransactionPreflight.Result result = TransactionPreflight.notRedpanda(
+                "driver rp", "b:9092", TransactionPreflight.Flavour.TANSU, "tansu_cluster", Map.of(), null, Map.of());
+        assertEquals(TransactionPreflight.Flavour.TANSU, result.flavour());
+        assertEquals(
+                java.util.List.of("driver rp: the cluster at b:9092 is Tansu, not Redpanda (its cluster id is "
+                        + "tansu_cluster): skipped the Redpanda-only steps: no Admin API read (adminApiUrl not set), "
+                        + "the enable_transactions/enable_idempotence check, and the topicConfig filter (no topicConfig "
+                        + "keys)"),
+                result.notes());
+        assertEquals("tansu", result.asMap().get("brokerFlavour"));
+    }
+
+    @Test
     void transactionsSwitchedOffInTheAdminApiFailWithTheKeyAndSource() {
         IOException e = assertThrows(
                 IOException.class,

@@ -5,6 +5,7 @@ import io.ombtx.driver.api.DriverCapabilities;
 import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.EmbeddedSystem;
 import io.ombtx.runner.config.Fault;
 import io.ombtx.runner.config.Workload;
 import java.util.Optional;
@@ -80,19 +81,23 @@ public final class CapabilityCheck {
     }
 
     /**
-     * When the run is on the embedded Apache Kafka but the driver is written for another broker system (its
-     * {@link DriverCapabilities#writtenFor()}): the line saying so, for the console before the run and the dry run.
+     * When the run is on an embedded broker (Apache Kafka, or Tansu) but the driver is written for another broker
+     * system (its {@link DriverCapabilities#writtenFor()}): the line saying so, for the console before the run and
+     * the dry run.
      */
     public static Optional<String> standInNote(DriverFile driver, BrokerPlan broker) {
         if (!broker.embedded()) {
             return Optional.empty();
         }
+        EmbeddedSystem embedded = broker.system() == null ? EmbeddedSystem.KAFKA : broker.system();
+        String standIn = embedded == EmbeddedSystem.KAFKA ? "Apache Kafka" : embedded.displayName();
         return capabilities(driver)
                 .flatMap(DriverCapabilities::writtenFor)
+                .filter(system -> !system.equalsIgnoreCase(embedded.displayName()))
                 .map(system -> "driver " + driver.name() + " is written for " + system + " but names no cluster"
-                        + " (commonConfig's bootstrap.servers): it runs on the embedded Apache Kafka, not " + system
-                        + ", and the result says broker.system kafka; name a " + system + " cluster to measure "
-                        + system);
+                        + " (commonConfig's bootstrap.servers): it runs on the embedded " + standIn + ", not "
+                        + system + ", and the result says broker.system " + embedded.key() + "; name a " + system
+                        + " cluster to measure " + system);
     }
 
     /** The driver's declaration; empty when it makes none or its class is not here (Planner reports that). */
