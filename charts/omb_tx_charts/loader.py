@@ -21,6 +21,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from .model import (
+    Conformance,
     Drain,
     ExactlyOnce,
     Fault,
@@ -195,6 +196,7 @@ def parse_result(path: Path, document: Any) -> Result:
         host=_object(document, "host"),
         broker_disk=_object(broker, "dataDisk", "broker.dataDisk"),
         rate=_rate(document),
+        conformance=_conformance(document),
     )
 
 
@@ -419,6 +421,21 @@ def _exactly_once(document: Mapping[str, Any]) -> ExactlyOnce | None:
         aborted_seen=_int(raw.get("abortedSeen"), "exactlyOnce.abortedSeen"),
         passed=_flag(raw, "passed", "exactlyOnce"),
         live=_live(raw),
+    )
+
+
+def _conformance(document: Mapping[str, Any]) -> Conformance | None:
+    raw = _object(document, "conformance")
+    if not raw:
+        return None
+    counts = _object(raw, "counts", "conformance.counts")
+    return Conformance(
+        guarantee=_string(raw, "guarantee") or "",
+        title=_string(raw, "title") or "",
+        verdict=_string(raw, "verdict") or "",
+        counts={k: _int(v, f"conformance.counts.{k}") or 0 for k, v in counts.items()},
+        first_violation=_string(raw, "firstViolation"),
+        note=_string(raw, "note"),
     )
 
 

@@ -16,6 +16,7 @@ import io.ombtx.runner.cluster.ClusterStartFailed;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterUnreachable;
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.Guarantee;
 import io.ombtx.runner.config.Secrets;
 import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.FaultCluster;
@@ -469,6 +470,11 @@ public final class KafkaClusters implements ClusterSystem {
         }
 
         @Override
+        public RunResult.Conformance probeConformance(Guarantee guarantee, Consumer<String> log) throws Exception {
+            return ConformanceProbes.probe(guarantee, driver(), log);
+        }
+
+        @Override
         public DriverFile driverFor(DriverFile planned) {
             return planned.withBootstrapServers(cluster.bootstrapServers());
         }
@@ -577,6 +583,11 @@ public final class KafkaClusters implements ClusterSystem {
         @Override
         public FaultCluster faultCluster(FaultCluster.RunNames names) {
             return faultTargets(driver, names);
+        }
+
+        @Override
+        public RunResult.Conformance probeConformance(Guarantee guarantee, Consumer<String> log) throws Exception {
+            return ConformanceProbes.probe(guarantee, driver(), log);
         }
 
         @Override

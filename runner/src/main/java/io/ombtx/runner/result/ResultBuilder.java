@@ -46,6 +46,7 @@ public final class ResultBuilder {
      * @param stalls the spells of the measured phase in which nothing completed, or null
      * @param failureReason why every operation failed (the first cause), or null when it did not
      * @param host the machine the runner ran on ({@link HostFacts#host}), or null when not read
+     * @param conformance the verdict on the broker guarantee the run judged, or null when it judged none
      */
     public record RunFacts(
             WorkloadRecord workload,
@@ -67,7 +68,8 @@ public final class ResultBuilder {
             String failureReason,
             RunResult.Host host,
             List<RunResult.ClientWarning> clientWarnings,
-            CpuMeter.Use cpu) {
+            CpuMeter.Use cpu,
+            RunResult.Conformance conformance) {
 
         public static Builder builder() {
             return new Builder();
@@ -95,8 +97,14 @@ public final class ResultBuilder {
             private RunResult.Host host;
             private List<RunResult.ClientWarning> clientWarnings;
             private CpuMeter.Use cpu;
+            private RunResult.Conformance conformance;
 
             private Builder() {}
+
+            public Builder conformance(RunResult.Conformance conformance) {
+                this.conformance = conformance;
+                return this;
+            }
 
             public Builder clientWarnings(List<RunResult.ClientWarning> clientWarnings) {
                 this.clientWarnings = clientWarnings;
@@ -220,7 +228,8 @@ public final class ResultBuilder {
                         failureReason,
                         host,
                         clientWarnings,
-                        cpu);
+                        cpu,
+                        conformance);
             }
         }
     }
@@ -326,6 +335,7 @@ public final class ResultBuilder {
                 .clientWarnings(facts.clientWarnings())
                 .exactlyOnce(exactlyOnce(facts))
                 .faults(facts.faults() == null || facts.faults().isEmpty() ? null : List.copyOf(facts.faults()))
+                .conformance(facts.conformance())
                 .histograms(encodedHistograms(measured, w));
     }
 

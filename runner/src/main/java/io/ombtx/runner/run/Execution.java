@@ -2,11 +2,14 @@ package io.ombtx.runner.run;
 
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.LiveCheckReport;
+import io.ombtx.runner.cluster.ClusterSession;
+import io.ombtx.runner.config.Guarantee;
 import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RateSearchRecord;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.search.MaxRateSearch;
+import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.CpuMeter;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -57,7 +60,8 @@ final class Execution {
             String failureReason,
             LiveCheckReport liveCheck,
             String stallThreads,
-            CpuMeter.Use cpu) {
+            CpuMeter.Use cpu,
+            RunResult.Conformance conformance) {
 
         /** Nothing measured: the run ended in set-up. */
         static Measured nothing(String reason) {
@@ -77,6 +81,7 @@ final class Execution {
                     null,
                     null,
                     null,
+                    null,
                     null);
         }
     }
@@ -84,12 +89,14 @@ final class Execution {
     private final RunConsole console;
     private final Interruption interruption;
     private final Supplier<String> clusterLost;
+    private final ClusterSession cluster;
 
-    /** @param clusterLost why the cluster can no longer serve the run, or null while it is whole */
-    Execution(RunConsole console, Interruption interruption, Supplier<String> clusterLost) {
+    /** @param cluster the run's cluster, watched (why it can no longer serve the run) and probed, or null: none */
+    Execution(RunConsole console, Interruption interruption, ClusterSession cluster) {
         this.console = console;
         this.interruption = interruption;
-        this.clusterLost = clusterLost;
+        this.cluster = cluster;
+        this.clusterLost = cluster == null ? () -> null : cluster::lost;
     }
 
     Measured run(RunSpec spec, RunResult.Broker broker, WorkerGroup group, SetUp.Done ready) throws Exception {
@@ -191,6 +198,22 @@ final class Execution {
                         partialReason != null ? partialReason : "live exactly-once check failed: " + e.getMessage();
             }
         }
+        RunResult.Conformance conformance = null;
+        Guarantee guarantee = w.conformance();
+        if (guarantee != null) {
+            conformance = endedEarly
+                    ? ConformanceJudge.notJudged(guarantee, "the run ended early: " + partialReason)
+                    : guarantee.probe()
+                            ? probe(guarantee)
+                            : ConformanceJudge.judge(
+                                    guarantee,
+                                    exactlyOnce,
+                                    liveCheck,
+                                    faultEvents,
+                                    loop.measured().counter(Counter.ABORTED_ON_PURPOSE),
+                                    loop.startTime());
+            console.say("%s", ConformanceLine.of(conformance, broker));
+        }
         Map<String, Object> environment;
         try {
             environment = teardown.call("environment", group::environment);
@@ -218,7 +241,27 @@ final class Execution {
                 loop.failureReason(),
                 liveCheck,
                 loop.stallThreads(),
-                loop.cpu());
+                loop.cpu(),
+                conformance);
+    }
+
+    /** A guarantee judged by the cluster's own probe, after the measurement (its clients of its own). */
+    private RunResult.Conformance probe(Guarantee guarantee) {
+        if (cluster == null) {
+            return ConformanceJudge.notJudged(guarantee, "the run has no cluster to probe");
+        }
+        console.say("Probing the cluster: %s", guarantee.title());
+        try {
+            RunResult.Conformance probed = cluster.probeConformance(guarantee, console::line);
+            return probed != null
+                    ? probed
+                    : ConformanceJudge.notJudged(guarantee, "this cluster system has no probe of " + guarantee.id());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ConformanceJudge.notJudged(guarantee, "the probe was interrupted");
+        } catch (Exception e) {
+            return ConformanceJudge.notJudged(guarantee, "the probe failed: " + e);
+        }
     }
 
     static void closeWorkers(Teardown teardown, WorkerGroup group) {

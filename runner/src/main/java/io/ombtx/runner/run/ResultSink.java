@@ -51,7 +51,8 @@ final class ResultSink {
                 m.failureReason(),
                 HostFacts.host(broker),
                 clientWarnings,
-                m.cpu());
+                m.cpu(),
+                m.conformance());
         RunResult result = ResultBuilder.build(facts, m.stats(), m.periods());
         String fileStem = spec.repetition() == null || spec.repetition().count() == 1
                 ? w.name()

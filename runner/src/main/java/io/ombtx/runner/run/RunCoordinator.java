@@ -152,6 +152,14 @@ public final class RunCoordinator {
         public List<String> verdictFailures() {
             List<String> failures = new ArrayList<>();
             RunResult.ExactlyOnce eos = result.exactlyOnce();
+            RunResult.Conformance conformance = result.conformance();
+            if (conformance != null && conformance.verdict() == RunResult.Conformance.Verdict.NOT_JUDGED) {
+                failures.add("conformance " + conformance.guarantee() + " not judged: " + conformance.note());
+            }
+            if (conformance != null && conformance.verdict() != RunResult.Conformance.Verdict.NOT_JUDGED) {
+                // A guarantee judged: what its checks saw is the broker's verdict (brokenGuarantee), not the run's.
+                eos = null;
+            }
             if (eos != null && !eos.passed()) {
                 failures.add("exactly-once check failed (" + eos.duplicated() + " duplicated, " + eos.missing()
                         + " missing, " + eos.unexpected() + " unexpected, " + eos.abortedSeen() + " aborted seen)");
@@ -170,6 +178,17 @@ public final class RunCoordinator {
         }
     }
 
+    /**
+     * The broker guarantee the run judged and found broken, in one line, or null: a verdict on the broker, not a
+     * failure of the run (bin/benchmark exits 3 when every run is otherwise complete; docs/conformance.md).
+     */
+    public static String brokenGuarantee(RunResult result) {
+        RunResult.Conformance c = result.conformance();
+        return c == null || c.verdict() != RunResult.Conformance.Verdict.FAIL
+                ? null
+                : ConformanceLine.of(c, result.broker());
+    }
+
     /** Creates the worker an assignment names: {@code local}, or a remote one by URL. */
     public interface WorkerFactory {
         Worker create(String worker);
@@ -184,7 +203,7 @@ public final class RunCoordinator {
     public Outcome run(RunSpec spec) throws Exception {
         BrokerPlan plan = spec.broker();
         if (plan.noBroker()) {
-            return execute(spec, spec.driver(), RunResult.Broker.none(), null, () -> null);
+            return execute(spec, spec.driver(), RunResult.Broker.none(), null, null);
         }
         CapabilityCheck.standInNote(spec.driver(), plan).ifPresent(console::line);
         ClusterSession opened;
@@ -227,7 +246,7 @@ public final class RunCoordinator {
             boolean clientFaults = spec.measurement().hasClientFaults();
             SetUp.FaultAccess faults =
                     control == null && !clientFaults ? null : new SetUp.FaultAccess(control, cluster);
-            Outcome outcome = execute(spec, cluster.driver(), cluster.facts(), faults, cluster::lost);
+            Outcome outcome = execute(spec, cluster.driver(), cluster.facts(), faults, cluster);
             keepBrokerLogs(cluster, outcome);
             return outcome;
         }
@@ -259,40 +278,32 @@ public final class RunCoordinator {
 
     /** Runs a plan on a cluster already reached ({@code broker}), without faults. */
     Outcome execute(RunSpec spec, DriverFile driver, RunResult.Broker broker) throws Exception {
-        return execute(spec, driver, broker, null, () -> null);
+        return execute(spec, driver, broker, null, null);
     }
 
-    /** @param clusterLost why the cluster can no longer serve the run ({@link ClusterSession#lost()}), or null */
+    /** @param cluster the run's cluster (watched, {@link ClusterSession#lost()}, and probed), or null: none to watch */
     Outcome execute(
-            RunSpec spec,
-            DriverFile driver,
-            RunResult.Broker broker,
-            SetUp.FaultAccess faults,
-            Supplier<String> clusterLost)
+            RunSpec spec, DriverFile driver, RunResult.Broker broker, SetUp.FaultAccess faults, ClusterSession cluster)
             throws Exception {
         if (spec.workerNote() != null) {
             console.line(spec.workerNote());
         }
         warnings = ClientWarnings.global().open();
         try {
-            return executeCounted(spec, driver, broker, faults, clusterLost);
+            return executeCounted(spec, driver, broker, faults, cluster);
         } finally {
             clientWarnings(); // a run that ended by an exception stops counting too
         }
     }
 
     private Outcome executeCounted(
-            RunSpec spec,
-            DriverFile driver,
-            RunResult.Broker broker,
-            SetUp.FaultAccess faults,
-            Supplier<String> clusterLost)
+            RunSpec spec, DriverFile driver, RunResult.Broker broker, SetUp.FaultAccess faults, ClusterSession cluster)
             throws Exception {
         try (WorkerGroup group = WorkerGroup.of(spec.workers(), worker -> workerFactory.create(worker, spec))) {
             Execution.Measured measured;
             try {
                 SetUp.Done ready = new SetUp(console, interruption).run(spec, driver, group, faults);
-                measured = new Execution(console, interruption, clusterLost).run(spec, broker, group, ready);
+                measured = new Execution(console, interruption, cluster).run(spec, broker, group, ready);
                 workerWarnings = group.clientWarnings();
             } catch (SetUp.Interrupted e) {
                 return ended(spec, driver, broker, group, "interrupted during set-up (" + e.step + ")", null);
