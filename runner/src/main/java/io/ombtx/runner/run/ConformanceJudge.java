@@ -73,7 +73,10 @@ final class ConformanceJudge {
                                 + exactlyOnce.unexpected() + " output(s) of no processed source record");
             }
             case NO_DUPLICATES_AFTER_KILL -> {
-                List<RunResult.FaultEvent> kills = clientFaults(faults, RunResult.FaultEvent.Action.KILL);
+                List<RunResult.FaultEvent> declared = clientFaults(faults, RunResult.FaultEvent.Action.KILL);
+                List<RunResult.FaultEvent> kills = declared.stream()
+                        .filter(RunResult.FaultEvent::succeeded)
+                        .toList();
                 counts.put("kills", (long) kills.size());
                 counts.put(
                         "reprocessedRecords",
@@ -83,21 +86,25 @@ final class ConformanceJudge {
                 counts.put("duplicated", exactlyOnce.duplicated());
                 counts.put("duplicatesLive", live.duplicates());
                 counts.put("missing", exactlyOnce.missing());
-                if (kills.isEmpty()) {
-                    yield new RunResult.Conformance(
-                            g.id(), g.title(), Verdict.NOT_JUDGED, counts, null, "no client kill was carried out");
-                }
                 boolean broken = exactlyOnce.duplicated() > 0 || live.duplicates() > 0 || exactlyOnce.missing() > 0;
+                if (kills.isEmpty() && !broken) {
+                    yield new RunResult.Conformance(
+                            g.id(), g.title(), Verdict.NOT_JUDGED, counts, null, notCarriedOut("kill", declared));
+                }
                 yield verdict(
                         g,
                         counts,
                         broken,
                         first(live, LiveCheckReport.Kind.DUPLICATE, start),
                         exactlyOnce.duplicated() + " source record(s) more than once and " + exactlyOnce.missing()
-                                + " missing in the committed output after the run");
+                                + " missing in the committed output after the run",
+                        errors(declared));
             }
             case ZOMBIE_FENCED -> {
-                List<RunResult.FaultEvent> pauses = clientFaults(faults, RunResult.FaultEvent.Action.PAUSE);
+                List<RunResult.FaultEvent> declared = clientFaults(faults, RunResult.FaultEvent.Action.PAUSE);
+                List<RunResult.FaultEvent> pauses = declared.stream()
+                        .filter(RunResult.FaultEvent::succeeded)
+                        .toList();
                 long fencings = pauses.stream()
                         .mapToLong(f -> f.fencings() == null ? 0 : f.fencings())
                         .sum();
@@ -109,20 +116,25 @@ final class ConformanceJudge {
                 counts.put("zombieCommits", zombieCommits);
                 counts.put("duplicated", exactlyOnce.duplicated());
                 counts.put("duplicatesLive", live.duplicates());
-                if (pauses.isEmpty()) {
+                boolean duplicates = exactlyOnce.duplicated() > 0 || live.duplicates() > 0;
+                if (pauses.isEmpty() && !duplicates) {
                     yield new RunResult.Conformance(
-                            g.id(), g.title(), Verdict.NOT_JUDGED, counts, null, "no zombie was resumed");
+                            g.id(), g.title(), Verdict.NOT_JUDGED, counts, null, notCarriedOut("pause", declared));
                 }
-                boolean broken = zombieCommits > 0
-                        || fencings < pauses.size()
-                        || exactlyOnce.duplicated() > 0
-                        || live.duplicates() > 0;
+                boolean broken = zombieCommits > 0 || duplicates || fencings < pauses.size();
                 String first = zombieCommits > 0
                         ? zombieCommits + " commit(s) of the zombie accepted after its replacement started"
-                        : fencings < pauses.size()
-                                ? "the zombie's commit was not refused as fenced"
-                                : first(live, LiveCheckReport.Kind.DUPLICATE, start);
-                yield verdict(g, counts, broken, first, exactlyOnce.duplicated() + " duplicated after the run");
+                        : duplicates
+                                ? first(live, LiveCheckReport.Kind.DUPLICATE, start)
+                                : "the zombie's commit was not refused as fenced";
+                yield verdict(
+                        g,
+                        counts,
+                        broken,
+                        first,
+                        exactlyOnce.duplicated() + " source record(s) more than once in the committed output after"
+                                + " the run",
+                        errors(declared));
             }
             case PARTITION_ORDER -> {
                 counts.put("outOfOrder", live.outOfOrder());
@@ -149,11 +161,33 @@ final class ConformanceJudge {
 
     private static RunResult.Conformance verdict(
             Guarantee g, Map<String, Long> counts, boolean broken, String firstLive, String afterTheRun) {
+        return verdict(g, counts, broken, firstLive, afterTheRun, null);
+    }
+
+    /** @param note what else the verdict should say (a declared fault that could not be carried out), or null */
+    private static RunResult.Conformance verdict(
+            Guarantee g, Map<String, Long> counts, boolean broken, String firstLive, String afterTheRun, String note) {
         if (!broken) {
-            return new RunResult.Conformance(g.id(), g.title(), Verdict.PASS, counts, null, null);
+            return new RunResult.Conformance(g.id(), g.title(), Verdict.PASS, counts, null, note);
         }
         return new RunResult.Conformance(
-                g.id(), g.title(), Verdict.FAIL, counts, firstLive != null ? firstLive : afterTheRun, null);
+                g.id(), g.title(), Verdict.FAIL, counts, firstLive != null ? firstLive : afterTheRun, note);
+    }
+
+    /** The declared faults' errors in one line, or null when each was carried out. */
+    private static String errors(List<RunResult.FaultEvent> declared) {
+        List<String> errors = declared.stream()
+                .filter(f -> !f.succeeded())
+                .map(f -> f.fault() + ": " + (f.error() != null ? f.error() : "not carried out"))
+                .toList();
+        return errors.isEmpty() ? null : String.join("; ", errors);
+    }
+
+    private static String notCarriedOut(String action, List<RunResult.FaultEvent> declared) {
+        String errors = errors(declared);
+        return declared.isEmpty()
+                ? "no client " + action + " was declared"
+                : "no client " + action + " was carried out" + (errors == null ? "" : " (" + errors + ")");
     }
 
     private static List<RunResult.FaultEvent> clientFaults(
@@ -161,7 +195,7 @@ final class ConformanceJudge {
         return faults == null
                 ? List.of()
                 : faults.stream()
-                        .filter(f -> f.action() == action && f.index() != null && f.succeeded())
+                        .filter(f -> f.action() == action && f.index() != null)
                         .toList();
     }
 

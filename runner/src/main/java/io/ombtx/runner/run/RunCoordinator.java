@@ -156,8 +156,10 @@ public final class RunCoordinator {
             if (conformance != null && conformance.verdict() == RunResult.Conformance.Verdict.NOT_JUDGED) {
                 failures.add("conformance " + conformance.guarantee() + " not judged: " + conformance.note());
             }
-            if (conformance != null && conformance.verdict() != RunResult.Conformance.Verdict.NOT_JUDGED) {
-                // A guarantee judged: what its checks saw is the broker's verdict (brokenGuarantee), not the run's.
+            boolean judged = conformance != null && conformance.verdict() != RunResult.Conformance.Verdict.NOT_JUDGED;
+            if (judged) {
+                // A guarantee judged: what its checks saw is the broker's verdict (brokenGuarantee), not the run's,
+                // and so is a fault the broker kept from being carried out (the verdict's note names it).
                 eos = null;
             }
             if (eos != null && !eos.passed()) {
@@ -167,7 +169,7 @@ public final class RunCoordinator {
             if (eos != null && eos.live() != null && !eos.live().passed()) {
                 failures.add("live exactly-once check failed");
             }
-            if (result.faults() != null) {
+            if (result.faults() != null && !judged) {
                 for (RunResult.FaultEvent f : result.faults()) {
                     if (f.error() != null) {
                         failures.add(f.fault() + " not carried out: " + f.error());
