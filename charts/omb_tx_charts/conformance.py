@@ -8,20 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import systems
+from . import loader, systems
 from .model import Result
 from .tables import Table
 
-# The guarantees in the order docs/conformance.md numbers them; one a result names beyond these is shown after them.
-GUARANTEES = (
-    "aborted-invisible",
-    "offsets-atomic",
-    "no-duplicates-after-kill",
-    "zombie-fenced",
-    "open-transaction-holds-lso",
-    "timeout-aborts",
-    "partition-order",
-)
+# The guarantees in the order docs/conformance.md numbers them (the result schema's list); one a result names beyond
+# these is shown after them.
+GUARANTEES = loader.guarantees()
 
 
 def judged(results: Sequence[Result]) -> list[Result]:
@@ -32,7 +25,10 @@ def judged(results: Sequence[Result]) -> list[Result]:
 def broker(result: Result) -> str:
     """The column a run belongs to: the system the cluster showed and its release (Kafka with its transaction
     protocol), e.g. ``Kafka 4.1.1 (tv 2)``, ``Tansu 0.6.0``."""
-    return f"{systems.system(result)[0]} {systems.label(result)}"
+    system = systems.system(result)[0]
+    if system == "Kafka":
+        return f"{system} {systems.label(result)}"
+    return f"{system} {result.versions.get('broker') or '?'}"
 
 
 def _verdict(result: Result) -> str:

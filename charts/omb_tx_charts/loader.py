@@ -112,6 +112,13 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
+def guarantees() -> tuple[str, ...]:
+    """The broker guarantees a result's ``conformance`` may name, in the order the schema lists them (as
+    docs/conformance.md numbers them)."""
+    enum = _validator().schema["properties"]["conformance"]["properties"]["guarantee"]["enum"]
+    return tuple(enum)
+
+
 def first_violation(document: Any) -> str | None:
     """Why ``document`` is not a valid omb-tx result, naming the JSON path of its first violation; None if valid.
 

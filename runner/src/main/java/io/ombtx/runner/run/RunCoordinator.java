@@ -255,12 +255,14 @@ public final class RunCoordinator {
     }
 
     /**
-     * A run that measured but is no success (a failed verdict, a fault not carried out, ended early) keeps the
-     * embedded brokers' logs beside its result, {@code <result>.broker-logs/}: the cluster's folder goes with it,
-     * and the logs are where the brokers say what happened (a coordinator's error, a replica that fell behind).
+     * A run that measured but is no success (a failed verdict, a fault not carried out, ended early), or that judged a
+     * broker guarantee broken, keeps the embedded brokers' logs beside its result, {@code <result>.broker-logs/}: the
+     * cluster's folder goes with it, and the logs are where the brokers say what happened (a coordinator's error, a
+     * replica that fell behind, a transaction a broker let through).
      */
     private void keepBrokerLogs(ClusterSession cluster, Outcome outcome) {
-        if (outcome.complete() || outcome.resultFile() == null || outcome.unsaved() != null) {
+        boolean evidence = !outcome.complete() || brokenGuarantee(outcome.result()) != null;
+        if (!evidence || outcome.resultFile() == null || outcome.unsaved() != null) {
             return;
         }
         Path dir = beside(outcome.resultFile(), ".broker-logs");
