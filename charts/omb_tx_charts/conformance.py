@@ -54,16 +54,17 @@ def table(results: Sequence[Result]) -> Table | None:
     if not runs:
         return None
     brokers = sorted({broker(r) for r in runs}, key=lambda b: (not b.startswith("Kafka"), b))
-    rows, links = [], []
+    rows, links, classes = [], [], []
     for n, guarantee in enumerate(_guarantees(runs), start=1):
         mine = [r for r in runs if r.conformance and r.conformance.guarantee == guarantee]
         title = mine[0].conformance.title if mine[0].conformance else guarantee
-        row, row_links = [f"{n}. {guarantee}: {title}"], [None]
+        row, row_links, row_classes = [f"{n}. {guarantee}: {title}"], [None], [None]
         for b in brokers:
             cell = [r for r in mine if broker(r) == b]
             if not cell:
                 row.append("not run")
                 row_links.append(None)
+                row_classes.append(None)
                 continue
             shown = _newest(cell)
             text = _verdict(shown)
@@ -72,8 +73,10 @@ def table(results: Sequence[Result]) -> Table | None:
                 text += f" ({passed} of {len(cell)} runs passed; the newest shown)"
             row.append(text)
             row_links.append(str(shown.path.resolve()))
+            row_classes.append(shown.conformance.verdict if shown.conformance else None)
         rows.append(tuple(row))
         links.append(tuple(row_links))
+        classes.append(tuple(row_classes))
     return Table(
         title="Broker conformance",
         header=("Guarantee", *brokers),
@@ -85,6 +88,7 @@ def table(results: Sequence[Result]) -> Table | None:
              "cluster showed (broker.system) and its release. A FAIL is a verdict on the broker, not a failed run; "
              "docs/conformance.md says how each guarantee is put to the test.",
         links=tuple(links),
+        classes=tuple(classes),
     )
 
 

@@ -28,6 +28,8 @@ class Table:
     # Per row, per cell: the file a cell links to (a result), or None; empty: no links. Written relative to the
     # report's folder.
     links: tuple[tuple[str | None, ...], ...] = ()
+    # Per row, per cell: an HTML class for the cell (e.g. a verdict's "pass", "fail"), or None; empty: none.
+    classes: tuple[tuple[str | None, ...], ...] = ()
 
 
 def _link(table: Table, row: int, column: int, base: Path | None) -> str | None:
@@ -68,8 +70,12 @@ def to_html(table: Table, base: Path | None = None) -> str:
         link = _link(table, i, j, base)
         return html.escape(text) if link is None else f'<a href="{html.escape(link)}">{html.escape(text)}</a>'
 
+    def td(i: int, j: int) -> str:
+        kind = table.classes[i][j] if i < len(table.classes) and j < len(table.classes[i]) else None
+        return f'<td class="{html.escape(kind)}"' if kind else "<td"
+
     body = "".join(
-        "<tr>" + "".join(f'<td style="text-align:{css[a]}">{cell(i, j, c)}</td>'
+        "<tr>" + "".join(f'{td(i, j)} style="text-align:{css[a]}">{cell(i, j, c)}</td>'
                          for j, (c, a) in enumerate(zip(row, aligns)))
         + "</tr>"
         for i, row in enumerate(table.rows)

@@ -65,6 +65,7 @@ figcaption { font-size: 0.9em; color: #444; } figcaption ul { margin: 0.3em 0; }
 .note { font-size: 0.85em; color: #666; font-style: italic; } .warning { background: #fff3cd; padding: 0.5em; }
 table.wrap td { white-space: normal; }
 .summary { background: #eef4fb; border-left: 4px solid #3b6ea5; padding: 0.5em 0.8em; }
+td.pass { background: #e6f4ea; } td.fail { background: #fce8e6; } td.not-judged { background: #fff3cd; }
 """
 
 

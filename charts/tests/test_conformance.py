@@ -75,6 +75,7 @@ def test_a_row_per_guarantee_a_column_per_broker_each_cell_its_verdict_counts_an
             counts = ", ".join(f"{k} {v}" for k, v in c["counts"].items())
             assert row[j] == f"{c['verdict'].upper()} · {counts}"
             assert table.links[i][j] == str(path)
+            assert table.classes[i][j] == c["verdict"]
         title = next(r["conformance"]["title"] for r in raws.values() if r["conformance"]["guarantee"] == guarantee)
         assert row[0] == f"{i + 1}. {guarantee}: {title}"
 
@@ -124,6 +125,9 @@ def test_the_report_links_each_cell_to_its_run(recorded: list[Result], tmp_path:
         relative = os.path.relpath(path.resolve(), out)
         assert f'<a href="{relative}">' in html_text, relative
         assert f"]({relative})" in markdown, relative
+    verdicts = [_raw(p)["conformance"]["verdict"] for p in CONFORMANCE.glob("*.json")]
+    assert html_text.count('<td class="fail"') == verdicts.count("fail") > 0
+    assert html_text.count('<td class="pass"') == verdicts.count("pass") > 0
 
 
 def test_results_without_a_verdict_leave_the_section_out(tmp_path: Path) -> None:

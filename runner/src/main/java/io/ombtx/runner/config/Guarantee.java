@@ -84,28 +84,21 @@ public enum Guarantee {
                             "conformance", g.id + " needs transactions aborted on purpose: operation.abortRatio > 0");
                 }
             }
-            case NO_DUPLICATES_AFTER_KILL -> {
-                if (faults.stream()
-                        .noneMatch(x ->
-                                x.action() == FaultAction.KILL && x.target().isClient())) {
-                    throw f.error(
-                            "conformance",
-                            g.id + " needs a client kill among the faults (action: kill, target:"
-                                    + " stream-processor)");
-                }
-            }
-            case ZOMBIE_FENCED -> {
-                if (faults.stream()
-                        .noneMatch(x ->
-                                x.action() == FaultAction.PAUSE && x.target().isClient())) {
-                    throw f.error(
-                            "conformance",
-                            g.id + " needs a zombie among the faults (action: pause, target:"
-                                    + " stream-processor, resumeAfter)");
-                }
-            }
+            case NO_DUPLICATES_AFTER_KILL -> needsClientFault(f, faults, FaultAction.KILL, "a client kill", "");
+            case ZOMBIE_FENCED -> needsClientFault(f, faults, FaultAction.PAUSE, "a zombie", ", resumeAfter");
             default -> {}
         }
         return g;
+    }
+
+    /** Refuses a guarantee judged by what a client fault did when the workload declares no such fault. */
+    private static void needsClientFault(
+            ConfigFields f, List<Fault> faults, FaultAction action, String what, String recovery) {
+        if (faults.stream().noneMatch(x -> x.action() == action && x.target().isClient())) {
+            throw f.error(
+                    "conformance",
+                    f.text("conformance", "") + " needs " + what + " among the faults (action: "
+                            + action.name().toLowerCase(Locale.ROOT) + ", target: stream-processor" + recovery + ")");
+        }
     }
 }
