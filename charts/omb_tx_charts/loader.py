@@ -21,6 +21,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from .model import (
+    Conformance,
     Coordinators,
     Drain,
     ExactlyOnce,
@@ -112,6 +113,13 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
+def guarantees() -> tuple[str, ...]:
+    """The broker guarantees a result's ``conformance`` may name, in the order the schema lists them (as
+    docs/conformance.md numbers them)."""
+    enum = _validator().schema["properties"]["conformance"]["properties"]["guarantee"]["enum"]
+    return tuple(enum)
+
+
 def first_violation(document: Any) -> str | None:
     """Why ``document`` is not a valid omb-tx result, naming the JSON path of its first violation; None if valid.
 
@@ -197,6 +205,7 @@ def parse_result(path: Path, document: Any) -> Result:
         broker_disk=_object(broker, "dataDisk", "broker.dataDisk"),
         rate=_rate(document),
         coordinators=_coordinators(document),
+        conformance=_conformance(document),
     )
 
 
@@ -437,6 +446,21 @@ def _exactly_once(document: Mapping[str, Any]) -> ExactlyOnce | None:
         aborted_seen=_int(raw.get("abortedSeen"), "exactlyOnce.abortedSeen"),
         passed=_flag(raw, "passed", "exactlyOnce"),
         live=_live(raw),
+    )
+
+
+def _conformance(document: Mapping[str, Any]) -> Conformance | None:
+    raw = _object(document, "conformance")
+    if not raw:
+        return None
+    counts = _object(raw, "counts", "conformance.counts")
+    return Conformance(
+        guarantee=_string(raw, "guarantee") or "",
+        title=_string(raw, "title") or "",
+        verdict=_string(raw, "verdict") or "",
+        counts={k: _int(v, f"conformance.counts.{k}") or 0 for k, v in counts.items()},
+        first_violation=_string(raw, "firstViolation"),
+        note=_string(raw, "note"),
     )
 
 

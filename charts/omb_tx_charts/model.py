@@ -164,6 +164,18 @@ class ExactlyOnce:
 
 
 @dataclass(frozen=True)
+class Conformance:
+    """``conformance``: the broker guarantee a run judged, its verdict, counts and first violation."""
+
+    guarantee: str
+    title: str
+    verdict: str  # "pass" | "fail" | "not-judged"
+    counts: Mapping[str, int]
+    first_violation: str | None
+    note: str | None
+
+
+@dataclass(frozen=True)
 class Fault:
     """One of ``faults``: what was declared and whether it happened."""
 
@@ -215,6 +227,7 @@ class Result:
     broker_disk: Mapping[str, Any] = field(default_factory=dict)  # broker.dataDisk: an embedded cluster's disk
     rate: RateVerdict | None = None  # an open loop with a target; absent in older files
     coordinators: Coordinators | None = None  # a transactional run on Kafka; absent otherwise and in older files
+    conformance: Conformance | None = None  # the broker guarantee the run judged; absent when it judged none
     _decoded: dict[str, hdr.Histogram | None] = field(default_factory=dict, compare=False, repr=False)
 
     @property

@@ -14,6 +14,7 @@ from . import (
     analysis,
     capacity,
     compare,
+    conformance,
     exactly_once,
     harness,
     plots,
@@ -85,6 +86,7 @@ def compute_report(results: Sequence[Result], warnings: Sequence[str] = (), find
     sections = [
         runs,
         _percentiles_section(charted, palette, variants, names, reps),
+        _conformance_section(results),
         _exactly_once_section(results),
         side_by_side.section(charted, palette, variants, names, reps),
         _overhead_section(charted, palette, variants, names, reps),
@@ -111,6 +113,21 @@ def _harness_note(results: Sequence[Result]) -> str:
         return ""
     return (f" ⚠ {len(behind)} run(s) here had a load generator that fell behind (harness check; the seed study "
             "does not judge them): " + "; ".join(f"{r.path.name}{harness.flag(r)}" for r in behind) + ".")
+
+
+def _conformance_section(results: Sequence[Result]) -> Section:
+    """The guarantees judged, by broker (suites/broker-conformance.yaml); empty (left out) when no run judged one."""
+    section = Section(
+        "Broker conformance",
+        "The transactional guarantees a Kafka-API broker promises, each judged by a run of its own (the workload's "
+        "conformance): one row per guarantee, one column per broker as the cluster named itself on the wire.",
+    )
+    judged = conformance.table(results)
+    if judged is not None:
+        section.blocks.append(judged)
+        broken = conformance.violations_table(results)
+        section.blocks.append(broken if broken is not None else Paragraph("Every guarantee judged held."))
+    return section
 
 
 def _exactly_once_section(results: Sequence[Result]) -> Section:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import analysis, harness, spread, systems
@@ -23,16 +25,34 @@ class Table:
     align: str = ""  # one of "l", "c", "r" per column; left when shorter
     note: str = ""
     wrap: bool = False  # HTML: let cells wrap (wide tables of prose); by default only the first column does
+    # Per row, per cell: the file a cell links to (a result), or None; empty: no links. Written relative to the
+    # report's folder.
+    links: tuple[tuple[str | None, ...], ...] = ()
+    # Per row, per cell: an HTML class for the cell (e.g. a verdict's "pass", "fail"), or None; empty: none.
+    classes: tuple[tuple[str | None, ...], ...] = ()
 
 
-def to_markdown(table: Table) -> str:
+def _link(table: Table, row: int, column: int, base: Path | None) -> str | None:
+    if row >= len(table.links) or column >= len(table.links[row]) or table.links[row][column] is None:
+        return None
+    target = table.links[row][column]
+    return os.path.relpath(target, base) if base is not None else target
+
+
+def to_markdown(table: Table, base: Path | None = None) -> str:
+    """``base``: the report's folder, from which a cell's link is written."""
     rule = {"l": "---", "c": ":---:", "r": "---:"}
     aligns = table.align.ljust(len(table.header), "l")
     lines = [
         "| " + " | ".join(table.header) + " |",
         "|" + "|".join(rule[a] for a in aligns) + "|",
     ]
-    lines += ["| " + " | ".join(_md_cell(cell) for cell in row) + " |" for row in table.rows]
+    for i, row in enumerate(table.rows):
+        cells = []
+        for j, cell in enumerate(row):
+            link = _link(table, i, j, base)
+            cells.append(_md_cell(cell) if link is None else f"[{_md_cell(cell)}]({link})")
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -40,14 +60,25 @@ def _md_cell(cell: str) -> str:
     return cell.replace("|", "\\|")
 
 
-def to_html(table: Table) -> str:
+def to_html(table: Table, base: Path | None = None) -> str:
+    """``base``: the report's folder, from which a cell's link is written."""
     css = {"l": "left", "c": "center", "r": "right"}
     aligns = table.align.ljust(len(table.header), "l")
     head = "".join(f'<th style="text-align:{css[a]}">{html.escape(h)}</th>' for h, a in zip(table.header, aligns))
+
+    def cell(i: int, j: int, text: str) -> str:
+        link = _link(table, i, j, base)
+        return html.escape(text) if link is None else f'<a href="{html.escape(link)}">{html.escape(text)}</a>'
+
+    def td(i: int, j: int) -> str:
+        kind = table.classes[i][j] if i < len(table.classes) and j < len(table.classes[i]) else None
+        return f'<td class="{html.escape(kind)}"' if kind else "<td"
+
     body = "".join(
-        "<tr>" + "".join(f'<td style="text-align:{css[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns))
+        "<tr>" + "".join(f'{td(i, j)} style="text-align:{css[a]}">{cell(i, j, c)}</td>'
+                         for j, (c, a) in enumerate(zip(row, aligns)))
         + "</tr>"
-        for row in table.rows
+        for i, row in enumerate(table.rows)
     )
     opening = '<table class="wrap">' if table.wrap else "<table>"
     return f"{opening}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -24,18 +24,18 @@ def write_markdown(report: Report, path: Path, generated: datetime | None = None
         lines += ["> **⚠ Some runs are PARTIAL** (interrupted); they are marked wherever they appear.", ""]
     lines += [line for note in report.notes for line in (f"_{note}_", "")]
     for section in report.sections:
-        lines += _markdown_section(section, 2)
+        lines += _markdown_section(section, 2, path.parent)
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
-def _markdown_section(section: Section, level: int) -> list[str]:
+def _markdown_section(section: Section, level: int, base: Path | None = None) -> list[str]:
     heading, inner = "#" * level, "#" * (level + 1)
     lines = [f"{heading} {section.title}", "", section.intro, ""]
     for block in section.blocks:
         if isinstance(block, Table):
             if block.title and block.title != section.title:
                 lines += [f"{inner} {block.title}", ""]
-            lines += [tables.to_markdown(block), ""]
+            lines += [tables.to_markdown(block, base), ""]
             if block.note:
                 lines += [f"_{block.note}_", ""]
         elif isinstance(block, Figure):
@@ -49,7 +49,7 @@ def _markdown_section(section: Section, level: int) -> list[str]:
         else:
             lines += [block.text, ""]
     for subsection in section.subsections:
-        lines += _markdown_section(subsection, level + 1)
+        lines += _markdown_section(subsection, level + 1, base)
     return lines
 
 
@@ -65,6 +65,7 @@ figcaption { font-size: 0.9em; color: #444; } figcaption ul { margin: 0.3em 0; }
 .note { font-size: 0.85em; color: #666; font-style: italic; } .warning { background: #fff3cd; padding: 0.5em; }
 table.wrap td { white-space: normal; }
 .summary { background: #eef4fb; border-left: 4px solid #3b6ea5; padding: 0.5em 0.8em; }
+td.pass { background: #e6f4ea; } td.fail { background: #fce8e6; } td.not-judged { background: #fff3cd; }
 """
 
 
@@ -83,19 +84,19 @@ def write_html(report: Report, path: Path, generated: datetime | None = None) ->
         parts.append('<p><span class="partial">PARTIAL</span> Some runs were interrupted; they are marked.</p>')
     parts += [f'<p class="note">{html.escape(note)}</p>' for note in report.notes]
     for section in report.sections:
-        parts += _html_section(section, 2)
+        parts += _html_section(section, 2, path.parent)
     parts.append("</body></html>")
     path.write_text("\n".join(parts) + "\n", encoding="utf-8")
 
 
-def _html_section(section: Section, level: int) -> list[str]:
+def _html_section(section: Section, level: int, base: Path | None = None) -> list[str]:
     inner = level + 1
     parts = [f"<h{level}>{html.escape(section.title)}</h{level}>", f"<p>{html.escape(section.intro)}</p>"]
     for block in section.blocks:
         if isinstance(block, Table):
             if block.title and block.title != section.title:
                 parts.append(f"<h{inner}>{html.escape(block.title)}</h{inner}>")
-            parts.append(tables.to_html(block))
+            parts.append(tables.to_html(block, base))
             if block.note:
                 parts.append(f'<p class="note">{html.escape(block.note)}</p>')
         elif isinstance(block, Figure):
@@ -115,7 +116,7 @@ def _html_section(section: Section, level: int) -> list[str]:
         else:
             parts.append(f"<p>{html.escape(block.text)}</p>")
     for subsection in section.subsections:
-        parts += _html_section(subsection, level + 1)
+        parts += _html_section(subsection, level + 1, base)
     return parts
 
 

@@ -42,6 +42,12 @@ public final class Main {
     public static final int OK = 0;
     public static final int FAILED = 1;
     public static final int BAD_INPUT = 2;
+    /**
+     * Every run complete and judged, and a broker guarantee a run judged (a workload's {@code conformance}) broken: a
+     * verdict on the broker, not a failure of omb-tx or of the run. A failed run (1) outranks it.
+     */
+    public static final int GUARANTEE_BROKEN = 3;
+
     public static final int INTERRUPTED = 130;
 
     private Main() {}
@@ -244,12 +250,17 @@ public final class Main {
                     if (parsed.quiet()) {
                         err.println("run " + run.name() + ": " + outcome.shortfall());
                     }
+                } else if (RunCoordinator.brokenGuarantee(outcome.result()) != null) {
+                    status = worse(status, GUARANTEE_BROKEN);
+                    if (parsed.quiet()) {
+                        err.println("run " + run.name() + ": " + RunCoordinator.brokenGuarantee(outcome.result()));
+                    }
                 }
             }
             if (interruption.reason() != null) {
                 return INTERRUPTED;
             }
-            if (status == OK) {
+            if (status == OK || status == GUARANTEE_BROKEN) {
                 ClassDataArchive.saveIfAsked(); // once per class path: later runs start on less CPU
             }
             return status;
@@ -266,6 +277,19 @@ public final class Main {
             }
             return FAILED;
         }
+    }
+
+    /**
+     * The exit status of two outcomes together: bad input, then interrupted, then a failed run, then a broken
+     * guarantee, then done.
+     */
+    public static int worse(int a, int b) {
+        for (int code : new int[] {BAD_INPUT, INTERRUPTED, FAILED, GUARANTEE_BROKEN}) {
+            if (a == code || b == code) {
+                return code;
+            }
+        }
+        return Math.max(a, b);
     }
 
     private static List<String> workerUrls(BenchmarkArgs args) {

@@ -18,6 +18,7 @@ import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Repetitions;
 import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.run.ConformanceSummary;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,8 @@ public final class SuiteMain {
                         + " every entry unless the entry sets its own or --repeat/--interleave are given; an entry's"
                         + " 'name' names its comparison in the results.",
                 "Paths in a suite are relative to the omb-tx folder. Exit codes as bin/benchmark: 0 done; 1 a run"
-                        + " failed or ended early; 2 bad input; 130 interrupted.",
+                        + " failed or ended early; 2 bad input; 3 every run complete, and a broker guarantee judged"
+                        + " broken (conformance); 130 interrupted.",
                 "",
                 "Examples:",
                 "  bin/benchmark-suite --profile quick suites/kafka-seeds.yaml",
@@ -206,10 +208,12 @@ public final class SuiteMain {
                 if (code == Main.BAD_INPUT || code == Main.INTERRUPTED) {
                     return code;
                 }
-                status = Math.max(status, code);
+                status = Main.worse(status, code);
             }
             if (!given.dryRun()) {
-                out.println("Suite " + name + " (" + profile + ") done: results in " + output);
+                ConformanceSummary.print(output, out);
+                out.println("Suite " + name + " (" + profile + ") done: results in " + output
+                        + (status == Main.GUARANTEE_BROKEN ? " (exit 3: a broker broke a guarantee, see above)" : ""));
             } else {
                 out.println("Suite " + name + " (" + profile + "): " + runs.size()
                         + (runs.size() == 1 ? " entry, " : " entries, ") + PlanText.estimate(planned, reuseBrokers));

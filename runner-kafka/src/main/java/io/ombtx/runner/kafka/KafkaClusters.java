@@ -17,6 +17,7 @@ import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterUnreachable;
 import io.ombtx.runner.cluster.CoordinatorLog;
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.Guarantee;
 import io.ombtx.runner.config.Secrets;
 import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.FaultCluster;
@@ -485,6 +486,11 @@ public final class KafkaClusters implements ClusterSystem {
         }
 
         @Override
+        public RunResult.Conformance probeConformance(Guarantee guarantee, Consumer<String> log) throws Exception {
+            return ConformanceProbes.probe(guarantee, driver(), log);
+        }
+
+        @Override
         public DriverFile driverFor(DriverFile planned) {
             return planned.withBootstrapServers(cluster.bootstrapServers());
         }
@@ -603,6 +609,11 @@ public final class KafkaClusters implements ClusterSystem {
         @Override
         public CoordinatorLog coordinatorLog() {
             return new TransactionCoordinators(driver.properties("commonConfig"));
+        }
+
+        @Override
+        public RunResult.Conformance probeConformance(Guarantee guarantee, Consumer<String> log) throws Exception {
+            return ConformanceProbes.probe(guarantee, driver(), log);
         }
 
         @Override

@@ -7,6 +7,7 @@ import io.ombtx.broker.tansu.TansuBinary;
 import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.Guarantee;
 import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.FaultCluster;
 import io.ombtx.runner.result.RunResult;
@@ -107,6 +108,11 @@ final class TansuCluster implements ClusterSession {
         props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
         return new FaultTargets(Admin.create(props), props, names);
+    }
+
+    @Override
+    public RunResult.Conformance probeConformance(Guarantee guarantee, Consumer<String> log) throws Exception {
+        return ConformanceProbes.probe(guarantee, driver(), log);
     }
 
     @Override

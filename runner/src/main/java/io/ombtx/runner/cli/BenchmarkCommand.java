@@ -19,7 +19,9 @@ import picocli.CommandLine.Parameters;
         optionListHeading = "%nOMB options (same names and meaning as OMB's bin/benchmark):%n",
         footer = {
             "Exit codes: 0 done; 1 a run failed (also when every measured operation failed) or ended early (its"
-                    + " result is still written); 2 bad input (file, key and expectation are named); 130 interrupted (partial result written).",
+                    + " result is still written); 2 bad input (file, key and expectation are named); 3 every run complete, and a broker"
+                    + " guarantee a workload's conformance judged broken (a verdict on the broker); 130 interrupted"
+                    + " (partial result written).",
             "",
             "Examples:",
             "  bin/benchmark -d driver-kafka-tx/kafka-tx.yaml --profile quick workloads/tx-writes.yaml",

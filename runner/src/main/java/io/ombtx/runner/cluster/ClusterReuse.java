@@ -150,6 +150,12 @@ public final class ClusterReuse implements AutoCloseable {
         }
 
         @Override
+        public RunResult.Conformance probeConformance(
+                io.ombtx.runner.config.Guarantee guarantee, java.util.function.Consumer<String> log) throws Exception {
+            return cluster.probeConformance(guarantee, log);
+        }
+
+        @Override
         public void close() {
             if (cluster == kept && cluster.lost() != null) {
                 ClusterReuse.this.close(); // a broker died: the next run starts a whole cluster

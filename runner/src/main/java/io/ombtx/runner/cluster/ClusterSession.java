@@ -1,6 +1,7 @@
 package io.ombtx.runner.cluster;
 
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.Guarantee;
 import io.ombtx.runner.fault.BrokerControl;
 import io.ombtx.runner.fault.FaultCluster;
 import io.ombtx.runner.result.RunResult;
@@ -59,6 +60,17 @@ public interface ClusterSession extends AutoCloseable {
      * system keeps no such log the run can read. The caller closes it.
      */
     default CoordinatorLog coordinatorLog() {
+        return null;
+    }
+
+    /**
+     * Probes the cluster for a guarantee judged by clients of the probe's own rather than from the run's checks
+     * ({@link Guarantee#probe()}: a transaction held open, one left to time out), after the measurement; the verdict
+     * with its counts and first violation, or null when this cluster system has no such probe. Bounded in time (a
+     * broker that never ends a transaction is a verdict, not a hang).
+     */
+    default RunResult.Conformance probeConformance(Guarantee guarantee, java.util.function.Consumer<String> log)
+            throws Exception {
         return null;
     }
 

@@ -29,6 +29,8 @@ public record Workload(
         Reporting reporting,
         // faults injected during the measurement, in the order declared
         List<Fault> faults,
+        // the guarantee the run judges ({@code conformance}), or null
+        Guarantee conformance,
         SweepPoint sweep) {
 
     public Workload {
@@ -132,6 +134,11 @@ public record Workload(
     /** {@code operation.liveCheck}: a read_committed consumer judges the STREAM's output during the run. */
     public boolean liveCheck() {
         return options.liveCheck();
+    }
+
+    /** {@code conformance}: the broker guarantee this run judges, or null. */
+    public Guarantee guarantee() {
+        return conformance;
     }
 
     public int brokers() {

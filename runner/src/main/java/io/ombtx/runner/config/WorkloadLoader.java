@@ -63,7 +63,8 @@ public final class WorkloadLoader {
             "clientVersion",
             "partitionVerification",
             "groupProtocol",
-            "latencyTarget");
+            "latencyTarget",
+            "conformance");
     /** The most runs one workload's sweep may expand into. */
     public static final int MAX_SWEEP_POINTS = 1000;
 
@@ -324,6 +325,7 @@ public final class WorkloadLoader {
                         clients.subscriptionsPerTopic(),
                         clients.consumerPerSubscription(),
                         layout.topics() * clients.producersPerTopic()));
+        Guarantee conformance = Guarantee.read(f, operation, options, faults, consumers);
         return new Workload(
                 name,
                 file,
@@ -338,6 +340,7 @@ public final class WorkloadLoader {
                 brokerSetup,
                 reporting,
                 faults,
+                conformance,
                 sweep);
     }
 

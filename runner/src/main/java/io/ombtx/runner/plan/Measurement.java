@@ -3,6 +3,7 @@ package io.ombtx.runner.plan;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.runner.config.Fault;
+import io.ombtx.runner.config.Guarantee;
 import io.ombtx.runner.config.LoadRate;
 import io.ombtx.runner.config.LoopMode;
 import io.ombtx.runner.config.RunLength;
@@ -41,7 +42,8 @@ public record Measurement(
         long prefillMessages,
         boolean liveCheck,
         boolean verifyExactlyOnce,
-        List<Fault> faults) {
+        List<Fault> faults,
+        Guarantee conformance) {
 
     public Measurement {
         faults = List.copyOf(faults);
@@ -61,7 +63,8 @@ public record Measurement(
                 w.prefillMessages(),
                 w.liveCheck(),
                 w.verifyExactlyOnce(),
-                w.faults());
+                w.faults(),
+                w.guarantee());
     }
 
     public boolean countBased() {

@@ -100,6 +100,16 @@ public final class PlanText {
             if (w.operation().cutsTransactions()) {
                 line(text, "     tx          %s", transactionCut(w));
             }
+            if (w.conformance() != null) {
+                line(
+                        text,
+                        "     conformance %s: %s, judged %s",
+                        w.conformance().id(),
+                        w.conformance().title(),
+                        w.conformance().probe()
+                                ? "by a probe of the cluster after the measurement"
+                                : "from the run's checks");
+            }
             if (w.operation().abortRatio() > 0) {
                 line(
                         text,

@@ -46,6 +46,7 @@ public final class ResultBuilder {
      * @param stalls the spells of the measured phase in which nothing completed, or null
      * @param failureReason why every operation failed (the first cause), or null when it did not
      * @param host the machine the runner ran on ({@link HostFacts#host}), or null when not read
+     * @param conformance the verdict on the broker guarantee the run judged, or null when it judged none
      */
     public record RunFacts(
             WorkloadRecord workload,
@@ -68,7 +69,8 @@ public final class ResultBuilder {
             RunResult.Host host,
             List<RunResult.ClientWarning> clientWarnings,
             CpuMeter.Use cpu,
-            RunResult.Coordinators coordinators) {
+            RunResult.Coordinators coordinators,
+            RunResult.Conformance conformance) {
 
         public static Builder builder() {
             return new Builder();
@@ -97,8 +99,14 @@ public final class ResultBuilder {
             private List<RunResult.ClientWarning> clientWarnings;
             private CpuMeter.Use cpu;
             private RunResult.Coordinators coordinators;
+            private RunResult.Conformance conformance;
 
             private Builder() {}
+
+            public Builder conformance(RunResult.Conformance conformance) {
+                this.conformance = conformance;
+                return this;
+            }
 
             /** The transaction coordinators' load over the measured phase, when the cluster's log was read. */
             public Builder coordinators(RunResult.Coordinators coordinators) {
@@ -229,7 +237,8 @@ public final class ResultBuilder {
                         host,
                         clientWarnings,
                         cpu,
-                        coordinators);
+                        coordinators,
+                        conformance);
             }
         }
     }
@@ -336,6 +345,7 @@ public final class ResultBuilder {
                 .clientWarnings(facts.clientWarnings())
                 .exactlyOnce(exactlyOnce(facts))
                 .faults(facts.faults() == null || facts.faults().isEmpty() ? null : List.copyOf(facts.faults()))
+                .conformance(facts.conformance())
                 .histograms(encodedHistograms(measured, w));
     }
 

@@ -18,6 +18,8 @@ import io.ombtx.driver.api.Phase;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.StatsSnapshot;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -82,6 +84,7 @@ import java.util.Map;
     "clientWarnings",
     "exactlyOnce",
     "faults",
+    "conformance",
     "histograms",
     "periods",
     "repetition",
@@ -163,6 +166,8 @@ public record RunResult(
         @JsonInclude(JsonInclude.Include.NON_NULL) ExactlyOnce exactlyOnce,
         // The faults the workload declared and what became of each; absent when it declared none.
         @JsonInclude(JsonInclude.Include.NON_NULL) List<FaultEvent> faults,
+        // The broker guarantee the run judged (workload key conformance) and its verdict; absent when it judged none.
+        @JsonInclude(JsonInclude.Include.NON_NULL) Conformance conformance,
         // Full histograms of the measured phase (µs), compressed and base64-encoded, by name.
         Map<String, String> histograms,
         PeriodSeries periods,
@@ -176,6 +181,54 @@ public record RunResult(
     /** A file written before {@code stalls} existed (or with none) reads as no stalls. */
     public RunResult {
         stalls = stalls == null ? List.of() : stalls;
+    }
+
+    /**
+     * The verdict on one transactional guarantee of the broker (docs/conformance.md): judged from the run's own checks
+     * (the exactly-once check after the run, the live check, the client faults' records) or by a probe of the
+     * cluster after the measurement.
+     *
+     * @param guarantee its id, as the workload's {@code conformance} names it
+     * @param title what it promises, in words
+     * @param counts the figures the verdict was judged from, by name (records checked, violations of each kind, …)
+     * @param firstViolation the first thing seen that broke it, in words (where and when), or null when none was
+     * @param note how it was judged, or why it could not be (a check that did not run)
+     */
+    @JsonPropertyOrder({"guarantee", "title", "verdict", "counts", "firstViolation", "note"})
+    public record Conformance(
+            String guarantee,
+            String title,
+            Verdict verdict,
+            Map<String, Long> counts,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String firstViolation,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String note) {
+
+        public Conformance {
+            counts = Collections.unmodifiableMap(new LinkedHashMap<>(counts));
+        }
+
+        public boolean passed() {
+            return verdict == Verdict.PASS;
+        }
+
+        /** pass: held; fail: broken, {@code firstViolation} says where; not-judged: a check it needs did not run. */
+        public enum Verdict {
+            PASS,
+            FAIL,
+            NOT_JUDGED;
+
+            /** Its name in results: pass, fail, not-judged. */
+            @JsonValue
+            public String key() {
+                return name().toLowerCase(Locale.ROOT).replace('_', '-');
+            }
+
+            @JsonCreator
+            public static Verdict ofKey(String key) {
+                return EnumKeys.find(values(), Verdict::key, key)
+                        .orElseThrow(() -> new IllegalArgumentException("not a conformance verdict: '" + key + "'"));
+            }
+        }
     }
 
     /**

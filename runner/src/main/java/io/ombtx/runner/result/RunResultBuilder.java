@@ -70,6 +70,7 @@ public final class RunResultBuilder {
     private List<RunResult.ClientWarning> clientWarnings;
     private ExactlyOnce exactlyOnce;
     private List<FaultEvent> faults;
+    private RunResult.Conformance conformance;
     private Map<String, String> histograms;
     private PeriodSeries periods;
     private Repetition repetition;
@@ -299,6 +300,11 @@ public final class RunResultBuilder {
         return this;
     }
 
+    public RunResultBuilder conformance(RunResult.Conformance conformance) {
+        this.conformance = conformance;
+        return this;
+    }
+
     public RunResultBuilder exactlyOnce(ExactlyOnce exactlyOnce) {
         this.exactlyOnce = exactlyOnce;
         return this;
@@ -382,6 +388,7 @@ public final class RunResultBuilder {
                 clientWarnings,
                 exactlyOnce,
                 faults,
+                conformance,
                 histograms,
                 periods,
                 repetition,

@@ -4,11 +4,13 @@ import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.cluster.CoordinatorLog;
+import io.ombtx.runner.config.Guarantee;
 import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RateSearchRecord;
 import io.ombtx.runner.result.RunResult;
 import io.ombtx.runner.search.MaxRateSearch;
+import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.CpuMeter;
 import io.ombtx.runner.stats.Period;
 import io.ombtx.runner.stats.StatsSnapshot;
@@ -60,7 +62,8 @@ final class Execution {
             LiveCheckReport liveCheck,
             String stallThreads,
             CpuMeter.Use cpu,
-            RunResult.Coordinators coordinators) {
+            RunResult.Coordinators coordinators,
+            RunResult.Conformance conformance) {
 
         /** Nothing measured: the run ended in set-up. */
         static Measured nothing(String reason) {
@@ -77,6 +80,7 @@ final class Execution {
                     null,
                     null,
                     List.of(),
+                    null,
                     null,
                     null,
                     null,
@@ -202,6 +206,22 @@ final class Execution {
         if (coordinatorLog != null) {
             coordinators = coordinators(coordinatorLog, coordinatorsFrom, loop, teardown, endedEarly);
         }
+        RunResult.Conformance conformance = null;
+        Guarantee guarantee = w.conformance();
+        if (guarantee != null) {
+            conformance = endedEarly
+                    ? ConformanceJudge.notJudged(guarantee, "the run ended early: " + partialReason)
+                    : guarantee.probe()
+                            ? probe(guarantee)
+                            : ConformanceJudge.judge(
+                                    guarantee,
+                                    exactlyOnce,
+                                    liveCheck,
+                                    faultEvents,
+                                    loop.measured().counter(Counter.ABORTED_ON_PURPOSE),
+                                    loop.startTime());
+            console.say("%s", ConformanceLine.of(conformance, broker));
+        }
         Map<String, Object> environment;
         try {
             environment = teardown.call("environment", group::environment);
@@ -230,7 +250,8 @@ final class Execution {
                 liveCheck,
                 loop.stallThreads(),
                 loop.cpu(),
-                coordinators);
+                coordinators,
+                conformance);
     }
 
     private CoordinatorLog coordinatorLog(ClusterSession cluster) {
@@ -271,6 +292,25 @@ final class Execution {
         } catch (Exception e) {
             console.line("The transaction coordinators' log could not be read: " + e.getMessage());
             return null;
+        }
+    }
+
+    /** A guarantee judged by the cluster's own probe, after the measurement (its clients of its own). */
+    private RunResult.Conformance probe(Guarantee guarantee) {
+        if (cluster == null) {
+            return ConformanceJudge.notJudged(guarantee, "the run has no cluster to probe");
+        }
+        console.say("Probing the cluster: %s", guarantee.title());
+        try {
+            RunResult.Conformance probed = cluster.probeConformance(guarantee, console::line);
+            return probed != null
+                    ? probed
+                    : ConformanceJudge.notJudged(guarantee, "this cluster system has no probe of " + guarantee.id());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ConformanceJudge.notJudged(guarantee, "the probe was interrupted");
+        } catch (Exception e) {
+            return ConformanceJudge.notJudged(guarantee, "the probe failed: " + e);
         }
     }
 

@@ -52,7 +52,8 @@ final class ResultSink {
                 HostFacts.host(broker),
                 clientWarnings,
                 m.cpu(),
-                m.coordinators());
+                m.coordinators(),
+                m.conformance());
         RunResult result = ResultBuilder.build(facts, m.stats(), m.periods());
         String fileStem = spec.repetition() == null || spec.repetition().count() == 1
                 ? w.name()

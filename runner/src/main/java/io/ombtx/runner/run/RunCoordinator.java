@@ -153,6 +153,16 @@ public final class RunCoordinator {
         public List<String> verdictFailures() {
             List<String> failures = new ArrayList<>();
             RunResult.ExactlyOnce eos = result.exactlyOnce();
+            RunResult.Conformance conformance = result.conformance();
+            if (conformance != null && conformance.verdict() == RunResult.Conformance.Verdict.NOT_JUDGED) {
+                failures.add("conformance " + conformance.guarantee() + " not judged: " + conformance.note());
+            }
+            boolean judged = conformance != null && conformance.verdict() != RunResult.Conformance.Verdict.NOT_JUDGED;
+            if (judged) {
+                // A guarantee judged: what its checks saw is the broker's verdict (brokenGuarantee), not the run's,
+                // and so is a fault the broker kept from being carried out (the verdict's note names it).
+                eos = null;
+            }
             if (eos != null && !eos.passed()) {
                 failures.add("exactly-once check failed (" + eos.duplicated() + " duplicated, " + eos.missing()
                         + " missing, " + eos.unexpected() + " unexpected, " + eos.abortedSeen() + " aborted seen)");
@@ -160,7 +170,7 @@ public final class RunCoordinator {
             if (eos != null && eos.live() != null && !eos.live().passed()) {
                 failures.add("live exactly-once check failed");
             }
-            if (result.faults() != null) {
+            if (result.faults() != null && !judged) {
                 for (RunResult.FaultEvent f : result.faults()) {
                     if (f.error() != null) {
                         failures.add(f.fault() + " not carried out: " + f.error());
@@ -169,6 +179,17 @@ public final class RunCoordinator {
             }
             return failures;
         }
+    }
+
+    /**
+     * The broker guarantee the run judged and found broken, in one line, or null: a verdict on the broker, not a
+     * failure of the run (bin/benchmark exits 3 when every run is otherwise complete; docs/conformance.md).
+     */
+    public static String brokenGuarantee(RunResult result) {
+        RunResult.Conformance c = result.conformance();
+        return c == null || c.verdict() != RunResult.Conformance.Verdict.FAIL
+                ? null
+                : ConformanceLine.of(c, result.broker());
     }
 
     /** Creates the worker an assignment names: {@code local}, or a remote one by URL. */
@@ -241,12 +262,14 @@ public final class RunCoordinator {
     }
 
     /**
-     * A run that measured but is no success (a failed verdict, a fault not carried out, ended early) keeps the
-     * embedded brokers' logs beside its result, {@code <result>.broker-logs/}: the cluster's folder goes with it,
-     * and the logs are where the brokers say what happened (a coordinator's error, a replica that fell behind).
+     * A run that measured but is no success (a failed verdict, a fault not carried out, ended early), or that judged a
+     * broker guarantee broken, keeps the embedded brokers' logs beside its result, {@code <result>.broker-logs/}: the
+     * cluster's folder goes with it, and the logs are where the brokers say what happened (a coordinator's error, a
+     * replica that fell behind, a transaction a broker let through).
      */
     private void keepBrokerLogs(ClusterSession cluster, Outcome outcome) {
-        if (outcome.complete() || outcome.resultFile() == null || outcome.unsaved() != null) {
+        boolean evidence = !outcome.complete() || brokenGuarantee(outcome.result()) != null;
+        if (!evidence || outcome.resultFile() == null || outcome.unsaved() != null) {
             return;
         }
         Path dir = beside(outcome.resultFile(), ".broker-logs");
@@ -269,7 +292,7 @@ public final class RunCoordinator {
         return execute(spec, driver, broker, null, null);
     }
 
-    /** @param cluster the run's cluster, or null: none (driver-aeron), or one reached before (its facts only) */
+    /** @param cluster the run's cluster (watched, {@link ClusterSession#lost()}, and probed), or null: none to watch */
     Outcome execute(
             RunSpec spec, DriverFile driver, RunResult.Broker broker, SetUp.FaultAccess faults, ClusterSession cluster)
             throws Exception {
