@@ -104,15 +104,29 @@ final class KafkaWire implements AutoCloseable {
     }
 
     private static int readUnsignedVarint(DataInputStream in) throws IOException {
+        try {
+            return unsignedVarint(in::readUnsignedByte);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage());
+        }
+    }
+
+    /** Where an unsigned varint's bytes come from, one at a time (0..255). */
+    interface ByteSource<E extends Exception> {
+        int next() throws E;
+    }
+
+    /** An UNSIGNED_VARINT: 7 bits a byte, low first, the high bit set on all but the last; at most 5 bytes. */
+    static <E extends Exception> int unsignedVarint(ByteSource<E> bytes) throws E {
         int value = 0;
         for (int shift = 0; shift < 35; shift += 7) {
-            int b = in.readUnsignedByte();
+            int b = bytes.next();
             value |= (b & 0x7f) << shift;
             if ((b & 0x80) == 0) {
                 return value;
             }
         }
-        throw new IOException("a varint longer than 5 bytes");
+        throw new IllegalArgumentException("a varint longer than 5 bytes");
     }
 
     /** A COMPACT_NULLABLE_STRING: its length + 1 as an unsigned varint (0: null), then UTF-8 bytes. */

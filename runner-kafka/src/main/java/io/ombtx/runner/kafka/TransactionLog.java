@@ -163,15 +163,7 @@ final class TransactionLog {
     }
 
     private static int unsignedVarint(ByteBuffer b) {
-        int value = 0;
-        for (int shift = 0; shift < 35; shift += 7) {
-            byte next = b.get();
-            value |= (next & 0x7f) << shift;
-            if ((next & 0x80) == 0) {
-                return value;
-            }
-        }
-        throw new IllegalArgumentException("varint longer than 5 bytes");
+        return KafkaWire.unsignedVarint(() -> b.get() & 0xff);
     }
 
     private static void skipTaggedFields(ByteBuffer b) {
