@@ -18,6 +18,7 @@ import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Repetitions;
 import io.ombtx.runner.plan.RunSpec;
+import io.ombtx.runner.plan.TansuLimits;
 import io.ombtx.runner.run.ConformanceSummary;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -127,6 +128,30 @@ public final class SuiteMain {
             List<String> profiles,
             EmbeddedSystem brokerSystem) {}
 
+    /**
+     * An entry that runs on the embedded Tansu (its own {@code brokerSystem}, or {@code --broker-system tansu}) and
+     * asks its cluster for what Tansu cannot give is refused naming the entry's key, not a command-line flag it was
+     * never given; a flag given too is blamed by the planner, as it wins over the entry.
+     */
+    private static void tansuEntry(String file, int index, Entry entry, BenchmarkArgs args) {
+        EmbeddedSystem system = args.brokerSystem() != null ? args.brokerSystem() : entry.brokerSystem();
+        if (system != EmbeddedSystem.TANSU) {
+            return;
+        }
+        String chosenBy = args.brokerSystem() != null
+                ? "--broker-system tansu"
+                : "runs[" + index + "].brokerSystem tansu in " + file;
+        TansuLimits.Problem problem = TansuLimits.entryProblem(
+                args.brokerVersion() == null ? entry.brokerVersion() : null,
+                args.brokers() == null ? entry.brokers() : null,
+                args.brokerProfile() == null ? entry.brokerProfile() : null,
+                args.transactionVersion() == null ? entry.transactionVersion() : null,
+                chosenBy);
+        if (problem != null) {
+            throw new ConfigException(file, "runs[" + index + "]." + problem.key(), problem.message());
+        }
+    }
+
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return run(args, out, err, null);
     }
@@ -171,6 +196,7 @@ public final class SuiteMain {
                     continue; // read and checked, but not part of this profile
                 }
                 BenchmarkArgs args = common.toArgs(entry.drivers(), entry.workloads(), profile, output, false);
+                tansuEntry(suiteFile.toString(), i, entry, args);
                 String version = args.brokerVersion() != null ? args.brokerVersion() : entry.brokerVersion();
                 Integer transactionVersion = args.transactionVersion();
                 if (transactionVersion == null && entry.transactionVersion() != null) {

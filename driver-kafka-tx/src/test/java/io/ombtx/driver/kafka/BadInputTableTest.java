@@ -1460,6 +1460,34 @@ class BadInputTableTest {
                 "'replicationFactor'",
                 "Tansu (runs[0].brokerSystem tansu in");
         t.raw(
+                "suite entry brokerVersion run on Tansu by --broker-system",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml",
+                        DRIVER,
+                        "w.yaml",
+                        WORKLOAD,
+                        "s.yaml",
+                        "name: s\n" + suiteRun + "    brokerVersion: 4.1.1\n")),
+                List.of("--dry-run", "--broker-system", "tansu", DIR + "/s.yaml"),
+                "s.yaml",
+                "'runs[0].brokerVersion'",
+                "Tansu (--broker-system tansu)");
+        t.raw(
+                "suite entry brokers 3 with its brokerSystem tansu",
+                Entry.SUITE,
+                new LinkedHashMap<>(Map.of(
+                        "d.yaml",
+                        DRIVER,
+                        "w.yaml",
+                        WORKLOAD,
+                        "s.yaml",
+                        "name: s\n" + suiteRun + "    brokerSystem: tansu\n    brokers: 3\n")),
+                List.of("--dry-run", DIR + "/s.yaml"),
+                "s.yaml",
+                "'runs[0].brokers'",
+                "Tansu (runs[0].brokerSystem tansu in");
+        t.raw(
                 "suite entry brokerSystem tansu with an external cluster",
                 Entry.SUITE,
                 new LinkedHashMap<>(Map.of(
