@@ -14,11 +14,6 @@ import io.ombtx.runner.stats.WorkerStats;
 import io.openmessaging.benchmark.driver.BenchmarkConsumer;
 import io.openmessaging.benchmark.driver.BenchmarkDriver;
 import io.openmessaging.benchmark.driver.BenchmarkProducer;
-import java.io.IOException;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +41,6 @@ public final class LocalWorker implements Worker {
 
     private BenchmarkDriver driver;
     private ScenarioDriver scenarioDriver;
-    private Path driverFile;
     /** Threads per producer in open loop ({@code null}: auto); see {@link SenderThreads}. */
     private Integer senderThreadsSetting = SenderThreads.fromSystemProperty();
     /** Threads each producer got in the last {@link #startLoad}. */
@@ -71,11 +65,8 @@ public final class LocalWorker implements Worker {
                 .asText();
         driver = driverFactory.create(driverClass);
         // The copy holds secrets: owner-only, and gone once the driver has read it.
-        driverFile = writeOwnerOnly(driverYaml);
-        try {
-            driver.initialize(driverFile.toFile(), NullStatsLogger.INSTANCE);
-        } finally {
-            deleteDriverFile();
+        try (OwnerOnlyFile copy = OwnerOnlyFile.write(driverYaml)) {
+            driver.initialize(copy.path().toFile(), NullStatsLogger.INSTANCE);
         }
         state.operation = operation;
         if (driver instanceof ScenarioDriver scenario) {
@@ -365,35 +356,6 @@ public final class LocalWorker implements Worker {
         }
         consumers.clear();
         driver = null;
-        deleteDriverFile();
-    }
-
-    /** A temporary file only its owner can read (where the file system has POSIX permissions). */
-    static Path writeOwnerOnly(String text) throws IOException {
-        Path file;
-        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            file = Files.createTempFile(
-                    "omb-tx-driver-",
-                    ".yaml",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } else {
-            file = Files.createTempFile("omb-tx-driver-", ".yaml");
-        }
-        file.toFile().deleteOnExit(); // the last resort, for a JVM that exits before the file is deleted
-        Files.writeString(file, text);
-        return file;
-    }
-
-    private void deleteDriverFile() {
-        Path file = driverFile;
-        driverFile = null;
-        if (file != null) {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException ignored) {
-                // deleteOnExit still applies
-            }
-        }
     }
 
     static <T> T await(CompletableFuture<T> future, String what) throws Exception {
