@@ -37,6 +37,9 @@ def family(sweep_name: str) -> str:
 
 def series_label(result: Result, drivers: int, cluster_sizes: int = 1) -> str:
     kind = "transactional" if result.scenario.get("transactional") else "plain"
+    churn = result.scenario.get("transactionsPerProducer")
+    if churn:
+        kind += f", a new producer every {churn} tx"
     label = f"{result.driver}, {kind}" if drivers > 1 else kind
     if cluster_sizes > 1:
         label += f", {result.broker_count} broker(s)"

@@ -23,7 +23,7 @@ SUMMARY_PERCENTILES: dict[str, float] = {
     "max": 100.0,
 }
 
-PHASE_ORDER: tuple[str, ...] = ("begin", "send", "resolve", "sendOffsets", "commit", "abort", "transaction")
+PHASE_ORDER: tuple[str, ...] = ("init", "begin", "send", "resolve", "sendOffsets", "commit", "abort", "transaction")
 
 
 @dataclass(frozen=True)

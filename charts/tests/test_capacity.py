@@ -86,3 +86,22 @@ def test_runs_on_one_and_three_brokers_are_separate_series() -> None:
         "kafka-tx-rf3, transactional, 3 broker(s)",
     ]
     assert [p.x for p in producers["kafka-tx-rf3, transactional, 3 broker(s)"]] == [1.0, 10.0, 100.0]
+
+
+CHURN = FIXTURES / "capacity-churn"
+
+
+def test_a_churn_series_says_how_often_its_producers_are_renewed() -> None:
+    churned = [load_result(path) for path in find_result_files([str(CHURN)])]
+    curves = capacity.curves(churned)
+    assert list(curves) == [("churn", "producersPerTopic")]
+    (label,) = curves[("churn", "producersPerTopic")]
+    assert label == "transactional, a new producer every 1 tx"
+
+
+def test_a_churn_run_tabulates_its_init_phase_first(tmp_path: Path) -> None:
+    completed = run_charts(CHURN, "--out", tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "| Run | init | begin | send | resolve | commit | transaction |" in report
+    assert "| transactional, a new producer every 1 tx | 10 | 5,000 | 5,008 | 100.2% | held |" in report

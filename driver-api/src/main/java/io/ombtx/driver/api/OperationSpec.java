@@ -20,6 +20,8 @@ package io.ombtx.driver.api;
  *     (0: no count bound, the interval alone cuts it); 0 for every other operation
  * @param commitIntervalMs a transactional PUBLISH: how long a transaction stays open for more messages, from its
  *     begin (0: the driver's own setting); 0 for every other operation
+ * @param transactionsPerProducer producer churn: each transactional id ends this many transactions, then its producer
+ *     is closed and a new one takes the next id ({@code initTransactions} timed as {@link Phase#INIT}); 0 for none
  */
 public record OperationSpec(
         OperationKind kind,
@@ -32,7 +34,36 @@ public record OperationSpec(
         double abortRatio,
         long abortSeed,
         int messagesPerTransaction,
-        long commitIntervalMs) {
+        long commitIntervalMs,
+        int transactionsPerProducer) {
+
+    /** A spec without producer churn: each transactional id lasts the whole run. */
+    public OperationSpec(
+            OperationKind kind,
+            boolean transactional,
+            int messagesPerOperation,
+            int partitionsPerOperation,
+            boolean sendOffsets,
+            boolean readCommitted,
+            AwaitAcks awaitAcks,
+            double abortRatio,
+            long abortSeed,
+            int messagesPerTransaction,
+            long commitIntervalMs) {
+        this(
+                kind,
+                transactional,
+                messagesPerOperation,
+                partitionsPerOperation,
+                sendOffsets,
+                readCommitted,
+                awaitAcks,
+                abortRatio,
+                abortSeed,
+                messagesPerTransaction,
+                commitIntervalMs,
+                0);
+    }
 
     /** A spec whose transactions (if any) are one operation each, not cut from a stream of messages. */
     public OperationSpec(
@@ -122,6 +153,15 @@ public record OperationSpec(
             throw new IllegalArgumentException(
                     "messagesPerTransaction and commitIntervalMs cut a transactional PUBLISH's transactions, not "
                             + kind + (transactional ? "'s" : " without transactions"));
+        }
+        if (transactionsPerProducer < 0) {
+            throw new IllegalArgumentException("transactionsPerProducer must not be negative");
+        }
+        if (transactionsPerProducer > 0 && !(transactional && kind != OperationKind.STREAM)) {
+            throw new IllegalArgumentException("transactionsPerProducer renews a transactional producer's id, not a"
+                    + (transactional
+                            ? " STREAM's (its processors' ids follow their partitions)"
+                            : " non-transactional " + kind + "'s"));
         }
     }
 

@@ -1,7 +1,11 @@
 package io.ombtx.driver.api;
 
-/** The timed phases of one operation, named as in seed 003 plus sendOffsets, abort and the whole. */
+/**
+ * The timed phases of one operation, named as in seed 003 plus sendOffsets, abort and the whole; and init, the move to
+ * a new transactional id that producer churn ({@code operation.transactionsPerProducer}) puts before a transaction.
+ */
 public enum Phase {
+    INIT("init"),
     BEGIN("begin"),
     SEND("send"),
     RESOLVE("resolve"),

@@ -356,6 +356,7 @@ public class KafkaTxBenchmarkDriver
                                 ackWait(spec),
                                 stats);
                         flow.abortOnPurpose(AbortChoice.of(spec.abortRatio(), spec.abortSeed(), index));
+                        flow.renewEvery(spec.transactionsPerProducer());
                         SyntheticOffsets offsets = new SyntheticOffsets(
                                 sendOffsetsGroupId(), new TopicPartition(topic, index % partitions));
                         // Stock OMB (no runner configured the operation) group-commits within the YAML's bounds.
@@ -611,6 +612,7 @@ public class KafkaTxBenchmarkDriver
                     TransactionFlow next = TransactionFlow.start(
                             producer.transactionalId(), clients::producer, config.transactions(), ackWait(spec), stats);
                     next.abortOnPurpose(producer.abortChoice());
+                    next.renewEvery(spec.transactionsPerProducer());
                     producer.takeOver(next, fault);
                 }
                 if (fault.step() == Step.PAUSE) {

@@ -147,6 +147,14 @@ final class TransactionFlow {
         this.aborts = choice;
     }
 
+    /**
+     * Producer churn ({@code operation.transactionsPerProducer}): each transactional id ends this many transactions,
+     * then the next transaction begins on a new producer under a new id, the move timed as its INIT phase.
+     */
+    void renewEvery(int transactions) {
+        session.renewEvery(transactions);
+    }
+
     /** The choice of aborts on purpose, which a new instance of the transactional id carries on. */
     AbortChoice abortChoice() {
         return aborts;
@@ -277,6 +285,9 @@ final class TransactionFlow {
             this.offsets = offsets;
             this.joinedOneByOne = joinedOneByOne;
             this.abortOnPurpose = abortOnPurpose;
+            if (session.renewIfDue()) {
+                timer.lap(Phase.INIT);
+            }
             beginAttempt();
         }
 
@@ -566,6 +577,7 @@ final class TransactionFlow {
 
         private OperationResult done(Throwable error, Outcome outcome) {
             runQuietPoint(); // the attempts failed before it
+            session.transactionEnded();
             // The timings are built, and the client's retries read, where they are reported: on a closed loop's
             // recorder or report queue, not on its thread between two transactions.
             OperationResult result = new OperationResult(timer, records.size(), outcome, error, builder);

@@ -12,14 +12,24 @@ import org.slf4j.LoggerFactory;
 /**
  * One transactional id and the producer currently holding it: creating it ({@code initTransactions}), the
  * transaction calls, and replacing it after a fatal error (a new producer's {@code initTransactions} fences the old
- * instance and aborts whatever it left open). How a transaction runs, is timed and retried is
- * {@link TransactionFlow}'s. Not thread-safe: a session is used by one thread at a time.
+ * instance and aborts whatever it left open). With producer churn ({@link #renewEvery}) the session moves on to a new
+ * transactional id, {@code <id>.2}, {@code <id>.3} and so on, each time the current one has ended its share of
+ * transactions. How a transaction runs, is timed and retried is {@link TransactionFlow}'s. Not thread-safe: a session
+ * is used by one thread at a time.
  */
 final class TransactionalSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionalSession.class);
 
-    private final String transactionalId;
+    private static final Duration RENEW_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+    private final String firstId;
+    private volatile String transactionalId; // volatile: read for messages from other threads
+    /** Producer churn: transactions an id ends before the session moves to the next (0: never). */
+    private int transactionsPerId;
+
+    private int endedOnThisId;
+    private int generation = 1;
     private final Function<String, Producer<String, byte[]>> producerFactory;
     private volatile Producer<String, byte[]> producer; // volatile: forceClose reads it from another thread
     /** When the last commit returned, for a {@link LoopListener} (0: none since the last abort, or not recording). */
@@ -36,6 +46,7 @@ final class TransactionalSession {
 
     /** @param producerFactory creates an unstarted producer configured with the given transactional id */
     TransactionalSession(String transactionalId, Function<String, Producer<String, byte[]>> producerFactory) {
+        this.firstId = transactionalId;
         this.transactionalId = transactionalId;
         this.producerFactory = producerFactory;
     }
@@ -67,8 +78,51 @@ final class TransactionalSession {
         return metric.metricValue() instanceof Number n ? n.longValue() : 0;
     }
 
+    /** The transactional id held now (with churn, the latest of the session's ids). */
     String transactionalId() {
         return transactionalId;
+    }
+
+    /** Producer churn: after each {@code transactions} ended transactions the id is renewed (0: never). */
+    void renewEvery(int transactions) {
+        this.transactionsPerId = transactions;
+    }
+
+    /** A transaction on the current id ended (committed, aborted on purpose, or failed past its retries). */
+    void transactionEnded() {
+        endedOnThisId++;
+    }
+
+    /**
+     * Producer churn, between two transactions: once the current id has ended its share, closes its producer and
+     * creates one under the next id, whose {@code initTransactions} registers it with its coordinator; true when it
+     * moved on. A new producer that fails is logged and left to {@link #ensureProducer}, as after a replacement.
+     */
+    boolean renewIfDue() {
+        if (transactionsPerId == 0 || endedOnThisId < transactionsPerId || closing) {
+            return false;
+        }
+        Producer<String, byte[]> old = producer;
+        synchronized (retriesLock) {
+            retiredClientRetries += metricValue(retryTotal);
+            retryTotal = null;
+        }
+        setProducer(null);
+        transactionOpen = false;
+        if (old != null) {
+            closeQuietly(old, RENEW_CLOSE_TIMEOUT); // between transactions: nothing is left to send
+        }
+        generation++;
+        endedOnThisId = 0;
+        transactionalId = firstId + "." + generation;
+        try {
+            setProducer(newProducer());
+        } catch (InterruptException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            LOG.warn("could not start producer {} yet: {}", transactionalId, ErrorClassifier.describe(e));
+        }
+        return true;
     }
 
     /** Whether {@link #forceClose} ended this session: failures since are the close's, not the broker's. */

@@ -69,12 +69,14 @@ class TransactionFlowTest {
     private final AtomicLong clock = new AtomicLong();
     private final List<String> calls = new ArrayList<>();
     private final List<LoggedProducer> created = new ArrayList<>();
+    private final List<String> ids = new ArrayList<>();
     private final List<PhaseTimer> timers = new ArrayList<>();
     private final CountingStatsLogger statsLogger = new CountingStatsLogger();
     private Consumer<LoggedProducer> setUp = producer -> {};
 
     private TransactionFlow flow(AckWait ackWait, int maxRetries) {
         TransactionalSession session = new TransactionalSession("tx-1", id -> {
+            ids.add(id);
             LoggedProducer producer = new LoggedProducer();
             setUp.accept(producer);
             created.add(producer);
@@ -359,6 +361,35 @@ class TransactionFlowTest {
         assertTrue(created.get(0).transactionAborted());
         assertEquals(1, statsLogger.counter("tx/aborted"));
         assertEquals(1, statsLogger.counter("tx/failed"));
+    }
+
+    @Test
+    void withChurnEachIdEndsItsShareAndTheNextTransactionMovesToANewProducerTimedAsInit() {
+        TransactionFlow flow = flow(AckWait.AFTER_COMMIT, 3);
+        flow.renewEvery(2);
+        List<OperationTimings> done = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            done.add(flow.run(twoRecords(), null).timings());
+        }
+
+        assertEquals(List.of("tx-1", "tx-1.2", "tx-1.3"), ids, "a new id after every second transaction");
+        assertEquals("tx-1.3", flow.transactionalId());
+        assertEquals(3, created.size());
+        assertTrue(created.get(0).closed() && created.get(1).closed(), "each id's producer is closed when it is done");
+        assertFalse(created.get(2).closed());
+        for (int i = 0; i < 5; i++) {
+            OperationTimings timings = done.get(i);
+            assertEquals(Outcome.COMMITTED, timings.outcome());
+            boolean renewed = i == 2 || i == 4;
+            assertEquals(
+                    renewed ? INIT : -1,
+                    timings.nanos(Phase.INIT),
+                    "transaction " + i + ": the new producer's initTransactions, and nothing else, is its init");
+            assertEquals(timings.totalNanos(), sumOfPhases(timings), "the phases hold the whole transaction");
+            assertEquals(renewed, timings.sequence().contains(Phase.INIT));
+        }
+        assertEquals(4, created.get(0).history().size(), "two transactions of two records on the first id");
+        assertEquals(0, statsLogger.counter("tx/producersReplaced"), "churn is not a replacement after an error");
     }
 
     @Test

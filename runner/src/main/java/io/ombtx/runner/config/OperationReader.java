@@ -25,7 +25,8 @@ final class OperationReader {
             "abortRatio",
             "abortSeed",
             "messagesPerTransaction",
-            "commitIntervalMs");
+            "commitIntervalMs",
+            "transactionsPerProducer");
 
     /**
      * How long a transactional PUBLISH's transaction stays open when the workload does not say: Kafka Streams'
@@ -87,7 +88,32 @@ final class OperationReader {
                 abortRatio,
                 abortRatio > 0 ? abortSeed : 0,
                 transactionCut(op, cuts, "messagesPerTransaction", 0, 10_000_000),
-                transactionCut(op, cuts, "commitIntervalMs", DEFAULT_COMMIT_INTERVAL_MS, 3_600_000));
+                transactionCut(op, cuts, "commitIntervalMs", DEFAULT_COMMIT_INTERVAL_MS, 3_600_000),
+                transactionsPerProducer(op, kind, transactional));
+    }
+
+    /**
+     * {@code operation.transactionsPerProducer}: producer churn, each transactional id ending this many transactions
+     * before its producer is closed and a new one takes a new id. A producer of transactions only: a STREAM's
+     * processors keep their ids, which the consumer group's partitions decide.
+     */
+    private static int transactionsPerProducer(ConfigFields op, OperationKind kind, boolean transactional) {
+        if (!op.has("transactionsPerProducer")) {
+            return 0;
+        }
+        if (!transactional) {
+            throw op.error(
+                    "transactionsPerProducer",
+                    "producer churn renews transactional ids: set transactional: true or remove"
+                            + " transactionsPerProducer");
+        }
+        if (kind == OperationKind.STREAM) {
+            throw op.error(
+                    "transactionsPerProducer",
+                    "a STREAM's processors keep their transactional ids for their partitions: churn a WRITE,"
+                            + " SEND_OFFSETS or PUBLISH");
+        }
+        return (int) op.wholeNumber("transactionsPerProducer", 0, 1, 10_000_000);
     }
 
     /**

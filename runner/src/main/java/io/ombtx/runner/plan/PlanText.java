@@ -117,6 +117,13 @@ public final class PlanText {
                         w.operation().abortRatio(),
                         w.operation().abortSeed());
             }
+            if (w.operation().transactionsPerProducer() > 0) {
+                line(
+                        text,
+                        "     churn       each producer's transactional id ends %d transaction(s), then a new"
+                                + " producer takes a new id (initTransactions timed as the phase init)",
+                        w.operation().transactionsPerProducer());
+            }
             if (w.operation().awaitAcks() != null) {
                 line(
                         text,

@@ -514,6 +514,7 @@ public record RunResult(
         "awaitAcks",
         "abortRatio",
         "abortSeed",
+        "transactionsPerProducer",
         "phaseSequence"
     })
     public record Scenario(
@@ -529,6 +530,8 @@ public record RunResult(
             // The share of transactions aborted on purpose and the seed that chose them; absent without aborts.
             @JsonInclude(JsonInclude.Include.NON_NULL) Double abortRatio,
             @JsonInclude(JsonInclude.Include.NON_NULL) Long abortSeed,
+            // Producer churn: transactions per transactional id before a new producer takes a new one; absent without.
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer transactionsPerProducer,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> phaseSequence) {
 
         /** @param phaseSequence the phases as the driver ran them (null: not reported) */
@@ -546,6 +549,7 @@ public record RunResult(
                     op.awaitAcks(),
                     op.abortRatio() > 0 ? op.abortRatio() : null,
                     op.abortRatio() > 0 ? op.abortSeed() : null,
+                    op.transactionsPerProducer() > 0 ? op.transactionsPerProducer() : null,
                     phaseSequence);
         }
     }

@@ -356,6 +356,39 @@ class WorkloadLoaderTest {
     }
 
     @Test
+    void producerChurnTakesATransactionalProducerAndNothingElse() {
+        assertEquals(
+                3,
+                load(WRITE + "operation: {kind: WRITE, transactional: true, transactionsPerProducer: 3}\n")
+                        .get(0)
+                        .operation()
+                        .transactionsPerProducer());
+        assertEquals(
+                1,
+                load(WRITE + "operation: {kind: PUBLISH, transactional: true, transactionsPerProducer: 1}\n")
+                        .get(0)
+                        .operation()
+                        .transactionsPerProducer());
+        assertEquals(
+                0,
+                load(WRITE + "operation: {kind: WRITE, transactional: true}\n")
+                        .get(0)
+                        .operation()
+                        .transactionsPerProducer(),
+                "no churn unless said");
+        ConfigException plain = error(WRITE + "operation: {kind: WRITE, transactionsPerProducer: 3}\n");
+        assertEquals("operation.transactionsPerProducer", plain.key());
+        assertTrue(plain.getMessage().contains("set transactional: true"), plain.getMessage());
+        ConfigException stream =
+                error(WRITE + "operation: {kind: STREAM, transactional: true, transactionsPerProducer: 3}\n");
+        assertEquals("operation.transactionsPerProducer", stream.key());
+        assertTrue(stream.getMessage().contains("a STREAM's processors keep"), stream.getMessage());
+        ConfigException zero =
+                error(WRITE + "operation: {kind: WRITE, transactional: true, transactionsPerProducer: 0}\n");
+        assertEquals("operation.transactionsPerProducer", zero.key());
+    }
+
+    @Test
     void aTransactionCutOnAnythingButATransactionalPublishIsAnError() {
         ConfigException write = error(WRITE + "operation: {kind: WRITE, transactional: true, commitIntervalMs: 50}\n");
         assertEquals("operation.commitIntervalMs", write.key());

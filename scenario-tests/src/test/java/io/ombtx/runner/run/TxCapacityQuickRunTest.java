@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The quick profile of suites/tx-capacity.yaml runs on one embedded broker: every sweep point, transactional and
  * plain, by producers and by offered rate, with its rate verdict; the transactional ones count their transactions,
- * and the plain ones have none.
+ * and the plain ones have none. The churn point opens a new producer and transactional id for every transaction.
  */
 @Tag("integration")
 class TxCapacityQuickRunTest {
@@ -35,7 +35,7 @@ class TxCapacityQuickRunTest {
                             + r.sweep().value(),
                     r);
         }
-        assertEquals(10, runs.size(), runs.keySet() + "\n" + log);
+        assertEquals(11, runs.size(), runs.keySet() + "\n" + log);
         for (String producers : new String[] {"1", "10", "100"}) {
             assertTrue(
                     runs.containsKey("tx-producers producersPerTopic=" + producers),
@@ -52,6 +52,18 @@ class TxCapacityQuickRunTest {
                     runs.containsKey("base-rate producerRate=" + rate),
                     runs.keySet().toString());
         }
+        RunResult churn = runs.get("tx-churn producersPerTopic=10");
+        assertNotNull(churn, runs.keySet().toString());
+        assertEquals(1, churn.scenario().transactionsPerProducer());
+        // Every producer's first transaction is in the warm-up, so each measured one began on a new producer.
+        assertEquals(
+                churn.counts().committed() + churn.counts().failed(),
+                churn.transactionPhases().get(io.ombtx.driver.api.Phase.INIT).count(),
+                "one init per measured transaction\n" + log);
+        assertNotNull(churn.coordinators(), log);
+        assertTrue(
+                churn.coordinators().transactionalIds() > 10 * 5,
+                "the coordinators saw the ids come and go: " + churn.coordinators());
         runs.forEach((point, r) -> {
             assertEquals(RunResult.Status.COMPLETE, r.status(), point + ": " + r.partialReason());
             RunResult.RateVerdict rate = r.rate();
