@@ -17,9 +17,14 @@ final class BrokerStorage {
     /**
      * Formats the log folders {@code config} names for cluster {@code clusterId}, at KIP-890's
      * {@code transactionVersion} when given (Kafka 4.x; the planner checks that), with the release on
-     * {@code classPath}; the tool's output goes to {@code format.log} beside {@code config}.
+     * {@code classPath}, with {@code extraArguments} (SCRAM credentials) at the end; the tool's output goes to {@code format.log} beside {@code config}.
      */
-    static void format(BrokerClassPath classPath, Path config, String clusterId, Integer transactionVersion)
+    static void format(
+            BrokerClassPath classPath,
+            Path config,
+            String clusterId,
+            Integer transactionVersion,
+            List<String> extraArguments)
             throws IOException, BrokerStartException {
         Path out = config.resolveSibling("format.log");
         List<String> command =
@@ -28,6 +33,7 @@ final class BrokerStorage {
             command.add("--feature");
             command.add(TransactionProtocol.FEATURE + "=" + transactionVersion);
         }
+        command.addAll(extraArguments);
         Process format = new ProcessBuilder(ChildJvm.command(classPath, config.getParent(), List.of(), command))
                 .redirectErrorStream(true)
                 .redirectOutput(out.toFile())

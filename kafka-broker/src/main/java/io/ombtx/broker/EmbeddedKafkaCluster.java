@@ -42,6 +42,10 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private final KafkaVersion version;
     private final Integer transactionVersion;
     private final Map<String, String> settings;
+    private final ClusterSecurity.Mode securityMode;
+    /** The client listener's security (certificates, principals), null for a PLAINTEXT cluster. */
+    private ClusterSecurity security;
+
     private final List<Path> appInfoFiles = new ArrayList<>();
     private Process zooKeeper;
     private final Path workDir;
@@ -85,6 +89,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         this.settings.putAll(builder.overrides);
         this.workDir = builder.workDir != null ? builder.workDir : Files.createTempDirectory("omb-tx-kafka-");
         this.keepWorkDir = builder.workDir != null;
+        this.securityMode = builder.security;
     }
 
     public static Builder builder() {
@@ -99,6 +104,24 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     /** {@code host:port,...} of the brokers' client listeners. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** How clients reach the brokers: PLAINTEXT, SASL_SSL or mutual TLS. */
+    public ClusterSecurity.Mode securityMode() {
+        return securityMode;
+    }
+
+    /** The secured cluster's principals and their client settings; empty for a PLAINTEXT cluster. */
+    public java.util.Optional<ClusterSecurity> security() {
+        return java.util.Optional.ofNullable(security);
+    }
+
+    /**
+     * The settings a client of the runner's needs besides {@code bootstrap.servers}: none for a PLAINTEXT cluster,
+     * else the super user {@link ClusterSecurity#ADMIN}'s.
+     */
+    public Map<String, String> adminClientSettings() {
+        return security == null ? Map.of() : security.clientSettings(ClusterSecurity.ADMIN);
     }
 
     /** Every broker setting omb-tx chose (profile and overrides), as recorded in results. */
@@ -216,6 +239,10 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         }
         bootstrapServers = String.join(",", clientListeners);
         String clusterId = BrokerStorage.randomClusterId();
+        if (securityMode != ClusterSecurity.Mode.NONE) {
+            security = ClusterSecurity.create(securityMode, workDir.resolve("security"));
+        }
+        String listener = clientListener();
         List<Path> configs = new ArrayList<>();
         for (int i = 0; i < brokerCount; i++) {
             Properties props = new Properties();
@@ -224,15 +251,21 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             props.setProperty("controller.quorum.voters", voters);
             props.setProperty(
                     "listeners",
-                    "PLAINTEXT://" + LOOPBACK + ":" + ports.get(i)[0] + ",CONTROLLER://" + LOOPBACK + ":"
+                    listener + "://" + LOOPBACK + ":" + ports.get(i)[0] + ",CONTROLLER://" + LOOPBACK + ":"
                             + ports.get(i)[1]);
             props.setProperty("controller.listener.names", "CONTROLLER");
-            props.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-            props.setProperty("inter.broker.listener.name", "PLAINTEXT");
+            props.setProperty(
+                    "listener.security.protocol.map",
+                    listener + ":" + securityMode.protocol() + ",CONTROLLER:PLAINTEXT");
+            props.setProperty("inter.broker.listener.name", listener);
+            if (security != null) {
+                security.brokerSettings().forEach(props::setProperty);
+            }
             configs.add(writeBrokerConfig(i + 1, ports.get(i)[0], props));
         }
+        List<String> credentials = security == null ? List.of() : security.scramFormatArguments();
         for (Path config : configs) {
-            BrokerStorage.format(classPath, config, clusterId, transactionVersion);
+            BrokerStorage.format(classPath, config, clusterId, transactionVersion, credentials);
         }
         for (int i = 0; i < brokerCount; i++) {
             launch(i + 1, configs.get(i));
@@ -302,10 +335,15 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         }
     }
 
+    /** The client listener's name: PLAINTEXT, or {@link ClusterSecurity#LISTENER} when secured. */
+    private String clientListener() {
+        return security == null ? "PLAINTEXT" : ClusterSecurity.LISTENER;
+    }
+
     /** Writes a broker's server.properties: {@code props} (listeners, roles), log folder, then every setting. */
     private Path writeBrokerConfig(int nodeId, int clientPort, Properties props) throws IOException {
         Path nodeDir = Files.createDirectories(workDir.resolve("broker-" + nodeId));
-        props.setProperty("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":" + clientPort);
+        props.setProperty("advertised.listeners", clientListener() + "://" + LOOPBACK + ":" + clientPort);
         props.setProperty("log.dirs", nodeDir.resolve("data").toString());
         settings.forEach(props::setProperty);
         Path config = ChildFiles.ownerOnly(nodeDir.resolve("server.properties"));
@@ -434,6 +472,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
         props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
+        props.putAll(adminClientSettings());
         return props;
     }
 
@@ -533,6 +572,16 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         private Duration startTimeout = Duration.ofSeconds(90);
         private String version;
         private Integer transactionVersion;
+        private ClusterSecurity.Mode security = ClusterSecurity.Mode.NONE;
+
+        /**
+         * How clients reach the brokers (default {@link ClusterSecurity.Mode#NONE}, PLAINTEXT): a secured cluster
+         * ({@link ClusterSecurity}) needs a KRaft release from {@link KafkaVersion#FIRST_SECURED} on.
+         */
+        public Builder security(ClusterSecurity.Mode mode) {
+            this.security = mode == null ? ClusterSecurity.Mode.NONE : mode;
+            return this;
+        }
 
         /**
          * The Kafka release to run (null: the built-in {@link EmbeddedKafkaCluster#DEFAULT_VERSION}); one other than
@@ -601,6 +650,11 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                 if (problem != null) {
                     throw new IllegalArgumentException(problem);
                 }
+            }
+            String securityProblem =
+                    KafkaVersion.parse(classPath.kafkaVersion()).securityProblem(security);
+            if (securityProblem != null) {
+                throw new IllegalArgumentException(securityProblem);
             }
             try {
                 return new EmbeddedKafkaCluster(this, classPath).start(startTimeout);

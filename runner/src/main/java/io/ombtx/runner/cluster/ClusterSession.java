@@ -74,6 +74,23 @@ public interface ClusterSession extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Asks the cluster, as the benchmark's principal, for what the run's ACLs allow ({@code needs}, the plan's), before
+     * the load; returns one sentence naming the resource and operation refused, or empty when nothing was refused
+     * (or there is nothing to ask).
+     */
+    default java.util.Optional<String> accessRefusal(java.util.List<AccessNeed> needs) throws InterruptedException {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * {@code failure} (a set-up step's, with its causes) as one sentence naming the resource and operation the cluster
+     * refused, when an authorization error caused it; empty otherwise.
+     */
+    default java.util.Optional<String> refusalOf(Throwable failure, java.util.List<AccessNeed> needs) {
+        return java.util.Optional.empty();
+    }
+
     /** Closes its clients and stops an embedded cluster. */
     @Override
     void close();

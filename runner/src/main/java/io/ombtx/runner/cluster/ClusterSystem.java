@@ -1,5 +1,6 @@
 package io.ombtx.runner.cluster;
 
+import io.ombtx.runner.config.BrokerSecurity;
 import io.ombtx.runner.config.BrokerSetup;
 import io.ombtx.runner.config.DriverFile;
 import java.nio.file.Path;
@@ -105,4 +106,30 @@ public interface ClusterSystem {
 
     /** A setting's problem: the key as the user wrote it (with its block) and what is wrong. */
     record SettingProblem(String key, String message) {}
+
+    /**
+     * Why the embedded cluster of {@code release} (null: the default) cannot run with {@code security}, or null.
+     * A system without secured embedded clusters refuses every mode but {@link BrokerSecurity#NONE}.
+     */
+    default String securityProblem(String release, BrokerSecurity security) {
+        return security == BrokerSecurity.NONE ? null : "this broker system starts no secured embedded cluster";
+    }
+
+    /**
+     * The ACLs {@code principal} needs to run {@code use} with {@code driver} (its transactional id prefix, its topics'
+     * and groups' names), in the order the dry run prints them; empty when the system has no ACLs.
+     */
+    default List<AccessNeed> accessNeeds(DriverFile driver, AccessUse use, String principal) {
+        return List.of();
+    }
+
+    /** The benchmark's principal on a secured embedded cluster of this system ({@code User:omb-tx-bench}). */
+    default String benchmarkPrincipal() {
+        return "User:benchmark";
+    }
+
+    /** {@code needs} as the commands that grant them, one a line, for the dry run. */
+    default List<String> accessLines(List<AccessNeed> needs, String bootstrapServers) {
+        return needs.stream().map(AccessNeed::describe).toList();
+    }
 }

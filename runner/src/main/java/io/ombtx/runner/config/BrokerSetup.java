@@ -23,6 +23,7 @@ import java.util.Map;
  * @param partitionVerification the {@code partitionVerification} key, null when not given
  * @param groupProtocol the {@code groupProtocol} key, null when not given
  * @param brokerSystem the {@code brokerSystem} key (which embedded broker: kafka or tansu), null when not given
+ * @param brokerSecurity the {@code brokerSecurity} key (none, sasl-scram, mtls), null when not given
  */
 public record BrokerSetup(
         int brokers,
@@ -35,7 +36,8 @@ public record BrokerSetup(
         String clientVersion,
         Boolean partitionVerification,
         GroupProtocol groupProtocol,
-        EmbeddedSystem brokerSystem) {
+        EmbeddedSystem brokerSystem,
+        BrokerSecurity brokerSecurity) {
 
     /** The most brokers an embedded cluster starts (what {@code brokers:} and a broker index are checked against). */
     public static final int MAX_EMBEDDED_BROKERS = 9;
@@ -114,7 +116,17 @@ public record BrokerSetup(
                 clientVersion(f),
                 verification,
                 protocol,
-                f.has("brokerSystem") ? f.choice("brokerSystem", EmbeddedSystem.class, EmbeddedSystem.KAFKA) : null);
+                f.has("brokerSystem") ? f.choice("brokerSystem", EmbeddedSystem.class, EmbeddedSystem.KAFKA) : null,
+                f.has("brokerSecurity") ? security(f) : null);
+    }
+
+    private static BrokerSecurity security(ConfigFields f) {
+        String text = f.text("brokerSecurity", null);
+        try {
+            return BrokerSecurity.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw f.error("brokerSecurity", "expected none, sasl-scram or mtls, got '" + text + "'");
+        }
     }
 
     /**

@@ -96,6 +96,12 @@ public final class DriverFile {
         return bootstrapServers() == null;
     }
 
+    /** The text at {@code block.key} (a nested mapping's scalar, e.g. {@code transactions.transactionalIdPrefix}). */
+    public java.util.Optional<String> nestedText(String block, String key) {
+        JsonNode value = root.path(block).path(key);
+        return value.isValueNode() ? java.util.Optional.of(value.asText()) : java.util.Optional.empty();
+    }
+
     public Properties properties(String block) {
         return new ConfigFields(file.toString(), root, "").properties(block);
     }

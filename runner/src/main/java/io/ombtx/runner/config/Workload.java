@@ -180,6 +180,11 @@ public record Workload(
         return brokerSetup.brokerSystem();
     }
 
+    /** The {@code brokerSecurity} key, null when not given. */
+    public BrokerSecurity brokerSecurity() {
+        return brokerSetup.brokerSecurity();
+    }
+
     /** The client release the drivers run on (null: the built-in one, in the runner's JVM). */
     public String clientVersion() {
         return brokerSetup.clientVersion();

@@ -59,6 +59,7 @@ public final class WorkloadLoader {
             "profiles",
             "brokerVersion",
             "brokerSystem",
+            "brokerSecurity",
             "transactionVersion",
             "clientVersion",
             "partitionVerification",

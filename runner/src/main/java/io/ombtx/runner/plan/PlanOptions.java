@@ -1,5 +1,6 @@
 package io.ombtx.runner.plan;
 
+import io.ombtx.runner.config.BrokerSecurity;
 import io.ombtx.runner.config.ClusterProfile;
 import io.ombtx.runner.config.EmbeddedSystem;
 import java.util.List;
@@ -26,6 +27,8 @@ import java.util.Map;
  *     the workload's (null: the workload's, else the built-in client)
  * @param brokerSystem the embedded broker system ({@code --broker-system}, or a suite entry's), replacing the
  *     workload's (null: the workload's, else Kafka)
+ * @param brokerSecurity the embedded cluster's security ({@code --broker-security}), replacing the workload's (null:
+ *     the workload's, else none)
  * @param brokerSystemSource the file and key that chose {@code brokerSystem} (a suite entry's), or null for the
  *     command line
  */
@@ -43,7 +46,8 @@ public record PlanOptions(
         Integer senderThreadsPerProducer,
         String clientVersion,
         EmbeddedSystem brokerSystem,
-        List<String> brokerSystemSource) {
+        List<String> brokerSystemSource,
+        BrokerSecurity brokerSecurity) {
 
     private static final int DEFAULT_TEARDOWN_TIMEOUT_SECONDS = 30;
 
@@ -78,12 +82,18 @@ public record PlanOptions(
         private String clientVersion;
         private EmbeddedSystem brokerSystem;
         private List<String> brokerSystemSource;
+        private BrokerSecurity brokerSecurity;
 
         private Builder() {}
 
         public Builder brokerSystem(EmbeddedSystem brokerSystem, List<String> source) {
             this.brokerSystem = brokerSystem;
             this.brokerSystemSource = source;
+            return this;
+        }
+
+        public Builder brokerSecurity(BrokerSecurity brokerSecurity) {
+            this.brokerSecurity = brokerSecurity;
             return this;
         }
 
@@ -162,7 +172,8 @@ public record PlanOptions(
                     senderThreadsPerProducer,
                     clientVersion,
                     brokerSystem,
-                    brokerSystemSource);
+                    brokerSystemSource,
+                    brokerSecurity);
         }
     }
 }

@@ -69,6 +69,21 @@ public final class PlanText {
             if (b.embedded()) {
                 line(text, b.tansu() ? "     tansu       %s" : "     kafka       %s", versionText(b));
             }
+            if (b.secured()) {
+                line(
+                        text,
+                        "     security    %s (%s), authorizer on; the benchmark's principal gets exactly these ACLs:",
+                        b.security().key(),
+                        b.security().protocol());
+            } else if (!b.access().isEmpty()) {
+                line(text, "     security    %s", "the driver's own; its principal needs these ACLs:");
+            }
+            if (!b.access().isEmpty()) {
+                for (String acl : ClusterSystems.installed()
+                        .accessLines(b.access(), b.embedded() ? "<embedded>" : b.bootstrapServers())) {
+                    line(text, "       %s", acl);
+                }
+            }
             if (!run.brokerNeeds().isEmpty()) {
                 // A dry run asks no broker: what the run needs is checked when the cluster answers, before the load.
                 line(

@@ -2,10 +2,12 @@ package io.ombtx.runner.plan;
 
 import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.config.ConfigException;
+import io.ombtx.runner.cluster.AccessUse;
 import io.ombtx.runner.cluster.BrokerNeeds;
 import io.ombtx.runner.cluster.BrokerPlan;
 import io.ombtx.runner.cluster.ClusterSystem;
 import io.ombtx.runner.cluster.ClusterSystems;
+import io.ombtx.runner.config.BrokerSecurity;
 import io.ombtx.runner.config.BrokerSetup;
 import io.ombtx.runner.config.ClusterProfile;
 import io.ombtx.runner.config.DriverFile;
@@ -52,7 +54,7 @@ public final class Planner {
     private static RunSpec planOne(int number, DriverFile userDriver, Workload w, PlanOptions options) {
         DriverFile driver = userDriver.effective(w.driverOverrides(), null);
         boolean usesBroker = CapabilityCheck.check(driver, w);
-        BrokerPlan broker = usesBroker ? brokers(driver, w, options) : BrokerPlan.none();
+        BrokerPlan broker = usesBroker ? secured(brokers(driver, w, options), driver, w, options) : BrokerPlan.none();
         boolean checked = checkDriver(driver, w, !options.workerUrls().isEmpty());
         if (usesBroker) {
             checkClusterSettings(driver, w, broker);
@@ -500,6 +502,53 @@ public final class Planner {
             }
         }
         return java.util.Optional.empty();
+    }
+
+    /**
+     * {@code plan} with the security its clients use ({@code --broker-security}, else the workload's
+     * {@code brokerSecurity}) and the ACLs the benchmark's principal needs: granted on a secured embedded Kafka
+     * (from Kafka 4.0; Tansu and older releases are refused), printed by the dry run for an external cluster whose
+     * driver speaks SSL or SASL. {@code brokerSecurity} with an external cluster is refused: its security is the
+     * driver's own settings.
+     */
+    private static BrokerPlan secured(BrokerPlan plan, DriverFile driver, Workload w, PlanOptions options) {
+        boolean fromFlag = options.brokerSecurity() != null;
+        BrokerSecurity security = fromFlag
+                ? options.brokerSecurity()
+                : w.brokerSecurity() != null ? w.brokerSecurity() : BrokerSecurity.NONE;
+        ClusterSystem system = ClusterSystems.installed();
+        String problem = null;
+        if (security != BrokerSecurity.NONE) {
+            if (plan.tansu()) {
+                problem = "the embedded Tansu runs PLAINTEXT only (omb-tx secures the embedded Kafka)";
+            } else if (!plan.embedded()) {
+                problem = "secures the embedded cluster, and " + driver.file() + " names the cluster at "
+                        + driver.bootstrapServers() + ": its security is the driver's own commonConfig"
+                        + " (security.protocol, sasl.*, ssl.*)";
+            } else {
+                problem = system.securityProblem(plan.brokerVersion(), security);
+            }
+        }
+        if (problem != null) {
+            if (fromFlag) {
+                throw new UsageException("--broker-security " + security.key() + ": " + problem);
+            }
+            throw new ConfigException(w.sourceFile(), "brokerSecurity", security.key() + ": " + problem);
+        }
+        String protocol = driver.properties("commonConfig").getProperty("security.protocol", "PLAINTEXT");
+        boolean externalSecured = !plan.embedded() && !protocol.trim().equalsIgnoreCase("PLAINTEXT");
+        if (security == BrokerSecurity.NONE && !externalSecured) {
+            return plan.withSecurity(plan.embedded() ? BrokerSecurity.NONE : null, List.of());
+        }
+        AccessUse use = new AccessUse(
+                w.operation().kind(),
+                w.operation().transactional(),
+                w.operation().sendOffsets() || w.operation().kind() == io.ombtx.driver.api.OperationKind.SEND_OFFSETS,
+                w.producerCount() > 0,
+                w.subscriptionsPerTopic() > 0,
+                plan.brokerVersion());
+        String principal = plan.embedded() ? system.benchmarkPrincipal() : "User:<the driver's principal>";
+        return plan.withSecurity(plan.embedded() ? security : null, system.accessNeeds(driver, use, principal));
     }
 
     private static BrokerPlan brokers(DriverFile driver, Workload w, PlanOptions options) {

@@ -645,7 +645,10 @@ public record RunResult(
             @JsonInclude(JsonInclude.Include.NON_NULL) Identity identity,
             // What the cluster serves of the transactional protocol, probed before the load (ApiVersions and
             // InitProducerId); absent when the cluster did not answer, and in files written before it existed.
-            @JsonInclude(JsonInclude.Include.NON_NULL) Capabilities capabilities) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Capabilities capabilities,
+            // How the runner's clients reached the cluster (Kafka's security.protocol: PLAINTEXT, SASL_SSL, SSL, ...);
+            // absent when not known, and in files written before it existed.
+            @JsonInclude(JsonInclude.Include.NON_NULL) String securityProtocol) {
 
         public Broker(
                 boolean embedded,
@@ -670,7 +673,30 @@ public record RunResult(
                     null,
                     null,
                     null,
+                    null,
                     null);
+        }
+
+        /** This broker as its clients reached it: {@code protocol} is their {@code security.protocol}. */
+        public Broker withSecurityProtocol(String protocol) {
+            return new Broker(
+                    embedded,
+                    brokers,
+                    version,
+                    profile,
+                    settings,
+                    bootstrapServers,
+                    coordination,
+                    transactionVersion,
+                    transactionProtocol,
+                    requestedTransactionVersion,
+                    system,
+                    clusterId,
+                    runOnCluster,
+                    dataDisk,
+                    identity,
+                    capabilities,
+                    protocol);
         }
 
         /** How the brokers agree on the cluster's metadata: ZooKeeper (Kafka before 3.3) or KRaft. */
@@ -778,7 +804,8 @@ public record RunResult(
                     runOnCluster,
                     dataDisk,
                     identity,
-                    capabilities);
+                    capabilities,
+                    securityProtocol);
         }
 
         /** This broker with the disk under its data directories ({@link #dataDisk}). */

@@ -255,6 +255,11 @@ public final class RunCoordinator {
             if (lacking.isPresent()) {
                 throw lacking.get();
             }
+            // A secured cluster's ACLs, asked as the benchmark's principal: a refusal is exit 2, not a time-out later.
+            java.util.Optional<String> refused = cluster.accessRefusal(plan.access());
+            if (refused.isPresent()) {
+                throw new ConfigException(null, null, refused.get());
+            }
             Outcome outcome = execute(spec, cluster.driver(), facts, faults, cluster);
             keepBrokerLogs(cluster, outcome);
             return outcome;
@@ -320,6 +325,13 @@ public final class RunCoordinator {
                 return ended(spec, driver, broker, group, "interrupted during set-up (" + e.step + ")", null);
             } catch (SetUp.Failed e) {
                 String reason = "set-up failed (" + e.step + "): " + e.getMessage();
+                java.util.Optional<String> refused = cluster == null
+                        ? java.util.Optional.empty()
+                        : cluster.refusalOf(e, spec.broker().access());
+                if (refused.isPresent()) {
+                    // Bad input (an ACL missing), found by the cluster: exit 2, once the workers are stopped.
+                    return ended(spec, driver, broker, group, reason, new ConfigException(null, null, refused.get()));
+                }
                 return ended(spec, driver, broker, group, reason, e.getCause());
             }
             return written(spec, driver, broker, measured);
