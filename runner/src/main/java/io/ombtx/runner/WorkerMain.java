@@ -32,8 +32,8 @@ public final class WorkerMain {
                 "Examples:",
                 "  openssl rand -hex 32 > worker.token    # the same file (or OMBTX_WORKER_TOKEN) for bin/benchmark",
                 "  bin/benchmark-worker --port 8080 --token-file worker.token",
-                "  bin/benchmark-worker --port 8080 --stats-port 8081 --bind-address 0.0.0.0   # no token: stock OMB's"
-                        + " coordinator",
+                "  bin/benchmark-worker --port 8080 --metrics-port 8081 --bind-address 0.0.0.0   # no token: stock"
+                        + " OMB's coordinator; Prometheus scrapes :8081/metrics",
                 "  bin/benchmark-worker --extra-classpath '/opt/omb/driver-kafka/target/driver-kafka-0.0.1-SNAPSHOT.jar'",
                 "      (stock OMB's Kafka driver, for a stock OMB coordinator whose driver YAML names it)"
             })
