@@ -145,6 +145,14 @@ _ombtx_need_shellcheck() {
     _ombtx_missing "shellcheck" "$1" "shellcheck not found" "apt-get install shellcheck" shellcheck
 }
 
+# PrometheusScrapeTest has a real Prometheus scrape a run: Debian's binary, which the test starts itself on loopback
+# (a service the package may start is not used).
+_ombtx_need_prometheus() {
+  [ -x /usr/bin/prometheus ] ||
+    _ombtx_missing "Prometheus (/usr/bin/prometheus)" "$1" "/usr/bin/prometheus not found" \
+      "apt-get install prometheus" prometheus
+}
+
 # The Python PY must make a virtualenv for PART.
 _ombtx_need_python() {
   local part="$1" py="$2" package what
@@ -199,7 +207,7 @@ ombtx_test_prereqs() {
   OMBTX_HOME="${OMBTX_HOME:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
   for part in "$@"; do
     case "$part" in
-      java) _ombtx_need_jdk java; _ombtx_need_maven java; _ombtx_need_tansu_installer java ;;
+      java) _ombtx_need_jdk java; _ombtx_need_maven java; _ombtx_need_tansu_installer java; _ombtx_need_prometheus java ;;
       unit) _ombtx_need_jdk unit; _ombtx_need_maven unit; _ombtx_need_shellcheck unit ;;
       shell) _ombtx_need_shellcheck shell ;;
       charts | deploy)

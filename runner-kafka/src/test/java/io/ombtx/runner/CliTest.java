@@ -576,8 +576,8 @@ class CliTest {
                 "bin/benchmark-worker",
                 "-p, --port",
                 "-b, --bind-address",
-                "-sp, --stats-port",
-                "OMB compatibility",
+                "-sp, --stats-port, --metrics-port",
+                "OMB's name for",
                 "default 8080",
                 "--extra-classpath",
                 "OMBTX_CLASSPATH",
@@ -603,7 +603,7 @@ class CliTest {
                         .code());
         assertEquals(9090, options.port);
         assertEquals("127.0.0.1", options.bind);
-        assertEquals(9091, options.statsPort);
+        assertEquals(9091, options.metricsPort);
         WorkerMain.Options defaults = new WorkerMain.Options();
         Cli.parse(defaults, new String[0]);
         assertEquals(8080, defaults.port);

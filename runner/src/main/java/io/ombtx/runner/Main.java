@@ -4,6 +4,7 @@ import io.ombtx.driver.api.config.ConfigException;
 import io.ombtx.runner.cli.BenchmarkArgs;
 import io.ombtx.runner.cli.BenchmarkCommand;
 import io.ombtx.runner.cli.Cli;
+import io.ombtx.runner.cli.MetricsOptions;
 import io.ombtx.runner.cluster.ClusterReuse;
 import io.ombtx.runner.cluster.ClusterStartFailed;
 import io.ombtx.runner.cluster.ClusterUnreachable;
@@ -11,6 +12,8 @@ import io.ombtx.runner.config.DriverFile;
 import io.ombtx.runner.config.UsageException;
 import io.ombtx.runner.config.Workload;
 import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.metrics.LiveMetrics;
+import io.ombtx.runner.metrics.MetricsServer;
 import io.ombtx.runner.plan.PlanOptions;
 import io.ombtx.runner.plan.PlanText;
 import io.ombtx.runner.plan.Planner;
@@ -57,7 +60,54 @@ public final class Main {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        return Cli.execute(new BenchmarkCommand(), args, out, err, command -> run(command.toArgs(false), out, err));
+        return Cli.execute(
+                new BenchmarkCommand(),
+                args,
+                out,
+                err,
+                command -> run(command.toArgs(false), command.metrics(), out, err));
+    }
+
+    /**
+     * Runs already-parsed arguments, serving live metrics while they run when {@code metrics} asks for a port (not
+     * for a dry run): then, after the last run, it keeps serving until a scrape has read the final values or the
+     * linger is up.
+     */
+    static int run(BenchmarkArgs parsed, MetricsOptions metrics, PrintStream out, PrintStream err) {
+        if (metrics.port() == null || parsed.dryRun() || parsed.help()) {
+            return run(parsed, out, err);
+        }
+        LiveMetrics live = new LiveMetrics();
+        MetricsServer server;
+        try {
+            server = MetricsServer.start(metrics.address(), metrics.port(), live, null);
+        } catch (java.io.IOException | RuntimeException e) {
+            err.println("error: --metrics-port " + metrics.port() + ": cannot listen on " + metrics.address() + ":"
+                    + metrics.port() + ": " + (e.getMessage() != null ? e.getMessage() : e));
+            return BAD_INPUT;
+        }
+        try {
+            if (!parsed.quiet()) {
+                out.printf("Metrics: http://%s:%d%s%n", metrics.address(), server.port(), MetricsServer.PATH);
+            }
+            int status = runWith(parsed, out, err, live);
+            long mark = server.mark();
+            if (metrics.lingerSeconds() > 0) {
+                if (!parsed.quiet()) {
+                    out.printf(
+                            "Metrics: serving until a scrape reads the final values (at most %d s, --metrics-linger)%n",
+                            metrics.lingerSeconds());
+                }
+                try {
+                    server.awaitScrapeAfter(mark, Duration.ofSeconds(metrics.lingerSeconds()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return status;
+        } finally {
+            server.close();
+        }
     }
 
     /** What one run of the command line returned and printed. */
@@ -192,11 +242,15 @@ public final class Main {
 
     /** Runs already-parsed arguments. */
     public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err) {
+        return runWith(parsed, out, err, null);
+    }
+
+    private static int runWith(BenchmarkArgs parsed, PrintStream out, PrintStream err, LiveMetrics metrics) {
         if (!parsed.reuseBrokers() || parsed.dryRun()) {
-            return run(parsed, out, err, null);
+            return run(parsed, out, err, null, metrics);
         }
         try (ClusterReuse reuse = new ClusterReuse()) {
-            return run(parsed, out, err, reuse);
+            return run(parsed, out, err, reuse, metrics);
         }
     }
 
@@ -205,6 +259,12 @@ public final class Main {
      * {@code parsed.reuseBrokers()} (the caller closes it: bin/benchmark-suite keeps one across its entries).
      */
     public static int run(BenchmarkArgs parsed, PrintStream out, PrintStream err, ClusterReuse reuse) {
+        return run(parsed, out, err, reuse, null);
+    }
+
+    /** As {@link #run(BenchmarkArgs, PrintStream, PrintStream, ClusterReuse)}, each run feeding {@code metrics}. */
+    private static int run(
+            BenchmarkArgs parsed, PrintStream out, PrintStream err, ClusterReuse reuse, LiveMetrics metrics) {
         Interruption interruption = new Interruption();
         try {
             List<RunSpec> plan = plan(parsed);
@@ -236,7 +296,7 @@ public final class Main {
                     return clientWorker(spec.clientVersion(), workerTimeout, parsed.quiet() ? null : out);
                 }
             };
-            RunOptions options = new RunOptions(outputDir, outputFile, parsed.quiet());
+            RunOptions options = new RunOptions(outputDir, outputFile, parsed.quiet(), metrics);
             installSignalHandlers(interruption);
             RunCoordinator coordinator =
                     new RunCoordinator(options, out, workers, interruption, parsed.reuseBrokers() ? reuse : null);

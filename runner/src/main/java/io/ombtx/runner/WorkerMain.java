@@ -2,6 +2,8 @@ package io.ombtx.runner;
 
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.Converters;
+import io.ombtx.runner.metrics.LiveMetrics;
+import io.ombtx.runner.metrics.MetricsServer;
 import io.ombtx.runner.worker.WorkerServer;
 import io.ombtx.runner.worker.WorkerToken;
 import java.io.File;
@@ -30,8 +32,8 @@ public final class WorkerMain {
                 "Examples:",
                 "  openssl rand -hex 32 > worker.token    # the same file (or OMBTX_WORKER_TOKEN) for bin/benchmark",
                 "  bin/benchmark-worker --port 8080 --token-file worker.token",
-                "  bin/benchmark-worker --port 8080 --stats-port 8081 --bind-address 0.0.0.0   # no token: stock OMB's"
-                        + " coordinator",
+                "  bin/benchmark-worker --port 8080 --metrics-port 8081 --bind-address 0.0.0.0   # no token: stock"
+                        + " OMB's coordinator; Prometheus scrapes :8081/metrics",
                 "  bin/benchmark-worker --extra-classpath '/opt/omb/driver-kafka/target/driver-kafka-0.0.1-SNAPSHOT.jar'",
                 "      (stock OMB's Kafka driver, for a stock OMB coordinator whose driver YAML names it)"
             })
@@ -60,13 +62,14 @@ public final class WorkerMain {
         Path tokenFile;
 
         @Option(
-                names = {"-sp", "--stats-port"},
+                names = {"--metrics-port", "-sp", "--stats-port"},
                 paramLabel = "PORT",
                 converter = Converters.WholeNumber.class,
-                description = "accepted for OMB compatibility (OMB serves Prometheus metrics there); omb-tx reports"
-                        + " everything through the HTTP protocol instead")
+                description = "serve live Prometheus metrics on http://ADDRESS:PORT/metrics, ADDRESS the worker's"
+                        + " own (with a token, scrapes must carry it too); -sp/--stats-port is OMB's name for it"
+                        + " (0 picks a free port; default: none)")
         @Converters.Bounds(min = 0, max = 65_535)
-        Integer statsPort;
+        Integer metricsPort;
 
         @Option(
                 names = "--extra-classpath",
@@ -155,19 +158,41 @@ public final class WorkerMain {
             return Main.BAD_INPUT;
         }
         String bind = bindAddress(options.bind, token != null);
+        LiveMetrics metrics = options.metricsPort == null ? null : new LiveMetrics();
+        MetricsServer metricsServer = null;
+        if (metrics != null) {
+            try {
+                metricsServer =
+                        MetricsServer.start(bind, options.metricsPort, metrics, token == null ? null : token::admits);
+            } catch (java.io.IOException | RuntimeException e) {
+                System.err.println("error: --metrics-port " + options.metricsPort + ": cannot listen on " + bind + ":"
+                        + options.metricsPort + ": " + (e.getMessage() != null ? e.getMessage() : e));
+                return Main.BAD_INPUT;
+            }
+        }
         WorkerServer server;
         try {
-            server = new WorkerServer(bind, options.port, token).start();
+            server = new WorkerServer(bind, options.port, token, metrics).start();
         } catch (java.io.IOException | RuntimeException e) {
             System.err.println("error: cannot listen on " + bind + ":" + options.port + ": "
                     + (e.getMessage() != null ? e.getMessage() : e));
+            if (metricsServer != null) {
+                metricsServer.close();
+            }
             return Main.BAD_INPUT;
         }
         System.out.printf("omb-tx worker listening on http://%s:%d%n", bind, server.port());
+        if (metricsServer != null) {
+            System.out.printf("Metrics: http://%s:%d%s%n", bind, metricsServer.port(), MetricsServer.PATH);
+        }
         System.out.println(access(options.bind, token != null, options.tokenFile));
         CountDownLatch stopped = new CountDownLatch(1);
+        MetricsServer servingMetrics = metricsServer;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
+            if (servingMetrics != null) {
+                servingMetrics.close();
+            }
             stopped.countDown();
         }));
         stopped.await();

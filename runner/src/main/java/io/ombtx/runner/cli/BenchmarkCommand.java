@@ -52,6 +52,14 @@ public final class BenchmarkCommand implements Cli.Validated {
     @Mixin
     CommonOptions common = new CommonOptions();
 
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
+    /** Where to serve live metrics ({@code --metrics-port}). */
+    public MetricsOptions metrics() {
+        return metrics;
+    }
+
     @Override
     public void validate() {
         if (drivers().isEmpty()) {

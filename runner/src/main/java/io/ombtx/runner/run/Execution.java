@@ -5,6 +5,7 @@ import io.ombtx.driver.api.LiveCheckReport;
 import io.ombtx.runner.cluster.ClusterSession;
 import io.ombtx.runner.cluster.CoordinatorLog;
 import io.ombtx.runner.config.Guarantee;
+import io.ombtx.runner.metrics.LiveMetrics;
 import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.plan.RunSpec;
 import io.ombtx.runner.result.RateSearchRecord;
@@ -92,9 +93,14 @@ final class Execution {
     private final RunConsole console;
     private final Interruption interruption;
     private final ClusterSession cluster;
+    private final LiveMetrics metrics;
 
-    /** @param cluster the run's cluster, or null when the run has none to watch (no broker, or reached before) */
-    Execution(RunConsole console, Interruption interruption, ClusterSession cluster) {
+    /**
+     * @param cluster the run's cluster, or null when the run has none to watch (no broker, or reached before)
+     * @param metrics the live metrics the run feeds, or null
+     */
+    Execution(RunConsole console, Interruption interruption, ClusterSession cluster, LiveMetrics metrics) {
+        this.metrics = metrics;
         this.console = console;
         this.interruption = interruption;
         this.cluster = cluster;
@@ -147,6 +153,9 @@ final class Execution {
         CoordinatorLog coordinatorLog =
                 cluster != null && w.operation().transactional() ? coordinatorLog(cluster) : null;
         CoordinatorLog.Mark coordinatorsFrom = coordinatorLog == null ? null : markCoordinators(coordinatorLog);
+        if (metrics != null) {
+            loop.metrics(metrics.run(w.name(), spec.driver().name()));
+        }
         if (spec.openLoop()) {
             loop.targetRate(
                     !spec.findMaximumRate()

@@ -1,6 +1,7 @@
 package io.ombtx.runner.run;
 
 import io.ombtx.runner.fault.FaultInjector;
+import io.ombtx.runner.metrics.LiveMetrics;
 import io.ombtx.runner.plan.Measurement;
 import io.ombtx.runner.plan.WorkerAssignment;
 import io.ombtx.runner.result.RunResult;
@@ -124,6 +125,26 @@ final class MeasurementLoop {
         this.log = log;
     }
 
+    /** The run's live metrics, fed as each period closes; null: none served. */
+    private LiveMetrics.Run metrics;
+
+    /** Feeds the run's live metrics from here on (each period, as the console line is made). */
+    void metrics(LiveMetrics.Run run) {
+        this.metrics = run;
+    }
+
+    /** The state the workers' figures handed out now are counted in: measure when they belong to the measurement. */
+    private LiveMetrics.State countedAs() {
+        return countsAsMeasured() ? LiveMetrics.State.MEASURE : LiveMetrics.State.WARM_UP;
+    }
+
+    /** Counts figures the result keeps out of the periods (the reset's, the last ones) in the live metrics. */
+    private void countLive(LiveMetrics.State state, StatsSnapshot stats) {
+        if (metrics != null) {
+            metrics.count(state, stats);
+        }
+    }
+
     /** The rate (msg/s) an open loop is asked to hold: a measured period below 95% of it says so on its line. */
     void targetRate(double messagesPerSecond) {
         this.targetRate = messagesPerSecond;
@@ -191,9 +212,13 @@ final class MeasurementLoop {
                 if (countsAsMeasured()) {
                     measured.add(tail);
                 }
+                countLive(countedAs(), tail);
             } catch (Exception e) {
                 partialReason = partialReason != null ? partialReason : e.getMessage();
             }
+        }
+        if (metrics != null) {
+            metrics.state(LiveMetrics.State.DONE);
         }
     }
 
@@ -259,6 +284,7 @@ final class MeasurementLoop {
                 // drain; on an omb-tx worker, since the reset) is not measured either, so every worker counts the
                 // first measured period from here.
                 StatsSnapshot meanwhile = group.periodStats();
+                countLive(LiveMetrics.State.WARM_UP, meanwhile);
                 totalSent += meanwhile.counter(Counter.MESSAGES_SENT);
                 totalReceived += meanwhile.counter(Counter.MESSAGES_RECEIVED);
                 now = System.nanoTime();
@@ -270,6 +296,9 @@ final class MeasurementLoop {
             startTime = Instant.now();
             startCpu();
             log.accept("Warm-up done; measuring");
+            if (metrics != null) {
+                metrics.state(LiveMetrics.State.MEASURE);
+            }
             if (faults != null) {
                 faults.measurementStarted(now);
             }
@@ -481,6 +510,7 @@ final class MeasurementLoop {
             if (countsAsMeasured()) {
                 measured.add(e.reported()); // the workers that answered keep their figures
             }
+            countLive(countedAs(), e.reported());
             throw e;
         }
         // A period ends when the workers' counts were read, as the first measured one begins: timed from the start
@@ -514,6 +544,9 @@ final class MeasurementLoop {
             line += String.format(Locale.ROOT, " | BELOW TARGET: %.0f%% of %.0f msg/s", 100 * ratio, targetRate);
         }
         log.accept(line);
+        if (metrics != null) {
+            metrics.period(countedAs(), seconds, period, backlog);
+        }
         if (countsAsMeasured()) {
             measured.add(period);
         }

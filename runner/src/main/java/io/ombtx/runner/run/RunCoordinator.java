@@ -41,6 +41,7 @@ public final class RunCoordinator {
     private final Supplier<ClusterSystem> clusters;
     private final ResultSink sink;
     private final ClusterReuse reuse;
+    private final io.ombtx.runner.metrics.LiveMetrics metrics;
     /** The client library's warnings of the run under way, from its workers' start to its result. */
     private ClientWarnings.Window warnings;
     /** What the client library warned in the run's remote workers' processes, fetched once the run has measured. */
@@ -82,6 +83,7 @@ public final class RunCoordinator {
             Supplier<ClusterSystem> clusters,
             ClusterReuse reuse) {
         this.reuse = reuse;
+        this.metrics = options.metrics();
         this.console = new RunConsole(out, options.quiet());
         this.workerFactory = workerFactory;
         this.interruption = interruption;
@@ -319,7 +321,7 @@ public final class RunCoordinator {
             Execution.Measured measured;
             try {
                 SetUp.Done ready = new SetUp(console, interruption).run(spec, driver, group, faults);
-                measured = new Execution(console, interruption, cluster).run(spec, broker, group, ready);
+                measured = new Execution(console, interruption, cluster, metrics).run(spec, broker, group, ready);
                 workerWarnings = group.clientWarnings();
             } catch (SetUp.Interrupted e) {
                 return ended(spec, driver, broker, group, "interrupted during set-up (" + e.step + ")", null);

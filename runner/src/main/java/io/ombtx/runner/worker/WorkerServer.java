@@ -3,6 +3,7 @@ package io.ombtx.runner.worker;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.ombtx.driver.api.OperationSpec;
+import io.ombtx.runner.metrics.LiveMetrics;
 import io.ombtx.runner.stats.Counter;
 import io.ombtx.runner.stats.Histograms;
 import io.ombtx.runner.stats.Latency;
@@ -26,6 +27,8 @@ public final class WorkerServer implements AutoCloseable {
     private OperationSpec pendingOperation = OperationSpec.publish();
     private final StatsSnapshot cumulative = new StatsSnapshot();
     private final WorkerToken token;
+    /** Fed from the coordinator's requests; null: no live metrics. */
+    private final WorkerMetrics metrics;
     /** What the client library warned in this process since the last {@code /initialize-driver}. */
     private volatile io.ombtx.runner.log.ClientWarnings.Window warnings;
 
@@ -36,7 +39,16 @@ public final class WorkerServer implements AutoCloseable {
 
     /** @param token the token every request must carry; null: none asked */
     public WorkerServer(String bindAddress, int port, WorkerToken token) throws IOException {
+        this(bindAddress, port, token, null);
+    }
+
+    /**
+     * @param token the token every request must carry; null: none asked
+     * @param liveMetrics the live metrics to feed from the coordinator's requests ({@code --metrics-port}); null: none
+     */
+    public WorkerServer(String bindAddress, int port, WorkerToken token, LiveMetrics liveMetrics) throws IOException {
         this.token = token;
+        this.metrics = liveMetrics == null ? null : new WorkerMetrics(liveMetrics);
         server = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
         server.setExecutor(Executors.newFixedThreadPool(4));
         act(WorkerProtocol.CONFIGURE_OPERATION, operation -> pendingOperation = operation);
@@ -50,23 +62,40 @@ public final class WorkerServer implements AutoCloseable {
             warnings = io.ombtx.runner.log.ClientWarnings.global().open();
             worker.initializeDriver(yaml, pendingOperation);
             pendingOperation = OperationSpec.publish();
+            if (metrics != null) {
+                metrics.driverInitialized(yaml);
+            }
             return null;
         });
-        route(
-                WorkerProtocol.CREATE_TOPICS,
-                info -> info.runId() == null
-                        ? worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic())
-                        : worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic(), info.runId()));
+        route(WorkerProtocol.CREATE_TOPICS, info -> {
+            List<String> topics = info.runId() == null
+                    ? worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic())
+                    : worker.createTopics(info.numberOfTopics(), info.numberOfPartitionsPerTopic(), info.runId());
+            if (metrics != null) {
+                metrics.topicsCreated(info.runId());
+            }
+            return topics;
+        });
         act(WorkerProtocol.CREATE_PRODUCERS, topics -> worker.createProducers(topics));
         act(WorkerProtocol.CREATE_CONSUMERS, assignment -> worker.createConsumers(assignment.topicsSubscriptions()));
         act(WorkerProtocol.PREFILL, prefill -> worker.prefill(prefill.messages(), prefill.payload()));
-        act(WorkerProtocol.START_LOAD, load -> worker.startLoad(load));
+        act(WorkerProtocol.START_LOAD, load -> {
+            worker.startLoad(load);
+            if (metrics != null) {
+                metrics.loadStarted(load);
+            }
+        });
         act(WorkerProtocol.ADJUST_PUBLISH_RATE, rate -> worker.adjustRate(rate));
         for (Worker.Command command : Worker.Command.values()) {
             act(WorkerProtocol.endpoint(command), none -> {
                 worker.run(command);
                 if (command == Worker.Command.RESET_STATS) {
                     cumulative.clear();
+                }
+                if (metrics != null && command == Worker.Command.RESET_STATS) {
+                    metrics.statsReset();
+                } else if (metrics != null && command == Worker.Command.STOP_ALL) {
+                    metrics.stopped();
                 }
             });
         }
@@ -110,6 +139,9 @@ public final class WorkerServer implements AutoCloseable {
     private WorkerProtocol.PeriodStats periodStats() {
         StatsSnapshot s = worker.periodStats();
         cumulative.add(s);
+        if (metrics != null) {
+            metrics.period(s);
+        }
         Worker.Progress totals = worker.progress();
         return new WorkerProtocol.PeriodStats(
                 s.counter(Counter.MESSAGES_SENT),

@@ -89,7 +89,7 @@ public final class WorkerToken {
     }
 
     /** Whether {@code header} (the request's {@link #HEADER}, or null) carries this token; constant time. */
-    boolean admits(String header) {
+    public boolean admits(String header) {
         if (header == null || !header.startsWith(SCHEME)) {
             return false;
         }
