@@ -2,7 +2,7 @@
 # What the parts of bin/test need from this machine. bin/test checks it before any part starts, so a missing tool
 # is named at once rather than after half an hour of Java tests; .ci/run installs the Debian packages it names.
 #
-# ombtx_test_prereqs PART...  (parts as bin/test takes them: java unit shell charts deploy) fills
+# ombtx_test_prereqs PART...  (parts as bin/test takes them: java slow unit shell charts deploy) fills
 #   OMBTX_TEST_MISSING   the lines that say it: per missing thing "WHAT (for PARTS): PROBLEM", then how to get it
 #   OMBTX_TEST_PACKAGES  the Debian packages that provide them, each once
 #   OMBTX_TEST_NOTES     what is not missing but worth a line (./mvnw standing in for mvn, terraform absent)
@@ -208,6 +208,7 @@ ombtx_test_prereqs() {
   for part in "$@"; do
     case "$part" in
       java) _ombtx_need_jdk java; _ombtx_need_maven java; _ombtx_need_tansu_installer java; _ombtx_need_prometheus java ;;
+      slow) _ombtx_need_jdk slow; _ombtx_need_maven slow; _ombtx_need_tansu_installer slow ;;
       unit) _ombtx_need_jdk unit; _ombtx_need_maven unit; _ombtx_need_shellcheck unit ;;
       shell) _ombtx_need_shellcheck shell ;;
       charts | deploy)

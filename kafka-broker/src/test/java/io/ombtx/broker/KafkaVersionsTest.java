@@ -95,8 +95,10 @@ class KafkaVersionsTest {
     /**
      * The releases that mark a change to the transaction path since the seeds (suites/kafka-evolution.yaml): each
      * starts in KRaft mode, runs a transaction with this build's client, and reports partition verification (KIP-890
-     * part 1, 3.6 on) through Admin describeConfigs as its own definitions have it.
+     * part 1, 3.6 on) through Admin describeConfigs as its own definitions have it. Tagged slow (bin/test slow): the
+     * seeds' 2.8.2, 3.9.1 and 4.1.1 above always run.
      */
+    @Tag("slow")
     @ParameterizedTest
     @CsvSource({"3.3.2, 0, ", "3.6.2, 0, true", "3.7.2, 0, true", "4.0.2, 2, true"})
     void eachReleaseSinceTheSeedsStartsInKRaftMode(String version, int transactionVersion, String verification)

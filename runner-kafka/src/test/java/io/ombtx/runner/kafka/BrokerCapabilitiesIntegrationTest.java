@@ -62,13 +62,18 @@ class BrokerCapabilitiesIntegrationTest {
         assertKafka(null, null, "0-5 0-5 0-4 0-5 0-5 0-0 0-2 0-1", true, true);
     }
 
-    /** EndTxn v5 is advertised whatever the finalized transaction.version: the level in force is read apart. */
+    /**
+     * EndTxn v5 is advertised whatever the finalized transaction.version: the level in force is read apart. Tagged
+     * slow (bin/test slow), as 3.9.1's: 4.1.1 at its default, 2.8.2 and Tansu always run.
+     */
+    @Tag("slow")
     @Test
     void kafka411AtTransactionVersion1StillAdvertisesEndTxnV5() throws Exception {
         assertKafka(null, 1, "0-5 0-5 0-4 0-5 0-5 0-0 0-2 0-1", true, true);
     }
 
     /** 3.9.1 serves KIP-848's ConsumerGroupHeartbeat v0 (its early-access preview), EndTxn up to v4 only. */
+    @Tag("slow")
     @Test
     void kafka391HasNoEndTxnV5() throws Exception {
         assertKafka("3.9.1", null, "0-5 0-5 0-4 0-4 0-4 0-0 0-1 0-0", false, true);
