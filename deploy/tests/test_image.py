@@ -160,8 +160,9 @@ def test_the_entrypoint_runs_in_the_images_file_system(image: Path, contents, tm
     user = settings["User"]
     command = " ".join([*env, *settings["Entrypoint"], "--help"])
     # What a runtime does: a fresh mount namespace with /proc and /dev, the working folder, the image's user.
+    inside = f"cd {settings['WorkingDir']} && exec {command}"
     script = (f"mount -t proc proc {root}/proc && mount --bind /dev {root}/dev && "
-              f"exec chroot --userspec={user}:{user} {root} /bin/bash -c 'cd {settings['WorkingDir']} && exec {command}'")
+              f"exec chroot --userspec={user}:{user} {root} /bin/bash -c '{inside}'")
     done = subprocess.run(["unshare", "--mount", "--fork", "sh", "-c", script], capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

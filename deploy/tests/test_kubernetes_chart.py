@@ -41,8 +41,8 @@ def tools() -> tuple[Path, Path]:
         pytest.fail(str(e))
 
 
-def render(tools: tuple[Path, Path], *args: str) -> list[dict]:
-    done = subprocess.run([str(tools[0]), "template", "omb-tx", str(CHART), "--namespace", NAMESPACE, *args],
+def render(tools: tuple[Path, Path], *args: str, release: str = "omb-tx") -> list[dict]:
+    done = subprocess.run([str(tools[0]), "template", release, str(CHART), "--namespace", NAMESPACE, *args],
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     return [doc for doc in yaml.safe_load_all(done.stdout) if doc]
@@ -124,6 +124,24 @@ def test_a_misspelt_value_is_refused(tools: tuple[Path, Path]) -> None:
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode != 0
     assert "additional properties 'replica' not allowed" in done.stderr, done.stderr
+
+
+def test_a_short_token_is_refused(tools: tuple[Path, Path]) -> None:
+    done = subprocess.run([str(tools[0]), "template", "omb-tx", str(CHART), "--set", "token.value=too-short"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode != 0
+    assert "token.value must be at least 16 printable characters" in done.stderr, done.stderr
+
+
+def test_a_long_release_name_still_gives_valid_names(tools: tuple[Path, Path]) -> None:
+    # Helm's longest release name (53): names are cut so that a worker's host name (NAME-worker-NN) stays a DNS label.
+    release = "a-release-name-long-enough-to-need-cutting-" + "x" * 10
+    objects = render(tools, "--set", "workers.replicas=12", release=release)
+    checked = strictly_decoded(tools, objects)
+    assert "StatefulSet/a-release-name-long-enough-to-need-cutti-worker" in checked
+    job = one(objects, "Job")["spec"]["template"]["spec"]["containers"][0]["args"]
+    urls = job[job.index("--workers") + 1].split(",")
+    assert len(urls) == 12 and all(len(url.split("//")[1].split(".")[0]) <= 63 for url in urls)
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
