@@ -19,11 +19,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 class DriverConfigParserTest {
 
+    /** A driver file this module ships (the tests' working directory is a folder of their own under target/). */
+    private static File driverFile(String name) {
+        return io.ombtx.runner.OmbTxHome.locate()
+                .resolve("driver-kafka-tx/" + name)
+                .toFile();
+    }
+
     private final DriverConfigParser parser = new DriverConfigParser(Set.of());
 
     @Test
     void readsEveryKeyOfTheShippedYaml() throws IOException {
-        DriverConfig config = parser.parse(new File("kafka-tx-stock-omb.yaml"));
+        DriverConfig config = parser.parse(driverFile("kafka-tx-stock-omb.yaml"));
         assertEquals("kafka-tx-stock-omb", config.name());
         assertEquals(KafkaTxBenchmarkDriver.class.getName(), config.driverClass());
         assertEquals(3, config.replicationFactor());
@@ -34,7 +41,7 @@ class DriverConfigParserTest {
         assertEquals(
                 new TransactionSettings(true, 10_000, 100, "omb-tx", true, 3, 16L << 20, 30_000),
                 config.transactions());
-        DriverConfig oneBroker = parser.parse(new File("kafka-tx-stock-omb-1broker.yaml"));
+        DriverConfig oneBroker = parser.parse(driverFile("kafka-tx-stock-omb-1broker.yaml"));
         assertEquals(1, oneBroker.replicationFactor());
         assertTrue(oneBroker.topicConfigMap().isEmpty());
         assertEquals(config.transactions(), oneBroker.transactions());
@@ -46,15 +53,15 @@ class DriverConfigParserTest {
         for (String name : new String[] {
             "kafka-tx.yaml", "kafka-tx-tuned.yaml", "kafka-tx-stock-omb.yaml", "kafka-tx-stock-omb-1broker.yaml"
         }) {
-            DriverConfig config = parser.parse(new File(name));
+            DriverConfig config = parser.parse(driverFile(name));
             assertEquals("all", config.producerProperties().getProperty("acks"), name);
         }
-        DriverConfig tuned = parser.parse(new File("kafka-tx-tuned.yaml"));
+        DriverConfig tuned = parser.parse(driverFile("kafka-tx-tuned.yaml"));
         assertEquals(3, tuned.replicationFactor());
         assertEquals("1", tuned.topicConfigMap().get("flush.messages"));
         assertEquals("0", tuned.producerProperties().getProperty("retry.backoff.ms"));
         assertFalse(tuned.transactions().enabled());
-        assertEquals(null, parser.parse(new File("kafka-tx.yaml")).bootstrapServers(), "the runner fills it in");
+        assertEquals(null, parser.parse(driverFile("kafka-tx.yaml")).bootstrapServers(), "the runner fills it in");
     }
 
     @Test
