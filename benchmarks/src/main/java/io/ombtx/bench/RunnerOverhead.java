@@ -4,33 +4,34 @@ import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.Converters;
 import io.ombtx.runner.config.DriverFile;
-import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.UsageException;
-import io.ombtx.runner.config.Workload;
-import io.ombtx.runner.config.WorkloadLoader;
+import io.ombtx.runner.stats.Histograms;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import org.apache.kafka.clients.producer.ProducerConfig;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * How much the runner costs and how well it keeps a target rate: at 1K, 10K and 50K msg/s it runs the omb-tx
- * runner (kafka-tx driver, plain publish) and, as the baseline, a bare kafka-clients loop at the same rate, both
- * in this JVM against the same embedded broker, and prints achieved rate, publish-delay p99 and CPU seconds per
- * million messages, with runner/baseline ratios.
+ * How much the runner costs and how well it keeps a target rate: at each rate the omb-tx runner (kafka-tx driver,
+ * plain publish) and, as the baseline, a bare paced loop over {@code KafkaProducer.send}, both in this JVM against
+ * the same embedded broker, alternated for N rounds: achieved rate, publish-delay p99 and CPU seconds per million
+ * messages, with the ratios.
  */
 public final class RunnerOverhead {
 
     private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
 
-    /** {@code bin/bench runner-overhead [RATE...]}. */
+    /** {@code bin/bench runner-overhead [-n N] [RATE...]}. */
     @Command(
             name = "bin/bench runner-overhead",
             description = "How much the runner costs and how well it keeps a target rate: at each rate it runs the"
@@ -38,14 +39,22 @@ public final class RunnerOverhead {
                     + " both in this JVM against the same embedded broker, and prints achieved rate, publish-delay p99"
                     + " and CPU seconds per million messages, with runner/baseline ratios.",
             footer = {
-                "Each point runs for 20 s (Java system property bench.seconds).",
+                "Each run lasts 20 s (Java system property bench.seconds).",
                 "",
                 "Example:",
-                "  bin/bench runner-overhead 1000 10000"
+                "  bin/bench runner-overhead -n 5 10000"
             })
     static final class Options implements Cli.Validated {
         @picocli.CommandLine.Mixin
         Bench.KeepWork keepWork = new Bench.KeepWork();
+
+        @Option(
+                names = {"-n", "--rounds"},
+                paramLabel = "N",
+                converter = Converters.WholeNumber.class,
+                description = "rounds at each rate, each running both sides (default: ${DEFAULT-VALUE})")
+        @Converters.Bounds(min = 1, max = 100)
+        int rounds = 1;
 
         // Strings, converted in validate(): picocli leaves a variable-arity positional it cannot convert unmatched,
         // which would read "unexpected argument" instead of what a rate must be.
@@ -83,94 +92,107 @@ public final class RunnerOverhead {
     }
 
     private static int run(Options options) throws Exception {
-        int[] rates = options.rates();
         PrintStream out = System.out;
         Bench bench = Bench.create();
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
-            DriverFile driver = bench.kafkaTx(DriverOverrides.none(), cluster);
+            DriverFile driver = bench.kafkaTx(cluster);
             out.printf(
                     Locale.ROOT,
-                    "Runner overhead, %d s per point, embedded Kafka %s, %d cores%n",
+                    "Runner overhead, %d round(s) of %d s per side at each rate, embedded Kafka %s, %d cores; %s%n",
+                    options.rounds,
                     SECONDS,
                     EmbeddedKafkaCluster.brokerVersion(),
-                    Runtime.getRuntime().availableProcessors());
+                    Runtime.getRuntime().availableProcessors(),
+                    Bench.RATIOS);
             out.printf(
                     Locale.ROOT,
-                    "%8s | %21s | %21s | %14s | %27s%n",
-                    "target",
-                    "achieved msg/s",
-                    "delay p99 (us)",
-                    "",
-                    "CPU s / million msgs");
-            out.printf(
-                    Locale.ROOT,
-                    "%8s | %10s %10s | %10s %10s | %14s | %8s %8s %9s%n",
+                    "%8s | %-42s | %-17s | %s%n",
                     "msg/s",
-                    "runner",
-                    "bare",
-                    "runner",
-                    "bare",
-                    "rate ratio",
-                    "runner",
-                    "bare",
-                    "ratio");
-            for (int rate : rates) {
-                Figures bare = bare(cluster.bootstrapServers(), rate);
-                Figures runner = runner(bench, driver, rate);
+                    "achieved msg/s: runner, bare, ratio",
+                    "delay p99 (us)",
+                    "CPU s / million msgs: runner, bare, ratio");
+            for (int rate : options.rates()) {
+                List<Bench.Pair<Figures>> rounds = new ArrayList<>();
+                for (int round = 1; round <= options.rounds; round++) {
+                    rounds.add(Bench.round(
+                            round, () -> runner(bench, driver, rate), () -> bare(cluster.bootstrapServers(), rate)));
+                }
                 out.printf(
                         Locale.ROOT,
-                        "%8d | %10.0f %10.0f | %10.0f %10.0f | %14.3f | %8.2f %8.2f %9.2f%n",
+                        "%8d | %8.0f %8.0f %-24s | %8.0f %8.0f | %6.2f %6.2f %s%n",
                         rate,
-                        runner.achievedRate(),
-                        bare.achievedRate(),
-                        runner.delayP99Micros(),
-                        bare.delayP99Micros(),
-                        runner.achievedRate() / bare.achievedRate(),
-                        runner.cpuSecondsPerMillion(),
-                        bare.cpuSecondsPerMillion(),
-                        runner.cpuSecondsPerMillion() / bare.cpuSecondsPerMillion());
+                        Bench.median(rounds, true, Figures::achievedRate),
+                        Bench.median(rounds, false, Figures::achievedRate),
+                        Bench.ratio(Bench.ratios(rounds, Figures::achievedRate)),
+                        Bench.median(rounds, true, Figures::delayP99Micros),
+                        Bench.median(rounds, false, Figures::delayP99Micros),
+                        Bench.median(rounds, true, Figures::cpuSecondsPerMillion),
+                        Bench.median(rounds, false, Figures::cpuSecondsPerMillion),
+                        Bench.ratio(Bench.ratios(rounds, Figures::cpuSecondsPerMillion)));
             }
         }
-        bench.finish(System.out, options.keepWork.keep);
+        bench.finish(out, options.keepWork.keep);
         return Cli.OK;
     }
 
-    /** The omb-tx runner end to end (plan, worker, driver, stats, result file) at {@code rate}. */
+    /** The omb-tx runner end to end (plan, worker, driver, stats, result file) at {@code rate}, 1 s of warm-up. */
     private static Figures runner(Bench bench, DriverFile driver, int rate) throws Exception {
         long messages = (long) rate * SECONDS;
-        Path file = bench.work().resolve("bench-" + rate + ".yaml");
-        Path workloadFile = Files.writeString(
-                file,
-                String.format(
-                        Locale.ROOT,
+        Bench.Run run = bench.run(
+                driver,
+                bench.workload(
+                        "runner-overhead-" + rate,
                         """
-                name: runner-overhead-%d
-                messageSize: 100
-                subscriptionsPerTopic: 0
-                producerRate: %d
-                warmupMessages: %d
-                measureMessages: %d
-                reportingIntervalSeconds: 3600
-                """,
-                        rate,
-                        rate,
-                        rate,
-                        messages));
-        Workload workload = WorkloadLoader.load(workloadFile, null).get(0);
-        Bench.Run run = bench.run(driver, workload);
+                        messageSize: 100
+                        subscriptionsPerTopic: 0
+                        producerRate: %d
+                        warmupMessages: %d
+                        measureMessages: %d
+                        reportingIntervalSeconds: 3600
+                        """
+                                .formatted(rate, rate, messages)));
         return new Figures(
                 run.result().summary().messagesPerSecond(),
                 run.result().aggregatedPublishDelayLatency().p99(),
                 run.cpuNanos() / 1e9 / ((messages + rate) / 1e6));
     }
 
-    /** The baseline: a bare paced loop over KafkaProducer.send, nothing else (no warm-up, as before). */
+    /**
+     * The baseline: a bare paced loop over {@code KafkaProducer.send} of 100-byte messages on a fresh topic, nothing
+     * else, for as many messages as the runner's measured phase. Message {@code i} is due at {@code start + i / rate};
+     * the loop parks until then (as the runner's pacer does, without its last-microseconds spin) and records how late
+     * the send started, the publish delay: whatever delay this loop shows, the machine imposes on any load generator.
+     */
     private static Figures bare(String bootstrap, int rate) throws Exception {
         Properties props = new Properties();
-        props.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        props.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
-        props.setProperty(ProducerConfig.BATCH_SIZE_CONFIG, "1048576");
-        BareLoop.Figures f = BareLoop.run(bootstrap, props, rate, 0, (long) rate * SECONDS);
-        return new Figures(f.achievedRate(), f.delayP99Micros(), f.cpuSecondsPerMillion());
+        props.setProperty("bootstrap.servers", bootstrap);
+        props.setProperty("acks", "all");
+        props.setProperty("linger.ms", "0");
+        props.setProperty("batch.size", "1048576");
+        String topic = "bare-" + rate + "-" + System.nanoTime();
+        Bench.createTopic(bootstrap, topic, 1, (short) 1);
+        long messages = (long) rate * SECONDS;
+        long interval = 1_000_000_000L / rate;
+        byte[] payload = new byte[100];
+        Histogram delays = Histograms.create();
+        AtomicLong acked = new AtomicLong();
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topic, payload)).get();
+            long cpuBefore = Bench.cpuNanos();
+            long start = System.nanoTime();
+            for (long i = 0; i < messages; i++) {
+                long intended = start + i * interval;
+                Bench.parkUntil(intended);
+                delays.recordValue(Histograms.clamp((System.nanoTime() - intended) / 1000));
+                producer.send(new ProducerRecord<>(topic, payload), (m, e) -> acked.incrementAndGet());
+            }
+            producer.flush();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            return new Figures(
+                    acked.get() / seconds,
+                    delays.getValueAtPercentile(99),
+                    (Bench.cpuNanos() - cpuBefore) / 1e9 / (messages / 1e6));
+        }
     }
 }

@@ -4,24 +4,16 @@ import io.ombtx.broker.EmbeddedKafkaCluster;
 import io.ombtx.runner.cli.Cli;
 import io.ombtx.runner.cli.Converters;
 import io.ombtx.runner.config.DriverFile;
-import io.ombtx.runner.config.DriverOverrides;
 import io.ombtx.runner.config.UsageException;
-import io.ombtx.runner.config.Workload;
-import io.ombtx.runner.config.WorkloadLoader;
 import io.ombtx.runner.result.RunResult;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Recorder;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -34,7 +26,7 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * Transactions at scale against the same load written bare: N transactional producers publishing together at one
  * total rate, each committing its transaction 100 ms after its begin, through the omb-tx runner (a transactional
- * PUBLISH of N producers) and as N threads on kafka-clients (begin, paced sends, commit), one after the other on one
+ * PUBLISH of N producers) and as N threads on kafka-clients (begin, paced sends, commit), alternated for N rounds on one
  * embedded broker; printed with omb-tx ÷ bare for the achieved rate, the transaction's p50 and p99 (begin to the
  * commit's return) and the CPU time per committed transaction.
  */
@@ -62,6 +54,14 @@ public final class Scale {
     static final class Options implements Cli.Validated {
         @picocli.CommandLine.Mixin
         Bench.KeepWork keepWork = new Bench.KeepWork();
+
+        @Option(
+                names = {"-n", "--rounds"},
+                paramLabel = "N",
+                converter = Converters.WholeNumber.class,
+                description = "rounds at each N, each running both sides (default: ${DEFAULT-VALUE})")
+        @Converters.Bounds(min = 1, max = 100)
+        int rounds = 1;
 
         @Option(
                 names = "--rate",
@@ -104,7 +104,7 @@ public final class Scale {
     private Scale() {}
 
     /** One side's figures: msg/s committed, transaction latency (ms), CPU ms per committed transaction. */
-    record Figures(double rate, double p50Millis, double p99Millis, long committed, double cpuMillisPerTransaction) {}
+    record Figures(double rate, double p50Millis, double p99Millis, double committed, double cpuMillisPerTransaction) {}
 
     public static void main(String[] args) throws Exception {
         Cli.main(new Options(), args, Scale::run);
@@ -115,65 +115,58 @@ public final class Scale {
         PrintStream out = System.out;
         Bench bench = Bench.create();
         try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().start()) {
-            DriverFile driver = bench.kafkaTx(DriverOverrides.none(), cluster);
+            DriverFile driver = bench.kafkaTx(cluster);
             out.printf(
                     Locale.ROOT,
-                    "Transactions at scale: %d msg/s in all, commit %d ms after each begin, %d s warm-up + %d s per"
-                            + " side, embedded Kafka %s, %d cores%n",
+                    "Transactions at scale: %d msg/s in all, commit %d ms after each begin, %d round(s) of %d s warm-up"
+                            + " + %d s per side, embedded Kafka %s, %d cores; %s%n",
                     rate,
                     COMMIT_INTERVAL_MS,
+                    options.rounds,
                     WARMUP_SECONDS,
                     SECONDS,
                     EmbeddedKafkaCluster.brokerVersion(),
-                    Runtime.getRuntime().availableProcessors());
+                    Runtime.getRuntime().availableProcessors(),
+                    Bench.RATIOS);
             out.printf(
                     Locale.ROOT,
-                    "%6s | %23s | %23s | %23s | %23s | %11s%n",
-                    "",
-                    "achieved msg/s",
-                    "tx p50 (ms)",
-                    "tx p99 (ms)",
-                    "CPU ms / committed tx",
-                    "committed");
-            out.printf(
-                    Locale.ROOT,
-                    "%6s | %7s %7s %7s | %7s %7s %7s | %7s %7s %7s | %7s %7s %7s | %5s %5s%n",
+                    "%6s | %-15s %-8s | %-15s %-8s | %-15s %-8s | %-15s %-8s | %s%n",
                     "N",
-                    "omb-tx",
-                    "bare",
+                    "msg/s omb, bare",
                     "ratio",
-                    "omb-tx",
-                    "bare",
+                    "tx p50 (ms)",
                     "ratio",
-                    "omb-tx",
-                    "bare",
+                    "tx p99 (ms)",
                     "ratio",
-                    "omb-tx",
-                    "bare",
+                    "CPU ms / tx",
                     "ratio",
-                    "omb",
-                    "bare");
+                    "committed");
             for (int producers : options.counts()) {
-                Figures bare = bare(cluster.bootstrapServers(), producers, rate);
-                Figures omb = ombTx(bench, driver, producers, rate);
+                List<Bench.Pair<Figures>> rounds = new ArrayList<>();
+                for (int round = 1; round <= options.rounds; round++) {
+                    rounds.add(Bench.round(
+                            round,
+                            () -> ombTx(bench, driver, producers, rate),
+                            () -> bare(cluster.bootstrapServers(), producers, rate)));
+                }
                 out.printf(
                         Locale.ROOT,
-                        "%6d | %7.0f %7.0f %7.3f | %7.1f %7.1f %7.3f | %7.1f %7.1f %7.3f | %7.3f %7.3f %7.3f | %5d %5d%n",
+                        "%6d | %7.0f %7.0f %-8s | %7.1f %7.1f %-8s | %7.1f %7.1f %-8s | %7.3f %7.3f %-8s | %.0f / %.0f%n",
                         producers,
-                        omb.rate(),
-                        bare.rate(),
-                        omb.rate() / bare.rate(),
-                        omb.p50Millis(),
-                        bare.p50Millis(),
-                        omb.p50Millis() / bare.p50Millis(),
-                        omb.p99Millis(),
-                        bare.p99Millis(),
-                        omb.p99Millis() / bare.p99Millis(),
-                        omb.cpuMillisPerTransaction(),
-                        bare.cpuMillisPerTransaction(),
-                        omb.cpuMillisPerTransaction() / bare.cpuMillisPerTransaction(),
-                        omb.committed(),
-                        bare.committed());
+                        Bench.median(rounds, true, Figures::rate),
+                        Bench.median(rounds, false, Figures::rate),
+                        Bench.ratio(Bench.ratios(rounds, Figures::rate)),
+                        Bench.median(rounds, true, Figures::p50Millis),
+                        Bench.median(rounds, false, Figures::p50Millis),
+                        Bench.ratio(Bench.ratios(rounds, Figures::p50Millis)),
+                        Bench.median(rounds, true, Figures::p99Millis),
+                        Bench.median(rounds, false, Figures::p99Millis),
+                        Bench.ratio(Bench.ratios(rounds, Figures::p99Millis)),
+                        Bench.median(rounds, true, Figures::cpuMillisPerTransaction),
+                        Bench.median(rounds, false, Figures::cpuMillisPerTransaction),
+                        Bench.ratio(Bench.ratios(rounds, Figures::cpuMillisPerTransaction)),
+                        Bench.median(rounds, true, Figures::committed),
+                        Bench.median(rounds, false, Figures::committed));
             }
         }
         out.println("Aim: omb-tx at >= 0.95 of the bare rate, at <= 1.1 of its CPU per committed transaction.");
@@ -187,13 +180,11 @@ public final class Scale {
      * whole run, estimated from the measured ones by the run's length; the bare side counts the same way.
      */
     private static Figures ombTx(Bench bench, DriverFile driver, int producers, int rate) throws Exception {
-        Path file = bench.work().resolve("scale-" + producers + ".yaml");
-        Files.writeString(
-                file,
-                String.format(
-                        Locale.ROOT,
+        Bench.Run run = bench.run(
+                driver,
+                bench.workload(
+                        "scale-" + producers,
                         """
-                        name: scale-%d
                         partitionsPerTopic: 16
                         messageSize: 100
                         producersPerTopic: %d
@@ -202,15 +193,8 @@ public final class Scale {
                         operation: {kind: PUBLISH, transactional: true, commitIntervalMs: %d}
                         warmupDurationSeconds: %d
                         testDurationSeconds: %d
-                        """,
-                        producers,
-                        producers,
-                        rate,
-                        COMMIT_INTERVAL_MS,
-                        WARMUP_SECONDS,
-                        SECONDS));
-        Workload workload = WorkloadLoader.load(file, null).get(0);
-        Bench.Run run = bench.run(driver, workload);
+                        """
+                                .formatted(producers, rate, COMMIT_INTERVAL_MS, WARMUP_SECONDS, SECONDS)));
         RunResult r = run.result();
         long committed = r.counts().committed();
         double whole = committed * (WARMUP_SECONDS + SECONDS) / (double) SECONDS;
@@ -222,13 +206,6 @@ public final class Scale {
                 run.cpuNanos() / 1e6 / Math.max(1, whole));
     }
 
-    private static void awaitTime(long nanoTime) {
-        long wait;
-        while ((wait = nanoTime - System.nanoTime()) > 0) {
-            LockSupport.parkNanos(wait);
-        }
-    }
-
     /**
      * The same load written bare: {@code producers} threads, each with a transactional KafkaProducer of its own, each
      * pacing its share of the rate and committing {@value #COMMIT_INTERVAL_MS} ms after each begin (a transaction
@@ -238,11 +215,7 @@ public final class Scale {
         String topic = "bare-scale-" + producers + "-" + System.nanoTime();
         Properties common = new Properties();
         common.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(common)) {
-            admin.createTopics(List.of(new NewTopic(topic, 16, (short) 1)))
-                    .all()
-                    .get();
-        }
+        Bench.createTopic(bootstrap, topic, 16, (short) 1);
         long cpuStart = Bench.cpuNanos();
         List<KafkaProducer<byte[], byte[]>> clients = new ArrayList<>();
         for (int i = 0; i < producers; i++) {
@@ -281,18 +254,18 @@ public final class Scale {
                         try {
                             long next = first;
                             while (next < end) {
-                                awaitTime(next); // a transaction begins with its first message, as omb-tx's do
+                                Bench.parkUntil(next); // a transaction begins with its first message, as omb-tx's do
                                 long begin = System.nanoTime();
                                 client.beginTransaction();
                                 int sent = 0;
                                 long cut = begin + COMMIT_INTERVAL_MS * 1_000_000L;
                                 do {
-                                    awaitTime(next);
+                                    Bench.parkUntil(next);
                                     client.send(new ProducerRecord<>(topic, payload));
                                     sent++;
                                     next += interval;
                                 } while (next < cut && next < end);
-                                awaitTime(Math.min(cut, end)); // open for the whole interval, as omb-tx's are
+                                Bench.parkUntil(Math.min(cut, end)); // open for the whole interval, as omb-tx's are
                                 client.commitTransaction();
                                 long committedAt = System.nanoTime();
                                 if (begin >= measureFrom) {

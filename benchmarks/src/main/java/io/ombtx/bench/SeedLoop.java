@@ -1,8 +1,6 @@
 package io.ombtx.bench;
 
-import io.ombtx.driver.api.LoopListener;
-import java.io.BufferedWriter;
-import java.io.IOException;
+import io.ombtx.runner.stats.Histograms;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Future;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
+import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -36,9 +33,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * the same broker.
  *
  * <p>The topology is the omb-tx workload's (e.g. one topic of two partitions for the writes, where seed 000 used two
- * topics of one), so the two sides differ only in the loop. Each operation is timed from just before its first
- * call to just after its last, and its phases are laps of the same clock; the file written holds one line per
- * measured operation: the whole operation's nanoseconds, then each phase's.
+ * topics of one), so the two sides differ only in the loop. Each operation is timed from just before its first call
+ * to just after its last, in µs into an HdrHistogram as the runner's are ({@link Histograms}); the file written holds
+ * the measured operations' histogram, encoded.
  *
  * <p>Run as {@code SeedLoop SCENARIO BOOTSTRAP CLIENT_PROPERTIES REPLICATION WARMUP MEASURE OUTPUT}, where the
  * client properties are the driver file's (common, producer and consumer settings, prefixed {@code producer.} and
@@ -64,18 +61,20 @@ public final class SeedLoop {
 
     private final Properties producerSettings;
     private final Properties consumerSettings;
-    private final Properties adminSettings;
+    private final String bootstrap;
     private final short replication;
-    private final String run = Long.toString(System.nanoTime(), 36);
-    private final Laps laps;
+    private final String run = "seed-loop-" + Long.toString(System.nanoTime(), 36);
+    private final int warmup;
+    private final Histogram measured = Histograms.create();
+    private int ran;
+    private long started;
 
-    private SeedLoop(Properties clientSettings, String bootstrap, short replication, int operations, String... phases) {
+    private SeedLoop(Properties clientSettings, String bootstrap, short replication, int warmup) {
         this.producerSettings = settings(clientSettings, "producer.", bootstrap);
         this.consumerSettings = settings(clientSettings, "consumer.", bootstrap);
-        this.adminSettings = new Properties();
-        adminSettings.setProperty("bootstrap.servers", bootstrap);
+        this.bootstrap = bootstrap;
         this.replication = replication;
-        this.laps = new Laps(operations, phases);
+        this.warmup = warmup;
     }
 
     public static void main(String[] args) throws Exception {
@@ -84,55 +83,33 @@ public final class SeedLoop {
                     "usage: SeedLoop SCENARIO BOOTSTRAP CLIENT_PROPERTIES REPLICATION WARMUP MEASURE OUTPUT");
             System.exit(2);
         }
-        String scenario = args[0];
         Properties client = new Properties();
         try (Reader in = Files.newBufferedReader(Path.of(args[2]))) {
             client.load(in);
         }
-        short replication = Short.parseShort(args[3]);
         int warmup = Integer.parseInt(args[4]);
-        int measure = Integer.parseInt(args[5]);
-        Laps laps = run(scenario, client, args[1], replication, warmup, measure);
-        laps.write(Path.of(args[6]), warmup);
+        SeedLoop loop = new SeedLoop(client, args[1], Short.parseShort(args[3]), warmup);
+        loop.run(args[0], warmup + Integer.parseInt(args[5]));
+        Files.writeString(Path.of(args[6]), Histograms.encode(loop.measured));
     }
 
-    /** Runs {@code warmup + measure} operations of {@code scenario}; the laps of all of them. */
-    static Laps run(String scenario, Properties client, String bootstrap, short replication, int warmup, int measure)
-            throws Exception {
-        int n = warmup + measure;
-        return switch (scenario) {
-            case "base-writes" ->
-                new SeedLoop(client, bootstrap, replication, n, "send", "resolve").writes(false, null, 2, 6, n);
-            case "tx-writes" ->
-                new SeedLoop(client, bootstrap, replication, n, "begin", "send", "commit", "resolve")
-                        .writes(true, Order.AFTER_COMMIT, 2, 6, n);
-            case "tx-writes-ack-first" ->
-                new SeedLoop(client, bootstrap, replication, n, "begin", "send", "resolve", "commit")
-                        .writes(true, Order.BEFORE_COMMIT, 2, 6, n);
-            case "bulk-tx" ->
-                new SeedLoop(client, bootstrap, replication, n, "begin", "send", "commit", "resolve")
-                        .writes(true, Order.AFTER_COMMIT, 1000, 100, n);
-            case "bulk-acks-all" ->
-                new SeedLoop(client, bootstrap, replication, n, "send", "resolve").writes(false, null, 1000, 100, n);
-            case "base-streaming" ->
-                new SeedLoop(client, bootstrap, replication, n, "send", "commit", "resolve")
-                        .streaming(false, Order.AFTER_COMMIT, n);
-            case "base-streaming-ack-first" ->
-                new SeedLoop(client, bootstrap, replication, n, "send", "resolve", "commit")
-                        .streaming(false, Order.BEFORE_COMMIT, n);
-            case "tx-streaming" ->
-                new SeedLoop(client, bootstrap, replication, n, "begin", "send", "sendOffsets", "commit", "resolve")
-                        .streaming(true, Order.AFTER_COMMIT, n);
-            case "tx-streaming-ack-first" ->
-                new SeedLoop(client, bootstrap, replication, n, "begin", "send", "resolve", "sendOffsets", "commit")
-                        .streaming(true, Order.BEFORE_SEND_OFFSETS, n);
-            case "tx-send-offsets" ->
-                new SeedLoop(client, bootstrap, replication, n, "begin", "sendOffsets", "commit").sendOffsets(n);
-            case "tx-fetch" ->
-                new SeedLoop(client, bootstrap, replication, n, "begin", "send", "commit", "resolve", "fetch").fetch(n);
+    /** Runs {@code n} operations of {@code scenario}, the first {@link #warmup} unmeasured. */
+    private void run(String scenario, int n) throws Exception {
+        switch (scenario) {
+            case "base-writes" -> writes(false, null, 2, 6, n);
+            case "tx-writes" -> writes(true, Order.AFTER_COMMIT, 2, 6, n);
+            case "tx-writes-ack-first" -> writes(true, Order.BEFORE_COMMIT, 2, 6, n);
+            case "bulk-tx" -> writes(true, Order.AFTER_COMMIT, 1000, 100, n);
+            case "bulk-acks-all" -> writes(false, null, 1000, 100, n);
+            case "base-streaming" -> streaming(false, Order.AFTER_COMMIT, n);
+            case "base-streaming-ack-first" -> streaming(false, Order.BEFORE_COMMIT, n);
+            case "tx-streaming" -> streaming(true, Order.AFTER_COMMIT, n);
+            case "tx-streaming-ack-first" -> streaming(true, Order.BEFORE_SEND_OFFSETS, n);
+            case "tx-send-offsets" -> sendOffsets(n);
+            case "tx-fetch" -> fetch(n);
             default ->
                 throw new IllegalArgumentException("unknown scenario '" + scenario + "', expected one of " + SCENARIOS);
-        };
+        }
     }
 
     /** Where a transaction waits for its sends' acks (the workloads' {@code awaitAcks}). */
@@ -142,53 +119,52 @@ public final class SeedLoop {
         AFTER_COMMIT
     }
 
+    private void start() {
+        started = System.nanoTime();
+    }
+
+    private void end() {
+        long micros = (System.nanoTime() - started) / 1000;
+        if (++ran > warmup) {
+            measured.recordValue(Histograms.clamp(micros));
+        }
+    }
+
     /**
      * Seed 000's BaseWritesBench and TxWritesBench, seed 003's bulk insert: {@code messages} sends round-robin over
      * the topic's two (bulk: one) partitions, then wait for the acks; in a transaction, begin first and commit before
      * (seeds) or after (ack-first) the wait.
      */
-    private Laps writes(boolean transactional, Order order, int messages, int size, int operations) throws Exception {
+    private void writes(boolean transactional, Order order, int messages, int size, int operations) throws Exception {
         int partitions = messages == 2 ? 2 : 1;
         String topic = topic("writes", partitions);
         byte[] payload = new byte[size];
-        try (KafkaProducer<byte[], byte[]> producer = producer(transactional ? "seed-loop-" + run : null)) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(transactional ? run : null)) {
             if (transactional) {
                 producer.initTransactions();
             }
             List<Future<RecordMetadata>> acks = new ArrayList<>(messages);
             for (int op = 0; op < operations; op++) {
-                laps.start();
+                start();
                 if (transactional) {
-                    begin(producer);
-                    laps.lap();
-                }
-                if (!transactional && LoopListener.ON && ackedNanos != 0) {
-                    LoopListener.INSTALLED.gap(System.nanoTime() - ackedNanos);
+                    producer.beginTransaction();
                 }
                 for (int i = 0; i < messages; i++) {
                     acks.add(producer.send(new ProducerRecord<>(topic, i % partitions, null, payload)));
                 }
-                laps.lap();
                 if (transactional && order == Order.AFTER_COMMIT) {
-                    commit(producer);
-                    laps.lap();
+                    producer.commitTransaction();
                 }
                 for (Future<RecordMetadata> ack : acks) {
                     ack.get();
                 }
-                if (!transactional && LoopListener.ON) {
-                    ackedNanos = System.nanoTime();
-                }
-                laps.lap();
                 if (transactional && order == Order.BEFORE_COMMIT) {
-                    commit(producer);
-                    laps.lap();
+                    producer.commitTransaction();
                 }
                 acks.clear();
-                laps.end();
+                end();
             }
         }
-        return laps;
     }
 
     /**
@@ -197,17 +173,17 @@ public final class SeedLoop {
      * ({@code commitSync}, or {@code sendOffsetsToTransaction} with the consumer's group metadata inside a
      * transaction), waiting for the send's ack where {@code order} says. Only this write path is timed.
      */
-    private Laps streaming(boolean transactional, Order order, int operations) throws Exception {
+    private void streaming(boolean transactional, Order order, int operations) throws Exception {
         String source = topic("source", 1);
         String target = topic("target", 1);
         fill(source, operations, 6);
         Properties consumerProps = new Properties();
         consumerProps.putAll(consumerSettings);
-        consumerProps.setProperty(ConsumerConfig.GROUP_ID_CONFIG, "seed-loop-" + run);
+        consumerProps.setProperty(ConsumerConfig.GROUP_ID_CONFIG, run);
         consumerProps.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumerProps.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerProps.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        try (KafkaProducer<byte[], byte[]> producer = producer(transactional ? "seed-loop-" + run : null);
+        try (KafkaProducer<byte[], byte[]> producer = producer(transactional ? run : null);
                 KafkaConsumer<byte[], byte[]> consumer =
                         new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             if (transactional) {
@@ -224,66 +200,55 @@ public final class SeedLoop {
                     Map<TopicPartition, OffsetAndMetadata> offsets = Map.of(
                             new TopicPartition(record.topic(), record.partition()),
                             new OffsetAndMetadata(record.offset() + 1));
-                    laps.start();
+                    start();
                     if (transactional) {
-                        begin(producer);
-                        laps.lap();
+                        producer.beginTransaction();
                     }
                     Future<RecordMetadata> ack =
                             producer.send(new ProducerRecord<>(target, 0, record.key(), record.value()));
-                    laps.lap();
                     if (order == Order.BEFORE_SEND_OFFSETS || (order == Order.BEFORE_COMMIT && !transactional)) {
                         ack.get();
-                        laps.lap();
                     }
                     if (transactional) {
                         producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
-                        laps.lap();
-                        commit(producer);
+                        producer.commitTransaction();
                     } else {
                         consumer.commitSync(offsets);
                     }
-                    laps.lap();
                     if (order == Order.AFTER_COMMIT) {
                         ack.get();
-                        laps.lap();
                     }
-                    laps.end();
+                    end();
                     done++;
                 }
             }
         }
-        return laps;
     }
 
     /**
      * Seed 001's TxSendOffsetsBench: a transaction holding only {@code sendOffsetsToTransaction}, a larger offset of
      * one partition of the loop's own consumer group each time, so every commit is a change the coordinator writes.
      */
-    private Laps sendOffsets(int operations) throws Exception {
+    private void sendOffsets(int operations) throws Exception {
         TopicPartition partition = new TopicPartition(topic("offsets", 1), 0);
-        ConsumerGroupMetadata group = new ConsumerGroupMetadata("seed-loop-" + run);
-        try (KafkaProducer<byte[], byte[]> producer = producer("seed-loop-" + run)) {
+        ConsumerGroupMetadata group = new ConsumerGroupMetadata(run);
+        try (KafkaProducer<byte[], byte[]> producer = producer(run)) {
             producer.initTransactions();
             for (int op = 0; op < operations; op++) {
-                laps.start();
-                begin(producer);
-                laps.lap();
+                start();
+                producer.beginTransaction();
                 producer.sendOffsetsToTransaction(Map.of(partition, new OffsetAndMetadata(op + 1)), group);
-                laps.lap();
-                commit(producer);
-                laps.lap();
-                laps.end();
+                producer.commitTransaction();
+                end();
             }
         }
-        return laps;
     }
 
     /**
      * Seed 001's FetchBench: write one message in a transaction, commit, then poll with {@code read_committed} until
      * that message is read.
      */
-    private Laps fetch(int operations) throws Exception {
+    private void fetch(int operations) throws Exception {
         String topic = topic("fetch", 1);
         Properties consumerProps = new Properties();
         consumerProps.putAll(consumerSettings);
@@ -291,7 +256,7 @@ public final class SeedLoop {
         consumerProps.remove(ConsumerConfig.GROUP_ID_CONFIG);
         byte[] payload = new byte[6];
         TopicPartition partition = new TopicPartition(topic, 0);
-        try (KafkaProducer<byte[], byte[]> producer = producer("seed-loop-" + run);
+        try (KafkaProducer<byte[], byte[]> producer = producer(run);
                 KafkaConsumer<byte[], byte[]> consumer =
                         new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             producer.initTransactions();
@@ -299,44 +264,19 @@ public final class SeedLoop {
             consumer.seekToBeginning(List.of(partition));
             consumer.poll(Duration.ZERO);
             for (int op = 0; op < operations; op++) {
-                laps.start();
-                begin(producer);
-                laps.lap();
+                start();
+                producer.beginTransaction();
                 Future<RecordMetadata> ack = producer.send(new ProducerRecord<>(topic, 0, null, payload));
-                laps.lap();
-                commit(producer);
-                laps.lap();
+                producer.commitTransaction();
                 long offset = ack.get().offset();
-                laps.lap();
                 boolean seen = false;
                 while (!seen) {
                     for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
                         seen |= record.offset() == offset;
                     }
                 }
-                laps.lap();
-                laps.end();
+                end();
             }
-        }
-        return laps;
-    }
-
-    /** When the last commit returned, for {@link LoopListener}; 0 before the first. */
-    private long committedNanos;
-    /** Plain writes: when the last write's acks were all in, for {@link LoopListener}; 0 before the first. */
-    private long ackedNanos;
-
-    private void begin(KafkaProducer<byte[], byte[]> producer) {
-        if (LoopListener.ON && committedNanos != 0) {
-            LoopListener.INSTALLED.gap(System.nanoTime() - committedNanos);
-        }
-        producer.beginTransaction();
-    }
-
-    private void commit(KafkaProducer<byte[], byte[]> producer) {
-        producer.commitTransaction();
-        if (LoopListener.ON) {
-            committedNanos = System.nanoTime();
         }
     }
 
@@ -354,12 +294,8 @@ public final class SeedLoop {
     }
 
     private String topic(String role, int partitions) throws Exception {
-        String name = "seed-loop-" + run + "-" + role;
-        try (Admin admin = Admin.create(adminSettings)) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, replication)))
-                    .all()
-                    .get();
-        }
+        String name = run + "-" + role;
+        Bench.createTopic(bootstrap, name, partitions, replication);
         return name;
     }
 
@@ -384,53 +320,5 @@ public final class SeedLoop {
         }
         props.setProperty("bootstrap.servers", bootstrap);
         return props;
-    }
-
-    /** Each operation's length and its phases' laps, in nanoseconds, from one clock. */
-    static final class Laps {
-        private final String[] phases;
-        private final long[][] values; // [operation][0: whole, 1..: phases]
-        private int operation = -1;
-        private int phase;
-        private long started;
-        private long last;
-
-        Laps(int operations, String... phases) {
-            this.phases = phases;
-            this.values = new long[operations][phases.length + 1];
-        }
-
-        void start() {
-            operation++;
-            phase = 1;
-            started = System.nanoTime();
-            last = started;
-        }
-
-        void lap() {
-            long now = System.nanoTime();
-            values[operation][phase++] = now - last;
-            last = now;
-        }
-
-        void end() {
-            values[operation][0] = last - started;
-        }
-
-        /** A header line naming the columns, then one line per operation after the first {@code skip}. */
-        void write(Path file, int skip) throws IOException {
-            try (BufferedWriter out = Files.newBufferedWriter(file)) {
-                out.write("operation," + String.join(",", phases));
-                out.newLine();
-                for (int op = skip; op <= operation; op++) {
-                    StringBuilder line = new StringBuilder();
-                    for (int i = 0; i < values[op].length; i++) {
-                        line.append(i == 0 ? "" : ",").append(values[op][i]);
-                    }
-                    out.write(line.toString());
-                    out.newLine();
-                }
-            }
-        }
     }
 }

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,8 @@ class BenchCliTest {
         RunnerOverhead.Options defaults = new RunnerOverhead.Options();
         parse(defaults);
         assertArrayEquals(new int[] {1_000, 10_000, 50_000}, defaults.rates());
+        assertEquals(1, defaults.rounds);
+        assertError(parse(new RunnerOverhead.Options(), "-n", "0"), "--rounds");
     }
 
     @Test
@@ -59,157 +62,65 @@ class BenchCliTest {
         assertTrue(help.out().contains("bin/bench fidelity") && help.out().contains("--jvm-opt"), help.out());
         assertError(parse(new Fidelity.Options(), "--scenarios", "tx-nope"), "unknown scenario 'tx-nope'");
         assertError(parse(new Fidelity.Options(), "--jvm-opt", "Xmx1g"), "--jvm-opt expects one JVM flag");
-        assertError(
-                parse(new Fidelity.Options(), "--broker-warmup", "-1"), "--broker-warmup expects 0 or more operations");
-        assertError(
-                parse(new Fidelity.Options(), "--broker-warmup", "0"),
-                "--warmup auto sizes each scenario's warm-up from the broker's warm-up");
-        Fidelity.Options warm = new Fidelity.Options();
-        assertEquals(
-                OptionalInt.empty(),
-                parse(warm, "--broker-warmup", "0", "--warmup", "0").code());
-        assertEquals(0, warm.brokerWarmup);
-        assertEquals("0", warm.warmup);
-        assertEquals(2000, new Fidelity.Options().brokerWarmup, "the broker warm-up before the first round");
-        assertEquals("auto", new Fidelity.Options().warmup);
-        assertError(parse(new Fidelity.Options(), "--warmup", "-5"), "--warmup expects 'auto' or 0 or more operations");
-        assertError(parse(new Fidelity.Options(), "--warmup", "lots"), "got 'lots'");
-        assertError(parse(new Fidelity.Options(), "--measure", "9"), "--measure expects 10 or more operations, got 9");
-        Fidelity.Options kept = new Fidelity.Options();
-        assertEquals(OptionalInt.empty(), parse(kept, "--keep-work").code());
-        assertTrue(kept.keepWork.keep && !new Fidelity.Options().keepWork.keep);
         assertError(parse(new Fidelity.Options(), "--jvm-opt=-Xmx1g -Xms1g"), "--jvm-opt expects one JVM flag");
-        Fidelity.Options flags = new Fidelity.Options();
+        assertError(parse(new Fidelity.Options(), "--warmup", "lots"), "got 'lots'");
+        assertError(parse(new Fidelity.Options(), "--warmup", "-5"), "--warmup");
+        assertError(parse(new Fidelity.Options(), "--measure", "9"), "--measure");
+        assertError(parse(new Fidelity.Options(), "--rounds", "0"), "--rounds");
+        assertError(parse(new Fidelity.Options(), "--broker-config", "=1"), "--broker-config");
+        assertError(parse(new Fidelity.Options(), "--broker-version", "two"), "--broker-version two");
+        assertError(parse(new Fidelity.Options(), "--pool", "/tmp"), "--pool");
+        Fidelity.Options defaults = new Fidelity.Options();
+        assertEquals(OptionalInt.empty(), parse(defaults).code());
+        assertEquals(5, defaults.rounds);
+        assertEquals(1000, defaults.warmup);
+        assertEquals(1000, defaults.measure);
+        assertEquals(SeedLoop.SCENARIOS, defaults.scenarios);
+        assertTrue(!defaults.keepWork.keep);
+        Fidelity.Options given = new Fidelity.Options();
         assertEquals(
                 OptionalInt.empty(),
-                parse(flags, "--jvm-opt=-XX:TieredStopAtLevel=1", "--jvm-opt", "-Xlog:gc")
+                parse(
+                                given,
+                                "-n",
+                                "1",
+                                "--warmup",
+                                "0",
+                                "--measure",
+                                "10",
+                                "--scenarios",
+                                "tx-writes,bulk-tx",
+                                "--broker-config",
+                                "log.flush.interval.messages=1",
+                                "--jvm-opt=-XX:TieredStopAtLevel=1",
+                                "--jvm-opt",
+                                "-Xlog:gc",
+                                "--keep-work")
                         .code());
-        assertEquals(java.util.List.of("-XX:TieredStopAtLevel=1", "-Xlog:gc"), flags.jvmOpts);
-        Fidelity.Options pinned = new Fidelity.Options();
-        Outcome pin = parse(pinned, "--pin");
-        List<Integer> cpus = Fidelity.allowedCpus();
-        if (!Fidelity.onPath("taskset")) {
-            assertError(pin, "--pin needs taskset (util-linux) on the PATH");
-        } else if (!cpus.contains(0) || cpus.size() < 2) {
-            assertError(pin, "--pin needs CPU 0 and at least one other CPU allowed to this process");
-        } else {
-            assertEquals(OptionalInt.empty(), pin.code(), pin.err());
-            assertTrue(pinned.pin);
-        }
-        assertTrue(!new Fidelity.Options().pin, "pinning is asked for, not the default");
+        assertEquals(List.of("tx-writes", "bulk-tx"), given.scenarios);
+        assertEquals(Map.entry("log.flush.interval.messages", "1"), given.brokerConfig.get(0));
+        assertEquals(List.of("-XX:TieredStopAtLevel=1", "-Xlog:gc"), given.jvmOpts);
+        assertTrue(given.keepWork.keep);
     }
 
     @Test
-    void anAutomaticWarmUpLastsThirtySecondsAtTheBrokerWarmUpsPaceWithinItsFloorAndCeiling() {
-        // base-writes' mean operation in the broker warm-up's last run, ~1.26 ms: 23810, the ceiling holds it to 10000
-        assertEquals(10_000, Fidelity.warmupOf("auto", 1.26, false));
-        // 3 ms a mean operation: exactly 30 s
-        assertEquals(10_000, Fidelity.warmupOf("auto", 3.0, false));
-        // tx-writes' ~5.35 ms: 5608
-        assertEquals(5608, Fidelity.warmupOf("auto", 5.35, false));
-        // tx-send-offsets' ~100 ms: 300 would leave the JIT cold, the floor holds it to 1000
-        assertEquals(1000, Fidelity.warmupOf("auto", 100, false));
-        assertEquals(1000, Fidelity.warmupOf("auto", Double.NaN, false), "no mean measured: the floor");
-        // bulk: a fiftieth of the floor and a tenth of the ceiling, the same 30 s
-        assertEquals(20, Fidelity.warmupOf("auto", 2000, true));
-        assertEquals(150, Fidelity.warmupOf("auto", 200, true));
-        assertEquals(750, Fidelity.warmupOf("auto", 40, true));
-        assertEquals(1000, Fidelity.warmupOf("auto", 4, true));
-        // a count given is used as it is (bulk: a fiftieth, at least 1 of a count above 0)
-        assertEquals(300, Fidelity.warmupOf("300", 1.5, false));
-        assertEquals(6, Fidelity.warmupOf("300", 1.5, true));
-        assertEquals(1, Fidelity.warmupOf("20", 1.5, true));
-        assertEquals(0, Fidelity.warmupOf("0", 1.5, true));
-    }
-
-    @Test
-    void theWarmUpsMeanLeavesOutTheColdStart() throws Exception {
-        java.nio.file.Path csv = java.nio.file.Files.createTempFile("warm-", ".csv");
-        // 4 operations: two cold ones (9 and 7 ms), two warm (0.3 and 0.5 ms), with a phase column
-        java.nio.file.Files.writeString(csv, "operation,send\n9000000,1\n7000000,1\n300000,1\n500000,1\n");
-        assertEquals(0.4, Fidelity.laterHalfMeanMs(csv), 1e-9);
-        java.nio.file.Files.writeString(csv, "operation\n9000000\n7000000\n300000\n500000\n700000\n");
-        assertEquals(0.5, Fidelity.laterHalfMeanMs(csv), 1e-9, "of 5, the last 3");
-        java.nio.file.Files.writeString(csv, "operation\n9000000\n");
-        assertTrue(Double.isNaN(Fidelity.laterHalfMeanMs(csv)));
-        java.nio.file.Files.delete(csv);
-    }
-
-    @Test
-    void aRunThatEndedWellLeavesNoWorkFolderAndOneWithAFailureSaysWhereItIs() throws Exception {
-        java.nio.file.Path work = java.nio.file.Files.createTempDirectory("omb-tx-bench-test-");
-        java.nio.file.Files.createDirectories(work.resolve("logs"));
-        java.nio.file.Files.writeString(work.resolve("logs/run.log"), "measured\n");
-        java.nio.file.Files.writeString(work.resolve("result.json"), "{}");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Bench bench = new Bench(work.getParent(), work);
-        bench.finish(new PrintStream(out, true, StandardCharsets.UTF_8), true);
+    void scale() {
+        Outcome help = parse(new Scale.Options(), "--help");
+        assertEquals(OptionalInt.of(0), help.code());
+        assertTrue(help.out().contains("bin/bench scale") && help.out().contains("--rounds"), help.out());
+        assertError(parse(new Scale.Options(), "--rate", "0"), "--rate");
+        assertError(parse(new Scale.Options(), "many"), "N expects a whole number, got 'many'");
+        Scale.Options given = new Scale.Options();
         assertEquals(
-                "Work folder kept (workloads, results, per-operation files, logs): " + work,
-                out.toString(StandardCharsets.UTF_8).strip());
-        assertTrue(java.nio.file.Files.isRegularFile(work.resolve("logs/run.log")));
-        out.reset();
-        bench.finish(new PrintStream(out, true, StandardCharsets.UTF_8), false);
-        assertEquals("", out.toString(StandardCharsets.UTF_8));
-        assertTrue(!java.nio.file.Files.exists(work), "deleted with what it held");
-    }
-
-    @Test
-    void cpuListsReadAsTheKernelWritesThem() throws Exception {
-        assertEquals(List.of(0, 1), Fidelity.cpuList("0-1\n"));
-        assertEquals(List.of(0, 2, 3, 4, 7), Fidelity.cpuList(" 0,2-4,7"));
-        assertEquals(List.of(3), Fidelity.cpuList("3"));
-        org.junit.jupiter.api.Assumptions.assumeTrue(Fidelity.onPath("taskset"), "taskset");
-        // taskset's own reading of this process's affinity, e.g. "pid 42's current affinity list: 0,1".
-        Process taskset = new ProcessBuilder(
-                        "taskset",
-                        "-c",
-                        "-p",
-                        Long.toString(ProcessHandle.current().pid()))
-                .redirectErrorStream(true)
-                .start();
-        String said = new String(taskset.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertEquals(0, taskset.waitFor(), said);
-        assertEquals(Fidelity.cpuList(said.substring(said.lastIndexOf(':') + 1)), Fidelity.allowedCpus(), said);
-    }
-
-    /** --pin's binding, on a real JVM (a broker's kind of process): every one of its threads, read back. */
-    @Test
-    void pinBindsEveryThreadOfAProcess(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                Fidelity.onPath("taskset") && java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task")),
-                "Linux with taskset");
-        assertTrue(!Fidelity.onPath("omb-tx-no-such-program"));
-        java.nio.file.Path source = dir.resolve("Idle.java");
-        java.nio.file.Files.writeString(
-                source,
-                "public class Idle { public static void main(String[] a) throws Exception {"
-                        + " System.out.println(\"up\"); Thread.sleep(60_000); } }");
-        String launcher = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString();
-        Process jvm = new ProcessBuilder(launcher, "-Xmx64m", source.toString())
-                .redirectErrorStream(true)
-                .start();
-        try {
-            // Up: its GC, compiler and signal threads are running.
-            assertEquals(
-                    "up", new java.io.BufferedReader(new java.io.InputStreamReader(jvm.getInputStream())).readLine());
-            Fidelity.pin(jvm.pid(), "0");
-            java.nio.file.Path tasks = java.nio.file.Path.of("/proc", Long.toString(jvm.pid()), "task");
-            List<java.nio.file.Path> threads;
-            try (var listed = java.nio.file.Files.list(tasks)) {
-                threads = listed.toList();
-            }
-            assertTrue(threads.size() > 5, "a JVM's threads: " + threads);
-            for (java.nio.file.Path thread : threads) {
-                assertEquals(List.of(0), Fidelity.allowedCpus(thread.resolve("status")), thread.toString());
-            }
-        } finally {
-            jvm.destroyForcibly().waitFor();
-        }
-        IllegalStateException gone = org.junit.jupiter.api.Assertions.assertThrows(
-                IllegalStateException.class, () -> Fidelity.pin(jvm.pid(), "0"));
-        assertEquals("taskset could not pin process " + jvm.pid() + " to CPU 0: no such process", gone.getMessage());
+                OptionalInt.empty(),
+                parse(given, "-n", "2", "--rate", "500", "3").code());
+        assertEquals(2, given.rounds);
+        assertEquals(500, given.rate());
+        assertArrayEquals(new int[] {3}, given.counts());
+        Scale.Options defaults = new Scale.Options();
+        parse(defaults);
+        assertArrayEquals(new int[] {10, 100, 1_000}, defaults.counts());
+        assertEquals(1, defaults.rounds);
     }
 
     @Test
@@ -221,24 +132,16 @@ class BenchCliTest {
                         && help.out().contains("ProducerPerformance")
                         && help.out().contains("--quick"),
                 help.out());
-        assertError(parse(new Throughput.Options(), "--passes", "0"), "--passes must be 1 to 50, got 0");
-        assertError(parse(new Throughput.Options(), "--messages", "5"), "--messages must be at least 10000, got 5");
-        assertError(parse(new Throughput.Options(), "--delay-repeats", "0"), "--delay-repeats must be 1 to 50, got 0");
-        assertError(
-                parse(new Throughput.Options(), "--control-passes", "-1"), "--control-passes must be 0 to 50, got -1");
+        assertError(parse(new Throughput.Options(), "--passes", "0"), "--passes");
+        assertError(parse(new Throughput.Options(), "--messages", "5"), "--messages");
+        assertError(parse(new Throughput.Options(), "--skip-delay"), "--skip-delay");
         Throughput.Options quick = new Throughput.Options();
         assertEquals(OptionalInt.empty(), parse(quick, "--quick").code());
         assertEquals(1_000_000, quick.messages());
-        assertEquals(5, quick.delaySeconds());
         assertEquals(2, quick.passes());
-        assertEquals(1, quick.delayRepeats());
-        assertEquals(1, quick.controlPasses());
         Throughput.Options defaults = new Throughput.Options();
         parse(defaults);
         assertEquals(4_000_000, defaults.messages());
         assertEquals(3, defaults.passes());
-        assertEquals(15, defaults.delaySeconds());
-        assertEquals(3, defaults.delayRepeats());
-        assertEquals(2, defaults.controlPasses());
     }
 }

@@ -209,8 +209,8 @@ public final class Main {
      * The flags of the worker JVM of {@code --client-version}: those the runner's own JVM got from bin/lib
      * ({@code OMBTX_JAVA_OPTS}, split on white space as the launcher's shell does), else the launcher's defaults. So a
      * heap size, a JIT flag or a system property given for a run reaches the JVM where its loop runs (before, that
-     * JVM always got the defaults: {@code bin/bench fidelity --client-version} lost its {@code --jvm-opt} flags and
-     * its loop-gap file on omb-tx's side only).
+     * JVM always got the defaults: {@code bin/bench fidelity --client-version} lost its {@code --jvm-opt} flags on
+     * omb-tx's side only).
      */
     static List<String> workerJvmFlags(String javaOpts) {
         return javaOpts == null || javaOpts.isBlank()

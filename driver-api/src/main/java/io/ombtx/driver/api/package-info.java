@@ -14,9 +14,6 @@
  *   <li>{@link io.ombtx.driver.api.ClientFaults} on a {@code BenchmarkDriver}: the runner kills, stops or pauses
  *       one of its transactional clients, brings it back with the same transactional id, and adds or removes
  *       stream processors (a workload's client faults).</li>
- *   <li>{@link io.ombtx.driver.api.LoopListener}, for whoever measures a driver rather than for the runner: a
- *       driver calls it where its loop's thread spends time outside the operations' latencies; only a provider on
- *       the class path ({@code bin/bench fidelity}'s) listens, and with none the calls cost nothing.</li>
  * </ul>
  */
 package io.ombtx.driver.api;

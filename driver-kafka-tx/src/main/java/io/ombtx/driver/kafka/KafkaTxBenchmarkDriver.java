@@ -4,7 +4,6 @@ import io.ombtx.driver.api.CheckedConfiguration;
 import io.ombtx.driver.api.ClientFaults;
 import io.ombtx.driver.api.ExactlyOnceReport;
 import io.ombtx.driver.api.LiveCheckReport;
-import io.ombtx.driver.api.LoopListener;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.ProducerBudget;
@@ -113,8 +112,6 @@ public class KafkaTxBenchmarkDriver
                             + "in when it starts the embedded broker; for an existing cluster write e.g. bootstrap.servers=host:9092)");
         }
         stats = new TxStatsReporter(statsLogger);
-        // The loop listener is looked up (ServiceLoader) here, not in the first operation that asks for it.
-        LOG.debug("loop listener: {}", LoopListener.INSTALLED);
         runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         clients = new ClientFactory(config);
         admin = clients.admin();

@@ -1,7 +1,6 @@
 package io.ombtx.driver.kafka;
 
 import io.ombtx.driver.api.FinishedOperation;
-import io.ombtx.driver.api.LoopListener;
 import io.ombtx.driver.api.OperationKind;
 import io.ombtx.driver.api.OperationSpec;
 import io.ombtx.driver.api.OperationTimings;
@@ -38,8 +37,6 @@ final class OperationRunner {
     private final OperationResult.Builder reportWhenBuilt = this::buildAndReport;
     /** What each transaction passes to sendOffsetsToTransaction, or null when the operation has no such call. */
     private final Supplier<OffsetsToCommit> offsetsOrNull;
-    /** When the last plain write's acks were all in, for {@link LoopListener}; 0 before the first and after a failure. */
-    private long lastAckedNanos;
 
     /**
      * @param partitionCount partitions of {@code topic}; the operation's partitions wrap around it
@@ -105,7 +102,7 @@ final class OperationRunner {
      * (a closed loop, which reads every operation's timings off its thread) an acknowledged write's timings are built
      * and reported to the driver's stats when first read, not on the loop's thread before its next write: what the
      * loop does between a write's last ack and the next send leaves the client's I/O thread asleep, and waking it is
-     * a cost the seeds' bare loop did not pay (a {@link LoopListener} hears that gap).
+     * a cost the seeds' bare loop did not pay.
      */
     FinishedOperation runPlain(
             Producer<String, byte[]> producer,
@@ -116,9 +113,6 @@ final class OperationRunner {
             boolean reportWhenRead) {
         List<ProducerRecord<String, byte[]>> records = records(key, payload, consumed);
         PhaseTimer timer = new PhaseTimer();
-        if (LoopListener.ON && lastAckedNanos != 0) {
-            LoopListener.INSTALLED.gap(System.nanoTime() - lastAckedNanos);
-        }
         OperationTimings timings;
         try {
             PendingAcks sent = PendingAcks.send(producer, records, timer);
@@ -126,9 +120,6 @@ final class OperationRunner {
                 timer.exclude(quietPoint);
             }
             sent.await(timer);
-            if (LoopListener.ON) {
-                lastAckedNanos = System.nanoTime();
-            }
             if (reportWhenRead) {
                 return new OperationResult(timer, records.size(), Outcome.ACKNOWLEDGED, null, reportWhenBuilt);
             }
@@ -138,7 +129,6 @@ final class OperationRunner {
             throw new InterruptException(
                     "interrupted during a write", e instanceof InterruptedException ie ? ie : null);
         } catch (Exception e) {
-            lastAckedNanos = 0; // the next write follows a failure: no gap to an ack
             stats.failed(e);
             stats.warnings().warn(LOG::warn, "plain write failed: " + ErrorClassifier.firstCause(e));
             timings = timer.finish(records.size(), Outcome.FAILED);

@@ -1,6 +1,5 @@
 package io.ombtx.driver.kafka;
 
-import io.ombtx.driver.api.LoopListener;
 import io.ombtx.driver.api.OperationTimings;
 import io.ombtx.driver.api.Phase;
 import java.util.Arrays;
@@ -103,9 +102,6 @@ final class PhaseTimer {
             pausedAt = NOT_PAUSED;
             excluded += spent;
             mark += spent;
-            if (LoopListener.ON) {
-                LoopListener.INSTALLED.paused(spent);
-            }
         }
     }
 

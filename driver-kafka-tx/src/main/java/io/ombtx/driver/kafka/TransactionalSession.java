@@ -1,6 +1,5 @@
 package io.ombtx.driver.kafka;
 
-import io.ombtx.driver.api.LoopListener;
 import java.time.Duration;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.Producer;
@@ -32,8 +31,6 @@ final class TransactionalSession {
     private int generation = 1;
     private final Function<String, Producer<String, byte[]>> producerFactory;
     private volatile Producer<String, byte[]> producer; // volatile: forceClose reads it from another thread
-    /** When the last commit returned, for a {@link LoopListener} (0: none since the last abort, or not recording). */
-    private long committedNanos;
 
     /** Guards the two fields below: {@link #clientRetries} is read by whichever thread reports a transaction. */
     private final Object retriesLock = new Object();
@@ -163,23 +160,16 @@ final class TransactionalSession {
     }
 
     void begin() {
-        if (LoopListener.ON && committedNanos != 0) {
-            LoopListener.INSTALLED.gap(System.nanoTime() - committedNanos);
-        }
         producer.beginTransaction();
         transactionOpen = true;
     }
 
     void commit() {
         producer.commitTransaction();
-        if (LoopListener.ON) {
-            committedNanos = System.nanoTime();
-        }
         transactionOpen = false;
     }
 
     void abort() {
-        committedNanos = 0; // the next begin follows an abort: no gap to a commit
         producer.abortTransaction();
         transactionOpen = false;
     }
