@@ -99,16 +99,7 @@ final class TransactionalSession {
         if (transactionsPerId == 0 || endedOnThisId < transactionsPerId || closing) {
             return false;
         }
-        Producer<String, byte[]> old = producer;
-        synchronized (retriesLock) {
-            retiredClientRetries += metricValue(retryTotal);
-            retryTotal = null;
-        }
-        setProducer(null);
-        transactionOpen = false;
-        if (old != null) {
-            closeQuietly(old, RENEW_CLOSE_TIMEOUT); // between transactions: nothing is left to send
-        }
+        retireProducer(RENEW_CLOSE_TIMEOUT); // between transactions: nothing is left to send
         generation++;
         endedOnThisId = 0;
         transactionalId = firstId + "." + generation;
@@ -182,16 +173,7 @@ final class TransactionalSession {
         if (closing) {
             return false; // closed on purpose: what failed is the close's doing, and nothing carries on
         }
-        Producer<String, byte[]> old = producer;
-        synchronized (retriesLock) {
-            retiredClientRetries += metricValue(retryTotal);
-            retryTotal = null;
-        }
-        setProducer(null);
-        transactionOpen = false;
-        if (old != null) {
-            closeQuietly(old, Duration.ZERO);
-        }
+        retireProducer(Duration.ZERO);
         try {
             setProducer(newProducer());
             return true;
@@ -200,6 +182,23 @@ final class TransactionalSession {
         } catch (RuntimeException e) {
             LOG.warn("could not recreate producer {} yet: {}", transactionalId, ErrorClassifier.describe(e));
             return false;
+        }
+    }
+
+    /**
+     * Takes the producer out of use: its client retries join the retired total, the session has no producer and no
+     * open transaction, and the old producer is closed within {@code closeTimeout}.
+     */
+    private void retireProducer(Duration closeTimeout) {
+        Producer<String, byte[]> old = producer;
+        synchronized (retriesLock) {
+            retiredClientRetries += metricValue(retryTotal);
+            retryTotal = null;
+        }
+        setProducer(null);
+        transactionOpen = false;
+        if (old != null) {
+            closeQuietly(old, closeTimeout);
         }
     }
 
