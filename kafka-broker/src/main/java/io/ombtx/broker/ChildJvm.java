@@ -14,8 +14,8 @@ final class ChildJvm {
 
     /**
      * Environment variable: the heap, collector and compiler flags of every broker JVM in place of {@link #DEFAULTS}
-     * (split on white space). bin/test sets a C1-only, serial-collector set: its brokers live for seconds and spent
-     * half their CPU compiling with C2.
+     * (split on white space). bin/test adds C1 only: its brokers live for seconds and spent half their CPU
+     * compiling with C2.
      */
     static final String JAVA_OPTS_ENV = "OMBTX_BROKER_JAVA_OPTS";
 
