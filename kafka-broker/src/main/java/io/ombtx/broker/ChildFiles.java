@@ -60,6 +60,15 @@ final class ChildFiles {
                         ""));
     }
 
+    /** Whether {@code file} holds {@code text} on one of its lines (false when it cannot be read). */
+    static boolean contains(Path file, String text) {
+        try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
+            return lines.anyMatch(line -> line.contains(text));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
+        }
+    }
+
     /** The last {@code lines} lines of {@code file}, each ending with a newline; empty when it cannot be read. */
     static String tail(Path file, int lines) {
         try {

@@ -13,6 +13,23 @@ final class ChildJvm {
     private ChildJvm() {}
 
     /**
+     * Environment variable: the heap, collector and compiler flags of every broker JVM in place of {@link #DEFAULTS}
+     * (split on white space). bin/test adds C1 only: its brokers live for seconds and spent half their CPU
+     * compiling with C2.
+     */
+    static final String JAVA_OPTS_ENV = "OMBTX_BROKER_JAVA_OPTS";
+
+    /** The broker JVMs' flags when {@link #JAVA_OPTS_ENV} is not set. */
+    static final List<String> DEFAULTS = List.of("-Xms256m", "-Xmx1g", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20");
+
+    /** {@code given} split on white space, or {@link #DEFAULTS} when it is null or blank. */
+    static List<String> heapAndCompiler(String given) {
+        return given == null || given.isBlank()
+                ? DEFAULTS
+                : List.of(given.trim().split("\\s+"));
+    }
+
+    /**
      * The command running {@code mainAndArgs} in a JVM on the release's {@code classPath}, logging as the files in
      * {@code nodeDir} say ({@link ChildFiles#writeLogConfig}).
      */
@@ -25,10 +42,7 @@ final class ChildJvm {
             command.add("/usr/bin/setsid");
         }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xms256m");
-        command.add("-Xmx1g");
-        command.add("-XX:+UseG1GC");
-        command.add("-XX:MaxGCPauseMillis=20");
+        command.addAll(heapAndCompiler(System.getenv(JAVA_OPTS_ENV)));
         command.add("-Djava.awt.headless=true");
         command.add("-Dlog4j2.configurationFile=" + nodeDir.resolve("log4j2.properties"));
         command.add(

@@ -203,6 +203,12 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         return settings;
     }
 
+    /** What a broker's log says when a port it was given is bound by someone else. */
+    static final String PORT_TAKEN = "java.net.BindException: Address already in use";
+
+    /** Starts on fresh ports after a port was taken ({@link #PORT_TAKEN}), this many times in all. */
+    static final int PORT_ATTEMPTS = 3;
+
     private EmbeddedKafkaCluster start(Duration timeout) throws BrokerStartException {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
@@ -427,10 +433,12 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             while (true) {
                 for (int i = 0; i < processes.size(); i++) {
                     if (!processes.get(i).isAlive()) {
-                        throw new BrokerStartException("embedded broker " + (i + 1) + " exited with code "
-                                + processes.get(i).exitValue() + " while starting; its log ends with:\n"
-                                + ChildFiles.tail(logFiles.get(i), 30)
-                                + ChildFiles.tail(logFiles.get(i).resolveSibling("stdout.log"), 30));
+                        throw new BrokerStartException(
+                                "embedded broker " + (i + 1) + " exited with code "
+                                        + processes.get(i).exitValue() + " while starting; its log ends with:\n"
+                                        + ChildFiles.tail(logFiles.get(i), 30)
+                                        + ChildFiles.tail(logFiles.get(i).resolveSibling("stdout.log"), 30),
+                                ChildFiles.contains(logFiles.get(i), PORT_TAKEN));
                     }
                 }
                 try {
@@ -656,10 +664,20 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             if (securityProblem != null) {
                 throw new IllegalArgumentException(securityProblem);
             }
-            try {
-                return new EmbeddedKafkaCluster(this, classPath).start(startTimeout);
-            } catch (IOException e) {
-                throw new BrokerStartException("could not prepare the embedded broker folder: " + e.getMessage(), e);
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return new EmbeddedKafkaCluster(this, classPath).start(startTimeout);
+                } catch (IOException e) {
+                    throw new BrokerStartException(
+                            "could not prepare the embedded broker folder: " + e.getMessage(), e);
+                } catch (BrokerStartException e) {
+                    // The ports are chosen free, then released for the brokers to bind: another process (a client's
+                    // connection, another cluster starting) may take one in between. Seen with four test JVMs
+                    // starting brokers side by side. New ports, a new cluster.
+                    if (!e.portTaken() || attempt == PORT_ATTEMPTS) {
+                        throw e;
+                    }
+                }
             }
         }
     }

@@ -7,7 +7,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 /** Ports on the loopback interface, where every embedded broker and ZooKeeper listens. */
 final class LoopbackPorts {
@@ -15,6 +17,12 @@ final class LoopbackPorts {
     static final String LOOPBACK = "127.0.0.1";
 
     private LoopbackPorts() {}
+
+    /**
+     * Ports {@link #freePorts} hands out before asking the kernel, whether free or not: a test's way to give a broker
+     * a port that is already taken. Empty outside tests.
+     */
+    static final Deque<Integer> HANDED_OUT_FIRST = new ConcurrentLinkedDeque<>();
 
     /**
      * {@code count} distinct free loopback ports, none of them in {@code avoid}: every socket stays bound until
@@ -25,6 +33,9 @@ final class LoopbackPorts {
         try {
             int[] ports = new int[count];
             int found = 0;
+            for (Integer given; found < count && (given = HANDED_OUT_FIRST.poll()) != null; ) {
+                ports[found++] = given;
+            }
             while (found < count) {
                 ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK));
                 held.add(socket);

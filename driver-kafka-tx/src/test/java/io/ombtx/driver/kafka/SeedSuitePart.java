@@ -80,8 +80,19 @@ record SeedSuitePart(Map<String, JsonNode> byWorkload, String log) {
         ScenarioProgress out = new ScenarioProgress(test);
         out.announce("runs " + part.size() + " workloads of suites/kafka-seeds.yaml in its quick profile on the"
                 + " embedded broker; a line as each starts");
+        // Runs in a row with the same brokers share one cluster (--reuse-brokers): a fresh cluster per run is
+        // tested where it matters (LocalRunIntegrationTest, ReuseBrokersRunTest), and this saves a start per run.
         int code = SuiteMain.run(
-                new String[] {"--profile", "quick", "-o", folder.toString(), "--report-interval", "2", file.toString()},
+                new String[] {
+                    "--profile",
+                    "quick",
+                    "--reuse-brokers",
+                    "-o",
+                    folder.toString(),
+                    "--report-interval",
+                    "2",
+                    file.toString()
+                },
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 System.err);
         out.finished(code);

@@ -182,12 +182,16 @@ class LocalRunIntegrationTest {
         java.util.regex.Matcher builtLine = java.util.regex.Pattern.compile("Backlog of (\\d+) messages built")
                 .matcher(log);
         assertTrue(builtLine.find(), log);
-        assertTrue(Long.parseLong(builtLine.group(1)) >= 10_737, builtLine.group());
+        long backlog = Long.parseLong(builtLine.group(1));
+        assertTrue(backlog >= 10_737, builtLine.group());
+        // Drained: the consumers read the whole backlog and went on reading. (How far they trail the producer when the
+        // run stops after its 3 s is the machine's pace, not the drain's: on a busy CI machine it was 1,434 messages,
+        // 0.3 s at 5,000 msg/s.)
         JsonNode r = new ObjectMapper().readTree(result.toFile());
+        long received = r.at("/counts/messagesReceived").asLong();
         assertTrue(
-                r.at("/counts/messagesReceived").asLong()
-                        >= r.at("/counts/messagesSent").asLong() - 1000,
-                "the backlog was drained: " + r.at("/counts"));
+                received > backlog && received <= r.at("/counts/messagesSent").asLong(),
+                "the backlog of " + backlog + " was drained: " + r.at("/counts"));
     }
 
     @Test
