@@ -6,6 +6,8 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -111,8 +113,26 @@ public record BrokerClassPath(Path launcher, Path brokerLib, String kafkaVersion
         }
     }
 
-    /** The {@code -cp} value for a broker JVM: the launcher, then every jar in the broker folder. */
+    /**
+     * The {@code -cp} value for a broker JVM: every jar in the broker folder, by name, then the launcher. The jars
+     * come first and in a fixed order because a class-data archive of them ({@link BrokerClassArchive}) is mapped only
+     * into a JVM whose class path starts with the class path it was made from.
+     */
     public String classPath() {
-        return launcher + File.pathSeparator + brokerLib.resolve("*");
+        List<String> entries = new ArrayList<>();
+        jars().forEach(jar -> entries.add(jar.toString()));
+        entries.add(launcher.toString());
+        return String.join(File.pathSeparator, entries);
+    }
+
+    /** The broker folder's jars, sorted by name (empty when it cannot be read). */
+    public List<Path> jars() {
+        try (Stream<Path> files = Files.list(brokerLib)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(JAR) && Files.isRegularFile(p))
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 }

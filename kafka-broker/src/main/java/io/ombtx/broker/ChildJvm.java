@@ -47,6 +47,7 @@ final class ChildJvm {
         command.add("-Dlog4j2.configurationFile=" + nodeDir.resolve("log4j2.properties"));
         command.add(
                 "-Dlog4j.configuration=" + nodeDir.resolve("log4j.properties").toUri());
+        BrokerClassArchive.of(classPath).ifPresent(archive -> command.addAll(archive.mapFlags()));
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classPath.classPath());

@@ -60,6 +60,10 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private final Thread shutdownHook = new Thread(this::stopQuietly, "embedded-kafka-shutdown");
     private String bootstrapServers;
     private volatile boolean closed;
+    /** While the release has no class-data archive: the first broker's class list, made into one at stop. */
+    private BrokerClassArchive.Recording recording;
+    /** Whether every broker was ready once (only then is the recorded class list worth an archive). */
+    private volatile boolean wasReady;
     /** The first child that exited on its own (see {@link #unexpectedExit()}), or null. */
     private volatile UnexpectedExit unexpectedExit;
 
@@ -218,6 +222,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                 startKRaft();
             }
             awaitReady(timeout);
+            wasReady = true;
             return this;
         } catch (IOException e) {
             stopQuietly();
@@ -415,10 +420,19 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         Path nodeDir = config.getParent();
         Path appInfo = nodeDir.resolve("app-info.properties");
         appInfoFiles.add(appInfo);
+        List<String> recordFlags = List.of();
+        if (launches.isEmpty()) {
+            recording = BrokerClassArchive.of(classPath)
+                    .flatMap(BrokerClassArchive::record)
+                    .orElse(null);
+            if (recording != null) {
+                recordFlags = recording.flags();
+            }
+        }
         List<String> command = ChildJvm.command(
                 classPath,
                 nodeDir,
-                List.of(),
+                recordFlags,
                 List.of(ChildKafkaMain.class.getName(), "--app-info", appInfo.toString(), config.toString()));
         BrokerLaunch launch = new BrokerLaunch(nodeId, command, nodeDir.resolve("stdout.log"));
         launches.add(launch);
@@ -557,6 +571,14 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         // ZooKeeper last: a broker's clean shutdown still talks to it.
         if (zooKeeper != null) {
             ChildJvm.stop(List.of(zooKeeper));
+        }
+        if (recording != null) {
+            if (wasReady) {
+                recording.dump();
+            } else {
+                recording.release();
+            }
+            recording = null;
         }
         if (!keepWorkDir) {
             ChildFiles.deleteRecursively(workDir);

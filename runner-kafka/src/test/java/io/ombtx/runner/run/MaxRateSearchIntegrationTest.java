@@ -67,12 +67,22 @@ class MaxRateSearchIntegrationTest {
                 steps.get(0).has("receivedRate"), "with a subscription the consumers' pace is part of the criterion");
         assertTrue(search.get("criterion").asText().contains("did not grow"), search.toString());
         for (JsonNode step : steps) {
-            // Every window sampled what is in flight and the backlog, and read the publish delay.
+            // Every window sampled what is in flight and the backlog, and read the publish delay of what it saw
+            // acknowledged. The delay is recorded as a send completes, so a window in which nothing was acknowledged
+            // (seen on a CI machine busy with other builds) has none, and that probe did not hold.
             assertTrue(
                     step.get("inFlightGrowth").isNumber()
-                            && step.get("backlogGrowth").isNumber()
-                            && step.get("publishDelayP99Millis").asDouble() >= 0,
-                    step.toString());
+                            && step.get("backlogGrowth").isNumber(),
+                    step + "\n" + log);
+            if (step.get("ackedRate").asDouble() > 0) {
+                assertTrue(step.path("publishDelayP99Millis").asDouble(-1) >= 0, step + "\n" + log);
+            } else {
+                assertTrue(
+                        step.path("publishDelayP99Millis").isMissingNode()
+                                || step.get("publishDelayP99Millis").isNull(),
+                        step + "\n" + log);
+                assertTrue(!step.get("sustained").asBoolean(), step + "\n" + log);
+            }
         }
         assertTrue(last.get("seconds").asDouble() >= 4.5, "the confirmation window is 5 s: " + last);
         assertTrue(
