@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
@@ -78,10 +79,13 @@ class KafkaVsTansuQuickRunTest {
             assertEquals(300, r.operationLatency().count(), run);
             assertEquals(300, r.counts().operations(), run);
             assertEquals(600, r.counts().messagesSent(), run + "2 messages per operation");
-            assertEquals(
-                    0,
-                    r.counts().failed() + r.counts().fatalErrors() + r.counts().aborted(),
-                    run + r.counts());
+            assertEquals(0, r.counts().failed() + r.counts().aborted(), run + r.counts());
+            // A fatal client error is Kafka 4.1.1's to make, rarely: a bare kafka-clients loop on it met a fatal
+            // INVALID_TXN_STATE twice in some 200 runs (bin/bench fidelity). The run stays whole only if each one
+            // replaced its producer and the operation ran again (and every operation committed, below).
+            long fatal = r.counts().fatalErrors();
+            assertEquals(fatal, Objects.requireNonNullElse(r.counts().producersReplaced(), 0L), run + r.counts());
+            assertTrue(Objects.requireNonNullElse(r.counts().retries(), 0L) >= fatal, run + r.counts());
             boolean transactional = r.workload().equals("tx-writes");
             assertEquals(transactional ? 300 : 0, r.counts().committed(), run + r.counts());
             assertEquals(transactional, r.transactionPhases().containsKey(Phase.COMMIT), run);
