@@ -231,11 +231,9 @@ ombtx_test_prereqs() {
       unit) _ombtx_need_jdk unit; _ombtx_need_maven unit; _ombtx_need_shellcheck unit ;;
       shell) _ombtx_need_shellcheck shell ;;
       charts | deploy)
-        # The charts' virtualenv serves bin/charts, which the deploy rehearsal runs too; one already made will do.
-        if ! "$OMBTX_HOME/charts/.venv/bin/python" -c '' 2>/dev/null; then
-          ombtx_charts_python
-          _ombtx_need_python "$part" "$OMBTX_CHARTS_PYTHON"
-        fi
+        # The charts' virtualenv serves bin/charts, which the deploy rehearsal runs too.
+        ombtx_charts_python
+        _ombtx_need_python "$part" "$OMBTX_CHARTS_PYTHON"
         if [ "$part" = deploy ]; then
           _ombtx_need_python deploy "${PYTHON:-python3}"
           # The rehearsal runs a worker and three brokers, and Ansible unpacks the worker's tarball with tar; the image
