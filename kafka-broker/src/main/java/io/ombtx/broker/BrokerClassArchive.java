@@ -66,17 +66,24 @@ final class BrokerClassArchive {
         if (jars.isEmpty()) {
             return Optional.empty();
         }
+        return key(jars, System.getProperty("java.home") + "\n" + System.getProperty("java.vm.version"))
+                .map(key -> new BrokerClassArchive(directory, key, List.copyOf(jars)));
+    }
+
+    /**
+     * A short hex digest of {@code jars} (each one's path, size and time) and {@code more}: what names a file made
+     * from a broker folder's jars, so that a changed jar names another. Empty when a jar cannot be read.
+     */
+    static Optional<String> key(List<Path> jars, String more) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update((System.getProperty("java.home") + "\n" + System.getProperty("java.vm.version") + "\n")
-                    .getBytes(StandardCharsets.UTF_8));
+            digest.update((more + "\n").getBytes(StandardCharsets.UTF_8));
             for (Path jar : jars) {
                 digest.update((jar + " " + Files.size(jar) + " "
                                 + Files.getLastModifiedTime(jar).toMillis() + "\n")
                         .getBytes(StandardCharsets.UTF_8));
             }
-            String key = HexFormat.of().formatHex(digest.digest(), 0, 8);
-            return Optional.of(new BrokerClassArchive(directory, key, List.copyOf(jars)));
+            return Optional.of(HexFormat.of().formatHex(digest.digest(), 0, 8));
         } catch (IOException | NoSuchAlgorithmException e) {
             return Optional.empty();
         }
