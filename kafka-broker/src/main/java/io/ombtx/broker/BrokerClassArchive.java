@@ -26,8 +26,9 @@ import java.util.Optional;
  * {@code <folder>.cds/}. While it is missing, the first broker started records the classes it loads ({@code
  * -XX:DumpLoadedClassList}); when that broker's cluster stops, a JVM of its own ({@code -Xshare:dump}) writes the
  * archive from that list to a temporary file and moves it into place, so a broker never maps half an archive. A
- * lock file ({@code <key>.lock}) keeps a second recording from starting meanwhile, from this JVM or another; one
- * older than {@link #STALE} is taken as abandoned. The archive is only a speed-up: a folder that cannot be written,
+ * lock file ({@code <key>.lock}, holding the pid of the JVM that took it) keeps a second recording from starting
+ * meanwhile, from this JVM or another; a lock whose JVM has ended (killed before its cluster stopped) is taken over
+ * at once, one without a pid when older than {@link #STALE}. The archive is only a speed-up: a folder that cannot be written,
  * a failed dump or a stale archive (which the JVM refuses by itself) leave the brokers as they were, and the JVM's
  * notes about it stay out of their output. {@value #ENVIRONMENT}{@code =off} turns it off.
  */
@@ -132,27 +133,53 @@ final class BrokerClassArchive {
     }
 
     private boolean takeLock() throws IOException {
+        if (createLock()) {
+            return true;
+        }
+        FileTime taken;
+        String owner;
         try {
-            Files.createFile(lock());
+            taken = Files.getLastModifiedTime(lock());
+            owner = Files.readString(lock(), StandardCharsets.UTF_8).strip();
+        } catch (IOException gone) {
+            return false; // released meanwhile: the archive is on its way, or the next broker records
+        }
+        if (!abandoned(owner, taken)) {
+            return false;
+        }
+        Files.deleteIfExists(lock());
+        return createLock();
+    }
+
+    /** Creates the lock holding this JVM's pid (written whole before the move, so never read half written). */
+    private boolean createLock() throws IOException {
+        Path part = directory.resolve(key + ".lock." + ProcessHandle.current().pid() + ".part");
+        Files.writeString(part, Long.toString(ProcessHandle.current().pid()), StandardCharsets.UTF_8);
+        try {
+            Files.createLink(lock(), part);
             return true;
         } catch (FileAlreadyExistsException held) {
-            FileTime taken;
-            try {
-                taken = Files.getLastModifiedTime(lock());
-            } catch (IOException gone) {
-                return false; // released meanwhile: the archive is on its way, or the next broker records
-            }
-            if (taken.toInstant().isAfter(Instant.now().minus(STALE))) {
-                return false;
-            }
-            Files.deleteIfExists(lock());
-            try {
-                Files.createFile(lock());
-                return true;
-            } catch (FileAlreadyExistsException lost) {
-                return false;
-            }
+            return false;
+        } finally {
+            Files.deleteIfExists(part);
         }
+    }
+
+    /**
+     * Whether a lock taken at {@code taken} by the JVM of pid {@code owner} was left behind: that JVM has ended (a
+     * parent killed before its cluster stopped, as when a test run is cut short), or, when the lock names no pid
+     * (written by an older omb-tx) or the pid cannot be checked, it is older than {@link #STALE}.
+     */
+    static boolean abandoned(String owner, FileTime taken) {
+        try {
+            long pid = Long.parseLong(owner);
+            if (pid != ProcessHandle.current().pid()) {
+                return ProcessHandle.of(pid).map(process -> !process.isAlive()).orElse(true);
+            }
+        } catch (NumberFormatException | SecurityException | UnsupportedOperationException unknown) {
+            // As old as STALE, then.
+        }
+        return taken.toInstant().isBefore(Instant.now().minus(STALE));
     }
 
     /** One broker JVM's class list, to become the archive. */

@@ -99,6 +99,30 @@ class BrokerClassArchiveTest {
     }
 
     @Test
+    void aLockWhoseJvmHasEndedIsTakenOverAtOnce() throws Exception {
+        BrokerClassArchive archive = BrokerClassArchive.in(dir, jars()).orElseThrow();
+        Process alive = new ProcessBuilder("sleep", "60").start();
+        Process ended = new ProcessBuilder("true").start();
+        try {
+            assertTrue(ended.waitFor(30, TimeUnit.SECONDS));
+            Path lock = archive.archive()
+                    .resolveSibling(archive.archive().getFileName().toString().replace(".jsa", ".lock"));
+            Files.writeString(lock, Long.toString(alive.pid()));
+            assertTrue(archive.record().isEmpty(), "the lock of a JVM still running holds");
+            Files.writeString(lock, "");
+            assertTrue(archive.record().isEmpty(), "a fresh lock naming no pid holds");
+            Files.writeString(lock, Long.toString(ended.pid()));
+            Optional<BrokerClassArchive.Recording> taken = archive.record();
+            assertTrue(taken.isPresent(), "the lock of a JVM that has ended (killed before its cluster stopped)");
+            assertEquals(Long.toString(ProcessHandle.current().pid()), Files.readString(lock));
+            taken.get().release();
+            assertFalse(Files.exists(lock));
+        } finally {
+            alive.destroyForcibly();
+        }
+    }
+
+    @Test
     void aBrokerFolderThatCannotBeReadHasNoArchive() {
         assertTrue(
                 BrokerClassArchive.in(dir, List.of(dir.resolve("missing.jar"))).isEmpty());
