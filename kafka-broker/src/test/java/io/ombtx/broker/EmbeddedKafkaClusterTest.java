@@ -41,14 +41,7 @@ class EmbeddedKafkaClusterTest {
                 admin.createTopics(Set.of(new NewTopic("t1", 2, (short) 1)))
                         .all()
                         .get(30, TimeUnit.SECONDS);
-                assertEquals(
-                        2,
-                        admin.describeTopics(Set.of("t1"))
-                                .allTopicNames()
-                                .get()
-                                .get("t1")
-                                .partitions()
-                                .size());
+                assertEquals(2, describeWhenVisible(admin, "t1").partitions().size());
                 ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
                 var config = admin.describeConfigs(Set.of(broker))
                         .all()
@@ -119,8 +112,9 @@ class EmbeddedKafkaClusterTest {
     }
 
     /**
-     * A broker that has not yet applied a creation the controller committed answers UnknownTopicOrPartition; with
-     * three brokers the admin client may ask that one. The topic exists, so that answer means "not yet".
+     * A broker that has not yet applied a creation the controller committed answers UnknownTopicOrPartition: with
+     * three brokers the admin client may ask one that lags, and a single combined node's broker side applies the
+     * controller's record after CreateTopics has answered. The topic exists, so that answer means "not yet".
      */
     private static org.apache.kafka.clients.admin.TopicDescription describeWhenVisible(Admin admin, String topic)
             throws Exception {
